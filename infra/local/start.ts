@@ -1,0 +1,167 @@
+// `npm start`: the whole service on this machine, nothing in the cloud. DynamoDB Local keeps its
+// data in .local/data (git-ignored), a local key pair signs tokens (`npm run token`), and
+// serverless-offline serves the bundled handler. Ctrl-C stops everything this started.
+//
+// Settings (environment): PORT (3000), DYNAMODB_PORT (8000), PLANTS_LOCAL_DATA (.local/data).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { startDynamoDbLocal } from './dynamodbLocal.ts';
+import { ensureLocalKeys, LOCAL_AUDIENCE, LOCAL_ISSUER } from './keys.ts';
+import { localDataDir, repoRoot } from './paths.ts';
+import { ensurePlantsTable } from './plantsTable.ts';
+
+const LOCAL_TABLE = 'plant-store-local-plants';
+
+const say = (line: string) => process.stdout.write(`${line}\n`);
+const fail = (message: string): never => {
+  process.stderr.write(`npm start: ${message}\n`);
+  process.exit(1);
+};
+
+const portSetting = (name: string, fallback: number) => {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(value) || value < 1 || value > 65535)
+    fail(`${name} must be a port number, got "${process.env[name]}"`);
+  return value;
+};
+
+const assertPortFree = (port: number, setting: string) =>
+  new Promise<void>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', () =>
+      reject(
+        new Error(
+          `port ${port} is already in use (is another npm start running?): stop what uses it, or set ${setting} to a free port`,
+        ),
+      ),
+    );
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()));
+  });
+
+const httpPort = portSetting('PORT', 3000);
+const dynamoPort = portSetting('DYNAMODB_PORT', 8000);
+// serverless-offline also opens a Lambda-invoke port; keep it next to the HTTP port
+const lambdaPort = portSetting('LAMBDA_PORT', httpPort + 2);
+const dataDir = localDataDir();
+
+const children: ChildProcess[] = [];
+let stopping = false;
+
+const stopAll = async (exitCode: number) => {
+  if (stopping) return;
+  stopping = true;
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          child.once('exit', () => resolve());
+          child.kill('SIGTERM');
+          // a child that ignores SIGTERM is not allowed to keep the port
+          setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+        }),
+    ),
+  );
+  process.exit(exitCode);
+};
+
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.on(signal, () => void stopAll(0));
+}
+// started by a parent that dies (a killed npm, a test runner): stop rather than linger as an orphan
+const parentPid = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parentPid) void stopAll(0);
+}, 1000).unref();
+
+try {
+  await assertPortFree(httpPort, 'PORT');
+  await assertPortFree(lambdaPort, 'LAMBDA_PORT');
+  await assertPortFree(dynamoPort, 'DYNAMODB_PORT');
+
+  const dynamo = await startDynamoDbLocal({ port: dynamoPort, dataDir: join(dataDir, 'dynamodb') });
+  children.push(dynamo.process);
+  dynamo.process.once('exit', (code) => {
+    if (!stopping) {
+      process.stderr.write(
+        `npm start: DynamoDB Local stopped unexpectedly (code ${code}); stopping\n`,
+      );
+      void stopAll(1);
+    }
+  });
+  const client = new DynamoDBClient({
+    endpoint: dynamo.endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  await ensurePlantsTable(client, LOCAL_TABLE);
+  client.destroy();
+
+  const keys = await ensureLocalKeys(dataDir);
+
+  say('Starting serverless-offline (bundling the handler)...');
+  const offline = spawn(
+    process.execPath,
+    [
+      join(repoRoot, 'node_modules', 'osls', 'bin', 'serverless.js'),
+      'offline',
+      'start',
+      '--stage',
+      'local',
+      '--httpPort',
+      String(httpPort),
+      '--lambdaPort',
+      String(lambdaPort),
+    ],
+    {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        AUTH_ISSUER: LOCAL_ISSUER,
+        AUTH_AUDIENCE: LOCAL_AUDIENCE,
+        AUTH_JWKS_FILE: keys.jwksPath,
+        DYNAMODB_ENDPOINT: dynamo.endpoint,
+        // serverless-offline passes these on to the handler; DynamoDB Local accepts any
+        AWS_ACCESS_KEY_ID: 'local',
+        AWS_SECRET_ACCESS_KEY: 'local',
+        SLS_TELEMETRY_DISABLED: '1',
+      },
+    },
+  );
+  children.push(offline);
+  offline.once('exit', (code) => {
+    if (!stopping) {
+      process.stderr.write(`npm start: serverless-offline stopped (code ${code}); stopping\n`);
+      void stopAll(1);
+    }
+  });
+
+  const base = `http://127.0.0.1:${httpPort}`;
+  let ready = false;
+  // pass serverless-offline's output through; announce readiness once it listens
+  const relay = (input: NodeJS.ReadableStream, output: NodeJS.WritableStream) =>
+    createInterface({ input }).on('line', (line) => {
+      output.write(`${line}\n`);
+      if (!ready && /Server ready/i.test(line)) announceReady();
+    });
+  const announceReady = () => {
+    ready = true;
+    say('');
+    say(`Plant store ready at ${base} (DynamoDB Local on port ${dynamoPort}, data in ${dataDir})`);
+    say('Try it:');
+    say(
+      `  curl -s ${base}/plants -H "Authorization: Bearer $(npm run --silent token)" ` +
+        `-H 'Content-Type: application/json' -d '{"id":1,"name":"Monstera","tag":"indoor"}'`,
+    );
+    say('Press Ctrl-C to stop.');
+  };
+  relay(offline.stdout as NodeJS.ReadableStream, process.stdout);
+  relay(offline.stderr as NodeJS.ReadableStream, process.stderr);
+} catch (error) {
+  process.stderr.write(`npm start: ${error instanceof Error ? error.message : String(error)}\n`);
+  await stopAll(1);
+}

@@ -1,0 +1,118 @@
+// Bearer-token verification, independent of HTTP: a verified caller, or an error saying whose
+// fault it is (the token's: TokenRejectedError; the key provider's: KeySetUnavailableError).
+import { readFileSync } from 'node:fs';
+import {
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+  jwtVerify,
+} from 'jose';
+import type { KeySource } from '#lib/config.ts';
+
+/** Asymmetric algorithms only: never `none`, never HMAC with a shared secret. */
+export const ALLOWED_ALGORITHMS = ['RS256', 'ES256'];
+export const CLOCK_TOLERANCE_SECONDS = 60;
+/** Far above any real JWT; bounds the work an attacker can make us do per request. */
+export const MAX_TOKEN_LENGTH = 8192;
+
+export interface Caller {
+  sub: string;
+  scopes: readonly string[];
+}
+
+export class TokenRejectedError extends Error {
+  override name = 'TokenRejectedError';
+}
+
+export class KeySetUnavailableError extends Error {
+  override name = 'KeySetUnavailableError';
+}
+
+/** jose error codes that mean the token itself is unacceptable, with the reason we tell the caller. */
+const rejectionReasons: Record<string, string> = {
+  ERR_JWT_EXPIRED: 'the token has expired',
+  ERR_JOSE_ALG_NOT_ALLOWED: `the token's algorithm is not allowed (accepted: ${ALLOWED_ALGORITHMS.join(', ')})`,
+  ERR_JWS_SIGNATURE_VERIFICATION_FAILED: "the token's signature is not valid",
+  ERR_JWKS_NO_MATCHING_KEY: 'the token is not signed by a known key',
+  ERR_JWKS_MULTIPLE_MATCHING_KEYS: 'the token does not identify its signing key (kid)',
+  ERR_JWS_INVALID: 'the token is malformed',
+  ERR_JWT_INVALID: 'the token is malformed',
+  ERR_JWK_INVALID: 'the token is malformed',
+  ERR_JOSE_NOT_SUPPORTED: 'the token uses an unsupported feature',
+};
+
+const claimReason = (claim: unknown, reason: unknown) => {
+  if (claim === 'nbf') return 'the token is not valid yet (nbf)';
+  return reason === 'missing'
+    ? `the token has no "${String(claim)}" claim`
+    : `the token's "${String(claim)}" claim is not accepted`;
+};
+
+const toVerificationError = (error: unknown): Error => {
+  const { code, claim, reason } = (error ?? {}) as {
+    code?: string;
+    claim?: unknown;
+    reason?: unknown;
+  };
+  if (code === 'ERR_JWT_CLAIM_VALIDATION_FAILED') {
+    return new TokenRejectedError(claimReason(claim, reason), { cause: error });
+  }
+  const rejection = code === undefined ? undefined : rejectionReasons[code];
+  if (rejection) return new TokenRejectedError(rejection, { cause: error });
+  // Anything else comes from fetching the key set (timeout, network, a non-200 or non-JSON reply).
+  return new KeySetUnavailableError('the signing keys could not be fetched', { cause: error });
+};
+
+const scopesOf = (payload: JWTPayload): string[] => {
+  const { scope, scp } = payload;
+  if (typeof scope === 'string') return scope.split(' ').filter(Boolean);
+  if (typeof scp === 'string') return scp.split(' ').filter(Boolean);
+  if (Array.isArray(scp)) return scp.filter((s): s is string => typeof s === 'string');
+  return [];
+};
+
+/** The key set a deployment trusts: a remote JWKS (cached by jose across warm invocations) or a local file. */
+export const keySetFrom = (source: KeySource): JWTVerifyGetKey =>
+  source.kind === 'file'
+    ? createLocalJWKSet(JSON.parse(readFileSync(source.path, 'utf8')))
+    : createRemoteJWKSet(source.url, {
+        timeoutDuration: 2000,
+        // a token with an unknown kid refetches the set at most this often
+        cooldownDuration: 30_000,
+        cacheMaxAge: 10 * 60_000,
+      });
+
+export interface TokenVerifierOptions {
+  issuer: string;
+  audience: string;
+  keySet: JWTVerifyGetKey;
+}
+
+export type VerifyToken = (token: string) => Promise<Caller>;
+
+export const createTokenVerifier = ({
+  issuer,
+  audience,
+  keySet,
+}: TokenVerifierOptions): VerifyToken =>
+  async function verifyToken(token) {
+    if (token.length > MAX_TOKEN_LENGTH) throw new TokenRejectedError('the token is too long');
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, keySet, {
+        issuer,
+        audience,
+        algorithms: ALLOWED_ALGORITHMS,
+        clockTolerance: CLOCK_TOLERANCE_SECONDS,
+        requiredClaims: ['sub', 'exp'],
+      }));
+    } catch (error) {
+      throw toVerificationError(error);
+    }
+    // the creator stored with each plant: a claim of any other type would be stored mangled
+    if (typeof payload.sub !== 'string' || payload.sub === '') {
+      throw new TokenRejectedError('the token\'s "sub" claim must be a non-empty string');
+    }
+    return { sub: payload.sub, scopes: scopesOf(payload) };
+  };

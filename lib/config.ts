@@ -1,0 +1,98 @@
+// Environment → typed config, read and validated once at cold start. A bad value stops the
+// function at init with every problem listed, instead of failing request by request.
+import * as z from 'zod/mini';
+
+const required = (what: string) =>
+  z.string({ error: `is required: ${what}` }).check(z.minLength(1, `is required: ${what}`));
+const optionalText = z.optional(
+  z.string().check(z.trim(), z.minLength(1, 'must not be blank: leave it unset instead')),
+);
+const optionalUrl = z.optional(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }));
+const positiveInt = (fallback: number) =>
+  z._default(
+    z.coerce
+      .number({ error: 'must be a positive integer' })
+      .check(z.int('must be a positive integer'), z.positive('must be a positive integer')),
+    fallback,
+  );
+
+const Env = z
+  .object({
+    PLANTS_TABLE: required('the DynamoDB table name'),
+    DYNAMODB_ENDPOINT: optionalUrl,
+    // Lambda always sets AWS_REGION; the default serves local runs against DynamoDB Local
+    AWS_REGION: z._default(z.string().check(z.minLength(1)), 'us-east-1'),
+    DYNAMODB_MAX_ATTEMPTS: positiveInt(3),
+    DYNAMODB_CONNECT_TIMEOUT_MS: positiveInt(1000),
+    DYNAMODB_REQUEST_TIMEOUT_MS: positiveInt(2000),
+    AUTH_ISSUER: required("the tokens' issuer (iss)"),
+    AUTH_AUDIENCE: required("the tokens' audience (aud) for this API"),
+    AUTH_JWKS_URL: optionalUrl,
+    AUTH_JWKS_FILE: optionalText,
+    AUTH_REQUIRED_SCOPE: optionalText,
+  })
+  .check(
+    z.refine((env) => env.AUTH_JWKS_URL || env.AUTH_JWKS_FILE || URL.canParse(env.AUTH_ISSUER), {
+      path: ['AUTH_ISSUER'],
+      message:
+        'must be a URL when neither AUTH_JWKS_URL nor AUTH_JWKS_FILE is set (the key set is then fetched from <issuer>/.well-known/jwks.json)',
+    }),
+  );
+
+export type KeySource = { kind: 'url'; url: URL } | { kind: 'file'; path: string };
+
+export interface Config {
+  table: string;
+  dynamodb: {
+    endpoint: string | undefined;
+    region: string;
+    maxAttempts: number;
+    connectTimeoutMs: number;
+    requestTimeoutMs: number;
+  };
+  auth: {
+    issuer: string;
+    audience: string;
+    keys: KeySource;
+    requiredScope: string | undefined;
+  };
+}
+
+/** The issuer's conventional key-set address (OIDC discovery, Cognito). */
+const defaultJwksUrl = (issuer: string) =>
+  new URL(`${issuer.replace(/\/+$/, '')}/.well-known/jwks.json`);
+
+export const loadConfig = (env: Record<string, string | undefined>): Config => {
+  // an empty variable means "not set": CloudFormation cannot leave a variable out per stage
+  const given = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const parsed = Env.safeParse(given);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`);
+    throw new Error(
+      `Invalid configuration, fix these environment variables: ${problems.join('; ')}`,
+    );
+  }
+  const e = parsed.data;
+  const keys: KeySource = e.AUTH_JWKS_FILE
+    ? { kind: 'file', path: e.AUTH_JWKS_FILE }
+    : {
+        kind: 'url',
+        url: e.AUTH_JWKS_URL ? new URL(e.AUTH_JWKS_URL) : defaultJwksUrl(e.AUTH_ISSUER),
+      };
+  return {
+    table: e.PLANTS_TABLE,
+    dynamodb: {
+      endpoint: e.DYNAMODB_ENDPOINT,
+      region: e.AWS_REGION,
+      maxAttempts: e.DYNAMODB_MAX_ATTEMPTS,
+      connectTimeoutMs: e.DYNAMODB_CONNECT_TIMEOUT_MS,
+      requestTimeoutMs: e.DYNAMODB_REQUEST_TIMEOUT_MS,
+    },
+    auth: {
+      issuer: e.AUTH_ISSUER,
+      audience: e.AUTH_AUDIENCE,
+      keys,
+      requiredScope: e.AUTH_REQUIRED_SCOPE,
+    },
+  };
+};

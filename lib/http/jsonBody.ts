@@ -1,0 +1,72 @@
+// The request body, checked in API.md's order (media type, size, JSON) and parsed by
+// @middy/http-json-body-parser, whose 415/422 plain-text errors are turned into ours.
+import type { MiddlewareObj } from '@middy/core';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
+import { httpError, isHttpError } from '#lib/http/errors.ts';
+import type { HttpEvent } from '#lib/http/types.ts';
+
+export interface JsonBodyOptions {
+  /** Largest body accepted, in bytes after base64 decoding. */
+  maxBytes?: number;
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
+
+/** application/json and application/<x>+json, with or without parameters (RFC 9110 allows a space before ";"). */
+const jsonMediaType = /^application\/([a-z0-9!#$&^_.+-]+\+)?json[ \t]*(;|$)/i;
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The body as text, rejecting what is too large or not UTF-8 (never silently replaced with U+FFFD). */
+const bodyText = (body: string, isBase64Encoded: boolean, maxBytes: number): string => {
+  const bytes = isBase64Encoded ? Buffer.from(body, 'base64') : undefined;
+  const size = bytes ? bytes.byteLength : Buffer.byteLength(body, 'utf8');
+  if (size > maxBytes) {
+    throw httpError(413, `Request body is larger than ${maxBytes} bytes`);
+  }
+  if (!bytes) return body;
+  try {
+    return strictUtf8.decode(bytes);
+  } catch (cause) {
+    throw httpError(400, 'Request body is not valid UTF-8', { cause });
+  }
+};
+
+const translateParserError = (error: unknown) => {
+  if (!isHttpError(error)) return error;
+  const cause = error.cause as { data?: unknown } | undefined;
+  if (error.message === 'Forbidden key in JSON body') {
+    return httpError(400, `Request body must not contain the key "${String(cause?.data)}"`, {
+      cause: error,
+    });
+  }
+  return httpError(400, 'Request body is not valid JSON', { cause: error });
+};
+
+export const jsonBody = ({
+  maxBytes = DEFAULT_MAX_BODY_BYTES,
+}: JsonBodyOptions = {}): MiddlewareObj<HttpEvent> => {
+  // its own content-type check is off: ours runs first, before the size check, as API.md orders them
+  const parser = httpJsonBodyParser({ disableContentTypeCheck: true });
+  // typed for full API Gateway events, it reads only the body fields that HttpEvent has
+  const parse = parser.before as unknown as NonNullable<MiddlewareObj<HttpEvent>['before']>;
+
+  const jsonBodyBefore: NonNullable<MiddlewareObj<HttpEvent>['before']> = (request) => {
+    const { event } = request;
+    const contentType = event.headers?.['content-type'];
+    if (!contentType || !jsonMediaType.test(contentType)) {
+      throw httpError(415, 'Content-Type must be application/json');
+    }
+    if (typeof event.body !== 'string' || event.body === '') {
+      throw httpError(400, 'Request body is required: a JSON object (a NewPlant)');
+    }
+    event.body = bodyText(event.body, event.isBase64Encoded === true, maxBytes);
+    event.isBase64Encoded = false;
+    try {
+      parse(request);
+    } catch (error) {
+      throw translateParserError(error);
+    }
+  };
+  return { before: jsonBodyBefore };
+};

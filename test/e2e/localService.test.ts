@@ -1,0 +1,116 @@
+// The service over real HTTP, as `npm start` runs it: serverless-offline with the bundled handler,
+// DynamoDB Local, and tokens from `npm run token`.
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/freePort.ts';
+import { type LocalService, spawnStart, startLocalService } from '../support/localService.ts';
+
+let service: LocalService;
+let token: string;
+
+const post = async (body: string, headers: Record<string, string> = {}) => {
+  const response = await fetch(`${service.baseUrl}/plants`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
+    body,
+  });
+  const answer = (await response.json()) as { [key: string]: unknown; message?: string };
+  return { status: response.status, headers: response.headers, body: answer };
+};
+
+beforeAll(async () => {
+  service = await startLocalService();
+  token = (await service.token()).trim();
+});
+afterAll(() => service?.stop());
+
+describe('npm run token', () => {
+  it('prints one JWT and nothing else', async () => {
+    const output = await service.token('--sub', 'carol', '--scope', 'plants:write');
+    expect(output).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+\n$/);
+    const payload = JSON.parse(Buffer.from(output.split('.')[1] ?? '', 'base64url').toString());
+    expect(payload).toMatchObject({ sub: 'carol', scope: 'plants:write' });
+  });
+});
+
+describe('POST /plants over HTTP', () => {
+  it('creates a plant and answers the Plant', async () => {
+    const response = await post('{"id":1,"name":"Monstera","tag":"indoor"}');
+
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(response.body).toEqual({ name: 'Monstera', tag: 'indoor' });
+  });
+
+  it('answers an identical retry with 200 and a different plant with the same id with 409', async () => {
+    expect(await post('{"id":2,"name":"Fern"}')).toMatchObject({
+      status: 200,
+      body: { name: 'Fern' },
+    });
+    expect(await post('{"id":2,"name":"Fern"}')).toMatchObject({
+      status: 200,
+      body: { name: 'Fern' },
+    });
+    expect(await post('{"id":2,"name":"Cactus"}')).toMatchObject({
+      status: 409,
+      body: { error: 409 },
+    });
+  });
+
+  it('answers 401 with a Bearer challenge without a token, and with an expired one', async () => {
+    const missing = await post('{"id":3,"name":"Ivy"}', { authorization: '' });
+    expect(missing.status).toBe(401);
+    expect(missing.headers.get('www-authenticate')).toBe('Bearer realm="plants"');
+    expect(missing.body).toEqual({ error: 401, message: expect.any(String) });
+
+    const expired = await post('{"id":3,"name":"Ivy"}', {
+      authorization: `Bearer ${(await service.token('--ttl', '-1')).trim()}`,
+    });
+    expect(expired.status).toBe(401);
+    expect(expired.headers.get('www-authenticate')).toBe(
+      'Bearer realm="plants", error="invalid_token"',
+    );
+    expect(expired.body.message).toMatch(/expired/);
+  });
+
+  it.each([
+    ['invalid JSON', '{"id":4,', {}, 400],
+    ['a string id', '{"id":"4","name":"Ivy"}', {}, 400],
+    ['an id beyond the exact range', '{"id":9007199254740993,"name":"Ivy"}', {}, 400],
+    ['a non-JSON content type', '{"id":4,"name":"Ivy"}', { 'content-type': 'text/plain' }, 415],
+    ['a body over 64 KiB', JSON.stringify({ id: 4, name: 'x'.repeat(66_000) }), {}, 413],
+  ])('answers %s with the Error body', async (_case, body, headers, status) => {
+    const response = await post(body, headers);
+
+    expect(response.status).toBe(status);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(response.body).toEqual({ error: status, message: expect.any(String) });
+  });
+
+  it('keeps the plants when the service is stopped and started again', async () => {
+    await post('{"id":5,"name":"Calathea"}');
+    await service.stop();
+
+    service = await startLocalService(service.dataDir);
+    token = (await service.token()).trim();
+
+    expect(await post('{"id":5,"name":"Calathea"}')).toMatchObject({ status: 200 });
+    expect(await post('{"id":5,"name":"Other"}')).toMatchObject({ status: 409 });
+  });
+});
+
+describe('npm start', () => {
+  it('says in one line what to do when its port is taken', async () => {
+    const port = await freePort();
+    const blocker = createServer().listen(port, '127.0.0.1');
+    try {
+      const started = spawnStart({ PORT: String(port) });
+      expect(await started.exited).toBe(1);
+      expect(started.output().trim()).toBe(
+        `npm start: port ${port} is already in use (is another npm start running?): stop what uses it, or set PORT to a free port`,
+      );
+    } finally {
+      blocker.close();
+    }
+  });
+});

@@ -1,0 +1,109 @@
+// `npm run package`: the template a deploy would use, and the bundle Lambda would load.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const repoRoot = resolve(import.meta.dirname, '..', '..');
+
+interface Template {
+  Resources: Record<
+    string,
+    { Type: string; DeletionPolicy?: string; Properties: Record<string, unknown> }
+  >;
+}
+
+let template: Template;
+
+beforeAll(async () => {
+  // no AWS credentials and no network: a deploy-less package must still build
+  const env = {
+    ...process.env,
+    AWS_ACCESS_KEY_ID: '',
+    AWS_SECRET_ACCESS_KEY: '',
+    AWS_PROFILE: 'none',
+  };
+  await run(process.execPath, [join(repoRoot, 'infra', 'package.ts'), '--stage', 'e2e'], {
+    cwd: repoRoot,
+    env,
+  });
+  template = JSON.parse(
+    readFileSync(
+      join(repoRoot, '.serverless', 'cloudformation-template-update-stack.json'),
+      'utf8',
+    ),
+  );
+});
+
+describe('npm run package', () => {
+  it('holds the plants table: partition key id (Number), on demand, retained', () => {
+    const table = template.Resources.PlantsTable;
+
+    expect(table?.Type).toBe('AWS::DynamoDB::Table');
+    expect(table?.DeletionPolicy).toBe('Retain');
+    expect(table?.Properties).toMatchObject({
+      TableName: 'plant-store-e2e-plants',
+      BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+      AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'N' }],
+    });
+  });
+
+  it('lets the function only PutItem, and only on that table', () => {
+    const role = template.Resources.IamRoleLambdaExecution?.Properties as {
+      Policies: { PolicyDocument: { Statement: { Action: string[]; Resource: unknown[] }[] } }[];
+    };
+    const statements = role.Policies.flatMap((policy) => policy.PolicyDocument.Statement);
+    const dynamo = statements.filter((s) =>
+      s.Action.some((action) => action.startsWith('dynamodb:')),
+    );
+
+    expect(dynamo).toEqual([
+      {
+        Effect: 'Allow',
+        Action: ['dynamodb:PutItem'],
+        Resource: [{ 'Fn::GetAtt': ['PlantsTable', 'Arn'] }],
+      },
+    ]);
+  });
+
+  it('runs the function on nodejs24.x with the table and auth settings in its environment', () => {
+    const fn = template.Resources.CreatePlantLambdaFunction?.Properties;
+
+    expect(fn).toMatchObject({
+      Runtime: 'nodejs24.x',
+      Environment: {
+        Variables: { PLANTS_TABLE: 'plant-store-e2e-plants', AUTH_ISSUER: expect.any(String) },
+      },
+    });
+  });
+
+  it('ships a bundle that loads from a real .mjs file and answers an Error body', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plant-store-bundle-'));
+    await run('unzip', ['-q', join(repoRoot, '.serverless', 'plant-store.zip'), '-d', dir]);
+    // a real module file: `node -e "import(...)"` would hide load-time crashes of ESM bundles
+    writeFileSync(
+      join(dir, 'smoke.mjs'),
+      `import { handler } from './handlers/createPlant.mjs';
+const response = await handler({ version: '2.0', headers: {}, body: '{}', isBase64Encoded: false },
+  { awsRequestId: 'smoke', getRemainingTimeInMillis: () => 5000 });
+process.stdout.write(JSON.stringify(response));`,
+    );
+    const { stdout } = await run(process.execPath, [join(dir, 'smoke.mjs')], {
+      cwd: dir,
+      env: {
+        PATH: process.env.PATH,
+        PLANTS_TABLE: 't',
+        AUTH_ISSUER: 'https://issuer.test/',
+        AUTH_AUDIENCE: 'a',
+      },
+    });
+
+    const response = JSON.parse(stdout);
+    expect(response.statusCode).toBe(401);
+    expect(JSON.parse(response.body)).toEqual({ error: 401, message: expect.any(String) });
+  });
+});

@@ -1,0 +1,40 @@
+// Per-test tables in the shared DynamoDB Local, so tests never see each other's plants.
+import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { ensurePlantsTable } from '../../infra/local/plantsTable.ts';
+import { createDocumentClient } from '../../lib/store/dynamoClient.ts';
+
+export const localDocumentClient = (
+  endpoint: string,
+  overrides: Partial<Parameters<typeof createDocumentClient>[0]> = {},
+) =>
+  createDocumentClient({
+    endpoint,
+    region: 'us-east-1',
+    maxAttempts: 3,
+    connectTimeoutMs: 1000,
+    requestTimeoutMs: 5000,
+    ...overrides,
+  });
+
+export const createTestTable = async (endpoint: string) => {
+  const name = `plants-test-${crypto.randomUUID()}`;
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  await ensurePlantsTable(client, name);
+  const documents = DynamoDBDocumentClient.from(client);
+  return {
+    name,
+    /** Every item in the table, as stored. */
+    items: async () =>
+      (await documents.send(new ScanCommand({ TableName: name, ConsistentRead: true }))).Items ??
+      [],
+    drop: async () => {
+      await client.send(new DeleteTableCommand({ TableName: name }));
+      client.destroy();
+    },
+  };
+};

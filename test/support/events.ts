@@ -1,0 +1,126 @@
+// API Gateway events of both payload versions, and a Lambda context, for calling handlers directly.
+import type { APIGatewayProxyEvent, APIGatewayProxyEventV2, Context } from 'aws-lambda';
+
+export interface RequestSpec {
+  headers?: Record<string, string>;
+  body?: string | null;
+  isBase64Encoded?: boolean;
+}
+
+export type PayloadVersion = '2.0' | '1.0';
+
+/** HTTP API (payload 2.0): headers lower-cased by API Gateway, body absent when empty. */
+export const httpApiEvent = ({
+  headers = {},
+  body,
+  isBase64Encoded = false,
+}: RequestSpec): APIGatewayProxyEventV2 => ({
+  version: '2.0',
+  routeKey: 'POST /plants',
+  rawPath: '/plants',
+  rawQueryString: '',
+  headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v])),
+  requestContext: {
+    accountId: '123456789012',
+    apiId: 'api',
+    domainName: 'api.test',
+    domainPrefix: 'api',
+    http: {
+      method: 'POST',
+      path: '/plants',
+      protocol: 'HTTP/1.1',
+      sourceIp: '127.0.0.1',
+      userAgent: 'test',
+    },
+    requestId: 'request-id',
+    routeKey: 'POST /plants',
+    stage: '$default',
+    time: '22/Nov/2026:00:00:00 +0000',
+    timeEpoch: 1795300000000,
+  },
+  ...(body == null ? {} : { body }),
+  isBase64Encoded,
+});
+
+/** REST API (payload 1.0): headers as sent (any casing), plus multiValueHeaders; body null when empty. */
+export const restApiEvent = ({
+  headers = {},
+  body = null,
+  isBase64Encoded = false,
+}: RequestSpec): APIGatewayProxyEvent => ({
+  resource: '/plants',
+  path: '/plants',
+  httpMethod: 'POST',
+  headers,
+  multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]])),
+  queryStringParameters: null,
+  multiValueQueryStringParameters: null,
+  pathParameters: null,
+  stageVariables: null,
+  requestContext: {
+    accountId: '123456789012',
+    apiId: 'api',
+    authorizer: null,
+    protocol: 'HTTP/1.1',
+    httpMethod: 'POST',
+    identity: {
+      accessKey: null,
+      accountId: null,
+      apiKey: null,
+      apiKeyId: null,
+      caller: null,
+      clientCert: null,
+      cognitoAuthenticationProvider: null,
+      cognitoAuthenticationType: null,
+      cognitoIdentityId: null,
+      cognitoIdentityPoolId: null,
+      principalOrgId: null,
+      sourceIp: '127.0.0.1',
+      user: null,
+      userAgent: 'test',
+      userArn: null,
+    },
+    path: '/prod/plants',
+    stage: 'prod',
+    requestId: 'request-id',
+    requestTimeEpoch: 1795300000000,
+    resourceId: 'resource',
+    resourcePath: '/plants',
+  },
+  body,
+  isBase64Encoded,
+});
+
+export const apiEvent = (version: PayloadVersion, spec: RequestSpec) =>
+  version === '2.0' ? httpApiEvent(spec) : restApiEvent(spec);
+
+export const lambdaContext = (remainingMs = 10_000): Context => {
+  const deadline = Date.now() + remainingMs;
+  return {
+    callbackWaitsForEmptyEventLoop: true,
+    functionName: 'plant-store-test-createPlant',
+    functionVersion: '$LATEST',
+    invokedFunctionArn:
+      'arn:aws:lambda:us-east-1:123456789012:function:plant-store-test-createPlant',
+    memoryLimitInMB: '256',
+    awsRequestId: 'aws-request-id',
+    logGroupName: '/aws/lambda/plant-store-test-createPlant',
+    logStreamName: 'stream',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+};
+
+/** A handler as API Gateway calls it: Middy types it by what its middlewares produce instead. */
+type LambdaHttpHandler = (
+  event: APIGatewayProxyEventV2 | APIGatewayProxyEvent,
+  context: Context,
+) => Promise<{ statusCode: number; headers?: Record<string, string>; body: string }>;
+
+export const invokeHandler = (
+  handler: unknown,
+  event: APIGatewayProxyEventV2 | APIGatewayProxyEvent,
+  context: Context = lambdaContext(),
+) => (handler as LambdaHttpHandler)(event, context);

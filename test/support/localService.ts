@@ -1,0 +1,94 @@
+// The real local stack, started as `npm start` starts it (infra/local/start.ts: DynamoDB Local,
+// serverless-offline running the bundled handler), on free ports with its own data folder.
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { freePort } from './freePort.ts';
+
+const repoRoot = resolve(import.meta.dirname, '..', '..');
+const run = promisify(execFile);
+
+export interface LocalService {
+  baseUrl: string;
+  dataDir: string;
+  /** `npm run token` for this service's keys, with the command's own flags. */
+  token: (...args: string[]) => Promise<string>;
+  stop: () => Promise<void>;
+}
+
+export interface StartResult {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/** Spawn the start script in its own process group, so that stopping it stops java and sls too. */
+export const spawnStart = (env: NodeJS.ProcessEnv): StartResult => {
+  const child = spawn(process.execPath, [join(repoRoot, 'infra', 'local', 'start.ts')], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  return { child, output: () => output, exited };
+};
+
+export const startLocalService = async (
+  dataDir = mkdtempSync(join(tmpdir(), 'plant-store-e2e-')),
+): Promise<LocalService> => {
+  const [httpPort, lambdaPort, dynamoPort] = [await freePort(), await freePort(), await freePort()];
+  const env = {
+    PORT: String(httpPort),
+    LAMBDA_PORT: String(lambdaPort),
+    DYNAMODB_PORT: String(dynamoPort),
+    PLANTS_LOCAL_DATA: dataDir,
+  };
+  const started = spawnStart(env);
+  const stop = async () => {
+    if (started.child.exitCode !== null || started.child.signalCode !== null) return;
+    // the whole group, as Ctrl-C in a terminal would
+    process.kill(-(started.child.pid ?? 0), 'SIGINT');
+    await started.exited;
+  };
+
+  const deadline = Date.now() + 150_000;
+  while (!started.output().includes('Plant store ready at')) {
+    if (started.child.exitCode !== null) {
+      throw new Error(
+        `npm start exited (code ${started.child.exitCode}) before it was ready:\n${started.output()}`,
+      );
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`npm start was not ready within 150 s:\n${started.output()}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+
+  return {
+    baseUrl: `http://127.0.0.1:${httpPort}`,
+    dataDir,
+    token: async (...args) => {
+      const { stdout } = await run(
+        process.execPath,
+        [join(repoRoot, 'infra', 'local', 'token.ts'), ...args],
+        {
+          cwd: repoRoot,
+          env: { ...process.env, ...env },
+        },
+      );
+      return stdout;
+    },
+    stop,
+  };
+};

@@ -1,0 +1,176 @@
+import { describe, expect, it } from 'vitest';
+import { type Config, loadConfig } from '#lib/config.ts';
+
+const minimal = {
+  PLANTS_TABLE: 'plants-dev',
+  AUTH_ISSUER: 'https://issuer.example/',
+  AUTH_AUDIENCE: 'plant-store',
+};
+
+const keyUrl = (config: Config): string => {
+  expect(config.auth.keys.kind).toBe('url');
+  return config.auth.keys.kind === 'url' ? config.auth.keys.url.href : '';
+};
+
+/** The message of the error loadConfig throws, or a failure when it does not throw. */
+const configError = (env: Record<string, string | undefined>): string => {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(Error);
+    return (error as Error).message;
+  }
+  expect.fail('loadConfig accepted an invalid environment');
+};
+
+describe('loadConfig', () => {
+  it('reads a valid minimal environment, with defaults for everything optional', () => {
+    const config = loadConfig(minimal);
+
+    expect(config.table).toBe('plants-dev');
+    expect(config.dynamodb).toEqual({
+      endpoint: undefined,
+      region: 'us-east-1',
+      maxAttempts: 3,
+      connectTimeoutMs: 1000,
+      requestTimeoutMs: 2000,
+    });
+    expect(config.auth.issuer).toBe('https://issuer.example/');
+    expect(config.auth.audience).toBe('plant-store');
+    expect(config.auth.requiredScope).toBeUndefined();
+    expect(keyUrl(config)).toBe('https://issuer.example/.well-known/jwks.json');
+  });
+
+  it('ignores variables it does not know', () => {
+    const config = loadConfig({ ...minimal, PATH: '/usr/bin', HOME: '/root' });
+    expect(config.table).toBe('plants-dev');
+  });
+
+  it('reads every optional variable', () => {
+    const config = loadConfig({
+      ...minimal,
+      DYNAMODB_ENDPOINT: 'http://localhost:8000',
+      AWS_REGION: 'eu-west-1',
+      DYNAMODB_MAX_ATTEMPTS: '5',
+      DYNAMODB_CONNECT_TIMEOUT_MS: '250',
+      DYNAMODB_REQUEST_TIMEOUT_MS: '1500',
+      AUTH_JWKS_URL: 'https://keys.example/tenant/jwks.json',
+      AUTH_REQUIRED_SCOPE: 'plants:write',
+    });
+
+    expect(config.dynamodb).toEqual({
+      endpoint: 'http://localhost:8000',
+      region: 'eu-west-1',
+      maxAttempts: 5,
+      connectTimeoutMs: 250,
+      requestTimeoutMs: 1500,
+    });
+    expect(keyUrl(config)).toBe('https://keys.example/tenant/jwks.json');
+    expect(config.auth.requiredScope).toBe('plants:write');
+  });
+
+  it.each([
+    ['https://issuer.example/', 'https://issuer.example/.well-known/jwks.json'],
+    ['https://issuer.example', 'https://issuer.example/.well-known/jwks.json'],
+    ['https://issuer.example//', 'https://issuer.example/.well-known/jwks.json'],
+    ['https://login.example/tenant-1', 'https://login.example/tenant-1/.well-known/jwks.json'],
+    [
+      'https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_Pool/',
+      'https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_Pool/.well-known/jwks.json',
+    ],
+  ])('derives the JWKS URL from the issuer %s', (issuer, expected) => {
+    expect(keyUrl(loadConfig({ ...minimal, AUTH_ISSUER: issuer }))).toBe(expected);
+  });
+
+  it('accepts an issuer that is not a URL when the JWKS URL is given', () => {
+    const config = loadConfig({
+      ...minimal,
+      AUTH_ISSUER: 'plant-store-issuer',
+      AUTH_JWKS_URL: 'https://keys.example/jwks.json',
+    });
+    expect(config.auth.issuer).toBe('plant-store-issuer');
+    expect(keyUrl(config)).toBe('https://keys.example/jwks.json');
+  });
+
+  it('uses AUTH_JWKS_FILE when set, even with AUTH_JWKS_URL also set', () => {
+    const config = loadConfig({
+      ...minimal,
+      AUTH_JWKS_FILE: '/var/local/jwks.json',
+      AUTH_JWKS_URL: 'https://keys.example/jwks.json',
+    });
+    expect(config.auth.keys).toEqual({ kind: 'file', path: '/var/local/jwks.json' });
+  });
+
+  it('treats empty strings as unset', () => {
+    const config = loadConfig({
+      ...minimal,
+      DYNAMODB_ENDPOINT: '',
+      AWS_REGION: '',
+      DYNAMODB_MAX_ATTEMPTS: '',
+      DYNAMODB_CONNECT_TIMEOUT_MS: '',
+      DYNAMODB_REQUEST_TIMEOUT_MS: '',
+      AUTH_JWKS_URL: '',
+      AUTH_JWKS_FILE: '',
+      AUTH_REQUIRED_SCOPE: '',
+    });
+
+    expect(config).toEqual(loadConfig(minimal));
+    expect(config.dynamodb.endpoint).toBeUndefined();
+    expect(config.dynamodb.region).toBe('us-east-1');
+    expect(config.auth.requiredScope).toBeUndefined();
+    expect(keyUrl(config)).toBe('https://issuer.example/.well-known/jwks.json');
+  });
+
+  it('treats an empty required variable as missing', () => {
+    const message = configError({ ...minimal, PLANTS_TABLE: '' });
+    expect(message).toMatch(/PLANTS_TABLE/);
+  });
+
+  it('lists every missing required variable in one error', () => {
+    const message = configError({});
+    for (const name of ['PLANTS_TABLE', 'AUTH_ISSUER', 'AUTH_AUDIENCE']) {
+      expect(message).toContain(name);
+    }
+  });
+
+  it('lists every bad variable by name in one error, and only those', () => {
+    const message = configError({
+      PLANTS_TABLE: '',
+      AUTH_ISSUER: 'https://issuer.example/',
+      AUTH_AUDIENCE: 'plant-store',
+      AWS_REGION: 'eu-west-1',
+      DYNAMODB_ENDPOINT: 'localhost-without-scheme',
+      DYNAMODB_MAX_ATTEMPTS: 'three',
+      DYNAMODB_CONNECT_TIMEOUT_MS: '0',
+      DYNAMODB_REQUEST_TIMEOUT_MS: '1.5',
+      AUTH_JWKS_URL: 'file:///etc/jwks.json',
+    });
+
+    for (const name of [
+      'PLANTS_TABLE',
+      'DYNAMODB_ENDPOINT',
+      'DYNAMODB_MAX_ATTEMPTS',
+      'DYNAMODB_CONNECT_TIMEOUT_MS',
+      'DYNAMODB_REQUEST_TIMEOUT_MS',
+      'AUTH_JWKS_URL',
+    ]) {
+      expect(message).toContain(name);
+    }
+    for (const name of ['AUTH_ISSUER', 'AUTH_AUDIENCE', 'AWS_REGION']) {
+      expect(message).not.toContain(name);
+    }
+  });
+
+  it.each(['-1', '0', '2.5', 'ten'])('rejects DYNAMODB_MAX_ATTEMPTS=%s', (value) => {
+    expect(configError({ ...minimal, DYNAMODB_MAX_ATTEMPTS: value })).toContain(
+      'DYNAMODB_MAX_ATTEMPTS',
+    );
+  });
+
+  // Without AUTH_JWKS_URL or AUTH_JWKS_FILE the key set's address comes from the issuer, so an
+  // issuer that is not a URL is a configuration problem like any other: named, not a bare TypeError.
+  it('names AUTH_ISSUER when it is not a URL and no key source is given', () => {
+    const message = configError({ ...minimal, AUTH_ISSUER: 'plant-store-issuer' });
+    expect(message).toContain('AUTH_ISSUER');
+  });
+});

@@ -1,0 +1,43 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    // the handler module reads its config at import; these values never reach a network
+    env: {
+      PLANTS_TABLE: 'plants-unit',
+      AUTH_ISSUER: 'https://issuer.test/',
+      AUTH_AUDIENCE: 'plant-store-test',
+      AUTH_JWKS_URL: 'http://127.0.0.1:9/jwks.json',
+    },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          globalSetup: ['test/support/dynamodbLocalSetup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          // packaging and serverless-offline share the .esbuild/ build folder: one file at a time
+          fileParallelism: false,
+          testTimeout: 30_000,
+          hookTimeout: 180_000,
+        },
+      },
+    ],
+  },
+});
