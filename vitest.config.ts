@@ -4,6 +4,10 @@ export default defineConfig({
   test: {
     // the handler module reads its config at import; these values never reach a network
     env: {
+      // DynamoDB Local accepts any credentials; tests must never pick up real AWS ones
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+      AWS_SESSION_TOKEN: '',
       PLANTS_TABLE: 'plants-unit',
       AUTH_ISSUER: 'https://issuer.test/',
       AUTH_AUDIENCE: 'plant-store-test',

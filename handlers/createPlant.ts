@@ -1,12 +1,11 @@
 // POST /plants: wiring only. Config, the store client and the key set are built once per container.
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
-import type { VerifyToken } from '#lib/auth/tokenVerifier.ts';
-import { createTokenVerifier, keySetFrom } from '#lib/auth/tokenVerifier.ts';
+import { createTokenVerifier, keySetFrom, type VerifyToken } from '#lib/auth/tokenVerifier.ts';
 import { loadConfig } from '#lib/config.ts';
 import { bearerAuth } from '#lib/http/bearerAuth.ts';
 import { errorResponder } from '#lib/http/errorResponder.ts';
-import { serviceUnavailable } from '#lib/http/errors.ts';
+import { serviceUnavailable } from '#lib/http/httpError.ts';
 import { jsonBody } from '#lib/http/jsonBody.ts';
 import { createPlantResponse } from '#lib/http/plantResponse.ts';
 import type { AuthenticatedContext, HttpResponse, ValidatedEvent } from '#lib/http/types.ts';
@@ -33,13 +32,13 @@ export const createPlantHandler = ({
   middy<ValidatedEvent<NewPlant>, HttpResponse, Error, AuthenticatedContext>({
     timeoutEarlyInMillis: TIMEOUT_MARGIN_MS,
     timeoutEarlyResponse: () => {
-      throw serviceUnavailable('The request ran out of time: retry in a few seconds', undefined);
+      throw serviceUnavailable('The request ran out of time: retry in a few seconds');
     },
   })
     .use(errorResponder())
     .use(httpHeaderNormalizer())
     .use(bearerAuth({ verifyToken, requiredScope }))
-    .use(jsonBody())
+    .use(jsonBody({ integerFields: ['id'] }))
     .use(validateBody(NewPlant))
     .handler(async (event, context, { signal }) =>
       createPlantResponse(await plantStore.create(event.body, context.caller.sub, { signal })),

@@ -3,11 +3,25 @@
 import * as z from 'zod/mini';
 
 const required = (what: string) =>
-  z.string({ error: `is required: ${what}` }).check(z.minLength(1, `is required: ${what}`));
+  z
+    .string({ error: `is required: ${what}` })
+    .check(z.trim(), z.minLength(1, `is required: ${what}`));
 const optionalText = z.optional(
   z.string().check(z.trim(), z.minLength(1, 'must not be blank: leave it unset instead')),
 );
-const optionalUrl = z.optional(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }));
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+const optionalUrl = z.optional(httpUrl);
+const isLoopback = (url: string) =>
+  ['localhost', '127.0.0.1', '[::1]'].includes(new URL(url).hostname);
+// signing keys fetched in clear text could be swapped in transit: https, except on this machine
+const keySetUrl = z.optional(
+  httpUrl.check(
+    z.refine(
+      (url) => url.startsWith('https:') || isLoopback(url),
+      'must be an https URL (http only for localhost)',
+    ),
+  ),
+);
 const positiveInt = (fallback: number) =>
   z._default(
     z.coerce
@@ -16,28 +30,32 @@ const positiveInt = (fallback: number) =>
     fallback,
   );
 
-const Env = z
-  .object({
-    PLANTS_TABLE: required('the DynamoDB table name'),
-    DYNAMODB_ENDPOINT: optionalUrl,
-    // Lambda always sets AWS_REGION; the default serves local runs against DynamoDB Local
-    AWS_REGION: z._default(z.string().check(z.minLength(1)), 'us-east-1'),
-    DYNAMODB_MAX_ATTEMPTS: positiveInt(3),
-    DYNAMODB_CONNECT_TIMEOUT_MS: positiveInt(1000),
-    DYNAMODB_REQUEST_TIMEOUT_MS: positiveInt(2000),
-    AUTH_ISSUER: required("the tokens' issuer (iss)"),
-    AUTH_AUDIENCE: required("the tokens' audience (aud) for this API"),
-    AUTH_JWKS_URL: optionalUrl,
-    AUTH_JWKS_FILE: optionalText,
-    AUTH_REQUIRED_SCOPE: optionalText,
-  })
-  .check(
-    z.refine((env) => env.AUTH_JWKS_URL || env.AUTH_JWKS_FILE || URL.canParse(env.AUTH_ISSUER), {
-      path: ['AUTH_ISSUER'],
-      message:
-        'must be a URL when neither AUTH_JWKS_URL nor AUTH_JWKS_FILE is set (the key set is then fetched from <issuer>/.well-known/jwks.json)',
-    }),
-  );
+const Env = z.object({
+  PLANTS_TABLE: required('the DynamoDB table name'),
+  DYNAMODB_ENDPOINT: optionalUrl,
+  // Lambda always sets AWS_REGION; the default serves local runs against DynamoDB Local
+  AWS_REGION: z._default(z.string().check(z.minLength(1)), 'us-east-1'),
+  DYNAMODB_MAX_ATTEMPTS: positiveInt(3),
+  // per attempt; with 3 attempts a store outage answers 503 within about 6.5 s,
+  // inside the function's 10 s timeout (serverless.yml) with room for the key fetch
+  DYNAMODB_CONNECT_TIMEOUT_MS: positiveInt(500),
+  DYNAMODB_REQUEST_TIMEOUT_MS: positiveInt(1500),
+  AUTH_ISSUER: required("the tokens' issuer (iss)"),
+  AUTH_AUDIENCE: required("the tokens' audience (aud) for this API"),
+  AUTH_JWKS_URL: keySetUrl,
+  AUTH_JWKS_FILE: optionalText,
+  AUTH_REQUIRED_SCOPE: z.optional(
+    z.string().check(z.trim(), z.regex(/^\S+$/, 'must be one scope, without spaces')),
+  ),
+});
+
+/** Problems that involve more than one variable, checked even when others are wrong too. */
+const crossProblems = (env: Record<string, string | undefined>): string[] =>
+  !env.AUTH_JWKS_URL && !env.AUTH_JWKS_FILE && env.AUTH_ISSUER && !URL.canParse(env.AUTH_ISSUER)
+    ? [
+        'AUTH_ISSUER must be a URL when neither AUTH_JWKS_URL nor AUTH_JWKS_FILE is set (the keys are then fetched from <issuer>/.well-known/jwks.json)',
+      ]
+    : [];
 
 export type KeySource = { kind: 'url'; url: URL } | { kind: 'file'; path: string };
 
@@ -66,8 +84,11 @@ export const loadConfig = (env: Record<string, string | undefined>): Config => {
   // an empty variable means "not set": CloudFormation cannot leave a variable out per stage
   const given = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
   const parsed = Env.safeParse(given);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`);
+  const problems = [
+    ...(parsed.error?.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`) ?? []),
+    ...crossProblems(given),
+  ];
+  if (!parsed.success || problems.length > 0) {
     throw new Error(
       `Invalid configuration, fix these environment variables: ${problems.join('; ')}`,
     );

@@ -109,6 +109,8 @@ export const startDynamoDbLocal = async ({
       '-port',
       String(port),
       '-sharedDb',
+      // "nothing in the cloud": DynamoDB Local reports usage to AWS unless told not to
+      '-disableTelemetry',
       ...storage,
     ],
     { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] },

@@ -2,7 +2,8 @@
 // data in .local/data (git-ignored), a local key pair signs tokens (`npm run token`), and
 // serverless-offline serves the bundled handler. Ctrl-C stops everything this started.
 //
-// Settings (environment): PORT (3000), DYNAMODB_PORT (8000), PLANTS_LOCAL_DATA (.local/data).
+// Settings (environment): PORT (3000), LAMBDA_PORT (PORT+2, serverless-offline's invoke port),
+// DYNAMODB_PORT (8000), PLANTS_LOCAL_DATA (.local/data).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -121,6 +122,7 @@ try {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: {
         ...process.env,
+        PLANTS_TABLE: LOCAL_TABLE,
         AUTH_ISSUER: LOCAL_ISSUER,
         AUTH_AUDIENCE: LOCAL_AUDIENCE,
         AUTH_JWKS_FILE: keys.jwksPath,

@@ -49,7 +49,10 @@ const claimReason = (claim: unknown, reason: unknown) => {
     : `the token's "${String(claim)}" claim is not accepted`;
 };
 
-const toVerificationError = (error: unknown): Error => {
+/** jose's signs that the key set could not be fetched: a timeout, a non-200 or non-JSON reply. */
+const KEY_FETCH_FAILURES = new Set(['ERR_JWKS_TIMEOUT', 'ERR_JWKS_INVALID', 'ERR_JOSE_GENERIC']);
+
+const toVerificationError = (error: unknown): unknown => {
   const { code, claim, reason } = (error ?? {}) as {
     code?: string;
     claim?: unknown;
@@ -60,8 +63,17 @@ const toVerificationError = (error: unknown): Error => {
   }
   const rejection = code === undefined ? undefined : rejectionReasons[code];
   if (rejection) return new TokenRejectedError(rejection, { cause: error });
-  // Anything else comes from fetching the key set (timeout, network, a non-200 or non-JSON reply).
-  return new KeySetUnavailableError('the signing keys could not be fetched', { cause: error });
+  // fetch() itself failing (network, DNS, refused) surfaces as undici's TypeError
+  const networkFailure = error instanceof TypeError && error.message === 'fetch failed';
+  if ((code !== undefined && KEY_FETCH_FAILURES.has(code)) || networkFailure) {
+    return new KeySetUnavailableError('the signing keys could not be fetched', { cause: error });
+  }
+  // any other jose error is about the token (a JOSE feature we do not accept)
+  if (code?.startsWith('ERR_')) {
+    return new TokenRejectedError('the token could not be verified', { cause: error });
+  }
+  // not jose's and not the network's: a fault of ours, a 500
+  return error;
 };
 
 const scopesOf = (payload: JWTPayload): string[] => {

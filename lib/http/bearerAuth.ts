@@ -5,15 +5,16 @@ import {
   TokenRejectedError,
   type VerifyToken,
 } from '#lib/auth/tokenVerifier.ts';
-import { httpError, serviceUnavailable } from '#lib/http/errors.ts';
+import { httpError, serviceUnavailable } from '#lib/http/httpError.ts';
 import type { AuthenticatedContext, HttpEvent } from '#lib/http/types.ts';
 
 export interface BearerAuthOptions {
   verifyToken: VerifyToken;
   /** A scope every caller must hold (from the `scope` or `scp` claim); none by default. */
   requiredScope?: string | undefined;
-  realm?: string;
 }
+
+const challenge = 'Bearer realm="plants"';
 
 // The scheme name is case-insensitive (RFC 7235). Whatever follows it counts as a presented token,
 // so a malformed one is reported as invalid_token by the verifier.
@@ -22,9 +23,7 @@ const bearerPattern = /^Bearer[ \t]+(\S.*?)[ \t]*$/i;
 export const bearerAuth = ({
   verifyToken,
   requiredScope,
-  realm = 'plants',
 }: BearerAuthOptions): MiddlewareObj<HttpEvent, unknown, Error, AuthenticatedContext> => {
-  const challenge = `Bearer realm="${realm}"`;
   const unauthorized = (message: string, cause?: unknown) =>
     httpError(401, message, { cause, headers: { 'WWW-Authenticate': challenge } });
   const invalidToken = (message: string, cause?: unknown) =>

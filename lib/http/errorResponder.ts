@@ -2,51 +2,48 @@
 // throws (serverless-offline, for one, would answer a thrown error with 200).
 import type { MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { errorResponse, isHttpError } from '#lib/http/errors.ts';
+import { isHttpError } from '#lib/http/httpError.ts';
+import { errorResponse } from '#lib/http/responses.ts';
 import type { HttpResponse } from '#lib/http/types.ts';
-
-export interface ErrorLogger {
-  error: (line: string) => void;
-  warn: (line: string) => void;
-}
-
-export interface ErrorResponderOptions {
-  logger?: ErrorLogger;
-}
 
 type ErrorMiddleware = MiddlewareObj<unknown, HttpResponse, unknown, Context>;
 
-/** An error as a log can show it: name, message, stack and the chain of causes. */
-const describe = (error: unknown): unknown => {
-  if (!(error instanceof Error)) return error;
+const MAX_CAUSES = 5;
+
+/** An error as a log can show it: name, message, stack and a bounded chain of causes. */
+const describe = (error: unknown, depth = 0): unknown => {
+  if (!(error instanceof Error)) return String(error);
   const { name, message, stack, cause } = error;
-  return { name, message, stack, ...(cause === undefined ? {} : { cause: describe(cause) }) };
+  const described: Record<string, unknown> = { name, message, stack };
+  if (cause !== undefined && depth < MAX_CAUSES) described.cause = describe(cause, depth + 1);
+  return described;
 };
 
-export const errorResponder = ({
-  logger = console,
-}: ErrorResponderOptions = {}): ErrorMiddleware => {
+/** Logging must never turn an answer into a crash: an unloggable error is logged by name. */
+const logLine = (fields: Record<string, unknown>, error: unknown) => {
+  try {
+    return JSON.stringify({ ...fields, error: describe(error) });
+  } catch {
+    return JSON.stringify({ ...fields, error: { name: (error as Error)?.name ?? typeof error } });
+  }
+};
+
+export const errorResponder = (): ErrorMiddleware => {
   const errorResponderOnError: ErrorMiddleware['onError'] = (request) => {
     const { error } = request;
-    const log = (level: 'warn' | 'error', status: number) =>
-      logger[level](
-        JSON.stringify({
-          level,
-          requestId: request.context?.awsRequestId,
-          status,
-          error: describe(error),
-        }),
-      );
+    const requestId = request.context?.awsRequestId;
 
     if (isHttpError(error) && error.expose) {
-      // a 5xx that we chose to tell the client about (an outage): it gets the retry advice, the log the details
-      if (error.statusCode >= 500) log('warn', error.statusCode);
       const headers = (error.headers ?? {}) as Record<string, string>;
       request.response = errorResponse(error.statusCode, error.message, headers);
+      // a 5xx we chose to tell the client about (an outage): it gets the retry advice, the log the details
+      if (error.statusCode >= 500) {
+        console.warn(logLine({ level: 'warn', requestId, status: error.statusCode }, error));
+      }
       return;
     }
-    log('error', 500);
     request.response = errorResponse(500, 'Internal server error');
+    console.error(logLine({ level: 'error', requestId, status: 500 }, error));
   };
   return { onError: errorResponderOnError };
 };

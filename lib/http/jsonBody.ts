@@ -2,12 +2,18 @@
 // @middy/http-json-body-parser, whose 415/422 plain-text errors are turned into ours.
 import type { MiddlewareObj } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
-import { httpError, isHttpError } from '#lib/http/errors.ts';
+import { httpError, isHttpError } from '#lib/http/httpError.ts';
+import { inexactIntegerFields } from '#lib/http/integerLiterals.ts';
 import type { HttpEvent } from '#lib/http/types.ts';
 
 export interface JsonBodyOptions {
   /** Largest body accepted, in bytes after base64 decoding. */
   maxBytes?: number;
+  /**
+   * Top-level fields that must be written as whole numbers. One written with a fraction that
+   * JSON.parse rounds away (1.0000000000000001) is kept as its text, so validation rejects it.
+   */
+  integerFields?: readonly string[];
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
@@ -45,6 +51,7 @@ const translateParserError = (error: unknown) => {
 
 export const jsonBody = ({
   maxBytes = DEFAULT_MAX_BODY_BYTES,
+  integerFields = [],
 }: JsonBodyOptions = {}): MiddlewareObj<HttpEvent> => {
   // its own content-type check is off: ours runs first, before the size check, as API.md orders them
   const parser = httpJsonBodyParser({ disableContentTypeCheck: true });
@@ -60,13 +67,17 @@ export const jsonBody = ({
     if (typeof event.body !== 'string' || event.body === '') {
       throw httpError(400, 'Request body is required: a JSON object (a NewPlant)');
     }
-    event.body = bodyText(event.body, event.isBase64Encoded === true, maxBytes);
+    const text = bodyText(event.body, event.isBase64Encoded === true, maxBytes);
+    event.body = text;
     event.isBase64Encoded = false;
     try {
       parse(request);
     } catch (error) {
       throw translateParserError(error);
     }
+    const parsed = event.body as Record<string, unknown>;
+    for (const [field, literal] of inexactIntegerFields(text, integerFields))
+      parsed[field] = literal;
   };
   return { before: jsonBodyBefore };
 };

@@ -1,5 +1,6 @@
 // The store's domain result → the HTTP answer to POST /plants.
-import { httpError, jsonResponse, serviceUnavailable } from '#lib/http/errors.ts';
+import { httpError, serviceUnavailable } from '#lib/http/httpError.ts';
+import { jsonResponse } from '#lib/http/responses.ts';
 import type { HttpResponse } from '#lib/http/types.ts';
 import { toPlant } from '#lib/plant.ts';
 import type { CreateResult } from '#lib/store/plantStore.ts';

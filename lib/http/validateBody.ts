@@ -1,7 +1,7 @@
 // Zod validation of the parsed body: the typed value replaces the body, or 400 says which field and why.
 import type { MiddlewareObj } from '@middy/core';
 import type * as z from 'zod/mini';
-import { httpError } from '#lib/http/errors.ts';
+import { httpError } from '#lib/http/httpError.ts';
 import type { HttpEvent } from '#lib/http/types.ts';
 
 export const validateBody = <Schema extends z.ZodMiniType>(

@@ -15,10 +15,12 @@ export const createDocumentClient = ({
     new DynamoDBClient({
       region,
       maxAttempts,
-      requestHandler: { connectionTimeout: connectTimeoutMs, requestTimeout: requestTimeoutMs },
-      // a local endpoint (DynamoDB Local) takes any credentials: never reach for real AWS ones
-      ...(endpoint
-        ? { endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-        : {}),
+      requestHandler: {
+        connectionTimeout: connectTimeoutMs,
+        requestTimeout: requestTimeoutMs,
+        // without it the SDK only logs a warning and keeps waiting on a silent connection
+        throwOnRequestTimeout: true,
+      },
+      ...(endpoint ? { endpoint } : {}),
     }),
   );

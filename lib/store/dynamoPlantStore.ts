@@ -13,29 +13,42 @@ export interface DynamoPlantStoreOptions {
 }
 
 /** Errors that say "try again later": throttling, DynamoDB's own faults, no answer at all. */
-const THROTTLING = new Set([
+const RETRY_LATER = new Set([
   'ProvisionedThroughputExceededException',
   'ThrottlingException',
   'RequestLimitExceeded',
+  'TransactionConflictException',
+  'TimeoutError',
+  'AbortError',
 ]);
-const NO_ANSWER = new Set(['TimeoutError', 'AbortError']);
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
+  'ECONNABORTED',
   'EPIPE',
   'ETIMEDOUT',
   'ENOTFOUND',
   'EAI_AGAIN',
   'EHOSTUNREACH',
+  'ENETUNREACH',
 ]);
+
+interface SdkErrorFields {
+  $fault?: string;
+  code?: string;
+  $metadata?: { httpStatusCode?: number };
+  $response?: { statusCode?: number };
+}
 
 const isTransient = (error: unknown): boolean => {
   if (!(error instanceof Error)) return false;
-  const { $fault, code } = error as { $fault?: string; code?: string };
+  const { $fault, code, $metadata, $response } = error as SdkErrorFields;
+  // a 5xx whose body the SDK could not even parse (a proxy's HTML error page) is an outage too
+  const status = $metadata?.httpStatusCode ?? $response?.statusCode ?? 0;
   return (
-    THROTTLING.has(error.name) ||
-    NO_ANSWER.has(error.name) ||
+    RETRY_LATER.has(error.name) ||
     $fault === 'server' ||
+    status >= 500 ||
     (code !== undefined && NETWORK_CODES.has(code))
   );
 };

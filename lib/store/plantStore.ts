@@ -2,13 +2,10 @@
 import type { NewPlant } from '#lib/plant.ts';
 
 /** A plant as stored: what the client sent, plus who created it and when. */
-export interface StoredPlant {
-  id: number;
-  name: string;
-  tag?: string;
+export type StoredPlant = NewPlant & {
   createdAt: string;
   createdBy: string;
-}
+};
 
 export type CreateResult =
   /** Newly written. */

@@ -1,10 +1,11 @@
 // `npm run package`: the template a deploy would use, and the bundle Lambda would load.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { readZipEntry } from '../support/zip.ts';
 
 const run = promisify(execFile);
 const repoRoot = resolve(import.meta.dirname, '..', '..');
@@ -83,7 +84,13 @@ describe('npm run package', () => {
 
   it('ships a bundle that loads from a real .mjs file and answers an Error body', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'plant-store-bundle-'));
-    await run('unzip', ['-q', join(repoRoot, '.serverless', 'plant-store.zip'), '-d', dir]);
+    const bundle = readZipEntry(
+      join(repoRoot, '.serverless', 'plant-store.zip'),
+      'handlers/createPlant.mjs',
+    );
+    expect(bundle, 'the package holds handlers/createPlant.mjs').toBeDefined();
+    mkdirSync(join(dir, 'handlers'));
+    writeFileSync(join(dir, 'handlers', 'createPlant.mjs'), bundle ?? '');
     // a real module file: `node -e "import(...)"` would hide load-time crashes of ESM bundles
     writeFileSync(
       join(dir, 'smoke.mjs'),

@@ -1,4 +1,6 @@
 // The plant store against a real DynamoDB Local (in memory, started by the global setup).
+import { createServer as createHttpServer } from 'node:http';
+import { createServer, type Server } from 'node:net';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { createDynamoPlantStore } from '../../lib/store/dynamoPlantStore.ts';
 import type { PlantStore } from '../../lib/store/plantStore.ts';
@@ -140,5 +142,54 @@ describe('DynamoDB plant store', () => {
     await expect(misconfigured.create({ id: 9, name: 'Ivy' }, 'alice')).rejects.toThrow(
       /non-existent table|not found/i,
     );
+  });
+});
+
+describe('DynamoDB plant store when DynamoDB misbehaves', () => {
+  let server: Server | ReturnType<typeof createHttpServer>;
+  afterEach(() => new Promise<void>((done) => server.close(() => done())));
+
+  const listen = async (s: typeof server) => {
+    server = s;
+    const port = await freePort();
+    await new Promise<void>((done) => server.listen(port, '127.0.0.1', () => done()));
+    return `http://127.0.0.1:${port}`;
+  };
+
+  it('gives up on a connection that never answers after its request timeouts, as unavailable', async () => {
+    const sockets = new Set<import('node:net').Socket>();
+    const endpoint = await listen(
+      createServer((socket) => {
+        sockets.add(socket);
+        socket.on('close', () => sockets.delete(socket));
+      }),
+    );
+    const store = createDynamoPlantStore({
+      client: localDocumentClient(endpoint, { maxAttempts: 2, requestTimeoutMs: 300 }),
+      table: 'plants',
+    });
+
+    const started = Date.now();
+    const result = await store.create({ id: 1, name: 'Ivy' }, 'alice');
+    const elapsed = Date.now() - started;
+    for (const socket of sockets) socket.destroy();
+
+    expect(result.outcome).toBe('unavailable');
+    // two attempts of 300 ms plus a short backoff; the bug this guards answered never
+    expect(elapsed).toBeLessThan(5000);
+  });
+
+  it('reports a 502 with an HTML body (a proxy error page) as unavailable, not as our fault', async () => {
+    const endpoint = await listen(
+      createHttpServer((_request, response) => {
+        response.writeHead(502, { 'content-type': 'text/html' }).end('<html>Bad Gateway</html>');
+      }),
+    );
+    const store = createDynamoPlantStore({
+      client: localDocumentClient(endpoint, { maxAttempts: 1 }),
+      table: 'plants',
+    });
+
+    expect((await store.create({ id: 1, name: 'Ivy' }, 'alice')).outcome).toBe('unavailable');
   });
 });

@@ -32,8 +32,8 @@ describe('loadConfig', () => {
       endpoint: undefined,
       region: 'us-east-1',
       maxAttempts: 3,
-      connectTimeoutMs: 1000,
-      requestTimeoutMs: 2000,
+      connectTimeoutMs: 500,
+      requestTimeoutMs: 1500,
     });
     expect(config.auth.issuer).toBe('https://issuer.example/');
     expect(config.auth.audience).toBe('plant-store');
@@ -172,5 +172,36 @@ describe('loadConfig', () => {
   it('names AUTH_ISSUER when it is not a URL and no key source is given', () => {
     const message = configError({ ...minimal, AUTH_ISSUER: 'plant-store-issuer' });
     expect(message).toContain('AUTH_ISSUER');
+  });
+
+  it.each([
+    [
+      'a scope with spaces',
+      { AUTH_REQUIRED_SCOPE: 'plants:read plants:write' },
+      'AUTH_REQUIRED_SCOPE',
+    ],
+    ['a blank table name', { PLANTS_TABLE: '   ' }, 'PLANTS_TABLE'],
+    [
+      'a key set over plain http',
+      { AUTH_JWKS_URL: 'http://keys.example/jwks.json' },
+      'AUTH_JWKS_URL',
+    ],
+  ])('rejects %s', (_case, env, variable) => {
+    expect(configError({ ...minimal, ...env })).toContain(variable);
+  });
+
+  it('accepts a key set over plain http on this machine (tests, local identity providers)', () => {
+    const config = loadConfig({ ...minimal, AUTH_JWKS_URL: 'http://127.0.0.1:9000/jwks.json' });
+    expect(keyUrl(config)).toBe('http://127.0.0.1:9000/jwks.json');
+  });
+
+  it('reports a non-URL issuer together with the other bad variables', () => {
+    const message = configError({
+      ...minimal,
+      AUTH_ISSUER: 'not-a-url',
+      DYNAMODB_MAX_ATTEMPTS: 'x',
+    });
+    expect(message).toContain('AUTH_ISSUER');
+    expect(message).toContain('DYNAMODB_MAX_ATTEMPTS');
   });
 });

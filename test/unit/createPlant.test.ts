@@ -390,6 +390,29 @@ describe.each(VERSIONS)('POST /plants (API Gateway payload %s)', (version) => {
       expect(message).toMatch(field);
     });
 
+    it.each(['1.0000000000000001', '9007199254740990.6', '1e-400', '-0.00000000000000000001'])(
+      'rejects the id %s, which JSON.parse would round to a whole number, naming the range',
+      async (id) => {
+        const message = expectRejected(await post(request(`{"id":${id},"name":"Ficus"}`)), 400);
+        expect(message).toMatch(/\bid\b/);
+        expect(message).toContain(' 9007199254740991');
+      },
+    );
+
+    it.each([
+      ['1.5e1', 15],
+      ['7.000', 7],
+      ['-2E2', -200],
+    ])(
+      'accepts the id %s, a whole number written with a fraction or exponent',
+      async (text, id) => {
+        const response = await post(request(`{"id":${text},"name":"Exact","extra":{"id":0.5}}`));
+
+        expectSuccess(response, { name: 'Exact' });
+        expect(store.calls[0]?.plant.id).toBe(id);
+      },
+    );
+
     it.each(['9007199254740992', '-9007199254740992', '1e300', '-1e300'])(
       'rejects the id %s with a message that names the range',
       async (id) => {
@@ -734,6 +757,28 @@ describe.each(VERSIONS)('POST /plants (API Gateway payload %s)', (version) => {
       expect(expectError(response, 500)).toBe('Internal server error');
       expect(response.body).not.toContain('SECRET-DETAIL-4711');
     });
+
+    it.each<[string, () => unknown]>([
+      ['a value JSON cannot hold (a BigInt)', () => ({ count: 1n })],
+      ['an object that cannot even become a string', () => Object.create(null)],
+      [
+        'an error that is its own cause',
+        () => {
+          const loop = new Error('loop');
+          loop.cause = loop;
+          return loop;
+        },
+      ],
+    ])(
+      'answers 500 even when the failure is %s, which the log cannot serialize plainly',
+      async (_case, makeFailure) => {
+        store.answer = 'throw';
+        store.failure = makeFailure();
+        const response = await post(request(plant));
+
+        expect(expectError(response, 500)).toBe('Internal server error');
+      },
+    );
 
     it('answers 503 with Retry-After when the identity provider keys cannot be fetched', async () => {
       const unreachableKeys = createTokenVerifier({

@@ -237,6 +237,15 @@ describe('createTokenVerifier', () => {
   });
 });
 
+describe('a failure that is neither the token nor the key provider', () => {
+  it('is passed on unchanged (a fault of ours, answered 500), not blamed on the provider', async () => {
+    const bug = new RangeError('a bug in our key lookup');
+    const verifier = verifierWith(() => Promise.reject(bug));
+
+    await expect(verifier(await signToken(es256))).rejects.toBe(bug);
+  });
+});
+
 describe('keySetFrom', () => {
   describe('a JWKS file', () => {
     let dir: string;

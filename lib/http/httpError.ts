@@ -1,7 +1,5 @@
-// HTTP errors (Middy's HttpError: a status, a client-safe message, a cause) and the Error body.
+// HTTP errors: Middy's HttpError (a status, a client-safe message, a cause), plus response headers.
 import { createError, type HttpError } from '@middy/util';
-import type { HttpResponse } from '#lib/http/types.ts';
-import type { ErrorBody } from '#lib/plant.ts';
 
 export interface HttpErrorOptions {
   cause?: unknown;
@@ -13,7 +11,7 @@ export const httpError = (
   status: number,
   message: string,
   { cause, headers }: HttpErrorOptions = {},
-) => {
+): HttpError => {
   const error = createError(status, message, { cause, expose: true });
   if (headers) error.headers = headers;
   return error;
@@ -22,24 +20,9 @@ export const httpError = (
 export const isHttpError = (error: unknown): error is HttpError =>
   error instanceof Error && typeof (error as HttpError).statusCode === 'number';
 
-export const jsonResponse = (
-  statusCode: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): HttpResponse => ({
-  statusCode,
-  headers: { 'Content-Type': 'application/json', ...headers },
-  body: JSON.stringify(body),
-});
-
-export const errorResponse = (
-  status: number,
-  message: string,
-  headers: Record<string, string> = {},
-): HttpResponse => jsonResponse(status, { error: status, message } satisfies ErrorBody, headers);
-
 /** How long a client should wait before retrying after a 503. */
 export const RETRY_AFTER_SECONDS = 1;
 
-export const serviceUnavailable = (message: string, cause: unknown) =>
+/** Our outage, not the caller's fault: 503, and when to retry. */
+export const serviceUnavailable = (message: string, cause?: unknown) =>
   httpError(503, message, { cause, headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
