@@ -1,6 +1,7 @@
 // The service over real HTTP, as `npm start` runs it: serverless-offline with the bundled handler,
 // DynamoDB Local, and tokens from `npm run token`.
 import { createServer } from 'node:net';
+import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/freePort.ts';
 import { type LocalService, spawnStart, startLocalService } from '../support/localService.ts';
@@ -112,5 +113,27 @@ describe('npm start', () => {
     } finally {
       blocker.close();
     }
+  });
+
+  it('says in one line how to install Java when it is missing', async () => {
+    const [httpPort, lambdaPort, dynamoPort] = [
+      await freePort(),
+      await freePort(),
+      await freePort(),
+    ];
+    const started = spawnStart({
+      // node only: no java on this PATH
+      PATH: dirname(process.execPath),
+      PORT: String(httpPort),
+      LAMBDA_PORT: String(lambdaPort),
+      DYNAMODB_PORT: String(dynamoPort),
+    });
+
+    expect(await started.exited).toBe(1);
+    const lines = started.output().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^npm start: Java 17 or newer is needed.*apt-get install openjdk-17-jre-headless/,
+    );
   });
 });
