@@ -34,6 +34,16 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: 'security',
+          include: ['test/security/**/*.test.ts'],
+          globalSetup: ['test/support/dynamodbLocalSetup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           // packaging and serverless-offline share the .esbuild/ build folder: one file at a time

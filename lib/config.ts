@@ -44,6 +44,9 @@ const Env = z.object({
   AUTH_AUDIENCE: required("the tokens' audience (aud) for this API"),
   AUTH_JWKS_URL: keySetUrl,
   AUTH_JWKS_FILE: optionalText,
+  // a token naming an unknown key refetches the key set at most this often
+  AUTH_JWKS_COOLDOWN_SECONDS: positiveInt(30),
+  AUTH_JWKS_TIMEOUT_MS: positiveInt(2000),
   AUTH_REQUIRED_SCOPE: z.optional(
     z.string().check(z.trim(), z.regex(/^\S+$/, 'must be one scope, without spaces')),
   ),
@@ -57,7 +60,9 @@ const crossProblems = (env: Record<string, string | undefined>): string[] =>
       ]
     : [];
 
-export type KeySource = { kind: 'url'; url: URL } | { kind: 'file'; path: string };
+export type KeySource =
+  | { kind: 'url'; url: URL; cooldownMs: number; timeoutMs: number }
+  | { kind: 'file'; path: string };
 
 export interface Config {
   table: string;
@@ -99,6 +104,8 @@ export const loadConfig = (env: Record<string, string | undefined>): Config => {
     : {
         kind: 'url',
         url: e.AUTH_JWKS_URL ? new URL(e.AUTH_JWKS_URL) : defaultJwksUrl(e.AUTH_ISSUER),
+        cooldownMs: e.AUTH_JWKS_COOLDOWN_SECONDS * 1000,
+        timeoutMs: e.AUTH_JWKS_TIMEOUT_MS,
       };
   return {
     table: e.PLANTS_TABLE,

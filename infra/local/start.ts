@@ -3,7 +3,9 @@
 // serverless-offline serves the bundled handler. Ctrl-C stops everything this started.
 //
 // Settings (environment): PORT (3000), LAMBDA_PORT (PORT+2, serverless-offline's invoke port),
-// DYNAMODB_PORT (8000), PLANTS_LOCAL_DATA (.local/data).
+// DYNAMODB_PORT (8000), PLANTS_LOCAL_DATA (.local/data). With AUTH_JWKS_URL set (and AUTH_ISSUER,
+// AUTH_AUDIENCE), tokens are verified against that identity provider instead of the local key;
+// AUTH_REQUIRED_SCOPE and AUTH_JWKS_COOLDOWN_SECONDS pass through to the function.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -48,6 +50,33 @@ const dynamoPort = portSetting('DYNAMODB_PORT', 8000);
 const lambdaPort = portSetting('LAMBDA_PORT', httpPort + 2);
 const dataDir = localDataDir();
 
+/** Whose tokens the local run accepts: the local key's (npm run token), or a given provider's. */
+const authSettings = async () => {
+  const { AUTH_JWKS_URL, AUTH_ISSUER, AUTH_AUDIENCE } = process.env;
+  if (AUTH_JWKS_URL) {
+    if (!AUTH_ISSUER || !AUTH_AUDIENCE)
+      fail(
+        'AUTH_JWKS_URL needs AUTH_ISSUER and AUTH_AUDIENCE too: set all three, or none for the local key',
+      );
+    return {
+      env: { AUTH_JWKS_URL, AUTH_ISSUER, AUTH_AUDIENCE, AUTH_JWKS_FILE: '' },
+      description: `issued by ${AUTH_ISSUER} for ${AUTH_AUDIENCE}, keys from ${AUTH_JWKS_URL}`,
+      token: '<a token from your identity provider>',
+    };
+  }
+  const keys = await ensureLocalKeys(dataDir);
+  return {
+    env: {
+      AUTH_ISSUER: LOCAL_ISSUER,
+      AUTH_AUDIENCE: LOCAL_AUDIENCE,
+      AUTH_JWKS_FILE: keys.jwksPath,
+      AUTH_JWKS_URL: '',
+    },
+    description: 'from the local key: npm run token',
+    token: '$(npm run --silent token)',
+  };
+};
+
 const children: ChildProcess[] = [];
 let stopping = false;
 
@@ -79,6 +108,7 @@ setInterval(() => {
 }, 1000).unref();
 
 try {
+  const auth = await authSettings();
   await assertPortFree(httpPort, 'PORT');
   await assertPortFree(lambdaPort, 'LAMBDA_PORT');
   await assertPortFree(dynamoPort, 'DYNAMODB_PORT');
@@ -101,8 +131,6 @@ try {
   await ensurePlantsTable(client, LOCAL_TABLE);
   client.destroy();
 
-  const keys = await ensureLocalKeys(dataDir);
-
   say('Starting serverless-offline (bundling the handler)...');
   const offline = spawn(
     process.execPath,
@@ -123,9 +151,7 @@ try {
       env: {
         ...process.env,
         PLANTS_TABLE: LOCAL_TABLE,
-        AUTH_ISSUER: LOCAL_ISSUER,
-        AUTH_AUDIENCE: LOCAL_AUDIENCE,
-        AUTH_JWKS_FILE: keys.jwksPath,
+        ...auth.env,
         DYNAMODB_ENDPOINT: dynamo.endpoint,
         // serverless-offline passes these on to the handler; DynamoDB Local accepts any
         AWS_ACCESS_KEY_ID: 'local',
@@ -154,9 +180,10 @@ try {
     ready = true;
     say('');
     say(`Plant store ready at ${base} (DynamoDB Local on port ${dynamoPort}, data in ${dataDir})`);
+    say(`Tokens: ${auth.description}`);
     say('Try it:');
     say(
-      `  curl -s ${base}/plants -H "Authorization: Bearer $(npm run --silent token)" ` +
+      `  curl -s ${base}/plants -H "Authorization: Bearer ${auth.token}" ` +
         `-H 'Content-Type: application/json' -d '{"id":1,"name":"Monstera","tag":"indoor"}'`,
     );
     say('Press Ctrl-C to stop.');

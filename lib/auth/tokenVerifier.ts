@@ -84,16 +84,28 @@ const scopesOf = (payload: JWTPayload): string[] => {
   return [];
 };
 
-/** The key set a deployment trusts: a remote JWKS (cached by jose across warm invocations) or a local file. */
+/**
+ * The key set a deployment trusts: a remote JWKS, fetched on first use, cached by jose across
+ * warm invocations and refetched when a token names an unknown key (at most once per cooldown,
+ * so a flood of made-up kids cannot hammer the provider); or a local file.
+ */
 export const keySetFrom = (source: KeySource): JWTVerifyGetKey =>
   source.kind === 'file'
     ? createLocalJWKSet(JSON.parse(readFileSync(source.path, 'utf8')))
     : createRemoteJWKSet(source.url, {
-        timeoutDuration: 2000,
-        // a token with an unknown kid refetches the set at most this often
-        cooldownDuration: 30_000,
+        timeoutDuration: source.timeoutMs,
+        cooldownDuration: source.cooldownMs,
         cacheMaxAge: 10 * 60_000,
       });
+
+/**
+ * The token is meant for this API: its `aud` names it. Amazon Cognito's access tokens carry no
+ * `aud`; they name their app client in `client_id` instead (as AWS's own aws-jwt-verify checks).
+ */
+const isForAudience = (payload: JWTPayload, audience: string) => {
+  if (payload.aud !== undefined) return [payload.aud].flat().includes(audience);
+  return payload.token_use === 'access' && payload.client_id === audience;
+};
 
 export interface TokenVerifierOptions {
   issuer: string;
@@ -114,13 +126,15 @@ export const createTokenVerifier = ({
     try {
       ({ payload } = await jwtVerify(token, keySet, {
         issuer,
-        audience,
         algorithms: ALLOWED_ALGORITHMS,
         clockTolerance: CLOCK_TOLERANCE_SECONDS,
         requiredClaims: ['sub', 'exp'],
       }));
     } catch (error) {
       throw toVerificationError(error);
+    }
+    if (!isForAudience(payload, audience)) {
+      throw new TokenRejectedError('the token\'s "aud" claim is not accepted');
     }
     // the creator stored with each plant: a claim of any other type would be stored mangled
     if (typeof payload.sub !== 'string' || payload.sub === '') {

@@ -8,7 +8,13 @@ export const jsonResponse = (
   headers: Record<string, string> = {},
 ): HttpResponse => ({
   statusCode,
-  headers: { 'Content-Type': 'application/json', ...headers },
+  headers: {
+    'Content-Type': 'application/json',
+    // plants and errors are per caller: no shared cache keeps them, no browser sniffs them
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+    ...headers,
+  },
   body: JSON.stringify(body),
 });
 

@@ -5,6 +5,7 @@ import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/freePort.ts';
 import { type LocalService, spawnStart, startLocalService } from '../support/localService.ts';
+import { expectResponseMatchesContract } from '../support/openapiResponses.ts';
 
 let service: LocalService;
 let token: string;
@@ -15,7 +16,14 @@ const post = async (body: string, headers: Record<string, string> = {}) => {
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
     body,
   });
-  const answer = (await response.json()) as { [key: string]: unknown; message?: string };
+  const text = await response.text();
+  // every answer must match the published contract (openapi.yaml), whatever the test checks next
+  expectResponseMatchesContract('POST', '/plants', {
+    status: response.status,
+    headers: response.headers,
+    body: text,
+  });
+  const answer = JSON.parse(text) as { [key: string]: unknown; message?: string };
   return { status: response.status, headers: response.headers, body: answer };
 };
 

@@ -7,6 +7,7 @@ import { createTokenVerifier } from '../../lib/auth/tokenVerifier.ts';
 import { createDynamoPlantStore } from '../../lib/store/dynamoPlantStore.ts';
 import { createTestTable, localDocumentClient } from '../support/dynamodbTables.ts';
 import { httpApiEvent, invokeHandler } from '../support/events.ts';
+import { expectResponseMatchesContract } from '../support/openapiResponses.ts';
 import { jwksOf, makeKey, signToken, TEST_AUDIENCE, TEST_ISSUER } from '../support/tokens.ts';
 
 const endpoint = inject('dynamodbEndpoint');
@@ -23,6 +24,11 @@ describe('POST /plants handler on DynamoDB Local', () => {
       body: body ?? null,
     });
     const response = await invokeHandler(handler, event);
+    expectResponseMatchesContract('POST', '/plants', {
+      status: response.statusCode,
+      headers: response.headers ?? {},
+      body: response.body,
+    });
     return { status: response.statusCode, body: JSON.parse(response.body) as unknown };
   };
 

@@ -1,6 +1,6 @@
 // Per-test tables in the shared DynamoDB Local, so tests never see each other's plants.
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { ensurePlantsTable } from '../../infra/local/plantsTable.ts';
 import { createDocumentClient } from '../../lib/store/dynamoClient.ts';
 
@@ -26,12 +26,18 @@ export const createTestTable = async (endpoint: string) => {
   });
   await ensurePlantsTable(client, name);
   const documents = DynamoDBDocumentClient.from(client);
+  /** Every item in the table, as stored. */
+  const items = async () =>
+    (await documents.send(new ScanCommand({ TableName: name, ConsistentRead: true }))).Items ?? [];
   return {
     name,
-    /** Every item in the table, as stored. */
-    items: async () =>
-      (await documents.send(new ScanCommand({ TableName: name, ConsistentRead: true }))).Items ??
-      [],
+    items,
+    /** Delete every item, keeping the table. */
+    clear: async () => {
+      for (const item of await items()) {
+        await documents.send(new DeleteCommand({ TableName: name, Key: { id: item.id } }));
+      }
+    },
     drop: async () => {
       await client.send(new DeleteTableCommand({ TableName: name }));
       client.destroy();

@@ -24,11 +24,17 @@ export interface StartResult {
   exited: Promise<number | null>;
 }
 
+/** This process's environment without the function settings that the test runner sets for itself. */
+const inheritedEnv = () =>
+  Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !/^(AUTH_|PLANTS_|DYNAMODB_)/.test(name)),
+  );
+
 /** Spawn the start script in its own process group, so that stopping it stops java and sls too. */
 export const spawnStart = (env: NodeJS.ProcessEnv): StartResult => {
   const child = spawn(process.execPath, [join(repoRoot, 'infra', 'local', 'start.ts')], {
     cwd: repoRoot,
-    env: { ...process.env, ...env },
+    env: { ...inheritedEnv(), ...env },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -45,6 +51,8 @@ export const spawnStart = (env: NodeJS.ProcessEnv): StartResult => {
 
 export const startLocalService = async (
   dataDir = mkdtempSync(join(tmpdir(), 'plant-store-e2e-')),
+  /** More settings for the start script, e.g. AUTH_JWKS_URL for a test identity provider. */
+  extraEnv: NodeJS.ProcessEnv = {},
 ): Promise<LocalService> => {
   const [httpPort, lambdaPort, dynamoPort] = [await freePort(), await freePort(), await freePort()];
   const env = {
@@ -52,6 +60,7 @@ export const startLocalService = async (
     LAMBDA_PORT: String(lambdaPort),
     DYNAMODB_PORT: String(dynamoPort),
     PLANTS_LOCAL_DATA: dataDir,
+    ...extraEnv,
   };
   const started = spawnStart(env);
   const stop = async () => {
@@ -84,7 +93,7 @@ export const startLocalService = async (
         [join(repoRoot, 'infra', 'local', 'token.ts'), ...args],
         {
           cwd: repoRoot,
-          env: { ...process.env, ...env },
+          env: { ...inheritedEnv(), ...env },
         },
       );
       return stdout;

@@ -119,6 +119,12 @@ const headerOf = (response: HttpResponse, name: string): string | undefined =>
 
 const json = (value: unknown) => JSON.stringify(value);
 
+/** Every answer, success or error: per-caller data that no cache keeps and no browser sniffs. */
+const expectProtectiveHeaders = (response: HttpResponse) => {
+  expect(headerOf(response, 'Cache-Control')).toBe('no-store');
+  expect(headerOf(response, 'X-Content-Type-Options')).toBe('nosniff');
+};
+
 /** A JSON NewPlant body of exactly `bytes` UTF-8 bytes, its name made of `filler`. */
 const bodyOfBytes = (bytes: number, filler = 'a') => {
   const prefix = '{"id":1,"name":"';
@@ -184,6 +190,7 @@ describe.each(VERSIONS)('POST /plants (API Gateway payload %s)', (version) => {
   const expectSuccess = (response: HttpResponse, plant: { name: string; tag?: string }) => {
     expect(response.statusCode).toBe(200);
     expect(headerOf(response, 'Content-Type')).toBe('application/json');
+    expectProtectiveHeaders(response);
     expect(JSON.parse(response.body)).toStrictEqual(plant);
   };
 
@@ -191,6 +198,7 @@ describe.each(VERSIONS)('POST /plants (API Gateway payload %s)', (version) => {
   const expectError = (response: HttpResponse, status: number): string => {
     expect(response.statusCode).toBe(status);
     expect(headerOf(response, 'Content-Type')).toBe('application/json');
+    expectProtectiveHeaders(response);
     const body = JSON.parse(response.body) as Record<string, unknown>;
     expect(Object.keys(body).sort()).toEqual(['error', 'message']);
     expect(body.error).toBe(status);

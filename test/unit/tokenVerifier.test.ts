@@ -284,7 +284,9 @@ describe('keySetFrom', () => {
     });
 
     const remoteVerifier = (path: string) =>
-      verifierWith(keySetFrom({ kind: 'url', url: new URL(path, base) }));
+      verifierWith(
+        keySetFrom({ kind: 'url', url: new URL(path, base), cooldownMs: 30_000, timeoutMs: 2000 }),
+      );
 
     it('verifies tokens signed by the served keys', async () => {
       reply = { status: 200, body: JSON.stringify(await jwksOf(es256, rs256)) };
@@ -308,11 +310,48 @@ describe('keySetFrom', () => {
     it('reports an unreachable key server as KeySetUnavailableError', async () => {
       // port 9 (discard) on the loopback: refused, or at worst timed out by the 2 s fetch limit
       const verifier = verifierWith(
-        keySetFrom({ kind: 'url', url: new URL('http://127.0.0.1:9/jwks.json') }),
+        keySetFrom({
+          kind: 'url',
+          url: new URL('http://127.0.0.1:9/jwks.json'),
+          cooldownMs: 30_000,
+          timeoutMs: 2000,
+        }),
       );
       const error = await rejection(verifier, await signToken(es256));
 
       expect(error).toBeInstanceOf(KeySetUnavailableError);
     });
+  });
+});
+
+describe('the audience', () => {
+  /** A token without the standard aud claim, as Amazon Cognito issues access tokens. */
+  const cognitoStyle = (claims: Record<string, unknown>) => {
+    const { aud: _withoutAud, ...standard } = acceptableClaims();
+    return new SignJWT({ ...standard, ...claims })
+      .setProtectedHeader({ alg: es256.alg, kid: es256.kid })
+      .sign(es256.privateKey);
+  };
+
+  it('accepts an aud array that names this API', async () => {
+    const token = await signToken(es256, { claims: { aud: ['other-api', TEST_AUDIENCE] } });
+    await expect(verify(token)).resolves.toMatchObject({ sub: 'user-1' });
+  });
+
+  it('accepts a Cognito access token whose client_id is the audience', async () => {
+    const token = await cognitoStyle({ token_use: 'access', client_id: TEST_AUDIENCE });
+    await expect(verify(token)).resolves.toMatchObject({ sub: 'user-1' });
+  });
+
+  it.each([
+    ['another client_id', { token_use: 'access', client_id: 'other-client' }],
+    [
+      'a client_id on a token that is not an access token',
+      { token_use: 'id', client_id: TEST_AUDIENCE },
+    ],
+    ['neither aud nor client_id', { token_use: 'access' }],
+  ])('rejects a token without aud that has %s', async (_case, claims) => {
+    const error = await expectTokenRejected(await cognitoStyle(claims));
+    expect(error.message).toMatch(/aud/);
   });
 });

@@ -1,0 +1,132 @@
+// The token is never logged, stored or echoed: every line written during full request cycles
+// (success, conflict, rejection, outage, fault) is captured and searched for it.
+import { createLocalJWKSet } from 'jose';
+import {
+  afterAll,
+  afterEach,
+  beforeAll,
+  beforeEach,
+  describe,
+  expect,
+  inject,
+  it,
+  vi,
+} from 'vitest';
+import { createPlantHandler } from '../../handlers/createPlant.ts';
+import { createTokenVerifier } from '../../lib/auth/tokenVerifier.ts';
+import { createDynamoPlantStore } from '../../lib/store/dynamoPlantStore.ts';
+import { createTestTable, localDocumentClient } from '../support/dynamodbTables.ts';
+import { apiEvent, invokeHandler } from '../support/events.ts';
+import { freePort } from '../support/freePort.ts';
+import {
+  jwksOf,
+  makeKey,
+  signToken,
+  TEST_AUDIENCE,
+  TEST_ISSUER,
+  type TestKey,
+} from '../support/tokens.ts';
+
+const endpoint = inject('dynamodbEndpoint');
+
+let table: Awaited<ReturnType<typeof createTestTable>>;
+let key: TestKey;
+let verifyToken: ReturnType<typeof createTokenVerifier>;
+let written: string[];
+
+beforeAll(async () => {
+  table = await createTestTable(endpoint);
+  key = await makeKey('RS256');
+  verifyToken = createTokenVerifier({
+    issuer: TEST_ISSUER,
+    audience: TEST_AUDIENCE,
+    keySet: createLocalJWKSet(await jwksOf(key)),
+  });
+});
+afterAll(() => table.drop());
+
+beforeEach(() => {
+  written = [];
+  const capture = (...args: unknown[]) => {
+    written.push(
+      args.map((arg) => (typeof arg === 'string' ? arg : JSON.stringify(arg))).join(' '),
+    );
+  };
+  for (const method of ['log', 'info', 'warn', 'error', 'debug', 'trace'] as const) {
+    vi.spyOn(console, method).mockImplementation(capture);
+  }
+  for (const stream of [process.stdout, process.stderr]) {
+    const write = stream.write.bind(stream);
+    vi.spyOn(stream, 'write').mockImplementation(
+      (chunk: string | Uint8Array, ...rest: unknown[]) => {
+        written.push(String(chunk));
+        return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
+      },
+    );
+  }
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+const handlerOn = async (storeEndpoint: string, tableName: string) =>
+  createPlantHandler({
+    plantStore: createDynamoPlantStore({
+      client: localDocumentClient(storeEndpoint, { maxAttempts: 1, requestTimeoutMs: 500 }),
+      table: tableName,
+    }),
+    verifyToken,
+  });
+
+const send = async (
+  handler: ReturnType<typeof createPlantHandler>,
+  token: string,
+  body: object,
+) => {
+  const event = apiEvent('2.0', {
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return invokeHandler(handler, event);
+};
+
+describe('the bearer token', () => {
+  it('appears in no log line, response or stored item through every kind of answer', async () => {
+    const token = await signToken(key, { subject: 'alice' });
+    const tokens = [
+      token,
+      await signToken(key, { expiresIn: -3600, notBefore: -7200 }),
+      await signToken(key, { audience: 'x' }),
+    ];
+    const handler = await handlerOn(endpoint, table.name);
+    const unreachable = await handlerOn(`http://127.0.0.1:${await freePort()}`, table.name);
+    const misconfigured = await handlerOn(endpoint, 'no-such-table');
+
+    const responses = [
+      await send(handler, token, { id: 1, name: 'Fern' }),
+      await send(handler, token, { id: 1, name: 'Not a fern' }),
+      await send(handler, tokens[1] ?? '', { id: 2, name: 'Fern' }),
+      await send(handler, tokens[2] ?? '', { id: 3, name: 'Fern' }),
+      await send(handler, token, { id: 4, name: 7 }),
+      await send(unreachable, token, { id: 5, name: 'Fern' }),
+      await send(misconfigured, token, { id: 6, name: 'Fern' }),
+    ];
+
+    expect(responses.map((r) => r.statusCode)).toEqual([200, 409, 401, 401, 400, 503, 500]);
+    // the outage and the fault were logged, so the search below has lines to search
+    expect(written.length).toBeGreaterThanOrEqual(2);
+    const everything = [
+      ...written,
+      ...responses.map((r) => JSON.stringify(r)),
+      JSON.stringify(await table.items()),
+    ];
+    for (const secret of tokens) {
+      const signature = secret.split('.')[2] ?? secret;
+      for (const text of everything) {
+        expect(text).not.toContain(secret);
+        expect(text).not.toContain(signature);
+      }
+    }
+    expect(await table.items()).toEqual([expect.objectContaining({ id: 1, createdBy: 'alice' })]);
+  });
+});
