@@ -47,6 +47,16 @@ const Env = z.object({
   // a token naming an unknown key refetches the key set at most this often
   AUTH_JWKS_COOLDOWN_SECONDS: positiveInt(30),
   AUTH_JWKS_TIMEOUT_MS: positiveInt(2000),
+  LOG_LEVEL: z._default(
+    z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT'], {
+      error: 'must be one of DEBUG, INFO, WARN, ERROR, SILENT',
+    }),
+    'INFO',
+  ),
+  METRICS_NAMESPACE: z._default(
+    z.string().check(z.trim(), z.minLength(1, 'must not be blank: leave it unset instead')),
+    'PlantStore',
+  ),
   AUTH_REQUIRED_SCOPE: z.optional(
     z.string().check(z.trim(), z.regex(/^\S+$/, 'must be one scope, without spaces')),
   ),
@@ -60,6 +70,9 @@ const crossProblems = (env: Record<string, string | undefined>): string[] =>
       ]
     : [];
 
+/** The service's name in logs and metric dimensions, as serverless.yml names it. */
+export const SERVICE_NAME = 'plant-store';
+
 export type KeySource =
   | { kind: 'url'; url: URL; cooldownMs: number; timeoutMs: number }
   | { kind: 'file'; path: string };
@@ -72,6 +85,11 @@ export interface Config {
     maxAttempts: number;
     connectTimeoutMs: number;
     requestTimeoutMs: number;
+  };
+  telemetry: {
+    serviceName: string;
+    logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT';
+    metricsNamespace: string;
   };
   auth: {
     issuer: string;
@@ -115,6 +133,11 @@ export const loadConfig = (env: Record<string, string | undefined>): Config => {
       maxAttempts: e.DYNAMODB_MAX_ATTEMPTS,
       connectTimeoutMs: e.DYNAMODB_CONNECT_TIMEOUT_MS,
       requestTimeoutMs: e.DYNAMODB_REQUEST_TIMEOUT_MS,
+    },
+    telemetry: {
+      serviceName: SERVICE_NAME,
+      logLevel: e.LOG_LEVEL,
+      metricsNamespace: e.METRICS_NAMESPACE,
     },
     auth: {
       issuer: e.AUTH_ISSUER,

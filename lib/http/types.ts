@@ -1,5 +1,6 @@
 import type { Context } from 'aws-lambda';
 import type { Caller } from '#lib/auth/tokenVerifier.ts';
+import type { CreateResult } from '#lib/store/plantStore.ts';
 
 /**
  * What our middlewares read and write of an API Gateway event. Both payload versions (HTTP API
@@ -24,4 +25,9 @@ export interface HttpResponse {
 /** The Lambda context after bearer auth: who is calling. */
 export interface AuthenticatedContext extends Context {
   caller: Caller;
+  /** What the store did with the plant, once it has seen it: for the request log and metrics. */
+  plantOutcome?: CreateResult['outcome'];
 }
+
+/** The context as telemetry finds it: the caller only when authentication got that far. */
+export type TelemetryContext = Omit<AuthenticatedContext, 'caller'> & { caller?: Caller };

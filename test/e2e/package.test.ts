@@ -95,9 +95,10 @@ describe('npm run package', () => {
     writeFileSync(
       join(dir, 'smoke.mjs'),
       `import { handler } from './handlers/createPlant.mjs';
+import { writeFileSync } from 'node:fs';
 const response = await handler({ version: '2.0', headers: {}, body: '{}', isBase64Encoded: false },
-  { awsRequestId: 'smoke', getRemainingTimeInMillis: () => 5000 });
-process.stdout.write(JSON.stringify(response));`,
+  { awsRequestId: 'smoke', functionName: 'smoke', getRemainingTimeInMillis: () => 5000 });
+writeFileSync('response.json', JSON.stringify(response));`,
     );
     const { stdout } = await run(process.execPath, [join(dir, 'smoke.mjs')], {
       cwd: dir,
@@ -109,8 +110,16 @@ process.stdout.write(JSON.stringify(response));`,
       },
     });
 
-    const response = JSON.parse(stdout);
+    const response = JSON.parse(readFileSync(join(dir, 'response.json'), 'utf8'));
     expect(response.statusCode).toBe(401);
     expect(JSON.parse(response.body)).toEqual({ error: 401, message: expect.any(String) });
+    // the bundled Powertools logger wrote the request's line (stdout: its JSON documents)
+    const documents = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(documents).toContainEqual(
+      expect.objectContaining({ status: 401, route: 'POST /plants' }),
+    );
   });
 });

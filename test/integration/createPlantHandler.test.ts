@@ -8,6 +8,7 @@ import { createDynamoPlantStore } from '../../lib/store/dynamoPlantStore.ts';
 import { createTestTable, localDocumentClient } from '../support/dynamodbTables.ts';
 import { httpApiEvent, invokeHandler } from '../support/events.ts';
 import { expectResponseMatchesContract } from '../support/openapiResponses.ts';
+import { quietTelemetry } from '../support/telemetry.ts';
 import { jwksOf, makeKey, signToken, TEST_AUDIENCE, TEST_ISSUER } from '../support/tokens.ts';
 
 const endpoint = inject('dynamodbEndpoint');
@@ -36,6 +37,7 @@ describe('POST /plants handler on DynamoDB Local', () => {
     table = await createTestTable(endpoint);
     const key = await makeKey('ES256');
     handler = createPlantHandler({
+      ...quietTelemetry(),
       plantStore: createDynamoPlantStore({
         client: localDocumentClient(endpoint),
         table: table.name,

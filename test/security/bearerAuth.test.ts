@@ -8,6 +8,7 @@ import { createDynamoPlantStore } from '../../lib/store/dynamoPlantStore.ts';
 import { createTestTable, localDocumentClient } from '../support/dynamodbTables.ts';
 import { apiEvent, invokeHandler, type PayloadVersion } from '../support/events.ts';
 import { type JwksServer, startJwksServer } from '../support/jwksServer.ts';
+import { quietTelemetry } from '../support/telemetry.ts';
 import {
   jwksOf,
   makeKey,
@@ -48,8 +49,13 @@ beforeAll(async () => {
     client: localDocumentClient(endpoint),
     table: table.name,
   });
-  handler = createPlantHandler({ plantStore, verifyToken });
-  scopedHandler = createPlantHandler({ plantStore, verifyToken, requiredScope: 'plants:write' });
+  handler = createPlantHandler({ ...quietTelemetry(), plantStore, verifyToken });
+  scopedHandler = createPlantHandler({
+    ...quietTelemetry(),
+    plantStore,
+    verifyToken,
+    requiredScope: 'plants:write',
+  });
 });
 afterAll(async () => {
   await jwks.stop();
@@ -212,6 +218,7 @@ describe('a key set that (wrongly) publishes a symmetric key', () => {
       ],
     });
     const lenient = createPlantHandler({
+      ...quietTelemetry(),
       plantStore: createDynamoPlantStore({
         client: localDocumentClient(endpoint),
         table: table.name,

@@ -7,6 +7,7 @@ import { createTokenVerifier, keySetFrom } from '../../lib/auth/tokenVerifier.ts
 import type { PlantStore } from '../../lib/store/plantStore.ts';
 import { apiEvent, invokeHandler } from '../support/events.ts';
 import { type JwksServer, startJwksServer } from '../support/jwksServer.ts';
+import { quietTelemetry } from '../support/telemetry.ts';
 import {
   jwksOf,
   makeKey,
@@ -53,7 +54,7 @@ beforeEach(async () => {
       timeoutMs: 1000,
     }),
   });
-  handler = createPlantHandler({ plantStore: acceptingStore, verifyToken });
+  handler = createPlantHandler({ ...quietTelemetry(), plantStore: acceptingStore, verifyToken });
 });
 afterEach(() => jwks.stop());
 

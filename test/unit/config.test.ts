@@ -205,3 +205,23 @@ describe('loadConfig', () => {
     expect(message).toContain('DYNAMODB_MAX_ATTEMPTS');
   });
 });
+
+describe('telemetry settings', () => {
+  it('default to INFO logs and the PlantStore metrics namespace', () => {
+    expect(loadConfig(minimal).telemetry).toEqual({
+      serviceName: 'plant-store',
+      logLevel: 'INFO',
+      metricsNamespace: 'PlantStore',
+    });
+  });
+
+  it('read LOG_LEVEL and METRICS_NAMESPACE, and reject an unknown level by name', () => {
+    expect(
+      loadConfig({ ...minimal, LOG_LEVEL: 'DEBUG', METRICS_NAMESPACE: 'Plants/Prod' }).telemetry,
+    ).toMatchObject({
+      logLevel: 'DEBUG',
+      metricsNamespace: 'Plants/Prod',
+    });
+    expect(configError({ ...minimal, LOG_LEVEL: 'LOUD' })).toContain('LOG_LEVEL');
+  });
+});

@@ -1,7 +1,7 @@
 // POST /plants through the whole Middy pipeline: a fake plant store, the real token verifier with a
 // local key set, and API Gateway events of both payload versions.
 import type { Context } from 'aws-lambda';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTokenVerifier } from '#lib/auth/tokenVerifier.ts';
 import type { HttpResponse } from '#lib/http/types.ts';
 import type { NewPlant } from '#lib/plant.ts';
@@ -13,6 +13,7 @@ import {
   type PayloadVersion,
   type RequestSpec,
 } from '../support/events.ts';
+import { type RecordedTelemetry, recordTelemetry } from '../support/telemetry.ts';
 import { makeKey, signToken, TEST_AUDIENCE, TEST_ISSUER } from '../support/tokens.ts';
 import {
   acceptableClaims,
@@ -140,23 +141,16 @@ const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 
 const VERSIONS: PayloadVersion[] = ['2.0', '1.0'];
 
-let logged: string[];
+let telemetry: RecordedTelemetry;
 
 beforeEach(() => {
-  logged = [];
-  const record = (...args: unknown[]) => {
-    logged.push(args.map(String).join(' '));
-  };
-  vi.spyOn(console, 'error').mockImplementation(record);
-  vi.spyOn(console, 'warn').mockImplementation(record);
-  vi.spyOn(console, 'info').mockImplementation(record);
-  vi.spyOn(console, 'log').mockImplementation(record);
+  telemetry = recordTelemetry();
 });
 
 afterEach(() => {
-  vi.restoreAllMocks();
+  telemetry.stop();
   // API.md: the token itself is never logged
-  const log = logged.join('\n');
+  const log = telemetry.text();
   for (const token of allTokens) expect(log).not.toContain(token);
 });
 
@@ -166,7 +160,7 @@ describe.each(VERSIONS)('POST /plants (API Gateway payload %s)', (version) => {
 
   beforeEach(() => {
     store = new FakePlantStore();
-    handler = createPlantHandler({ plantStore: store, verifyToken });
+    handler = createPlantHandler({ plantStore: store, verifyToken, ...telemetry });
   });
 
   const post = (spec: RequestSpec, context?: Context) =>
@@ -540,6 +534,7 @@ describe.each(VERSIONS)('POST /plants (API Gateway payload %s)', (version) => {
     beforeEach(() => {
       handler = createPlantHandler({
         plantStore: store,
+        ...telemetry,
         verifyToken,
         requiredScope: 'plants:write',
       });
@@ -751,9 +746,13 @@ describe.each(VERSIONS)('POST /plants (API Gateway payload %s)', (version) => {
       expect(response.body).not.toMatch(/\bat \S+ \(|Error:/);
       // API.md: the details go to the log with the request id
       expect(
-        logged.some(
-          (line) => line.includes('aws-request-id') && line.includes('SECRET-DETAIL-4711'),
-        ),
+        telemetry
+          .documents()
+          .some(
+            (line) =>
+              line.function_request_id === 'aws-request-id' &&
+              JSON.stringify(line).includes('SECRET-DETAIL-4711'),
+          ),
       ).toBe(true);
     });
 
@@ -794,7 +793,11 @@ describe.each(VERSIONS)('POST /plants (API Gateway payload %s)', (version) => {
         audience: TEST_AUDIENCE,
         keySet: () => Promise.reject(new TypeError('fetch failed')),
       });
-      handler = createPlantHandler({ plantStore: store, verifyToken: unreachableKeys });
+      handler = createPlantHandler({
+        plantStore: store,
+        verifyToken: unreachableKeys,
+        ...telemetry,
+      });
       const response = await post(request(plant));
 
       const message = expectRejected(response, 503);

@@ -1,0 +1,211 @@
+// One structured log line and one metric per request, for each kind of answer; never the body or
+// the token. Reads what the handler writes (Powertools Logger JSON lines and EMF documents).
+import { createLocalJWKSet } from 'jose';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createPlantHandler } from '../../handlers/createPlant.ts';
+import { createTokenVerifier } from '../../lib/auth/tokenVerifier.ts';
+import type { CreateResult, PlantStore } from '../../lib/store/plantStore.ts';
+import { apiEvent, invokeHandler } from '../support/events.ts';
+import { type RecordedTelemetry, recordTelemetry } from '../support/telemetry.ts';
+import {
+  jwksOf,
+  makeKey,
+  signToken,
+  TEST_AUDIENCE,
+  TEST_ISSUER,
+  type TestKey,
+} from '../support/tokens.ts';
+
+const SECRET_NAME = 'Fern-7f3a-not-for-logs';
+
+let key: TestKey;
+let verifyToken: ReturnType<typeof createTokenVerifier>;
+let token: string;
+let telemetry: RecordedTelemetry;
+let outcome: CreateResult['outcome'];
+let handler: ReturnType<typeof createPlantHandler>;
+
+const store: PlantStore = {
+  create: async (plant, creator) => {
+    const stored = { ...plant, createdBy: creator, createdAt: '2026-11-22T00:00:00.000Z' };
+    if (outcome === 'conflict') return { outcome, existing: stored };
+    if (outcome === 'unavailable') return { outcome, cause: new Error('ThrottlingException') };
+    return { outcome, plant: stored };
+  },
+};
+
+beforeAll(async () => {
+  key = await makeKey('ES256');
+  verifyToken = createTokenVerifier({
+    issuer: TEST_ISSUER,
+    audience: TEST_AUDIENCE,
+    keySet: createLocalJWKSet(await jwksOf(key)),
+  });
+  token = await signToken(key, { subject: 'alice' });
+});
+beforeEach(() => {
+  outcome = 'created';
+  telemetry = recordTelemetry();
+  handler = createPlantHandler({ plantStore: store, verifyToken, ...telemetry });
+});
+afterEach(() => telemetry.stop());
+
+const send = (body: string, authorization = `Bearer ${token}`) =>
+  invokeHandler(
+    handler,
+    apiEvent('2.0', { headers: { authorization, 'content-type': 'application/json' }, body }),
+  );
+
+const logLines = () => telemetry.documents().filter((doc) => typeof doc.message === 'string');
+/** The metric names of the EMF documents written, in order. */
+const metricNames = () =>
+  telemetry
+    .documents()
+    .flatMap(
+      (doc) =>
+        (doc._aws as { CloudWatchMetrics: { Metrics: { Name: string }[] }[] } | undefined)
+          ?.CloudWatchMetrics ?? [],
+    )
+    .flatMap((directive) => directive.Metrics.map((metric) => metric.Name));
+
+describe('request telemetry', () => {
+  it.each([
+    [
+      'a created plant',
+      'created',
+      `{"id":42,"name":"${SECRET_NAME}"}`,
+      undefined,
+      200,
+      'INFO',
+      'PlantsCreated',
+    ],
+    [
+      'a replay',
+      'replayed',
+      `{"id":42,"name":"${SECRET_NAME}"}`,
+      undefined,
+      200,
+      'INFO',
+      'PlantReplays',
+    ],
+    [
+      'a 400',
+      'created',
+      `{"id":"42","name":"${SECRET_NAME}"}`,
+      undefined,
+      400,
+      'INFO',
+      'ValidationFailures',
+    ],
+    [
+      'a 401',
+      'created',
+      `{"id":42,"name":"${SECRET_NAME}"}`,
+      'Bearer not-a-token',
+      401,
+      'INFO',
+      'AuthFailures',
+    ],
+    [
+      'a 409',
+      'conflict',
+      `{"id":42,"name":"${SECRET_NAME}"}`,
+      undefined,
+      409,
+      'INFO',
+      'PlantConflicts',
+    ],
+    [
+      'a 503',
+      'unavailable',
+      `{"id":42,"name":"${SECRET_NAME}"}`,
+      undefined,
+      503,
+      'WARN',
+      'StoreUnavailable',
+    ],
+  ] as const)(
+    'writes one log line and one metric for %s',
+    async (_case, storeOutcome, body, authorization, status, level, metric) => {
+      outcome = storeOutcome;
+      // a first request takes the cold start, so the one under test is a warm one
+      await send('{"id":1,"name":"warm-up"}');
+      telemetry.clear();
+
+      const response = await send(body, authorization);
+
+      expect(response.statusCode).toBe(status);
+      const lines = logLines();
+      expect(lines).toHaveLength(1);
+      const [line] = lines;
+      expect(line).toMatchObject({
+        level,
+        service: 'plant-store',
+        function_request_id: 'aws-request-id',
+        cold_start: false,
+        route: 'POST /plants',
+        status,
+        latencyMs: expect.any(Number),
+      });
+      const storeSawIt = status === 200 || status === 409 || status === 503;
+      expect(line?.plantId).toBe(storeSawIt ? 42 : undefined);
+      expect(line?.callerSub).toBe(status === 401 ? undefined : 'alice');
+      if (status >= 500)
+        expect(line?.error).toMatchObject({
+          name: 'ServiceUnavailableError',
+          stack: expect.any(String),
+        });
+      if (status >= 400 && status < 500) expect(line?.reason).toEqual(expect.any(String));
+      expect(metricNames()).toEqual([metric]);
+      // never the body, never the token
+      expect(telemetry.text()).not.toContain(SECRET_NAME);
+      expect(telemetry.text()).not.toContain(token);
+    },
+  );
+
+  it('counts a cold start once, in the configured namespace', async () => {
+    // Powertools writes ColdStart through a Metrics of its own, made at that moment from the
+    // environment, where vitest.config.ts switches metrics off
+    process.env.POWERTOOLS_METRICS_DISABLED = 'false';
+    try {
+      await send('{"id":1,"name":"first"}');
+      await send('{"id":2,"name":"second"}');
+    } finally {
+      process.env.POWERTOOLS_METRICS_DISABLED = 'true';
+    }
+
+    const emf = telemetry.documents().filter((doc) => doc._aws);
+    const namespaces = emf.flatMap((doc) =>
+      (doc._aws as { CloudWatchMetrics: { Namespace: string }[] }).CloudWatchMetrics.map(
+        (d) => d.Namespace,
+      ),
+    );
+    expect(new Set(namespaces)).toEqual(new Set(['PlantStoreTest']));
+    expect(metricNames().filter((name) => name === 'ColdStart')).toHaveLength(1);
+    expect(metricNames().filter((name) => name === 'PlantsCreated')).toHaveLength(2);
+    expect(logLines().map((line) => line.cold_start)).toEqual([true, false]);
+  });
+
+  it('logs a 500 at ERROR with the error and its stack, and tells the client nothing of it', async () => {
+    handler = createPlantHandler({
+      plantStore: { create: () => Promise.reject(new Error('disk on fire: SECRET-4711')) },
+      verifyToken,
+      ...telemetry,
+    });
+
+    const response = await send('{"id":5,"name":"Ivy"}');
+
+    expect(response.statusCode).toBe(500);
+    expect(response.body).not.toContain('SECRET-4711');
+    const [line] = logLines();
+    expect(line).toMatchObject({
+      level: 'ERROR',
+      status: 500,
+      error: {
+        message: 'disk on fire: SECRET-4711',
+        stack: expect.stringContaining('Error: disk on fire'),
+      },
+    });
+    expect(metricNames()).toContain('InternalErrors');
+  });
+});
