@@ -26,7 +26,7 @@ export interface CreatePlantDependencies extends Telemetry {
 }
 
 /** Answer before Lambda's own timeout would cut us off without an Error body. */
-const TIMEOUT_MARGIN_MS = 500;
+export const TIMEOUT_MARGIN_MS = 500;
 
 export const createPlantHandler = ({
   plantStore,

@@ -18,10 +18,37 @@ export interface JsonBodyOptions {
 
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 
+/**
+ * The deepest nesting of objects and arrays accepted. The parser's prototype-pollution guard is a
+ * JSON.parse reviver, which V8 runs recursively: a few thousand levels (well inside 64 KiB) would
+ * overflow the stack. No client of this API needs more than a handful.
+ */
+export const MAX_NESTING = 100;
+
+/** How deeply objects and arrays nest in a JSON text (brackets inside strings do not count). */
+export const nestingDepth = (text: string): number => {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let at = 0; at < text.length; at++) {
+    const char = text.charCodeAt(at);
+    if (inString) {
+      if (char === 0x5c)
+        at++; // a backslash escapes the next character
+      else if (char === 0x22) inString = false;
+    } else if (char === 0x22) inString = true;
+    else if (char === 0x7b || char === 0x5b) deepest = Math.max(deepest, ++depth);
+    else if (char === 0x7d || char === 0x5d) depth--;
+  }
+  return deepest;
+};
+
 /** application/json and application/<x>+json, with or without parameters (RFC 9110 allows a space before ";"). */
 const jsonMediaType = /^application\/([a-z0-9!#$&^_.+-]+\+)?json[ \t]*(;|$)/i;
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM keeps a byte order mark in the text, which JSON.parse then refuses: a base64 body gets
+// the answer the same body gets as text (RFC 8259 forbids senders to add one)
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** The body as text, rejecting what is too large or not UTF-8 (never silently replaced with U+FFFD). */
 const bodyText = (body: string, isBase64Encoded: boolean, maxBytes: number): string => {
@@ -68,6 +95,12 @@ export const jsonBody = ({
       throw httpError(400, 'Request body is required: a JSON object (a NewPlant)');
     }
     const text = bodyText(event.body, event.isBase64Encoded === true, maxBytes);
+    if (nestingDepth(text) > MAX_NESTING) {
+      throw httpError(
+        400,
+        `Request body nests objects and arrays more than ${MAX_NESTING} levels deep`,
+      );
+    }
     event.body = text;
     event.isBase64Encoded = false;
     try {
@@ -76,8 +109,9 @@ export const jsonBody = ({
       throw translateParserError(error);
     }
     const parsed = event.body as Record<string, unknown>;
-    for (const [field, literal] of inexactIntegerFields(text, integerFields))
+    for (const [field, literal] of inexactIntegerFields(text, integerFields)) {
       parsed[field] = literal;
+    }
   };
   return { before: jsonBodyBefore };
 };

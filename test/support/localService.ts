@@ -12,6 +12,8 @@ const run = promisify(execFile);
 
 export interface LocalService {
   baseUrl: string;
+  /** DynamoDB Local of this stack, for reading its table (plant-store-local-plants) back. */
+  dynamodbEndpoint: string;
   dataDir: string;
   /** `npm run token` for this service's keys, with the command's own flags. */
   token: (...args: string[]) => Promise<string>;
@@ -86,6 +88,7 @@ export const startLocalService = async (
 
   return {
     baseUrl: `http://127.0.0.1:${httpPort}`,
+    dynamodbEndpoint: `http://127.0.0.1:${dynamoPort}`,
     dataDir,
     token: async (...args) => {
       const { stdout } = await run(

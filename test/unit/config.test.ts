@@ -33,7 +33,7 @@ describe('loadConfig', () => {
       region: 'us-east-1',
       maxAttempts: 3,
       connectTimeoutMs: 500,
-      requestTimeoutMs: 1500,
+      requestTimeoutMs: 1000,
     });
     expect(config.auth.issuer).toBe('https://issuer.example/');
     expect(config.auth.audience).toBe('plant-store');

@@ -36,4 +36,25 @@ describe('inexactIntegerFields', () => {
     expect(inexactIntegerFields('{"id":12,"name":"Ficus"}', ['id']).size).toBe(0);
     expect(inexactIntegerFields('{"id":12.0,"name":"v1.5"}', ['id']).size).toBe(0);
   });
+
+  it('reads the last of repeated keys, as JSON.parse keeps it, and escaped key names', () => {
+    expect(inexactIntegerFields('{"id":1.5,"id":2}', ['id']).size).toBe(0);
+    expect(inexactIntegerFields('{"id":2,"id":2.5}', ['id'])).toEqual(new Map([['id', '2.5']]));
+    expect(inexactIntegerFields('{"\\u0069d" : 2.5 }', ['id'])).toEqual(new Map([['id', '2.5']]));
+  });
+
+  it('is not misled by strings holding quotes, braces or commas', () => {
+    const text = '{"name":"a \\"}\\", \\"id\\": 3.5, {","tag":"[","id":7.0}';
+
+    expect(inexactIntegerFields(text, ['id']).size).toBe(0);
+  });
+
+  it('reads only number literals, and costs no stack however deep the body is', () => {
+    const deep = `${'['.repeat(50_000)}1.5${']'.repeat(50_000)}`;
+
+    expect(inexactIntegerFields(`{"x":${deep},"id":"7.5"}`, ['id']).size).toBe(0);
+    expect(inexactIntegerFields(`{"x":${deep},"id":-7.5}`, ['id'])).toEqual(
+      new Map([['id', '-7.5']]),
+    );
+  });
 });
