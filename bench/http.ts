@@ -88,7 +88,7 @@ export const measureHttp = async ({ requests, env, token, progress }: HttpOption
       return { latencies, elapsedMs: performance.now() - started };
     };
 
-    // a warm worker for each before anything counts
+    // each handler loaded and warm before anything counts
     for (const subject of ['ours', 'baseline'] as const) await block(subject, 50);
     const all: Record<Subject, { latencies: number[]; elapsedMs: number }> = {
       ours: { latencies: [], elapsedMs: 0 },
@@ -117,11 +117,14 @@ export const measureHttp = async ({ requests, env, token, progress }: HttpOption
       concurrency: CONCURRENCY,
       ours: figures('ours'),
       baseline: figures('baseline'),
-      // serverless-offline runs both handlers in worker threads of this one process, with itself
+      // serverless-offline runs both handlers in this one process (useInProcess), with itself
       offlineProcessPeakRssMb: peakRssMb(offline.pid ?? 0),
     };
   } finally {
-    offline.kill('SIGTERM');
-    await new Promise((r) => offline.once('exit', r));
+    if (offline.exitCode === null && offline.signalCode === null) {
+      const exited = new Promise((r) => offline.once('exit', r));
+      offline.kill('SIGTERM');
+      await exited;
+    }
   }
 };

@@ -41,8 +41,9 @@ export const createPlantHandler = ({
       throw serviceUnavailable('The request ran out of time: retry in a few seconds');
     },
   })
-    // the event is never logged: it holds the token and the body
-    .use(injectLambdaContext(logger, { resetKeys: true }))
+    // the event is never logged, whatever POWERTOOLS_LOGGER_LOG_EVENT says: it holds the token
+    // and the body
+    .use(injectLambdaContext(logger, { logEvent: false, resetKeys: true }))
     .use(logMetrics(metrics, { captureColdStartMetric: true }))
     .use(requestTelemetry({ logger, metrics, route: 'POST /plants' }))
     .use(errorResponder())

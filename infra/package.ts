@@ -27,7 +27,9 @@ for (const [variable, placeholder] of Object.entries(placeholders)) {
 for (const dir of ['.esbuild', '.serverless'])
   rmSync(join(repoRoot, dir), { recursive: true, force: true });
 
-const stage = args.includes('--stage') ? [] : ['--stage', 'dev'];
+const stage = args.some((arg) => arg === '--stage' || arg.startsWith('--stage='))
+  ? []
+  : ['--stage', 'dev'];
 const serverless = join(repoRoot, 'node_modules', 'osls', 'bin', 'serverless.js');
 const result = spawnSync(process.execPath, [serverless, 'package', ...stage, ...args], {
   cwd: repoRoot,

@@ -20,7 +20,7 @@ const client = createDocumentClient({
   region: env.AWS_REGION ?? 'us-east-1',
   maxAttempts: 3,
   connectTimeoutMs: 500,
-  requestTimeoutMs: 1500,
+  requestTimeoutMs: 1000,
 });
 
 const reply = (statusCode: number, body: unknown): APIGatewayProxyResultV2 => ({

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import {
   createLocalJWKSet,
   createRemoteJWKSet,
+  errors,
   type JWTPayload,
   type JWTVerifyGetKey,
   jwtVerify,
@@ -69,7 +70,7 @@ const toVerificationError = (error: unknown): unknown => {
     return new KeySetUnavailableError('the signing keys could not be fetched', { cause: error });
   }
   // any other jose error is about the token (a JOSE feature we do not accept)
-  if (code?.startsWith('ERR_')) {
+  if (error instanceof errors.JOSEError) {
     return new TokenRejectedError('the token could not be verified', { cause: error });
   }
   // not jose's and not the network's: a fault of ours, a 500
