@@ -223,11 +223,7 @@ try {
     ['warm, with store: p50, ms', warmStore.ours.p50Ms, warmStore.baseline.p50Ms],
     ['warm, with store: p99, ms', warmStore.ours.p99Ms, warmStore.baseline.p99Ms],
     ['warm, with store: peak RSS, MB', warmStore.ours.peakRssMb, warmStore.baseline.peakRssMb],
-    [
-      'heap of a 128 MB function: peak RSS, MB',
-      capped.ours.peakRssMb,
-      capped.baseline.peakRssMb,
-    ],
+    ['heap of a 128 MB function: peak RSS, MB', capped.ours.peakRssMb, capped.baseline.peakRssMb],
     ['heap of a 128 MB function: p50, ms', capped.ours.p50Ms, capped.baseline.p50Ms],
     ['HTTP (offline): requests/s', http.ours.perSecond, http.baseline.perSecond],
     ['HTTP (offline): p99, ms', http.ours.p99Ms, http.baseline.p99Ms],
