@@ -1,4 +1,4 @@
-// `npm run package`: the template a deploy would use, and the bundle Lambda would load.
+// `npm run package`: the function a deploy would create, and the bundle Lambda would load.
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,37 +40,7 @@ beforeAll(async () => {
 });
 
 describe('npm run package', () => {
-  it('holds the plants table: partition key id (Number), on demand, retained', () => {
-    const table = template.Resources.PlantsTable;
-
-    expect(table?.Type).toBe('AWS::DynamoDB::Table');
-    expect(table?.DeletionPolicy).toBe('Retain');
-    expect(table?.Properties).toMatchObject({
-      TableName: 'plant-store-e2e-plants',
-      BillingMode: 'PAY_PER_REQUEST',
-      KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
-      AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'N' }],
-    });
-  });
-
-  it('lets the function only PutItem, and only on that table', () => {
-    const role = template.Resources.IamRoleLambdaExecution?.Properties as {
-      Policies: { PolicyDocument: { Statement: { Action: string[]; Resource: unknown[] }[] } }[];
-    };
-    const statements = role.Policies.flatMap((policy) => policy.PolicyDocument.Statement);
-    const dynamo = statements.filter((s) =>
-      s.Action.some((action) => action.startsWith('dynamodb:')),
-    );
-
-    expect(dynamo).toEqual([
-      {
-        Effect: 'Allow',
-        Action: ['dynamodb:PutItem'],
-        Resource: [{ 'Fn::GetAtt': ['PlantsTable', 'Arn'] }],
-      },
-    ]);
-  });
-
+  // the table, its policies and the IAM role, for two stages: test/e2e/deployment.test.ts
   it('runs the function on nodejs24.x with the table and auth settings in its environment', () => {
     const fn = template.Resources.CreatePlantLambdaFunction?.Properties;
 
