@@ -6,7 +6,7 @@
 import { stringify } from 'yaml';
 import * as z from 'zod/mini';
 import { RETRY_AFTER_SECONDS } from '#lib/http/httpError.ts';
-import { DEFAULT_MAX_BODY_BYTES } from '#lib/http/jsonBody.ts';
+import { DEFAULT_MAX_BODY_BYTES, MAX_NESTING } from '#lib/http/jsonBody.ts';
 import { ErrorBody, NewPlant, Plant } from '#lib/plant.ts';
 
 type Json = Record<string, unknown>;
@@ -40,8 +40,7 @@ interface ErrorStatus {
 // API.md's table of error statuses: when each is sent, and the headers that come with it.
 const errorStatuses: Record<number, ErrorStatus> = {
   400: {
-    description:
-      'The request is not a valid NewPlant: the body is missing or empty, not valid JSON, not a JSON object, holds a key that attempts prototype pollution (`__proto__`, `constructor.prototype`), or breaks a field rule. The message names the field and why.',
+    description: `The request is not a valid NewPlant: the body is missing or empty, not valid JSON, not a JSON object, nests objects and arrays more than ${MAX_NESTING} levels deep, holds a key that attempts prototype pollution (\`__proto__\`, \`constructor.prototype\`), or breaks a field rule. The message names the field and why.`,
     examples: {
       missingName: {
         summary: 'A required field is missing',
