@@ -1,15 +1,11 @@
-// The handler with its real store on DynamoDB Local: what is stored for each answer, and that a
-// rejected request writes nothing.
-import { createLocalJWKSet } from 'jose';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPlantHandler } from '../../handlers/createPlant.ts';
-import { createTokenVerifier } from '../../lib/auth/tokenVerifier.ts';
 import { createDynamoPlantStore } from '../../lib/store/dynamoPlantStore.ts';
 import { createTestTable, localDocumentClient } from '../support/dynamodbTables.ts';
 import { httpApiEvent, invokeHandler } from '../support/events.ts';
 import { expectResponseMatchesContract } from '../support/openapiResponses.ts';
 import { quietTelemetry } from '../support/telemetry.ts';
-import { jwksOf, makeKey, signToken, TEST_AUDIENCE, TEST_ISSUER } from '../support/tokens.ts';
+import { makeKey, signToken, verifierTrusting } from '../support/tokens.ts';
 
 const endpoint = inject('dynamodbEndpoint');
 
@@ -42,11 +38,7 @@ describe('POST /plants handler on DynamoDB Local', () => {
         client: localDocumentClient(endpoint),
         table: table.name,
       }),
-      verifyToken: createTokenVerifier({
-        issuer: TEST_ISSUER,
-        audience: TEST_AUDIENCE,
-        keySet: createLocalJWKSet(await jwksOf(key)),
-      }),
+      verifyToken: await verifierTrusting(key),
     });
     token = await signToken(key, { subject: 'alice' });
     strangerToken = await signToken(await makeKey('ES256'), { subject: 'mallory' });

@@ -12,16 +12,14 @@
 import { BatchWriteCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayProxyEventV2 } from 'aws-lambda';
 import fc from 'fast-check';
-import { createLocalJWKSet } from 'jose';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPlantHandler } from '../../handlers/createPlant.ts';
-import { createTokenVerifier } from '../../lib/auth/tokenVerifier.ts';
 import { createDynamoPlantStore } from '../../lib/store/dynamoPlantStore.ts';
 import { createTestTable, localDocumentClient } from '../support/dynamodbTables.ts';
 import { httpApiEvent, invokeHandler, lambdaContext, restApiEvent } from '../support/events.ts';
 import { contractViolations } from '../support/openapiResponses.ts';
 import { quietTelemetry } from '../support/telemetry.ts';
-import { jwksOf, makeKey, signToken, TEST_AUDIENCE, TEST_ISSUER } from '../support/tokens.ts';
+import { makeKey, signToken, verifierTrusting } from '../support/tokens.ts';
 import {
   applyToStore,
   type ClientRequest,
@@ -54,11 +52,7 @@ beforeAll(async () => {
   handler = createPlantHandler({
     ...quietTelemetry(),
     plantStore: createDynamoPlantStore({ client: documents, table: table.name }),
-    verifyToken: createTokenVerifier({
-      issuer: TEST_ISSUER,
-      audience: TEST_AUDIENCE,
-      keySet: createLocalJWKSet(await jwksOf(key)),
-    }),
+    verifyToken: await verifierTrusting(key),
   });
   tokens = {
     alice: await signToken(key, { subject: 'alice' }),

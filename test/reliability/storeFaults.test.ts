@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { MAXIMUM_RETRY_DELAY, Retry } from '@smithy/core/retry';
-import { createLocalJWKSet } from 'jose';
 import {
   afterAll,
   afterEach,
@@ -23,7 +22,7 @@ import {
 } from 'vitest';
 import { parse } from 'yaml';
 import { createPlantHandler, TIMEOUT_MARGIN_MS } from '../../handlers/createPlant.ts';
-import { createTokenVerifier } from '../../lib/auth/tokenVerifier.ts';
+import type { createTokenVerifier } from '../../lib/auth/tokenVerifier.ts';
 import { type Config, loadConfig } from '../../lib/config.ts';
 import { createDynamoPlantStore } from '../../lib/store/dynamoPlantStore.ts';
 import {
@@ -37,7 +36,7 @@ import { httpApiEvent, invokeHandler, lambdaContext } from '../support/events.ts
 import { type FaultKind, type FaultProxy, startFaultProxy } from '../support/faultProxy.ts';
 import { expectResponseMatchesContract } from '../support/openapiResponses.ts';
 import { quietTelemetry } from '../support/telemetry.ts';
-import { jwksOf, makeKey, signToken, TEST_AUDIENCE, TEST_ISSUER } from '../support/tokens.ts';
+import { makeKey, signToken, verifierTrusting } from '../support/tokens.ts';
 
 const endpoint = inject('dynamodbEndpoint');
 const repoRoot = join(import.meta.dirname, '..', '..');
@@ -82,11 +81,7 @@ beforeAll(async () => {
   proxy = await startFaultProxy(endpoint);
   table = await createTestTable(endpoint);
   const key = await makeKey('ES256');
-  verifyToken = createTokenVerifier({
-    issuer: TEST_ISSUER,
-    audience: TEST_AUDIENCE,
-    keySet: createLocalJWKSet(await jwksOf(key)),
-  });
+  verifyToken = await verifierTrusting(key);
   token = await signToken(key, { subject: 'alice' });
 });
 afterAll(async () => {

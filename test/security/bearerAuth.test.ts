@@ -3,7 +3,7 @@
 import { createLocalJWKSet, exportSPKI, SignJWT } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { createPlantHandler } from '../../handlers/createPlant.ts';
-import { createTokenVerifier, keySetFrom } from '../../lib/auth/tokenVerifier.ts';
+import { keySetFrom } from '../../lib/auth/tokenVerifier.ts';
 import { createDynamoPlantStore } from '../../lib/store/dynamoPlantStore.ts';
 import { createTestTable, localDocumentClient } from '../support/dynamodbTables.ts';
 import { apiEvent, invokeHandler, type PayloadVersion } from '../support/events.ts';
@@ -16,6 +16,7 @@ import {
   TEST_AUDIENCE,
   TEST_ISSUER,
   type TestKey,
+  verifierFor,
 } from '../support/tokens.ts';
 
 const endpoint = inject('dynamodbEndpoint');
@@ -35,16 +36,14 @@ beforeAll(async () => {
   rsa = await makeKey('RS256');
   stranger = await makeKey('RS256');
   jwks = await startJwksServer(await jwksOf(rsa));
-  const verifyToken = createTokenVerifier({
-    issuer: TEST_ISSUER,
-    audience: TEST_AUDIENCE,
-    keySet: keySetFrom({
+  const verifyToken = verifierFor(
+    keySetFrom({
       kind: 'url',
       url: new URL(jwks.url),
       cooldownMs: 30_000,
       timeoutMs: 2000,
     }),
-  });
+  );
   const plantStore = createDynamoPlantStore({
     client: localDocumentClient(endpoint),
     table: table.name,
@@ -223,7 +222,7 @@ describe('a key set that (wrongly) publishes a symmetric key', () => {
         client: localDocumentClient(endpoint),
         table: table.name,
       }),
-      verifyToken: createTokenVerifier({ issuer: TEST_ISSUER, audience: TEST_AUDIENCE, keySet }),
+      verifyToken: verifierFor(keySet),
     });
 
     const response = await send('2.0', `Bearer ${await hmacSigned(secret, 'shared')}`, {

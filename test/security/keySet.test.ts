@@ -3,19 +3,12 @@
 // our 503, not the caller's 401.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPlantHandler } from '../../handlers/createPlant.ts';
-import { createTokenVerifier, keySetFrom } from '../../lib/auth/tokenVerifier.ts';
+import { keySetFrom } from '../../lib/auth/tokenVerifier.ts';
 import type { PlantStore } from '../../lib/store/plantStore.ts';
 import { apiEvent, invokeHandler } from '../support/events.ts';
 import { type JwksServer, startJwksServer } from '../support/jwksServer.ts';
 import { quietTelemetry } from '../support/telemetry.ts';
-import {
-  jwksOf,
-  makeKey,
-  signToken,
-  TEST_AUDIENCE,
-  TEST_ISSUER,
-  type TestKey,
-} from '../support/tokens.ts';
+import { jwksOf, makeKey, signToken, type TestKey, verifierFor } from '../support/tokens.ts';
 
 const COOLDOWN_MS = 500;
 
@@ -44,16 +37,14 @@ beforeEach(async () => {
   key = await makeKey('ES256');
   jwks = await startJwksServer(await jwksOf(key));
   // a fresh key set per test, as a fresh Lambda container has
-  const verifyToken = createTokenVerifier({
-    issuer: TEST_ISSUER,
-    audience: TEST_AUDIENCE,
-    keySet: keySetFrom({
+  const verifyToken = verifierFor(
+    keySetFrom({
       kind: 'url',
       url: new URL(jwks.url),
       cooldownMs: COOLDOWN_MS,
       timeoutMs: 1000,
     }),
-  });
+  );
   handler = createPlantHandler({ ...quietTelemetry(), plantStore: acceptingStore, verifyToken });
 });
 afterEach(() => jwks.stop());

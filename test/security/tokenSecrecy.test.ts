@@ -1,6 +1,3 @@
-// The token is never logged, stored or echoed: every line written during full request cycles
-// (success, conflict, rejection, outage, fault) is captured and searched for it.
-import { createLocalJWKSet } from 'jose';
 import {
   afterAll,
   afterEach,
@@ -14,20 +11,13 @@ import {
   vi,
 } from 'vitest';
 import { createPlantHandler } from '../../handlers/createPlant.ts';
-import { createTokenVerifier } from '../../lib/auth/tokenVerifier.ts';
+import type { createTokenVerifier } from '../../lib/auth/tokenVerifier.ts';
 import { createDynamoPlantStore } from '../../lib/store/dynamoPlantStore.ts';
 import { createTestTable, localDocumentClient } from '../support/dynamodbTables.ts';
 import { apiEvent, invokeHandler } from '../support/events.ts';
 import { freePort } from '../support/freePort.ts';
 import { loudTelemetry } from '../support/telemetry.ts';
-import {
-  jwksOf,
-  makeKey,
-  signToken,
-  TEST_AUDIENCE,
-  TEST_ISSUER,
-  type TestKey,
-} from '../support/tokens.ts';
+import { makeKey, signToken, type TestKey, verifierTrusting } from '../support/tokens.ts';
 
 const endpoint = inject('dynamodbEndpoint');
 
@@ -39,11 +29,7 @@ let written: string[];
 beforeAll(async () => {
   table = await createTestTable(endpoint);
   key = await makeKey('RS256');
-  verifyToken = createTokenVerifier({
-    issuer: TEST_ISSUER,
-    audience: TEST_AUDIENCE,
-    keySet: createLocalJWKSet(await jwksOf(key)),
-  });
+  verifyToken = await verifierTrusting(key);
 });
 afterAll(() => table.drop());
 

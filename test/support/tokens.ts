@@ -1,6 +1,15 @@
 // A test identity provider: key pairs, their JWKS, and tokens signed as the tests need them.
 import type { webcrypto } from 'node:crypto';
-import { exportJWK, generateKeyPair, type JSONWebKeySet, type JWTPayload, SignJWT } from 'jose';
+import {
+  createLocalJWKSet,
+  exportJWK,
+  generateKeyPair,
+  type JSONWebKeySet,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+  SignJWT,
+} from 'jose';
+import { createTokenVerifier, type VerifyToken } from '../../lib/auth/tokenVerifier.ts';
 
 type CryptoKey = webcrypto.CryptoKey;
 
@@ -56,3 +65,11 @@ export const signToken = async (key: TestKey, options: TokenOptions = {}) => {
     .setNotBefore(now + (options.notBefore ?? 0))
     .sign(key.privateKey);
 };
+
+/** The real verifier, for the test issuer and audience, trusting `keySet`. */
+export const verifierFor = (keySet: JWTVerifyGetKey): VerifyToken =>
+  createTokenVerifier({ issuer: TEST_ISSUER, audience: TEST_AUDIENCE, keySet });
+
+/** The real verifier, trusting exactly the given keys (a local JWKS). */
+export const verifierTrusting = async (...keys: TestKey[]): Promise<VerifyToken> =>
+  verifierFor(createLocalJWKSet(await jwksOf(...keys)));

@@ -2,7 +2,6 @@
 // local key set, and API Gateway events of both payload versions.
 import type { Context } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTokenVerifier } from '#lib/auth/tokenVerifier.ts';
 import type { HttpResponse } from '#lib/http/types.ts';
 import type { NewPlant } from '#lib/plant.ts';
 import type { CreateResult, PlantStore, StoredPlant } from '#lib/store/plantStore.ts';
@@ -14,14 +13,8 @@ import {
   type RequestSpec,
 } from '../support/events.ts';
 import { type RecordedTelemetry, recordTelemetry } from '../support/telemetry.ts';
-import { makeKey, signToken, TEST_AUDIENCE, TEST_ISSUER } from '../support/tokens.ts';
-import {
-  acceptableClaims,
-  hmacToken,
-  localVerifier,
-  tamperedToken,
-  unsecuredToken,
-} from './helpers.ts';
+import { makeKey, signToken, verifierFor, verifierTrusting } from '../support/tokens.ts';
+import { acceptableClaims, hmacToken, tamperedToken, unsecuredToken } from './helpers.ts';
 
 // ---------------------------------------------------------------------------------------------
 // The fake store: records every call, answers what the test asks for.
@@ -84,7 +77,7 @@ class FakePlantStore implements PlantStore {
 
 const key = await makeKey('ES256');
 const strangerKey = await makeKey('ES256');
-const verifyToken = await localVerifier(key);
+const verifyToken = await verifierTrusting(key);
 
 const validToken = await signToken(key);
 const longTokenPadding = 'x'.repeat(9000);
@@ -788,11 +781,7 @@ describe.each(VERSIONS)('POST /plants (API Gateway payload %s)', (version) => {
     );
 
     it('answers 503 with Retry-After when the identity provider keys cannot be fetched', async () => {
-      const unreachableKeys = createTokenVerifier({
-        issuer: TEST_ISSUER,
-        audience: TEST_AUDIENCE,
-        keySet: () => Promise.reject(new TypeError('fetch failed')),
-      });
+      const unreachableKeys = verifierFor(() => Promise.reject(new TypeError('fetch failed')));
       handler = createPlantHandler({
         plantStore: store,
         verifyToken: unreachableKeys,

@@ -1,8 +1,6 @@
-// Small token helpers shared by the unit tests: the tokens an attacker could forge, and a verifier
-// that trusts a local key set.
-import { createLocalJWKSet, type JWTPayload, SignJWT } from 'jose';
-import { createTokenVerifier, type VerifyToken } from '#lib/auth/tokenVerifier.ts';
-import { jwksOf, TEST_AUDIENCE, TEST_ISSUER, type TestKey } from '../support/tokens.ts';
+// Small token helpers shared by the unit tests: the tokens an attacker could forge.
+import { type JWTPayload, SignJWT } from 'jose';
+import { TEST_AUDIENCE, TEST_ISSUER } from '../support/tokens.ts';
 
 export const base64url = (value: unknown): string =>
   Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
@@ -37,11 +35,3 @@ export const tamperedToken = (token: string): string => {
   if (changed === json) throw new Error('tamperedToken expects a token whose sub is user-1');
   return `${header}.${base64url(changed)}.${signature}`;
 };
-
-/** The real verifier, trusting exactly the given keys. */
-export const localVerifier = async (...keys: TestKey[]): Promise<VerifyToken> =>
-  createTokenVerifier({
-    issuer: TEST_ISSUER,
-    audience: TEST_AUDIENCE,
-    keySet: createLocalJWKSet(await jwksOf(...keys)),
-  });

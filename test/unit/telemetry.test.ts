@@ -1,20 +1,10 @@
-// One structured log line and one metric per request, for each kind of answer; never the body or
-// the token. Reads what the handler writes (Powertools Logger JSON lines and EMF documents).
-import { createLocalJWKSet } from 'jose';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createPlantHandler } from '../../handlers/createPlant.ts';
-import { createTokenVerifier } from '../../lib/auth/tokenVerifier.ts';
+import type { createTokenVerifier } from '../../lib/auth/tokenVerifier.ts';
 import type { CreateResult, PlantStore } from '../../lib/store/plantStore.ts';
 import { apiEvent, invokeHandler } from '../support/events.ts';
 import { type RecordedTelemetry, recordTelemetry } from '../support/telemetry.ts';
-import {
-  jwksOf,
-  makeKey,
-  signToken,
-  TEST_AUDIENCE,
-  TEST_ISSUER,
-  type TestKey,
-} from '../support/tokens.ts';
+import { makeKey, signToken, type TestKey, verifierTrusting } from '../support/tokens.ts';
 
 const SECRET_NAME = 'Fern-7f3a-not-for-logs';
 
@@ -36,11 +26,7 @@ const store: PlantStore = {
 
 beforeAll(async () => {
   key = await makeKey('ES256');
-  verifyToken = createTokenVerifier({
-    issuer: TEST_ISSUER,
-    audience: TEST_AUDIENCE,
-    keySet: createLocalJWKSet(await jwksOf(key)),
-  });
+  verifyToken = await verifierTrusting(key);
   token = await signToken(key, { subject: 'alice' });
 });
 beforeEach(() => {

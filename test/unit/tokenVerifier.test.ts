@@ -3,17 +3,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  createLocalJWKSet,
-  exportJWK,
-  generateKeyPair,
-  type JWTVerifyGetKey,
-  errors as joseErrors,
-  SignJWT,
-} from 'jose';
+import { createLocalJWKSet, exportJWK, generateKeyPair, errors as joseErrors, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  createTokenVerifier,
   KeySetUnavailableError,
   keySetFrom,
   TokenRejectedError,
@@ -24,24 +16,16 @@ import {
   makeKey,
   signToken,
   TEST_AUDIENCE,
-  TEST_ISSUER,
   type TestKey,
+  verifierFor,
+  verifierTrusting,
 } from '../support/tokens.ts';
-import {
-  acceptableClaims,
-  hmacToken,
-  localVerifier,
-  tamperedToken,
-  unsecuredToken,
-} from './helpers.ts';
+import { acceptableClaims, hmacToken, tamperedToken, unsecuredToken } from './helpers.ts';
 
 const es256 = await makeKey('ES256');
 const rs256 = await makeKey('RS256');
 const stranger = await makeKey('ES256');
-const verify = await localVerifier(es256, rs256);
-
-const verifierWith = (keySet: JWTVerifyGetKey): VerifyToken =>
-  createTokenVerifier({ issuer: TEST_ISSUER, audience: TEST_AUDIENCE, keySet });
+const verify = await verifierTrusting(es256, rs256);
 
 /** The error verify() rejects with, or a failure when it accepts the token. */
 const rejection = async (verifier: VerifyToken, token: string): Promise<Error> => {
@@ -76,7 +60,7 @@ const tokenWithout = (claim: 'sub' | 'exp') => {
  */
 const tokenOfLength = async (length: number) => {
   const variants: TestKey[] = [0, 1, 2, 3].map((n) => ({ ...es256, kid: `len${'k'.repeat(n)}` }));
-  const verifier = await localVerifier(...variants);
+  const verifier = await verifierTrusting(...variants);
   for (const variant of variants) {
     const probe = await signToken(variant, { claims: { pad: '' } });
     const room = length - probe.length;
@@ -154,7 +138,7 @@ describe('createTokenVerifier', () => {
     it('a PS256 token, though its key is in the JWKS (not on the allow-list)', async () => {
       const { privateKey, publicKey } = await generateKeyPair('PS256', { extractable: true });
       const jwk = { ...(await exportJWK(publicKey)), kid: 'ps', alg: 'PS256', use: 'sig' };
-      const verifier = verifierWith(createLocalJWKSet({ keys: [jwk] }));
+      const verifier = verifierFor(createLocalJWKSet({ keys: [jwk] }));
       const token = await new SignJWT(acceptableClaims())
         .setProtectedHeader({ alg: 'PS256', kid: 'ps' })
         .sign(privateKey);
@@ -215,7 +199,7 @@ describe('createTokenVerifier', () => {
       ['a JWKS timeout', new joseErrors.JWKSTimeout()],
       ['an unparsable JWKS', new joseErrors.JOSEError('Failed to parse the JSON Web Key Set')],
     ])('%s', async (_, failure) => {
-      const verifier = verifierWith(() => Promise.reject(failure));
+      const verifier = verifierFor(() => Promise.reject(failure));
       const error = await rejection(verifier, await signToken(es256));
 
       expect(error).toBeInstanceOf(KeySetUnavailableError);
@@ -225,7 +209,7 @@ describe('createTokenVerifier', () => {
 
     it('still rejects a disallowed algorithm as the token’s fault, without asking for keys', async () => {
       let asked = false;
-      const verifier = verifierWith(() => {
+      const verifier = verifierFor(() => {
         asked = true;
         return Promise.reject(new TypeError('fetch failed'));
       });
@@ -240,7 +224,7 @@ describe('createTokenVerifier', () => {
 describe('a failure that is neither the token nor the key provider', () => {
   it('is passed on unchanged (a fault of ours, answered 500), not blamed on the provider', async () => {
     const bug = new RangeError('a bug in our key lookup');
-    const verifier = verifierWith(() => Promise.reject(bug));
+    const verifier = verifierFor(() => Promise.reject(bug));
 
     await expect(verifier(await signToken(es256))).rejects.toBe(bug);
   });
@@ -259,7 +243,7 @@ describe('keySetFrom', () => {
     it('verifies tokens signed by the keys in the file', async () => {
       const path = join(dir, 'jwks.json');
       writeFileSync(path, JSON.stringify(await jwksOf(es256)));
-      const verifier = verifierWith(keySetFrom({ kind: 'file', path }));
+      const verifier = verifierFor(keySetFrom({ kind: 'file', path }));
 
       await expect(verifier(await signToken(es256))).resolves.toMatchObject({ sub: 'user-1' });
       await expectTokenRejected(await signToken(rs256), verifier);
@@ -284,7 +268,7 @@ describe('keySetFrom', () => {
     });
 
     const remoteVerifier = (path: string) =>
-      verifierWith(
+      verifierFor(
         keySetFrom({ kind: 'url', url: new URL(path, base), cooldownMs: 30_000, timeoutMs: 2000 }),
       );
 
@@ -309,7 +293,7 @@ describe('keySetFrom', () => {
 
     it('reports an unreachable key server as KeySetUnavailableError', async () => {
       // port 9 (discard) on the loopback: refused, or at worst timed out by the 2 s fetch limit
-      const verifier = verifierWith(
+      const verifier = verifierFor(
         keySetFrom({
           kind: 'url',
           url: new URL('http://127.0.0.1:9/jwks.json'),
