@@ -3,8 +3,8 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { freePort } from '../infra/local/freePort.ts';
 import { repoRoot } from '../infra/local/paths.ts';
-import { freePort } from '../test/support/freePort.ts';
 import type { Subject } from './build.ts';
 
 const CONCURRENCY = 16;

@@ -7,8 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { localDynamoClient } from '../infra/local/dynamoClient.ts';
 import { startDynamoDbLocal } from '../infra/local/dynamodbLocal.ts';
+import { freePort } from '../infra/local/freePort.ts';
+import { type JwksServer, startJwksServer } from '../infra/local/jwksServer.ts';
 import {
   ensureLocalKeys,
   LOCAL_AUDIENCE,
@@ -17,8 +19,6 @@ import {
 } from '../infra/local/keys.ts';
 import { repoRoot } from '../infra/local/paths.ts';
 import { ensurePlantsTable } from '../infra/local/plantsTable.ts';
-import { freePort } from '../test/support/freePort.ts';
-import { type JwksServer, startJwksServer } from '../test/support/jwksServer.ts';
 import { buildHandlers, type Subject } from './build.ts';
 import { measureHttp } from './http.ts';
 
@@ -86,11 +86,7 @@ try {
   };
 
   const table = 'plants-bench';
-  const client = new DynamoDBClient({
-    endpoint: dynamo.endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
+  const client = localDynamoClient(dynamo.endpoint);
   await ensurePlantsTable(client, table);
   client.destroy();
   const keys = await ensureLocalKeys(work);

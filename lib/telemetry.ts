@@ -2,7 +2,7 @@
 // lines and CloudWatch Embedded Metric Format, both written to stdout, where Lambda collects them.
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
-import type { Config } from '#lib/config.ts';
+import type { TelemetrySettings } from '#lib/config/telemetry.ts';
 
 export interface Telemetry {
   logger: Logger;
@@ -13,7 +13,7 @@ export const createTelemetry = ({
   serviceName,
   logLevel,
   metricsNamespace,
-}: Config['telemetry']): Telemetry => ({
+}: TelemetrySettings): Telemetry => ({
   logger: new Logger({ serviceName, logLevel }),
   metrics: new Metrics({ serviceName, namespace: metricsNamespace }),
 });

@@ -6,7 +6,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
 import { createLocalJWKSet, createRemoteJWKSet, jwtVerify } from 'jose';
-import { createDocumentClient } from '../../lib/store/dynamoClient.ts';
+import { createDocumentClient } from '#lib/plants/dynamoClient.ts';
 
 const env = process.env;
 const table = env.PLANTS_TABLE ?? '';

@@ -10,7 +10,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { localDynamoClient } from './dynamoClient.ts';
 import { startDynamoDbLocal } from './dynamodbLocal.ts';
 import { ensureLocalKeys, LOCAL_AUDIENCE, LOCAL_ISSUER } from './keys.ts';
 import { localDataDir, repoRoot } from './paths.ts';
@@ -123,11 +123,7 @@ try {
       void stopAll(1);
     }
   });
-  const client = new DynamoDBClient({
-    endpoint: dynamo.endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
+  const client = localDynamoClient(dynamo.endpoint);
   await ensurePlantsTable(client, LOCAL_TABLE);
   client.destroy();
 

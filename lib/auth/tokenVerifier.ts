@@ -9,7 +9,7 @@ import {
   type JWTVerifyGetKey,
   jwtVerify,
 } from 'jose';
-import type { KeySource } from '#lib/config.ts';
+import type { KeySource } from '#lib/config/auth.ts';
 
 /** Asymmetric algorithms only: never `none`, never HMAC with a shared secret. */
 export const ALLOWED_ALGORITHMS = ['RS256', 'ES256'];

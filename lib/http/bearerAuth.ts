@@ -1,20 +1,22 @@
-// Bearer authentication (RFC 6750): Authorization → a verified caller on the context.
+// Bearer authentication (RFC 6750): Authorization → the verified caller (context.caller), and the
+// scope the route needs, if the deployment requires one.
 import type { MiddlewareObj } from '@middy/core';
 import {
   KeySetUnavailableError,
   TokenRejectedError,
   type VerifyToken,
 } from '#lib/auth/tokenVerifier.ts';
-import { httpError, serviceUnavailable } from '#lib/http/httpError.ts';
-import type { AuthenticatedContext, HttpEvent } from '#lib/http/types.ts';
+import { httpError, retryAfter } from '#lib/http/httpError.ts';
+import { METRICS } from '#lib/http/metrics.ts';
+import type { HttpEvent, RouteContext } from '#lib/http/types.ts';
 
 export interface BearerAuthOptions {
   verifyToken: VerifyToken;
-  /** A scope every caller must hold (from the `scope` or `scp` claim); none by default. */
-  requiredScope?: string | undefined;
+  /** The protection space named in the challenge (`WWW-Authenticate: Bearer realm="..."`). */
+  realm: string;
+  /** A scope the caller must hold (from the `scope` or `scp` claim); none when undefined. */
+  requiredScope: string | undefined;
 }
-
-const challenge = 'Bearer realm="plants"';
 
 // The scheme name is case-insensitive (RFC 7235). Whatever follows it counts as a presented token,
 // so a malformed one is reported as invalid_token by the verifier.
@@ -22,48 +24,48 @@ const bearerPattern = /^Bearer[ \t]+(\S.*?)[ \t]*$/i;
 
 export const bearerAuth = ({
   verifyToken,
+  realm,
   requiredScope,
-}: BearerAuthOptions): MiddlewareObj<HttpEvent, unknown, Error, AuthenticatedContext> => {
-  const unauthorized = (message: string, cause?: unknown) =>
-    httpError(401, message, { cause, headers: { 'WWW-Authenticate': challenge } });
-  const invalidToken = (message: string, cause?: unknown) =>
+}: BearerAuthOptions): MiddlewareObj<HttpEvent, unknown, Error, RouteContext> => {
+  const challenge = `Bearer realm="${realm}"`;
+  const refuse = (message: string, challengeParams = '', cause?: unknown) =>
     httpError(401, message, {
+      metric: METRICS.authFailures,
       cause,
-      headers: { 'WWW-Authenticate': `${challenge}, error="invalid_token"` },
+      headers: { 'WWW-Authenticate': `${challenge}${challengeParams}` },
     });
 
-  const bearerAuthBefore: NonNullable<
-    MiddlewareObj<HttpEvent, unknown, Error, AuthenticatedContext>['before']
-  > = async (request) => {
-    const header = request.event.headers?.authorization;
-    if (!header?.trim()) {
-      throw unauthorized('Authorization header is missing: send "Authorization: Bearer <token>"');
-    }
-    const token = bearerPattern.exec(header)?.[1];
-    if (!token) {
-      throw unauthorized('Authorization header must be "Bearer <token>"');
-    }
-    try {
-      request.context.caller = await verifyToken(token);
-    } catch (error) {
-      if (error instanceof TokenRejectedError) {
-        throw invalidToken(`Bearer token rejected: ${error.message}`, error);
+  return {
+    before: async (request) => {
+      const header = request.event.headers?.authorization;
+      if (!header?.trim()) {
+        throw refuse('Authorization header is missing: send "Authorization: Bearer <token>"');
       }
-      if (error instanceof KeySetUnavailableError) {
-        throw serviceUnavailable(
-          'Token keys are temporarily unavailable: retry in a few seconds',
-          error,
-        );
+      const token = bearerPattern.exec(header)?.[1];
+      if (!token) throw refuse('Authorization header must be "Bearer <token>"');
+      try {
+        request.context.caller = await verifyToken(token);
+      } catch (error) {
+        if (error instanceof TokenRejectedError) {
+          throw refuse(`Bearer token rejected: ${error.message}`, ', error="invalid_token"', error);
+        }
+        if (error instanceof KeySetUnavailableError) {
+          throw httpError(503, 'Token keys are temporarily unavailable: retry in a few seconds', {
+            metric: METRICS.keySetUnavailable,
+            cause: error,
+            headers: retryAfter,
+          });
+        }
+        throw error;
       }
-      throw error;
-    }
-    if (requiredScope && !request.context.caller.scopes.includes(requiredScope)) {
-      throw httpError(403, `The token lacks the required scope "${requiredScope}"`, {
-        headers: {
-          'WWW-Authenticate': `${challenge}, error="insufficient_scope", scope="${requiredScope}"`,
-        },
-      });
-    }
+      if (requiredScope && !request.context.caller.scopes.includes(requiredScope)) {
+        throw httpError(403, `The token lacks the required scope "${requiredScope}"`, {
+          metric: METRICS.authFailures,
+          headers: {
+            'WWW-Authenticate': `${challenge}, error="insufficient_scope", scope="${requiredScope}"`,
+          },
+        });
+      }
+    },
   };
-  return { before: bearerAuthBefore };
 };

@@ -1,23 +1,31 @@
-// Every error becomes an Error response, so the handler never throws (serverless-offline, for one,
-// would answer a thrown error with 200). What the client may see is decided here; what the log
-// keeps (the error and its stack) is written by the request telemetry afterwards.
+// Every error becomes an Error reply, so the handler never throws (serverless-offline, for one,
+// would answer a thrown error with 200). What the client may see is decided here: the message of an
+// error a stage meant for the client, else "Internal server error"; the error itself goes to the
+// log with the reply.
 import type { MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { isHttpError } from '#lib/http/httpError.ts';
-import { errorResponse } from '#lib/http/responses.ts';
-import type { HttpResponse } from '#lib/http/types.ts';
+import { isRouteError } from '#lib/http/httpError.ts';
+import { METRICS } from '#lib/http/metrics.ts';
+import type { ErrorReply, Reply } from '#lib/http/reply.ts';
 
-type ErrorMiddleware = MiddlewareObj<unknown, HttpResponse, unknown, Context>;
+export const errorReply = (error: unknown): ErrorReply =>
+  isRouteError(error)
+    ? {
+        status: error.statusCode,
+        message: error.message,
+        metric: error.metric,
+        cause: error,
+        ...(error.headers ? { headers: error.headers } : {}),
+      }
+    : {
+        status: 500,
+        message: 'Internal server error',
+        metric: METRICS.internalErrors,
+        cause: error,
+      };
 
-export const errorResponder = (): ErrorMiddleware => {
-  const errorResponderOnError: ErrorMiddleware['onError'] = (request) => {
-    const { error } = request;
-    if (isHttpError(error) && error.expose) {
-      const headers = (error.headers ?? {}) as Record<string, string>;
-      request.response = errorResponse(error.statusCode, error.message, headers);
-      return;
-    }
-    request.response = errorResponse(500, 'Internal server error');
-  };
-  return { onError: errorResponderOnError };
-};
+export const errorResponder = (): MiddlewareObj<unknown, Reply, unknown, Context> => ({
+  onError: (request) => {
+    request.response = errorReply(request.error);
+  },
+});

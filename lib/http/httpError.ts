@@ -1,8 +1,16 @@
-// HTTP errors: Middy's HttpError (a status, a client-safe message, a cause), plus response headers.
+// Errors the pipeline's stages throw: Middy's HttpError (a status, a client-safe message, a cause)
+// with the response headers it needs and the metric the request counts toward.
 import { createError, type HttpError } from '@middy/util';
 
 export interface HttpErrorOptions {
+  /** The metric this refusal counts toward (lib/http/metrics.ts). */
+  metric: string;
   cause?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface RouteError extends HttpError {
+  metric: string;
   headers?: Record<string, string>;
 }
 
@@ -10,19 +18,19 @@ export interface HttpErrorOptions {
 export const httpError = (
   status: number,
   message: string,
-  { cause, headers }: HttpErrorOptions = {},
-): HttpError => {
-  const error = createError(status, message, { cause, expose: true });
-  if (headers) error.headers = headers;
-  return error;
-};
+  { metric, cause, headers }: HttpErrorOptions,
+): RouteError =>
+  Object.assign(createError(status, message, { cause, expose: true }), {
+    metric,
+    ...(headers ? { headers } : {}),
+  });
 
-export const isHttpError = (error: unknown): error is HttpError =>
-  error instanceof Error && typeof (error as HttpError).statusCode === 'number';
+export const isRouteError = (error: unknown): error is RouteError =>
+  error instanceof Error &&
+  typeof (error as RouteError).statusCode === 'number' &&
+  typeof (error as RouteError).metric === 'string' &&
+  (error as RouteError).expose === true;
 
 /** How long a client should wait before retrying after a 503. */
 export const RETRY_AFTER_SECONDS = 1;
-
-/** Our outage, not the caller's fault: 503, and when to retry. */
-export const serviceUnavailable = (message: string, cause?: unknown) =>
-  httpError(503, message, { cause, headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
+export const retryAfter = { 'Retry-After': String(RETRY_AFTER_SECONDS) };

@@ -1,17 +1,22 @@
 // The request body, checked in API.md's order (media type, size, JSON) and parsed by
-// @middy/http-json-body-parser, whose 415/422 plain-text errors are turned into ours.
+// @middy/http-json-body-parser, whose 415/422 plain-text errors are turned into ours. The result is
+// context.json; the event is left as it came.
 import type { MiddlewareObj } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
-import { httpError, isHttpError } from '#lib/http/httpError.ts';
+import type { HttpError } from '@middy/util';
+import { httpError } from '#lib/http/httpError.ts';
 import { inexactIntegerFields } from '#lib/http/integerLiterals.ts';
-import type { HttpEvent } from '#lib/http/types.ts';
+import { METRICS } from '#lib/http/metrics.ts';
+import type { HttpEvent, RouteContext } from '#lib/http/types.ts';
 
 export interface JsonBodyOptions {
+  /** What the body must be, for messages: "a NewPlant". */
+  describedAs: string;
   /** Largest body accepted, in bytes after base64 decoding. */
   maxBytes?: number;
   /**
    * Top-level fields that must be written as whole numbers. One written with a fraction that
-   * JSON.parse rounds away (1.0000000000000001) is kept as its text, so validation rejects it.
+   * JSON.parse rounds away (1.0000000000000001) is reported with its text, so validation rejects it.
    */
   integerFields?: readonly string[];
 }
@@ -51,67 +56,75 @@ const jsonMediaType = /^application\/([a-z0-9!#$&^_.+-]+\+)?json[ \t]*(;|$)/i;
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** The body as text, rejecting what is too large or not UTF-8 (never silently replaced with U+FFFD). */
+const invalid = (status: number, message: string, cause?: unknown) =>
+  httpError(status, message, { metric: METRICS.validationFailures, cause });
+
+/** The body as text, rejecting what is too large or not UTF-8 (never silently replaced with U+FFFD). */
 const bodyText = (body: string, isBase64Encoded: boolean, maxBytes: number): string => {
   const bytes = isBase64Encoded ? Buffer.from(body, 'base64') : undefined;
   const size = bytes ? bytes.byteLength : Buffer.byteLength(body, 'utf8');
-  if (size > maxBytes) {
-    throw httpError(413, `Request body is larger than ${maxBytes} bytes`);
-  }
+  if (size > maxBytes) throw invalid(413, `Request body is larger than ${maxBytes} bytes`);
   if (!bytes) return body;
   try {
     return strictUtf8.decode(bytes);
   } catch (cause) {
-    throw httpError(400, 'Request body is not valid UTF-8', { cause });
+    throw invalid(400, 'Request body is not valid UTF-8', cause);
   }
 };
 
+/** The parser's own refusals (its 415/422 errors) become ours; anything else is a fault. */
 const translateParserError = (error: unknown) => {
-  if (!isHttpError(error)) return error;
+  if (!(error instanceof Error) || typeof (error as HttpError).statusCode !== 'number')
+    return error;
   const cause = error.cause as { data?: unknown } | undefined;
   if (error.message === 'Forbidden key in JSON body') {
-    return httpError(400, `Request body must not contain the key "${String(cause?.data)}"`, {
-      cause: error,
-    });
+    return invalid(400, `Request body must not contain the key "${String(cause?.data)}"`, error);
   }
-  return httpError(400, 'Request body is not valid JSON', { cause: error });
+  return invalid(400, 'Request body is not valid JSON', error);
 };
 
+// typed for full API Gateway events, Middy's parser reads and writes only these fields
+interface ParserRequest {
+  event: { headers: Record<string, string | undefined>; body: unknown; isBase64Encoded: boolean };
+}
+
 export const jsonBody = ({
+  describedAs,
   maxBytes = DEFAULT_MAX_BODY_BYTES,
   integerFields = [],
-}: JsonBodyOptions = {}): MiddlewareObj<HttpEvent> => {
+}: JsonBodyOptions): MiddlewareObj<HttpEvent, unknown, Error, RouteContext> => {
   // its own content-type check is off: ours runs first, before the size check, as API.md orders them
   const parser = httpJsonBodyParser({ disableContentTypeCheck: true });
-  // typed for full API Gateway events, it reads only the body fields that HttpEvent has
-  const parse = parser.before as unknown as NonNullable<MiddlewareObj<HttpEvent>['before']>;
+  const parse = parser.before as unknown as (request: ParserRequest) => void;
 
-  const jsonBodyBefore: NonNullable<MiddlewareObj<HttpEvent>['before']> = (request) => {
-    const { event } = request;
-    const contentType = event.headers?.['content-type'];
-    if (!contentType || !jsonMediaType.test(contentType)) {
-      throw httpError(415, 'Content-Type must be application/json');
-    }
-    if (typeof event.body !== 'string' || event.body === '') {
-      throw httpError(400, 'Request body is required: a JSON object (a NewPlant)');
-    }
-    const text = bodyText(event.body, event.isBase64Encoded === true, maxBytes);
-    if (nestingDepth(text) > MAX_NESTING) {
-      throw httpError(
-        400,
-        `Request body nests objects and arrays more than ${MAX_NESTING} levels deep`,
-      );
-    }
-    event.body = text;
-    event.isBase64Encoded = false;
-    try {
-      parse(request);
-    } catch (error) {
-      throw translateParserError(error);
-    }
-    const parsed = event.body as Record<string, unknown>;
-    for (const [field, literal] of inexactIntegerFields(text, integerFields)) {
-      parsed[field] = literal;
-    }
+  return {
+    before: (request) => {
+      const { headers, body, isBase64Encoded } = request.event;
+      const contentType = headers?.['content-type'];
+      if (!contentType || !jsonMediaType.test(contentType)) {
+        throw invalid(415, 'Content-Type must be application/json');
+      }
+      if (typeof body !== 'string' || body === '') {
+        throw invalid(400, `Request body is required: a JSON object (${describedAs})`);
+      }
+      const text = bodyText(body, isBase64Encoded === true, maxBytes);
+      if (nestingDepth(text) > MAX_NESTING) {
+        throw invalid(
+          400,
+          `Request body nests objects and arrays more than ${MAX_NESTING} levels deep`,
+        );
+      }
+      // the parser works on a request of its own: the event is never changed
+      const parsing: ParserRequest = { event: { headers: {}, body: text, isBase64Encoded: false } };
+      try {
+        parse(parsing);
+      } catch (error) {
+        throw translateParserError(error);
+      }
+      request.context.json = {
+        value: parsing.event.body,
+        inexactIntegers: inexactIntegerFields(text, integerFields),
+      };
+    },
   };
-  return { before: jsonBodyBefore };
 };

@@ -1,28 +1,15 @@
-// One structured log line and one metric per request, written when the answer is known (after
-// the error responder): the route, status, latency, the plant id and the caller once known, and
-// for a 5xx the error with its stack. Never the body, never the token.
+// One structured log line and one metric per request, written when the reply is known (the
+// route's, or the error responder's): the route, status, latency, the caller once known, the
+// route's outcome and log fields, and for a 5xx the error with its stack. Never the body, never
+// the token.
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { MiddlewareObj } from '@middy/core';
-import type { HttpEvent, HttpResponse, TelemetryContext } from '#lib/http/types.ts';
+import { isErrorReply, type Reply } from '#lib/http/reply.ts';
+import type { RouteContext } from '#lib/http/types.ts';
 import type { Telemetry } from '#lib/telemetry.ts';
 
-type TelemetryMiddleware = MiddlewareObj<HttpEvent, HttpResponse, Error, TelemetryContext>;
+type TelemetryMiddleware = MiddlewareObj<unknown, Reply, unknown, RouteContext>;
 type TelemetryRequest = Parameters<NonNullable<TelemetryMiddleware['before']>>[0];
-
-export interface RequestTelemetryOptions extends Telemetry {
-  route: string;
-}
-
-/** The metric each answer counts toward (all counts, in the configured namespace). */
-export const metricNameFor = (status: number, context: TelemetryContext): string => {
-  if (status === 200) return context.plantOutcome === 'replayed' ? 'PlantReplays' : 'PlantsCreated';
-  if (status === 409) return 'PlantConflicts';
-  if (status === 401 || status === 403) return 'AuthFailures';
-  if (status === 400 || status === 413 || status === 415) return 'ValidationFailures';
-  // before the caller is known, a 503 can only be the key set; after it, the store (or time)
-  if (status === 503) return context.caller ? 'StoreUnavailable' : 'KeySetUnavailable';
-  return 'InternalErrors';
-};
 
 const MAX_CAUSES = 5;
 
@@ -34,49 +21,39 @@ const describeError = (error: unknown, depth = 0): unknown => {
   return { name, message, stack, ...(more ? { cause: describeError(cause, depth + 1) } : {}) };
 };
 
-/** The client-safe sentence of an Error body, to say in the log why a request was refused. */
-const reasonOf = (response: HttpResponse | null | undefined): string | undefined => {
-  try {
-    const { message } = JSON.parse(response?.body ?? '{}') as { message?: unknown };
-    return typeof message === 'string' ? message : undefined;
-  } catch {
-    return undefined;
-  }
-};
-
-export const requestTelemetry = ({
-  logger,
-  metrics,
-  route,
-}: RequestTelemetryOptions): TelemetryMiddleware => {
+export const requestTelemetry = (
+  { logger, metrics }: Telemetry,
+  route: string,
+): TelemetryMiddleware => {
   const startedAt = new WeakMap<TelemetryRequest, number>();
 
-  const requestTelemetryBefore = (request: TelemetryRequest) => {
-    startedAt.set(request, performance.now());
-  };
-
   const requestTelemetryAfter = (request: TelemetryRequest) => {
-    const status = request.response?.statusCode ?? 500;
-    const { context } = request;
+    // the error responder runs first, so there is always a reply; none would be a bug of ours
+    const reply: Reply = request.response ?? {
+      status: 500,
+      message: 'no reply',
+      metric: 'InternalErrors',
+    };
+    const { caller } = request.context;
     const fields = {
       route,
-      status,
+      status: reply.status,
       latencyMs: Math.round((performance.now() - (startedAt.get(request) ?? 0)) * 10) / 10,
-      // only once the store has seen the plant: before that the body is unvalidated client input
-      ...(context.plantOutcome ? { plantId: (request.event.body as { id: number }).id } : {}),
-      ...(context.caller ? { callerSub: context.caller.sub } : {}),
-      ...(context.plantOutcome ? { outcome: context.plantOutcome } : {}),
+      ...reply.log,
+      ...(caller ? { callerSub: caller.sub } : {}),
+      ...(reply.outcome ? { outcome: reply.outcome } : {}),
     };
-    metrics.addMetric(metricNameFor(status, context), MetricUnit.Count, 1);
+    metrics.addMetric(reply.metric, MetricUnit.Count, 1);
 
     try {
-      if (status >= 500) {
-        const details = { ...fields, error: describeError(request.error) };
-        if (status === 500) logger.error('request failed', details);
+      if (!isErrorReply(reply)) logger.info('request', fields);
+      else if (reply.status < 500)
+        logger.info('request refused', { ...fields, reason: reply.message });
+      else {
+        const details = { ...fields, error: describeError(reply.cause) };
+        if (reply.status === 500) logger.error('request failed', details);
         else logger.warn('request failed', details);
-      } else if (status >= 400) {
-        logger.info('request refused', { ...fields, reason: reasonOf(request.response) });
-      } else logger.info('request', fields);
+      }
     } catch {
       // an error that cannot be written must not turn the answer into a crash: log without it
       logger.error('request failed; its error could not be logged', fields);
@@ -84,7 +61,9 @@ export const requestTelemetry = ({
   };
 
   return {
-    before: requestTelemetryBefore,
+    before: (request) => {
+      startedAt.set(request, performance.now());
+    },
     after: requestTelemetryAfter,
     onError: requestTelemetryAfter,
   };

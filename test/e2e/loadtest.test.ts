@@ -7,11 +7,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { localDynamoClient } from '../../infra/local/dynamoClient.ts';
+import { type LocalService, startLocalService } from '../../infra/local/localService.ts';
 import { LOCAL_TABLE, type LoadReport, runLoadTest, verifyTable } from '../load/loadRun.ts';
-import { type LocalService, startLocalService } from '../support/localService.ts';
 import { expectResponseMatchesContract } from '../support/openapiResponses.ts';
 
 const repoRoot = resolve(import.meta.dirname, '..', '..');
@@ -64,13 +64,7 @@ describe('the load test, 500 requests', () => {
   it('catches a plant lost or altered behind the service', async () => {
     const [lost, altered] = report.run.sent.filter((s) => s.kind === 'fresh' && s.status === 200);
     if (!lost || !altered) throw new Error('the run stored fewer than two plants');
-    const documents = DynamoDBDocumentClient.from(
-      new DynamoDBClient({
-        endpoint: service.dynamodbEndpoint,
-        region: 'us-east-1',
-        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-      }),
-    );
+    const documents = DynamoDBDocumentClient.from(localDynamoClient(service.dynamodbEndpoint));
     await documents.send(new DeleteCommand({ TableName: LOCAL_TABLE, Key: { id: lost.plant.id } }));
     await documents.send(
       new UpdateCommand({

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createPlantHandler } from '../../handlers/createPlant.ts';
-import { createDynamoPlantStore } from '../../lib/store/dynamoPlantStore.ts';
+import { createDynamoPlantStore } from '#lib/plants/dynamoStore.ts';
+import { createPlantHandler } from '#lib/routes/createPlant.ts';
 import { createTestTable, localDocumentClient } from '../support/dynamodbTables.ts';
 import { httpApiEvent, invokeHandler } from '../support/events.ts';
 import { expectResponseMatchesContract } from '../support/openapiResponses.ts';

@@ -2,10 +2,10 @@
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import { createDynamoPlantStore } from '../../lib/store/dynamoPlantStore.ts';
-import type { PlantStore } from '../../lib/store/plantStore.ts';
+import { createDynamoPlantStore } from '#lib/plants/dynamoStore.ts';
+import type { PlantStore } from '#lib/plants/store.ts';
+import { freePort } from '../../infra/local/freePort.ts';
 import { createTestTable, localDocumentClient } from '../support/dynamodbTables.ts';
-import { freePort } from '../support/freePort.ts';
 
 const endpoint = inject('dynamodbEndpoint');
 const fixedNow = () => new Date('2026-11-22T10:00:00.000Z');

@@ -1,10 +1,5 @@
-// The load test's core, shared by `npm run loadtest` (loadtest.ts) and the end-to-end test: drive
-// POST /plants over real HTTP with a bounded number of requests and a bounded number in flight
-// (fresh ids, identical retries, conflicting duplicates), then read the table back and check that
-// every plant answered 200 is stored exactly as sent, that no conflicting duplicate overwrote
-// anything, and that nothing answered 5xx.
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { localDynamoClient } from '../../infra/local/dynamoClient.ts';
 
 /** The table `npm start` serves (infra/local/start.ts). */
 export const LOCAL_TABLE = 'plant-store-local-plants';
@@ -268,13 +263,7 @@ const sameContent = (a: { name?: unknown; tag?: unknown }, b: Plant) =>
 
 /** Every item of the table, read back with a consistent scan. */
 export const scanTable = async (dynamodbEndpoint: string, table = LOCAL_TABLE) => {
-  const client = DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      endpoint: dynamodbEndpoint,
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    }),
-  );
+  const client = DynamoDBDocumentClient.from(localDynamoClient(dynamodbEndpoint));
   try {
     const items = new Map<number, Record<string, unknown>>();
     let start: Record<string, unknown> | undefined;

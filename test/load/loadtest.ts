@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type LocalService, startLocalService } from '../support/localService.ts';
+import { type LocalService, startLocalService } from '../../infra/local/localService.ts';
 import {
   formatProgress,
   formatSummary,

@@ -1,7 +1,7 @@
 // Store faults: our own fault-injecting proxy (test/support/faultProxy.ts) between the DynamoDB
 // client and DynamoDB Local shows that the SDK retries transient faults with backoff, that
 // persistent faults end in 503 with Retry-After within a bound derived from the client's
-// configuration (lib/store/retryBound.ts) and kept below the function timeout in serverless.yml,
+// configuration (test/support/retryBound.ts) and kept below the function timeout in serverless.yml,
 // that a hung connection is cut by the client's request timeout, and that a write whose reply was
 // lost is safe to retry.
 import { readFileSync } from 'node:fs';
@@ -21,20 +21,22 @@ import {
   vi,
 } from 'vitest';
 import { parse } from 'yaml';
-import { createPlantHandler, TIMEOUT_MARGIN_MS } from '../../handlers/createPlant.ts';
-import type { createTokenVerifier } from '../../lib/auth/tokenVerifier.ts';
-import { type Config, loadConfig } from '../../lib/config.ts';
-import { createDynamoPlantStore } from '../../lib/store/dynamoPlantStore.ts';
+import type { createTokenVerifier } from '#lib/auth/tokenVerifier.ts';
+import type { DynamoDbSettings } from '#lib/config/store.ts';
+import { TIMEOUT_MARGIN_MS } from '#lib/http/pipeline.ts';
+import { createDynamoPlantStore } from '#lib/plants/dynamoStore.ts';
+import { createPlantHandler } from '#lib/routes/createPlant.ts';
+import { loadStoreFunctionConfig, type StoreFunctionConfig } from '../support/config.ts';
+import { createTestTable, localDocumentClient } from '../support/dynamodbTables.ts';
+import { httpApiEvent, invokeHandler, lambdaContext } from '../support/events.ts';
+import { type FaultKind, type FaultProxy, startFaultProxy } from '../support/faultProxy.ts';
+import { expectResponseMatchesContract } from '../support/openapiResponses.ts';
 import {
   MAX_BACKOFF_MS,
   retryBackoffBoundMs,
   storeRequestBoundMs,
   THROTTLING_BACKOFF_BASE_MS,
-} from '../../lib/store/retryBound.ts';
-import { createTestTable, localDocumentClient } from '../support/dynamodbTables.ts';
-import { httpApiEvent, invokeHandler, lambdaContext } from '../support/events.ts';
-import { type FaultKind, type FaultProxy, startFaultProxy } from '../support/faultProxy.ts';
-import { expectResponseMatchesContract } from '../support/openapiResponses.ts';
+} from '../support/retryBound.ts';
 import { quietTelemetry } from '../support/telemetry.ts';
 import { makeKey, signToken, verifierTrusting } from '../support/tokens.ts';
 
@@ -52,9 +54,9 @@ const functionTimeoutMs = () => {
   return seconds * 1000;
 };
 
-/** The deployed DynamoDB client settings: lib/config.ts defaults, pointed at `dynamodbEndpoint`. */
-const deployedConfig = (dynamodbEndpoint?: string): Config =>
-  loadConfig({
+/** The deployed DynamoDB client settings: lib/config/store.ts defaults, pointed at `dynamodbEndpoint`. */
+const deployedConfig = (dynamodbEndpoint?: string): StoreFunctionConfig =>
+  loadStoreFunctionConfig({
     PLANTS_TABLE: 'plants',
     AUTH_ISSUER: 'https://issuer.example.com/',
     AUTH_AUDIENCE: 'plant-store',
@@ -62,7 +64,7 @@ const deployedConfig = (dynamodbEndpoint?: string): Config =>
   });
 
 /** Short timeouts, so that persistent faults end quickly; three attempts, as deployed. */
-const FAST: Pick<Config['dynamodb'], 'maxAttempts' | 'connectTimeoutMs' | 'requestTimeoutMs'> = {
+const FAST: Pick<DynamoDbSettings, 'maxAttempts' | 'connectTimeoutMs' | 'requestTimeoutMs'> = {
   maxAttempts: 3,
   connectTimeoutMs: 200,
   requestTimeoutMs: 400,
@@ -98,16 +100,16 @@ afterEach(() => {
 });
 
 /** A client through the proxy; a new one each time, so no test inherits another's retry budget. */
-const clientThroughProxy = (settings: Partial<Config['dynamodb']> = FAST) => {
+const clientThroughProxy = (settings: Partial<DynamoDbSettings> = FAST) => {
   const client = localDocumentClient(proxy.endpoint, settings);
   clients.push(client);
   return client;
 };
 
-const storeThroughProxy = (settings: Partial<Config['dynamodb']> = FAST) =>
+const storeThroughProxy = (settings: Partial<DynamoDbSettings> = FAST) =>
   createDynamoPlantStore({ client: clientThroughProxy(settings), table: table.name });
 
-const handlerThroughProxy = (settings: Partial<Config['dynamodb']> = FAST) =>
+const handlerThroughProxy = (settings: Partial<DynamoDbSettings> = FAST) =>
   createPlantHandler({ ...quietTelemetry(), plantStore: storeThroughProxy(settings), verifyToken });
 
 /** POST /plants with `body`, as Lambda would call the function with its configured timeout. */
@@ -264,7 +266,7 @@ describe('the retry bound', () => {
   it('with the deployed settings, plus a key-set fetch, ends before the handler answers on its own, inside the function timeout of serverless.yml', () => {
     const config = deployedConfig();
     const keyFetchMs = config.auth.keys.kind === 'url' ? config.auth.keys.timeoutMs : 0;
-    const requestBoundMs = keyFetchMs + storeRequestBoundMs(config.dynamodb);
+    const requestBoundMs = keyFetchMs + storeRequestBoundMs(config.store.dynamodb);
 
     expect(requestBoundMs).toBeLessThanOrEqual(functionTimeoutMs() - TIMEOUT_MARGIN_MS);
   });
@@ -277,7 +279,7 @@ describe('the retry bound', () => {
       createPlantHandler({
         ...quietTelemetry(),
         plantStore: createDynamoPlantStore({
-          client: clientThroughProxy(config.dynamodb),
+          client: clientThroughProxy(config.store.dynamodb),
           table: table.name,
         }),
         verifyToken,
@@ -288,18 +290,20 @@ describe('the retry bound', () => {
     // the store's 503, not the handler's "ran out of time" before Lambda's deadline
     expectServiceUnavailable(response);
     expect(response.elapsedMs).toBeLessThanOrEqual(
-      storeRequestBoundMs(config.dynamodb) + SCHEDULING_SLACK_MS,
+      storeRequestBoundMs(config.store.dynamodb) + SCHEDULING_SLACK_MS,
     );
     expect(response.elapsedMs).toBeLessThan(functionTimeoutMs() - TIMEOUT_MARGIN_MS);
     // every attempt was closed by the client once its request timeout had passed
     await vi.waitFor(() => expect(putAttempts().every(({ closedAt }) => closedAt)).toBe(true));
     const attempts = putAttempts();
-    expect(attempts).toHaveLength(config.dynamodb.maxAttempts);
+    expect(attempts).toHaveLength(config.store.dynamodb.maxAttempts);
     for (const { startedAt, closedAt } of attempts) {
       expect(closedAt).toBeDefined();
       const openMs = (closedAt ?? 0) - startedAt;
-      expect(openMs).toBeGreaterThanOrEqual(config.dynamodb.requestTimeoutMs - 50);
-      expect(openMs).toBeLessThanOrEqual(config.dynamodb.requestTimeoutMs + SCHEDULING_SLACK_MS);
+      expect(openMs).toBeGreaterThanOrEqual(config.store.dynamodb.requestTimeoutMs - 50);
+      expect(openMs).toBeLessThanOrEqual(
+        config.store.dynamodb.requestTimeoutMs + SCHEDULING_SLACK_MS,
+      );
     }
   });
 

@@ -2,12 +2,12 @@
 // each gets 401 with the right challenge, and nothing is stored.
 import { createLocalJWKSet, exportSPKI, SignJWT } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { createPlantHandler } from '../../handlers/createPlant.ts';
-import { keySetFrom } from '../../lib/auth/tokenVerifier.ts';
-import { createDynamoPlantStore } from '../../lib/store/dynamoPlantStore.ts';
+import { keySetFrom } from '#lib/auth/tokenVerifier.ts';
+import { createDynamoPlantStore } from '#lib/plants/dynamoStore.ts';
+import { createPlantHandler } from '#lib/routes/createPlant.ts';
+import { type JwksServer, startJwksServer } from '../../infra/local/jwksServer.ts';
 import { createTestTable, localDocumentClient } from '../support/dynamodbTables.ts';
 import { apiEvent, invokeHandler, type PayloadVersion } from '../support/events.ts';
-import { type JwksServer, startJwksServer } from '../support/jwksServer.ts';
 import { quietTelemetry } from '../support/telemetry.ts';
 import {
   jwksOf,

@@ -2,22 +2,15 @@
 // per cooldown (a flood of made-up kids cannot hammer the provider), and a provider outage is
 // our 503, not the caller's 401.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createPlantHandler } from '../../handlers/createPlant.ts';
-import { keySetFrom } from '../../lib/auth/tokenVerifier.ts';
-import type { PlantStore } from '../../lib/store/plantStore.ts';
+import { keySetFrom } from '#lib/auth/tokenVerifier.ts';
+import { createPlantHandler } from '#lib/routes/createPlant.ts';
+import { type JwksServer, startJwksServer } from '../../infra/local/jwksServer.ts';
 import { apiEvent, invokeHandler } from '../support/events.ts';
-import { type JwksServer, startJwksServer } from '../support/jwksServer.ts';
+import { FakePlantStore } from '../support/fakePlantStore.ts';
 import { quietTelemetry } from '../support/telemetry.ts';
 import { jwksOf, makeKey, signToken, type TestKey, verifierFor } from '../support/tokens.ts';
 
 const COOLDOWN_MS = 500;
-
-const acceptingStore: PlantStore = {
-  create: async (plant, creator) => ({
-    outcome: 'created',
-    plant: { ...plant, createdBy: creator, createdAt: new Date().toISOString() },
-  }),
-};
 
 let jwks: JwksServer;
 let key: TestKey;
@@ -45,7 +38,11 @@ beforeEach(async () => {
       timeoutMs: 1000,
     }),
   );
-  handler = createPlantHandler({ ...quietTelemetry(), plantStore: acceptingStore, verifyToken });
+  handler = createPlantHandler({
+    ...quietTelemetry(),
+    plantStore: new FakePlantStore(),
+    verifyToken,
+  });
 });
 afterEach(() => jwks.stop());
 

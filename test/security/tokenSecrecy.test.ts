@@ -10,12 +10,12 @@ import {
   onTestFinished,
   vi,
 } from 'vitest';
-import { createPlantHandler } from '../../handlers/createPlant.ts';
-import type { createTokenVerifier } from '../../lib/auth/tokenVerifier.ts';
-import { createDynamoPlantStore } from '../../lib/store/dynamoPlantStore.ts';
+import type { createTokenVerifier } from '#lib/auth/tokenVerifier.ts';
+import { createDynamoPlantStore } from '#lib/plants/dynamoStore.ts';
+import { createPlantHandler } from '#lib/routes/createPlant.ts';
+import { freePort } from '../../infra/local/freePort.ts';
 import { createTestTable, localDocumentClient } from '../support/dynamodbTables.ts';
 import { apiEvent, invokeHandler } from '../support/events.ts';
-import { freePort } from '../support/freePort.ts';
 import { loudTelemetry } from '../support/telemetry.ts';
 import { makeKey, signToken, type TestKey, verifierTrusting } from '../support/tokens.ts';
 

@@ -1,7 +1,7 @@
 // Vitest global setup: one DynamoDB Local, in memory, on a free port, for the integration suite.
 import type { TestProject } from 'vitest/node';
 import { startDynamoDbLocal } from '../../infra/local/dynamodbLocal.ts';
-import { freePort } from './freePort.ts';
+import { freePort } from '../../infra/local/freePort.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -1,8 +1,9 @@
 // Per-test tables in the shared DynamoDB Local, so tests never see each other's plants.
-import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { createDocumentClient } from '#lib/plants/dynamoClient.ts';
+import { localDynamoClient } from '../../infra/local/dynamoClient.ts';
 import { ensurePlantsTable } from '../../infra/local/plantsTable.ts';
-import { createDocumentClient } from '../../lib/store/dynamoClient.ts';
 
 export const localDocumentClient = (
   endpoint: string,
@@ -19,11 +20,7 @@ export const localDocumentClient = (
 
 export const createTestTable = async (endpoint: string) => {
   const name = `plants-test-${crypto.randomUUID()}`;
-  const client = new DynamoDBClient({
-    endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
+  const client = localDynamoClient(endpoint);
   await ensurePlantsTable(client, name);
   const documents = DynamoDBDocumentClient.from(client);
   /** Every item in the table, as stored. */

@@ -11,7 +11,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { Socket } from 'node:net';
-import { freePort } from './freePort.ts';
+import { freePort } from '../../infra/local/freePort.ts';
 
 export type FaultKind =
   /** Forward to DynamoDB and relay its answer. */

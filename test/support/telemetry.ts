@@ -1,8 +1,8 @@
 // Telemetry for handlers under test: quiet by default, or recorded so a test can read the log
 // lines and the EMF metric documents that the handler writes to stdout.
 import { vi } from 'vitest';
-import { SERVICE_NAME } from '../../lib/config.ts';
-import { createTelemetry, type Telemetry } from '../../lib/telemetry.ts';
+import { SERVICE_NAME } from '#lib/config/telemetry.ts';
+import { createTelemetry, type Telemetry } from '#lib/telemetry.ts';
 
 /** No log lines; no metrics (vitest.config.ts sets POWERTOOLS_METRICS_DISABLED). */
 export const quietTelemetry = (): Telemetry =>

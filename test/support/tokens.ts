@@ -9,7 +9,7 @@ import {
   type JWTVerifyGetKey,
   SignJWT,
 } from 'jose';
-import { createTokenVerifier, type VerifyToken } from '../../lib/auth/tokenVerifier.ts';
+import { createTokenVerifier, type VerifyToken } from '#lib/auth/tokenVerifier.ts';
 
 type CryptoKey = webcrypto.CryptoKey;
 

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { type Config, loadConfig } from '#lib/config.ts';
+import { authSettings } from '#lib/config/auth.ts';
+import { loadConfig as loadSettings } from '#lib/config/load.ts';
+import { telemetrySettings } from '#lib/config/telemetry.ts';
+import {
+  type StoreFunctionConfig as Config,
+  loadStoreFunctionConfig as loadConfig,
+} from '../support/config.ts';
 
 const minimal = {
   PLANTS_TABLE: 'plants-dev',
@@ -27,8 +33,8 @@ describe('loadConfig', () => {
   it('reads a valid minimal environment, with defaults for everything optional', () => {
     const config = loadConfig(minimal);
 
-    expect(config.table).toBe('plants-dev');
-    expect(config.dynamodb).toEqual({
+    expect(config.store.table).toBe('plants-dev');
+    expect(config.store.dynamodb).toEqual({
       endpoint: undefined,
       region: 'us-east-1',
       maxAttempts: 3,
@@ -43,7 +49,7 @@ describe('loadConfig', () => {
 
   it('ignores variables it does not know', () => {
     const config = loadConfig({ ...minimal, PATH: '/usr/bin', HOME: '/root' });
-    expect(config.table).toBe('plants-dev');
+    expect(config.store.table).toBe('plants-dev');
   });
 
   it('reads every optional variable', () => {
@@ -58,7 +64,7 @@ describe('loadConfig', () => {
       AUTH_REQUIRED_SCOPE: 'plants:write',
     });
 
-    expect(config.dynamodb).toEqual({
+    expect(config.store.dynamodb).toEqual({
       endpoint: 'http://localhost:8000',
       region: 'eu-west-1',
       maxAttempts: 5,
@@ -115,8 +121,8 @@ describe('loadConfig', () => {
     });
 
     expect(config).toEqual(loadConfig(minimal));
-    expect(config.dynamodb.endpoint).toBeUndefined();
-    expect(config.dynamodb.region).toBe('us-east-1');
+    expect(config.store.dynamodb.endpoint).toBeUndefined();
+    expect(config.store.dynamodb.region).toBe('us-east-1');
     expect(config.auth.requiredScope).toBeUndefined();
     expect(keyUrl(config)).toBe('https://issuer.example/.well-known/jwks.json');
   });
@@ -203,6 +209,30 @@ describe('loadConfig', () => {
     });
     expect(message).toContain('AUTH_ISSUER');
     expect(message).toContain('DYNAMODB_MAX_ATTEMPTS');
+  });
+});
+
+describe('a function reads only the settings it uses', () => {
+  it('needs no table when it does not use the store', () => {
+    const config = loadSettings(
+      { AUTH_ISSUER: 'https://issuer.example/', AUTH_AUDIENCE: 'plant-store' },
+      { auth: authSettings, telemetry: telemetrySettings },
+    );
+    expect(Object.keys(config).sort()).toEqual(['auth', 'telemetry']);
+    expect(config.auth.audience).toBe('plant-store');
+  });
+
+  it('needs no auth settings when it authenticates nobody', () => {
+    expect(loadSettings({}, { telemetry: telemetrySettings }).telemetry.logLevel).toBe('INFO');
+  });
+
+  it('still lists the problems of every group it reads, and only those', () => {
+    const message = configError({ LOG_LEVEL: 'LOUD' });
+    for (const name of ['PLANTS_TABLE', 'AUTH_ISSUER', 'LOG_LEVEL'])
+      expect(message).toContain(name);
+    expect(() =>
+      loadSettings({ PLANTS_TABLE: '' }, { telemetry: telemetrySettings }),
+    ).not.toThrow();
   });
 });
 

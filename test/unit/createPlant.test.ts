@@ -3,74 +3,17 @@
 import type { Context } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HttpResponse } from '#lib/http/types.ts';
-import type { NewPlant } from '#lib/plant.ts';
-import type { CreateResult, PlantStore, StoredPlant } from '#lib/store/plantStore.ts';
-import { createPlantHandler } from '../../handlers/createPlant.ts';
+import { createPlantHandler } from '#lib/routes/createPlant.ts';
 import {
   apiEvent,
   lambdaContext,
   type PayloadVersion,
   type RequestSpec,
 } from '../support/events.ts';
+import { FakePlantStore } from '../support/fakePlantStore.ts';
 import { type RecordedTelemetry, recordTelemetry } from '../support/telemetry.ts';
 import { makeKey, signToken, verifierFor, verifierTrusting } from '../support/tokens.ts';
 import { acceptableClaims, hmacToken, tamperedToken, unsecuredToken } from './helpers.ts';
-
-// ---------------------------------------------------------------------------------------------
-// The fake store: records every call, answers what the test asks for.
-
-type StoreAnswer = CreateResult['outcome'] | 'throw' | 'hang';
-
-interface StoreCall {
-  plant: NewPlant;
-  creator: string;
-  signal: AbortSignal | undefined;
-}
-
-class FakePlantStore implements PlantStore {
-  readonly calls: StoreCall[] = [];
-  answer: StoreAnswer = 'created';
-  /** The plant already stored under the id, for 'replayed' and 'conflict'. */
-  existing: StoredPlant = {
-    id: 7,
-    name: 'Stored ficus',
-    tag: 'stored-tag',
-    createdAt: '2026-01-01T00:00:00.000Z',
-    createdBy: 'someone-else',
-  };
-  /** What 'throw' rejects with. */
-  failure: unknown = new Error('table plants-unit exploded: SECRET-DETAIL-4711');
-
-  create(plant: NewPlant, creator: string, options?: { signal?: AbortSignal }) {
-    this.calls.push({ plant, creator, signal: options?.signal });
-    switch (this.answer) {
-      case 'created':
-        return Promise.resolve<CreateResult>({
-          outcome: 'created',
-          plant: {
-            id: plant.id,
-            name: plant.name,
-            ...(plant.tag === undefined ? {} : { tag: plant.tag }),
-            createdAt: '2026-11-22T00:00:00.000Z',
-            createdBy: creator,
-          },
-        });
-      case 'replayed':
-        return Promise.resolve<CreateResult>({ outcome: 'replayed', plant: this.existing });
-      case 'conflict':
-        return Promise.resolve<CreateResult>({ outcome: 'conflict', existing: this.existing });
-      case 'unavailable':
-        return Promise.resolve<CreateResult>({
-          outcome: 'unavailable',
-          cause: Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException' }),
-        });
-      case 'throw':
-        return Promise.reject(this.failure);
-      case 'hang':
-        return new Promise<CreateResult>(() => {});
-    }
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // Keys, tokens and the handler.
@@ -178,7 +121,7 @@ describe.each(VERSIONS)('POST /plants (API Gateway payload %s)', (version) => {
     expect(response.statusCode).toBe(200);
     expect(headerOf(response, 'Content-Type')).toBe('application/json');
     expectProtectiveHeaders(response);
-    expect(JSON.parse(response.body)).toStrictEqual(plant);
+    expect(JSON.parse(response.body ?? '')).toStrictEqual(plant);
   };
 
   /** The Error object of API.md, for any error status; returns its message. */
@@ -186,7 +129,7 @@ describe.each(VERSIONS)('POST /plants (API Gateway payload %s)', (version) => {
     expect(response.statusCode).toBe(status);
     expect(headerOf(response, 'Content-Type')).toBe('application/json');
     expectProtectiveHeaders(response);
-    const body = JSON.parse(response.body) as Record<string, unknown>;
+    const body = JSON.parse(response.body ?? '') as Record<string, unknown>;
     expect(Object.keys(body).sort()).toEqual(['error', 'message']);
     expect(body.error).toBe(status);
     expect(typeof body.message).toBe('string');

@@ -1,18 +1,27 @@
 // The JSON body middleware on its own: bodies at the edges the property suite found.
 import { describe, expect, it } from 'vitest';
 import { jsonBody } from '#lib/http/jsonBody.ts';
-import type { HttpEvent } from '#lib/http/types.ts';
+import type { HttpEvent, ParsedJson, RouteContext } from '#lib/http/types.ts';
 
-const parse = (body: string, isBase64Encoded = false): unknown => {
+const parseJson = (body: string, isBase64Encoded = false): ParsedJson => {
   const event: HttpEvent = {
     headers: { 'content-type': 'application/json' },
     body,
     isBase64Encoded,
   };
-  const before = jsonBody({ integerFields: ['id'] }).before as (request: unknown) => void;
-  before({ event });
-  return event.body;
+  const context = {} as RouteContext;
+  const before = jsonBody({ describedAs: 'a NewPlant', integerFields: ['id'] }).before as (
+    request: unknown,
+  ) => void;
+  before({ event, context });
+  // the event stays as it came
+  expect(event.body).toBe(body);
+  if (!context.json) throw new Error('jsonBody wrote no result');
+  return context.json;
 };
+
+const parse = (body: string, isBase64Encoded = false): unknown =>
+  parseJson(body, isBase64Encoded).value;
 
 const refusal = (body: string, isBase64Encoded = false) => {
   try {
@@ -49,8 +58,9 @@ describe('jsonBody', () => {
     expect(parse(`{"id":1,"name":"${name}"}`)).toMatchObject({ id: 1 });
   });
 
-  it('keeps an inexact id as its literal, wherever it stands in the body', () => {
-    expect(parse(`{"deep":${nested(50)},"id":1.5,"name":"Fern"}`)).toMatchObject({ id: '1.5' });
+  it('reports an inexact id with its literal, wherever it stands in the body', () => {
+    const { inexactIntegers } = parseJson(`{"deep":${nested(50)},"id":1.5,"name":"Fern"}`);
+    expect(Object.fromEntries(inexactIntegers)).toEqual({ id: '1.5' });
   });
 
   it('refuses a __proto__ key at the bottom of a deep nesting', () => {

@@ -1,8 +1,8 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createPlantHandler } from '../../handlers/createPlant.ts';
-import type { createTokenVerifier } from '../../lib/auth/tokenVerifier.ts';
-import type { CreateResult, PlantStore } from '../../lib/store/plantStore.ts';
+import type { createTokenVerifier } from '#lib/auth/tokenVerifier.ts';
+import { createPlantHandler } from '#lib/routes/createPlant.ts';
 import { apiEvent, invokeHandler } from '../support/events.ts';
+import { FakePlantStore } from '../support/fakePlantStore.ts';
 import { type RecordedTelemetry, recordTelemetry } from '../support/telemetry.ts';
 import { makeKey, signToken, type TestKey, verifierTrusting } from '../support/tokens.ts';
 
@@ -12,17 +12,9 @@ let key: TestKey;
 let verifyToken: ReturnType<typeof createTokenVerifier>;
 let token: string;
 let telemetry: RecordedTelemetry;
-let outcome: CreateResult['outcome'];
 let handler: ReturnType<typeof createPlantHandler>;
 
-const store: PlantStore = {
-  create: async (plant, creator) => {
-    const stored = { ...plant, createdBy: creator, createdAt: '2026-11-22T00:00:00.000Z' };
-    if (outcome === 'conflict') return { outcome, existing: stored };
-    if (outcome === 'unavailable') return { outcome, cause: new Error('ThrottlingException') };
-    return { outcome, plant: stored };
-  },
-};
+let store: FakePlantStore;
 
 beforeAll(async () => {
   key = await makeKey('ES256');
@@ -30,7 +22,7 @@ beforeAll(async () => {
   token = await signToken(key, { subject: 'alice' });
 });
 beforeEach(() => {
-  outcome = 'created';
+  store = new FakePlantStore();
   telemetry = recordTelemetry();
   handler = createPlantHandler({ plantStore: store, verifyToken, ...telemetry });
 });
@@ -113,7 +105,7 @@ describe('request telemetry', () => {
   ] as const)(
     'writes one log line and one metric for %s',
     async (_case, storeOutcome, body, authorization, status, level, metric) => {
-      outcome = storeOutcome;
+      store.answer = storeOutcome;
       // a first request takes the cold start, so the one under test is a warm one
       await send('{"id":1,"name":"warm-up"}');
       telemetry.clear();
@@ -137,8 +129,9 @@ describe('request telemetry', () => {
       expect(line?.plantId).toBe(storeSawIt ? 42 : undefined);
       expect(line?.callerSub).toBe(status === 401 ? undefined : 'alice');
       if (status >= 500)
+        // the store's own error: what made the request fail, with its stack
         expect(line?.error).toMatchObject({
-          name: 'ServiceUnavailableError',
+          name: 'ThrottlingException',
           stack: expect.any(String),
         });
       if (status >= 400 && status < 500) expect(line?.reason).toEqual(expect.any(String));
@@ -173,11 +166,8 @@ describe('request telemetry', () => {
   });
 
   it('logs a 500 at ERROR with the error and its stack, and tells the client nothing of it', async () => {
-    handler = createPlantHandler({
-      plantStore: { create: () => Promise.reject(new Error('disk on fire: SECRET-4711')) },
-      verifyToken,
-      ...telemetry,
-    });
+    store.answer = 'throw';
+    store.failure = new Error('disk on fire: SECRET-4711');
 
     const response = await send('{"id":5,"name":"Ivy"}');
 

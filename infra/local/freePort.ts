@@ -1,3 +1,4 @@
+// A free loopback port, for the local stack, its tests and the benchmarks.
 import { createServer } from 'node:net';
 
 /** A port that was free a moment ago (the OS picks it), for servers the tests start. */

@@ -1,5 +1,5 @@
 // The plant store's contract, in domain terms: it knows nothing of HTTP.
-import type { NewPlant } from '#lib/plant.ts';
+import type { NewPlant } from '#lib/plants/schemas.ts';
 
 /** A plant as stored: what the client sent, plus who created it and when. */
 export type StoredPlant = NewPlant & {

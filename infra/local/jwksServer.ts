@@ -1,4 +1,5 @@
-// An identity provider's key endpoint for tests: serves a JWKS over HTTP and counts the fetches.
+// An identity provider's key endpoint on this machine (tests, benchmarks): serves a JWKS over
+// HTTP and counts the fetches.
 import { createServer } from 'node:http';
 import type { JSONWebKeySet } from 'jose';
 import { freePort } from './freePort.ts';

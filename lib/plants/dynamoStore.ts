@@ -3,8 +3,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { NewPlant } from '#lib/plant.ts';
-import type { CreateResult, PlantStore, StoredPlant } from '#lib/store/plantStore.ts';
+import type { NewPlant } from '#lib/plants/schemas.ts';
+import type { CreateResult, PlantStore, StoredPlant } from '#lib/plants/store.ts';
 
 export interface DynamoPlantStoreOptions {
   client: DynamoDBDocumentClient;

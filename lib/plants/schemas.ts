@@ -1,5 +1,5 @@
 // The plant's shapes, as the specification and API.md define them: the single source for request
-// validation, response bodies and the OpenAPI document (infra/openapi/document.ts), which reads
+// validation, response bodies and the OpenAPI document (infra/openapi/), which reads
 // the descriptions and examples registered here. Metadata costs nothing at parse time.
 // zod/mini keeps the bundle (and so the cold start) small; the full `zod` API is not needed here.
 import * as z from 'zod/mini';
@@ -72,26 +72,6 @@ export const Plant = z
     examples: [{ name: 'Monstera', tag: 'indoor' }],
   });
 export type Plant = z.infer<typeof Plant>;
-
-/** Every error body: `error` is the HTTP status code. */
-export const ErrorBody = z
-  .object({
-    error: z.int32().register(z.globalRegistry, {
-      description: 'The HTTP status code of the response',
-      format: 'int32',
-      examples: [400],
-    }),
-    message: z.string().register(z.globalRegistry, {
-      description:
-        'One plain sentence a client developer can act on (for a rejected field: which one, and why)',
-      examples: ['name is required: a string'],
-    }),
-  })
-  .register(z.globalRegistry, {
-    description: 'Every error response: the status code and what went wrong.',
-    examples: [{ error: 400, message: 'name is required: a string' }],
-  });
-export type ErrorBody = z.infer<typeof ErrorBody>;
 
 /** The Plant a client sees for a stored or requested plant: name, and tag only when it has one. */
 export const toPlant = ({ name, tag }: { name: string; tag?: string | undefined }): Plant =>

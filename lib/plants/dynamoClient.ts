@@ -2,7 +2,7 @@
 // or failing store ends in a 503 well inside the function timeout.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Config } from '#lib/config.ts';
+import type { DynamoDbSettings } from '#lib/config/store.ts';
 
 export const createDocumentClient = ({
   endpoint,
@@ -10,7 +10,7 @@ export const createDocumentClient = ({
   maxAttempts,
   connectTimeoutMs,
   requestTimeoutMs,
-}: Config['dynamodb']): DynamoDBDocumentClient =>
+}: DynamoDbSettings): DynamoDBDocumentClient =>
   DynamoDBDocumentClient.from(
     new DynamoDBClient({
       region,

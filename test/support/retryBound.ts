@@ -1,10 +1,10 @@
 // The longest one store request can take, retries included, derived from the DynamoDB client's
-// configuration (lib/config.ts) and the AWS SDK's standard retry strategy, in one place. The
+// configuration (lib/config/store.ts) and the AWS SDK's standard retry strategy, in one place. The
 // reliability suite checks it against the SDK, against a misbehaving DynamoDB, and against the
 // function timeout in serverless.yml.
 //
 // - An attempt lasts at most its request timeout: the SDK starts that timer with the attempt (it
-//   covers connecting too) and, with throwOnRequestTimeout (lib/store/dynamoClient.ts), fails the
+//   covers connecting too) and, with throwOnRequestTimeout (lib/plants/dynamoClient.ts), fails the
 //   attempt when it fires. The larger of the connect and request timeouts is taken, to be safe.
 // - Between attempts the SDK waits a random delay below base × 2^retry, capped at 20 s: the base
 //   is 1000 ms after a throttling error and 25 ms (DynamoDB's) after other transient errors. Any
@@ -12,7 +12,7 @@
 // - A server may lengthen a delay by up to 5 s with a Retry-After or x-amz-retry-after header.
 //   DynamoDB sends neither; the bound assumes none. (The handler's early timeout still answers
 //   503 before Lambda's own timeout, whatever happens.)
-import type { Config } from '#lib/config.ts';
+import type { DynamoDbSettings } from '#lib/config/store.ts';
 
 /** The SDK's backoff base after a throttling error (@smithy/core Retry.throttlingDelay()). */
 export const THROTTLING_BACKOFF_BASE_MS = 1000;
@@ -33,5 +33,5 @@ export const storeRequestBoundMs = ({
   maxAttempts,
   connectTimeoutMs,
   requestTimeoutMs,
-}: Pick<Config['dynamodb'], 'maxAttempts' | 'connectTimeoutMs' | 'requestTimeoutMs'>): number =>
+}: Pick<DynamoDbSettings, 'maxAttempts' | 'connectTimeoutMs' | 'requestTimeoutMs'>): number =>
   maxAttempts * Math.max(connectTimeoutMs, requestTimeoutMs) + retryBackoffBoundMs(maxAttempts);

@@ -1,0 +1,57 @@
+// What a route answers, in one value: the HTTP status, body and headers, and what the request log
+// and metrics say of it (the metric it counts toward, the route's outcome, its log fields). The
+// pipeline turns it into API Gateway's response at the very end.
+import type { ErrorBody } from '#lib/http/errorBody.ts';
+import { retryAfter } from '#lib/http/httpError.ts';
+import type { HttpResponse } from '#lib/http/types.ts';
+
+interface ReplyBase {
+  status: number;
+  headers?: Record<string, string>;
+  /** The metric the request counts toward (one count per request). */
+  metric: string;
+  /** What the route did, in its own words, for the log: created, replayed, notFound, ... */
+  outcome?: string;
+  /** More log fields the route knows once it ran (never client input it has not validated). */
+  log?: Record<string, unknown>;
+}
+
+export interface SuccessReply extends ReplyBase {
+  /** The JSON body; none (as for 204) when undefined. */
+  body?: unknown;
+}
+
+export interface ErrorReply extends ReplyBase {
+  /** The Error body's message: one sentence the client can act on. */
+  message: string;
+  /** For the log of a 5xx: the error behind it. */
+  cause?: unknown;
+}
+
+export type Reply = SuccessReply | ErrorReply;
+
+export const isErrorReply = (reply: Reply): reply is ErrorReply => 'message' in reply;
+
+/** Our outage, not the caller's fault: 503, and when to retry. */
+export const unavailable = (
+  message: string,
+  { metric, cause, ...rest }: Omit<ErrorReply, 'status' | 'message'>,
+): ErrorReply => ({ status: 503, message, metric, cause, ...rest, headers: retryAfter });
+
+// per caller: no shared cache keeps them, no browser sniffs them
+const protectiveHeaders = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };
+
+/** The reply as API Gateway sends it: an Error body for an error, else its JSON body if any. */
+export const toHttpResponse = (reply: Reply): HttpResponse => {
+  const body = isErrorReply(reply)
+    ? ({ error: reply.status, message: reply.message } satisfies ErrorBody)
+    : reply.body;
+  if (body === undefined) {
+    return { statusCode: reply.status, headers: { ...protectiveHeaders, ...reply.headers } };
+  }
+  return {
+    statusCode: reply.status,
+    headers: { 'Content-Type': 'application/json', ...protectiveHeaders, ...reply.headers },
+    body: JSON.stringify(body),
+  };
+};

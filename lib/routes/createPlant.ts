@@ -1,0 +1,60 @@
+// POST /plants: validate a NewPlant, store it once, answer the Plant. A retry of the same plant
+// answers 200 and writes nothing; the same id with other content is a 409.
+import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
+import { unavailable } from '#lib/http/reply.ts';
+import { NewPlant, toPlant } from '#lib/plants/schemas.ts';
+import type { PlantStore } from '#lib/plants/store.ts';
+import { REALM } from '#lib/routes/plantsApi.ts';
+
+export interface CreatePlantDependencies extends HttpDependencies {
+  plantStore: PlantStore;
+}
+
+export const createPlantHandler = ({ plantStore, ...http }: CreatePlantDependencies) =>
+  httpRoute(
+    http,
+    {
+      name: 'POST /plants',
+      realm: REALM,
+      body: { schema: NewPlant, describedAs: 'a NewPlant' },
+      integerFields: ['id'],
+    },
+    async ({ body, caller, signal }) => {
+      const result = await plantStore.create(body, caller.sub, { signal });
+      // only once the store has seen the plant: before that the id is unvalidated client input
+      const log = { plantId: body.id };
+      switch (result.outcome) {
+        case 'created':
+          return {
+            status: 200,
+            body: toPlant(result.plant),
+            metric: 'PlantsCreated',
+            log,
+            outcome: 'created',
+          };
+        case 'replayed':
+          return {
+            status: 200,
+            body: toPlant(result.plant),
+            metric: 'PlantReplays',
+            log,
+            outcome: 'replayed',
+          };
+        case 'conflict':
+          return {
+            status: 409,
+            message: `A plant with id ${body.id} already exists with a different name or tag`,
+            metric: 'PlantConflicts',
+            log,
+            outcome: 'conflict',
+          };
+        case 'unavailable':
+          return unavailable('The plant store is busy or unreachable: retry in a few seconds', {
+            metric: 'StoreUnavailable',
+            cause: result.cause,
+            log,
+            outcome: 'unavailable',
+          });
+      }
+    },
+  );
