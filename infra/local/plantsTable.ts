@@ -1,26 +1,93 @@
-// The plants table for DynamoDB Local, shaped as in infra/dynamodb.yml (partition key id, Number).
+// The plants table for DynamoDB Local, made from its definition in infra/dynamodb.yml (keys,
+// indexes), so the local run and the tests query the table the stages deploy. A table made by an
+// older version gets what it lacks, as a stack update adds it to a deployed one.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
+  type AttributeDefinition,
   CreateTableCommand,
   DescribeTableCommand,
   type DynamoDBClient,
+  type GlobalSecondaryIndex,
+  type KeySchemaElement,
   ResourceNotFoundException,
+  type TableDescription,
+  UpdateTableCommand,
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
+import { parse } from 'yaml';
+import { repoRoot } from './paths.ts';
+
+interface TableDefinition {
+  AttributeDefinitions: AttributeDefinition[];
+  KeySchema: KeySchemaElement[];
+  GlobalSecondaryIndexes: GlobalSecondaryIndex[];
+}
+
+/** The table's keys and indexes as infra/dynamodb.yml defines them (its CloudFormation tags aside). */
+export const plantsTableDefinition = (): TableDefinition => {
+  const template = parse(readFileSync(join(repoRoot, 'infra', 'dynamodb.yml'), 'utf8'), {
+    logLevel: 'error',
+  }) as { Resources: { PlantsTable: { Properties: TableDefinition } } };
+  const { AttributeDefinitions, KeySchema, GlobalSecondaryIndexes } =
+    template.Resources.PlantsTable.Properties;
+  return { AttributeDefinitions, KeySchema, GlobalSecondaryIndexes };
+};
+
+const describe = async (client: DynamoDBClient, TableName: string) => {
+  try {
+    return (await client.send(new DescribeTableCommand({ TableName }))).Table;
+  } catch (error) {
+    if (error instanceof ResourceNotFoundException) return undefined;
+    throw error;
+  }
+};
+
+const waitUntilActive = async (client: DynamoDBClient, TableName: string) => {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const table = await describe(client, TableName);
+    const indexes = table?.GlobalSecondaryIndexes ?? [];
+    if (table?.TableStatus === 'ACTIVE' && indexes.every((i) => i.IndexStatus === 'ACTIVE')) return;
+    if (Date.now() > deadline) throw new Error(`table ${TableName} did not become active in 60 s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+};
+
+/** The indexes of the definition that `table` lacks, added one at a time (as DynamoDB requires). */
+const addMissingIndexes = async (
+  client: DynamoDBClient,
+  table: TableDescription,
+  definition: TableDefinition,
+) => {
+  const present = new Set((table.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
+  for (const index of definition.GlobalSecondaryIndexes) {
+    if (present.has(index.IndexName)) continue;
+    await client.send(
+      new UpdateTableCommand({
+        TableName: table.TableName,
+        AttributeDefinitions: definition.AttributeDefinitions,
+        GlobalSecondaryIndexUpdates: [{ Create: index }],
+      }),
+    );
+    await waitUntilActive(client, table.TableName ?? '');
+  }
+};
 
 export const ensurePlantsTable = async (client: DynamoDBClient, tableName: string) => {
-  try {
-    await client.send(new DescribeTableCommand({ TableName: tableName }));
+  const definition = plantsTableDefinition();
+  const existing = await describe(client, tableName);
+  if (existing) {
+    await addMissingIndexes(client, existing, definition);
     return;
-  } catch (error) {
-    if (!(error instanceof ResourceNotFoundException)) throw error;
   }
   await client.send(
     new CreateTableCommand({
       TableName: tableName,
-      AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'N' }],
-      KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
       BillingMode: 'PAY_PER_REQUEST',
+      ...definition,
     }),
   );
   await waitUntilTableExists({ client, maxWaitTime: 30 }, { TableName: tableName });
+  await waitUntilActive(client, tableName);
 };

@@ -11,7 +11,8 @@ export interface AuthSettings {
   issuer: string;
   audience: string;
   keys: KeySource;
-  requiredScope: string | undefined;
+  /** The scope reading routes require, and writing ones; none when undefined. */
+  scopes: { read: string | undefined; write: string | undefined };
 }
 
 /** The issuer's conventional key-set address (OIDC discovery, Cognito). */
@@ -31,7 +32,15 @@ export const authSettings = defineSettings(
     // a token naming an unknown key refetches the key set at most this often
     AUTH_JWKS_COOLDOWN_SECONDS: positiveInt(30),
     AUTH_JWKS_TIMEOUT_MS: positiveInt(2000),
-    AUTH_REQUIRED_SCOPE: scope,
+    AUTH_READ_SCOPE: scope,
+    AUTH_WRITE_SCOPE: scope,
+    // replaced by the two above: a deployment still setting it must not lose its scope check
+    AUTH_REQUIRED_SCOPE: z.optional(
+      z.never({
+        error:
+          'is no longer read: set AUTH_WRITE_SCOPE (POST, PUT, DELETE) and AUTH_READ_SCOPE (GET) instead',
+      }),
+    ),
   }),
   (env): AuthSettings => ({
     issuer: env.AUTH_ISSUER,
@@ -44,7 +53,7 @@ export const authSettings = defineSettings(
           cooldownMs: env.AUTH_JWKS_COOLDOWN_SECONDS * 1000,
           timeoutMs: env.AUTH_JWKS_TIMEOUT_MS,
         },
-    requiredScope: env.AUTH_REQUIRED_SCOPE,
+    scopes: { read: env.AUTH_READ_SCOPE, write: env.AUTH_WRITE_SCOPE },
   }),
   (env) =>
     !env.AUTH_JWKS_URL && !env.AUTH_JWKS_FILE && env.AUTH_ISSUER && !URL.canParse(env.AUTH_ISSUER)

@@ -18,6 +18,6 @@ export const httpDependencies = ({
     audience: auth.audience,
     keySet: keySetFrom(auth.keys),
   }),
-  requiredScope: auth.requiredScope,
+  scopes: auth.scopes,
   ...createTelemetry(telemetry),
 });

@@ -1,12 +1,13 @@
-// The one ordered middleware chain every route runs. A route says what it is (name, body schema)
-// and what it does with a valid request; the order of the stages lives here and nowhere else:
+// The one ordered middleware chain every route runs. A route says what it is (name, access, the
+// schemas of its body, path and query) and what it does with a valid request; the order of the
+// stages lives here and nowhere else:
 //
-//   timeout → logger → metrics → response → telemetry → error responder → headers → bearer auth
-//   → JSON body (routes with a body) → validation → route logic → reply
+//   timeout → logger → metrics → telemetry → error responder → headers → bearer auth (+ scope)
+//   → JSON body (routes with a body) → validation (body, path, query) → route logic → reply
 //
 // Each stage writes its result to its own field of the context (lib/http/types.ts); the route's
 // logic gets them as one typed RouteRequest and answers a Reply, which telemetry logs and counts
-// and the outermost stage turns into API Gateway's response.
+// and which becomes API Gateway's response last of all.
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
@@ -20,37 +21,60 @@ import { jsonBody } from '#lib/http/jsonBody.ts';
 import { METRICS } from '#lib/http/metrics.ts';
 import { type Reply, toHttpResponse } from '#lib/http/reply.ts';
 import { requestTelemetry } from '#lib/http/requestTelemetry.ts';
-import type { HttpEvent, HttpResponse, RouteContext } from '#lib/http/types.ts';
-import { type InputSchemas, type RouteInput, validateInput } from '#lib/http/validateInput.ts';
+import { requestMethod, requestUrl } from '#lib/http/requestUrl.ts';
+import type { HttpEvent, HttpResponse, RouteContext, RouteInput } from '#lib/http/types.ts';
+import { type InputSchemas, validateInput } from '#lib/http/validateInput.ts';
 import type { Telemetry } from '#lib/telemetry.ts';
 
 /** Answer before Lambda's own timeout would cut us off without an Error body. */
 export const TIMEOUT_MARGIN_MS = 500;
 
-/** What every route of a deployment shares: who may call, and where logs and metrics go. */
-export interface HttpDependencies extends Telemetry {
-  verifyToken: VerifyToken;
-  /** A scope every caller must hold; none when undefined. */
-  requiredScope?: string | undefined;
+/** The scope a deployment requires of reading and of writing routes; none when undefined. */
+export interface RouteScopes {
+  read?: string | undefined;
+  write?: string | undefined;
 }
 
-export interface RouteDefinition<Body> extends InputSchemas<Body> {
-  /** The route as logs name it: "POST /plants". */
+/** What every route of a deployment shares: who may call, and where logs and metrics go. */
+export interface HttpDependencies extends Telemetry {
+  /** Needed by every route but those open to anyone. */
+  verifyToken?: VerifyToken;
+  scopes?: RouteScopes;
+}
+
+/** Who may call a route: a caller holding the read or write scope, or anyone (no token read). */
+export type Access = 'read' | 'write' | 'anyone';
+
+export interface RouteDefinition<Body, Path, Query, A extends Access>
+  extends InputSchemas<Body, Path, Query> {
+  /** The route as logs name it: "GET /plants/{id}". */
   name: string;
+  access: A;
   /** The protection space of the bearer challenge. */
   realm: string;
   /** Top-level body fields that must be written as whole numbers (see lib/http/jsonBody.ts). */
   integerFields?: readonly string[];
 }
 
-/** What the route's logic gets: the verified caller and the validated input. */
-export interface RouteRequest<Body> extends RouteInput<Body> {
-  caller: Caller;
+/** What the route's logic gets: the verified caller and the validated request. */
+export interface RouteRequest<Body, Path, Query, A extends Access = 'read' | 'write'>
+  extends RouteInput<Body, Path, Query> {
+  caller: A extends 'anyone' ? undefined : Caller;
+  /** GET, POST, ... */
+  method: string;
+  /** The path within the API, as its routes are written (no stage or base path). */
+  apiPath: string;
+  /** Header names lower-cased. */
+  headers: Record<string, string | undefined>;
+  /** The request's own URL as the client addressed it (scheme, host, path, query). */
+  url: URL;
   /** Aborted when the function is about to run out of time. */
   signal: AbortSignal;
 }
 
-export type RouteLogic<Body> = (request: RouteRequest<Body>) => Promise<Reply>;
+export type RouteLogic<Body, Path, Query, A extends Access> = (
+  request: RouteRequest<Body, Path, Query, A>,
+) => Promise<Reply>;
 
 /** A Lambda handler for API Gateway (HTTP API 2.0 or REST 1.0 events). */
 export type HttpHandler = (
@@ -58,20 +82,19 @@ export type HttpHandler = (
   context: Context,
 ) => Promise<HttpResponse>;
 
-/** The stages run in this order; none of them may be missing when the logic runs. */
-const stageResults = <Body>(context: RouteContext<RouteInput<Body>>) => {
-  const { caller, input } = context;
-  if (!caller || !input)
-    throw new Error('the pipeline reached the route without a caller or input');
-  return { caller, input };
-};
-
-export const httpRoute = <Body = undefined>(
-  { verifyToken, requiredScope, logger, metrics }: HttpDependencies,
-  definition: RouteDefinition<Body>,
-  logic: RouteLogic<Body>,
+export const httpRoute = <
+  Body = undefined,
+  Path = undefined,
+  Query = undefined,
+  A extends Access = 'read' | 'write',
+>(
+  { verifyToken, scopes = {}, logger, metrics }: HttpDependencies,
+  definition: RouteDefinition<Body, Path, Query, A>,
+  logic: RouteLogic<Body, Path, Query, A>,
 ): HttpHandler => {
-  const pipeline = middy<HttpEvent, Reply, Error, RouteContext<RouteInput<Body>>>({
+  type Input = RouteInput<Body, Path, Query>;
+  const { name, access, realm, body, integerFields = [] } = definition;
+  const pipeline = middy<HttpEvent, Reply, Error, RouteContext<Input>>({
     timeoutEarlyInMillis: TIMEOUT_MARGIN_MS,
     timeoutEarlyResponse: () => {
       throw httpError(503, 'The request ran out of time: retry in a few seconds', {
@@ -84,26 +107,36 @@ export const httpRoute = <Body = undefined>(
     // and the body
     .use(injectLambdaContext(logger, { logEvent: false, resetKeys: true }))
     .use(logMetrics(metrics, { captureColdStartMetric: true }))
-    .use(requestTelemetry({ logger, metrics }, definition.name))
+    .use(requestTelemetry({ logger, metrics }, name))
     .use(errorResponder())
-    .use(httpHeaderNormalizer())
-    .use(bearerAuth({ verifyToken, realm: definition.realm, requiredScope }));
-  if (definition.body) {
+    .use(httpHeaderNormalizer());
+  if (access !== 'anyone') {
+    if (!verifyToken) throw new Error(`${name} needs a token verifier: it is not open to anyone`);
     pipeline.use(
-      jsonBody({
-        describedAs: definition.body.describedAs,
-        integerFields: definition.integerFields ?? [],
-      }),
+      bearerAuth({ verifyToken, realm, requiredScope: scopes[access as 'read' | 'write'] }),
     );
   }
+  if (body) pipeline.use(jsonBody({ describedAs: body.describedAs, integerFields }));
   const handler = pipeline
     .use(validateInput(definition))
-    .handler(async (_event, context, { signal }) => {
-      const { caller, input } = stageResults(context);
-      return logic({ ...input, caller, signal });
+    .handler(async (event, context, { signal }) => {
+      const { caller, input } = context;
+      // the stages above ran in order, or the request would not be here
+      if (!input || (access !== 'anyone' && !caller)) {
+        throw new Error('the pipeline reached the route without its caller or input');
+      }
+      return logic({
+        ...input,
+        caller: caller as RouteRequest<Body, Path, Query, A>['caller'],
+        method: requestMethod(event),
+        apiPath: event.path ?? event.rawPath ?? '/',
+        headers: event.headers ?? {},
+        url: requestUrl(event),
+        signal,
+      });
     });
 
   // the reply becomes API Gateway's response last of all, after telemetry has read it
   return async (event, context) =>
-    toHttpResponse(await handler(event as HttpEvent, context as RouteContext<RouteInput<Body>>));
+    toHttpResponse(await handler(event as HttpEvent, context as RouteContext<Input>));
 };

@@ -2,14 +2,26 @@ import type { Context } from 'aws-lambda';
 import type { Caller } from '#lib/auth/tokenVerifier.ts';
 
 /**
- * What the pipeline reads of an API Gateway event. Both payload versions (HTTP API 2.0, REST 1.0)
- * fit once @middy/http-header-normalizer has lower-cased the header names. The pipeline never
- * changes the event: each stage writes its result to its own field of the RouteContext.
+ * What the pipeline reads of an API Gateway event, HTTP API (payload 2.0) or REST API (1.0).
+ * Middy's header normalizer lower-cases the header names; no other stage changes the event: each
+ * writes its result to its own field of the RouteContext.
  */
 export interface HttpEvent {
   headers?: Record<string, string | undefined> | null;
   body?: string | null;
   isBase64Encoded?: boolean;
+  pathParameters?: Record<string, string | undefined> | null;
+  /** 2.0: the query as the client sent it, still percent-encoded. */
+  rawQueryString?: string;
+  /** 1.0: each query parameter with all its values. */
+  multiValueQueryStringParameters?: Record<string, string[] | undefined> | null;
+  /** 2.0: the path as the client sent it. */
+  rawPath?: string;
+  /** 1.0: `path` is the resource's; the request context's is the client's (stage or base path included). */
+  path?: string;
+  /** 1.0 */
+  httpMethod?: string;
+  requestContext?: { path?: string; domainName?: string; http?: { method?: string } };
 }
 
 export interface HttpResponse {
@@ -28,15 +40,22 @@ export interface ParsedJson {
   inexactIntegers: ReadonlyMap<string, string>;
 }
 
+/** The body, path and query as the route's schemas accept them. */
+export interface RouteInput<Body = unknown, Path = unknown, Query = unknown> {
+  body: Body;
+  path: Path;
+  query: Query;
+}
+
 /**
  * The Lambda context as the pipeline's stages fill it in, in this order; each field is written by
  * exactly one stage (lib/http/pipeline.ts) and absent until that stage has run.
  */
-export interface RouteContext<Input = unknown> extends Context {
+export interface RouteContext<Input extends RouteInput = RouteInput> extends Context {
   /** bearerAuth: who is calling. */
   caller?: Caller;
   /** jsonBody: the body as JSON (routes with a body only). */
   json?: ParsedJson;
-  /** validateInput: the body, path and query as the route's schemas accept them. */
+  /** validateInput: the request as the route's schemas accept it. */
   input?: Input;
 }

@@ -1,48 +1,80 @@
-// Zod validation of what the route reads of the request (its body, for now): the typed values
-// become context.input, or a 400 says which field and why.
+// Zod validation of what the route reads of the request: its JSON body, path parameters and query.
+// The typed values become context.input, or a 400 names the field and says why.
 import type { MiddlewareObj } from '@middy/core';
 import type * as z from 'zod/mini';
 import { httpError } from '#lib/http/httpError.ts';
 import { METRICS } from '#lib/http/metrics.ts';
-import type { HttpEvent, RouteContext } from '#lib/http/types.ts';
+import type { HttpEvent, RouteContext, RouteInput } from '#lib/http/types.ts';
 
-export interface InputSchemas<Body> {
+export interface InputSchemas<Body, Path, Query> {
   body?: { schema: z.ZodMiniType<Body>; describedAs: string };
+  path?: z.ZodMiniType<Path>;
+  query?: z.ZodMiniType<Query>;
 }
 
-export interface RouteInput<Body> {
-  body: Body;
-}
+/**
+ * The query's parameters: a string for one given once, every value for one given more often (so
+ * that a schema can refuse a repeated parameter instead of reading one of its values).
+ */
+export const queryParameters = (event: HttpEvent): Record<string, string | string[]> => {
+  const grouped = new Map<string, string[]>();
+  if (event.rawQueryString !== undefined) {
+    // HTTP API joins repeated values with commas in queryStringParameters: the raw query keeps them
+    for (const [name, value] of new URLSearchParams(event.rawQueryString)) {
+      grouped.set(name, [...(grouped.get(name) ?? []), value]);
+    }
+  } else {
+    for (const [name, values] of Object.entries(event.multiValueQueryStringParameters ?? {})) {
+      if (values) grouped.set(name, values);
+    }
+  }
+  return Object.fromEntries(
+    [...grouped].map(([name, values]) => [name, values.length === 1 ? (values[0] ?? '') : values]),
+  );
+};
 
-const refuse = (error: z.core.$ZodError, fallback: string) =>
+const parseOrRefuse = <Value>(schema: z.ZodMiniType<Value>, value: unknown, fallback: string) => {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
   // the first problem, in the schema's own words: one actionable sentence
-  httpError(400, error.issues[0]?.message ?? fallback, {
+  throw httpError(400, result.error.issues[0]?.message ?? fallback, {
     metric: METRICS.validationFailures,
-    cause: error,
+    cause: result.error,
   });
+};
 
-export const validateInput = <Body>({
+export const validateInput = <Body, Path, Query>({
   body,
-}: InputSchemas<Body>): MiddlewareObj<
+  path,
+  query,
+}: InputSchemas<Body, Path, Query>): MiddlewareObj<
   HttpEvent,
   unknown,
   Error,
-  RouteContext<RouteInput<Body>>
+  RouteContext<RouteInput<Body, Path, Query>>
 > => ({
   before: (request) => {
-    const { json } = request.context;
-    let value: unknown;
+    const { event, context } = request;
+    // the path and query first: they say what is addressed, the body what to do with it
+    const input = {
+      path: path
+        ? parseOrRefuse(path, event.pathParameters ?? {}, 'The path is not valid')
+        : undefined,
+      query: query
+        ? parseOrRefuse(query, queryParameters(event), 'The query is not valid')
+        : undefined,
+      body: undefined as unknown,
+    };
+    const { json } = context;
     if (body && json) {
       // a number JSON.parse rounded to a whole one stands as its source text, which the schema
       // refuses in its own words
-      value =
+      const value =
         json.inexactIntegers.size > 0
           ? { ...(json.value as object), ...Object.fromEntries(json.inexactIntegers) }
           : json.value;
-      const result = body.schema.safeParse(value);
-      if (!result.success) throw refuse(result.error, `Request body is not ${body.describedAs}`);
-      value = result.data;
+      input.body = parseOrRefuse(body.schema, value, `Request body is not ${body.describedAs}`);
     }
-    request.context.input = { body: value as Body };
+    context.input = input as RouteInput<Body, Path, Query>;
   },
 });

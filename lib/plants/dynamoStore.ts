@@ -1,10 +1,25 @@
-// The plant store on DynamoDB: one conditional write per create, so concurrent creates of one id
-// store exactly one plant and a stored plant is never overwritten.
+// The plant store on DynamoDB. Every call is one request, and every write is conditional: a create
+// never overwrites, an update or delete touches only the caller's existing plant (an update never
+// brings a deleted plant back), and an update with expected versions loses no concurrent update.
+// A failed condition returns the item as it is (ReturnValuesOnConditionCheckFailure), so telling
+// a replay from a conflict, or a missing plant from a stale version, needs no second read.
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { StoreSettings } from '#lib/config/store.ts';
+import { createDocumentClient } from '#lib/plants/dynamoClient.ts';
 import type { NewPlant } from '#lib/plants/schemas.ts';
-import type { CreateResult, PlantStore, StoredPlant } from '#lib/plants/store.ts';
+import type { ListedPlant, PlantStore, StoredPlant, Unavailable } from '#lib/plants/store.ts';
+
+/** The global secondary index of each caller's plants, oldest first (infra/dynamodb.yml). */
+export const BY_CREATOR_INDEX = 'byCreator';
 
 export interface DynamoPlantStoreOptions {
   client: DynamoDBDocumentClient;
@@ -53,43 +68,174 @@ const isTransient = (error: unknown): boolean => {
   );
 };
 
+/** An item as read: a plant stored before versions existed counts as version 1. */
+const toStoredPlant = (item: Record<string, unknown>): StoredPlant => {
+  const plant = item as StoredPlant;
+  return plant.version === undefined ? { ...plant, version: 1 } : plant;
+};
+
+/** The item a failed condition returned, if it exists. */
+const itemAtFailure = (error: ConditionalCheckFailedException) =>
+  error.Item ? toStoredPlant(unmarshall(error.Item)) : undefined;
+
 const sameContent = (stored: StoredPlant, plant: NewPlant) =>
   stored.name === plant.name && stored.tag === plant.tag;
+
+/** A transient failure as a result; anything else is a fault of ours and is thrown on. */
+const unavailableOr = (error: unknown): Unavailable => {
+  if (isTransient(error)) return { outcome: 'unavailable', cause: error };
+  throw error;
+};
 
 export const createDynamoPlantStore = ({
   client,
   table,
   now = () => new Date(),
-}: DynamoPlantStoreOptions): PlantStore => ({
-  async create(plant, creator, { signal } = {}): Promise<CreateResult> {
-    const item: StoredPlant = {
-      id: plant.id,
-      name: plant.name,
-      ...(plant.tag === undefined ? {} : { tag: plant.tag }),
-      createdAt: now().toISOString(),
-      createdBy: creator,
-    };
-    try {
-      await client.send(
-        new PutCommand({
-          TableName: table,
-          Item: item,
-          ConditionExpression: 'attribute_not_exists(id)',
-          // the existing plant comes back with the failure: no second read to tell replay from conflict
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
-        signal ? { abortSignal: signal } : {},
-      );
-      return { outcome: 'created', plant: item };
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException && error.Item) {
-        const existing = unmarshall(error.Item) as StoredPlant;
+}: DynamoPlantStoreOptions): PlantStore => {
+  const abortable = (signal: AbortSignal | undefined) => (signal ? { abortSignal: signal } : {});
+
+  return {
+    async create(plant, creator, { signal } = {}) {
+      const item: StoredPlant = {
+        id: plant.id,
+        name: plant.name,
+        ...(plant.tag === undefined ? {} : { tag: plant.tag }),
+        createdAt: now().toISOString(),
+        createdBy: creator,
+        version: 1,
+      };
+      try {
+        await client.send(
+          new PutCommand({
+            TableName: table,
+            Item: item,
+            ConditionExpression: 'attribute_not_exists(id)',
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+          abortable(signal),
+        );
+        return { outcome: 'created', plant: item };
+      } catch (error) {
+        const existing =
+          error instanceof ConditionalCheckFailedException ? itemAtFailure(error) : undefined;
+        if (!existing) return unavailableOr(error);
+        if (existing.createdBy !== creator) return { outcome: 'conflict', reason: 'notOwner' };
         return sameContent(existing, plant)
           ? { outcome: 'replayed', plant: existing }
-          : { outcome: 'conflict', existing };
+          : { outcome: 'conflict', reason: 'content' };
       }
-      if (isTransient(error)) return { outcome: 'unavailable', cause: error };
-      throw error;
-    }
-  },
-});
+    },
+
+    async get(id, owner, { signal } = {}) {
+      try {
+        const { Item } = await client.send(
+          new GetCommand({ TableName: table, Key: { id } }),
+          abortable(signal),
+        );
+        if (!Item) return { outcome: 'notFound', reason: 'absent' };
+        const plant = toStoredPlant(Item);
+        return plant.createdBy === owner
+          ? { outcome: 'found', plant }
+          : { outcome: 'notFound', reason: 'notOwner' };
+      } catch (error) {
+        return unavailableOr(error);
+      }
+    },
+
+    async list(owner, { limit, after }, { signal } = {}) {
+      try {
+        const { Items = [], LastEvaluatedKey } = await client.send(
+          new QueryCommand({
+            TableName: table,
+            IndexName: BY_CREATOR_INDEX,
+            KeyConditionExpression: 'createdBy = :owner',
+            ExpressionAttributeValues: { ':owner': owner },
+            // one more than the page: a next page is promised only when a plant is there for it
+            Limit: limit + 1,
+            ...(after ? { ExclusiveStartKey: { createdBy: owner, ...after } } : {}),
+          }),
+          abortable(signal),
+        );
+        const plants = Items.slice(0, limit) as ListedPlant[];
+        const last = plants.at(-1);
+        // a page cut short by DynamoDB's 1 MB limit (long names) ends where DynamoDB stopped
+        const more = Items.length > limit || (LastEvaluatedKey !== undefined && Items.length > 0);
+        return more && last
+          ? { outcome: 'page', plants, next: { createdAt: last.createdAt, id: last.id } }
+          : { outcome: 'page', plants };
+      } catch (error) {
+        return unavailableOr(error);
+      }
+    },
+
+    async update(id, owner, { content, expectedVersions }, { signal } = {}) {
+      const versions = expectedVersions ?? [];
+      // a plant without a version attribute is at version 1
+      const versionCondition =
+        expectedVersions === undefined
+          ? ''
+          : ` AND (version IN (${versions.map((_, i) => `:v${i}`).join(', ') || ':none'})${
+              versions.includes(1) ? ' OR attribute_not_exists(version)' : ''
+            })`;
+      try {
+        const { Attributes } = await client.send(
+          new UpdateCommand({
+            TableName: table,
+            Key: { id },
+            // attribute_exists: an update never creates, so a deleted plant stays deleted
+            ConditionExpression: `attribute_exists(id) AND createdBy = :owner${versionCondition}`,
+            UpdateExpression: `SET #name = :name, version = if_not_exists(version, :one) + :one${
+              content.tag === undefined ? ' REMOVE tag' : ', tag = :tag'
+            }`,
+            ExpressionAttributeNames: { '#name': 'name' },
+            ExpressionAttributeValues: {
+              ':owner': owner,
+              ':name': content.name,
+              ':one': 1,
+              ...(content.tag === undefined ? {} : { ':tag': content.tag }),
+              ...(expectedVersions === undefined
+                ? {}
+                : versions.length === 0
+                  ? { ':none': 0 }
+                  : Object.fromEntries(versions.map((version, i) => [`:v${i}`, version]))),
+            },
+            ReturnValues: 'ALL_NEW',
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+          abortable(signal),
+        );
+        return { outcome: 'updated', plant: toStoredPlant(Attributes ?? {}) };
+      } catch (error) {
+        if (!(error instanceof ConditionalCheckFailedException)) return unavailableOr(error);
+        const current = itemAtFailure(error);
+        if (!current) return { outcome: 'notFound', reason: 'absent' };
+        if (current.createdBy !== owner) return { outcome: 'notFound', reason: 'notOwner' };
+        return { outcome: 'versionMismatch', version: current.version };
+      }
+    },
+
+    async delete(id, owner, { signal } = {}) {
+      try {
+        await client.send(
+          new DeleteCommand({
+            TableName: table,
+            Key: { id },
+            // only the creator's plant; a missing item fails the condition too
+            ConditionExpression: 'createdBy = :owner',
+            ExpressionAttributeValues: { ':owner': owner },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+          abortable(signal),
+        );
+        return { outcome: 'deleted' };
+      } catch (error) {
+        if (!(error instanceof ConditionalCheckFailedException)) return unavailableOr(error);
+        return { outcome: 'notFound', reason: error.Item ? 'notOwner' : 'absent' };
+      }
+    },
+  };
+};
+
+/** The store on the table the settings name, through a client made for them. */
+export const dynamoPlantStoreFrom = ({ table, dynamodb }: StoreSettings): PlantStore =>
+  createDynamoPlantStore({ client: createDocumentClient(dynamodb), table });

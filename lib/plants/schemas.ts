@@ -33,22 +33,24 @@ const unicodeString = (field: string, required: boolean) =>
       ),
     );
 
+// z.int() accepts only safe integers, which is exactly the API's id range (its JSON Schema carries
+// that range as minimum and maximum)
+const plantId = z
+  .int({
+    error: (issue) =>
+      issue.input === undefined ? `id is required: ${idRule}` : `id must be ${idRule}`,
+  })
+  .register(z.globalRegistry, {
+    description: `Identification number of the plant: ${idRule}, the integers every JSON parser represents exactly (I-JSON, RFC 7493). 7 and 7.0 are the same id.`,
+    format: 'int64',
+    examples: [1],
+  });
+
 /** The request body of `POST /plants`. Unknown properties are dropped, never stored. */
 export const NewPlant = z
   .object(
     {
-      // z.int() accepts only safe integers, which is exactly the API's id range (its JSON Schema
-      // carries that range as minimum and maximum).
-      id: z
-        .int({
-          error: (issue) =>
-            issue.input === undefined ? `id is required: ${idRule}` : `id must be ${idRule}`,
-        })
-        .register(z.globalRegistry, {
-          description: `Identification number of the plant: ${idRule}, the integers every JSON parser represents exactly (I-JSON, RFC 7493). 7 and 7.0 are the same id.`,
-          format: 'int64',
-          examples: [1],
-        }),
+      id: plantId,
       name: unicodeString('name', true).register(z.globalRegistry, nameMeta),
       tag: z.optional(unicodeString('tag', false).register(z.globalRegistry, tagMeta)),
     },
@@ -73,6 +75,102 @@ export const Plant = z
   });
 export type Plant = z.infer<typeof Plant>;
 
+/** The request body of `PUT /plants/{id}`: a Plant, and the id it may carry back as it was read. */
+export const PlantUpdate = z
+  .object(
+    {
+      id: z.optional(plantId),
+      name: unicodeString('name', true).register(z.globalRegistry, nameMeta),
+      tag: z.optional(unicodeString('tag', false).register(z.globalRegistry, tagMeta)),
+    },
+    { error: 'Request body must be a JSON object (a Plant: name and optional tag)' },
+  )
+  .register(z.globalRegistry, {
+    description:
+      "The plant's new name and tag: a tag left out is removed. An id, if present, must be the path's id, so that a client can send back what it read. Other properties are allowed and ignored.",
+    examples: [{ name: 'Monstera deliciosa', tag: 'indoor' }],
+  });
+export type PlantUpdate = z.infer<typeof PlantUpdate>;
+
+/** A plant with its id, as listing, reading and updating answer it. */
+export const IdentifiedPlant = z
+  .object({
+    id: z.int().register(z.globalRegistry, {
+      description: `Identification number of the plant: ${idRule}`,
+      format: 'int64',
+      examples: [1],
+    }),
+    name: z.string().register(z.globalRegistry, nameMeta),
+    tag: z.optional(z.string().register(z.globalRegistry, tagMeta)),
+  })
+  .register(z.globalRegistry, {
+    description:
+      "A plant of the caller's with its id, so that a client can address it: tag only when set.",
+    examples: [{ id: 1, name: 'Monstera', tag: 'indoor' }],
+  });
+export type IdentifiedPlant = z.infer<typeof IdentifiedPlant>;
+
+// Path and query parameters arrive as text: each has one canonical spelling, so that one plant
+// or one page has one address.
+
+/** A plant's id in a path: canonical decimal (no sign on 0, no leading zeros, no fraction). */
+const canonicalInteger = /^-?(0|[1-9][0-9]*)$/;
+const pathIdRule = `id in the path must be ${idRule}, written in plain decimal digits`;
+
+export const PlantPath = z.object({
+  id: z.pipe(
+    z
+      .string({ error: pathIdRule })
+      .check(
+        z.refine(
+          (text) => canonicalInteger.test(text) && Math.abs(Number(text)) <= ID_MAX,
+          pathIdRule,
+        ),
+      ),
+    // -0 is 0
+    z.transform((text) => Number(text) || 0),
+  ),
+});
+export type PlantPath = z.infer<typeof PlantPath>;
+
+export const LIST_LIMIT_DEFAULT = 20;
+export const LIST_LIMIT_MAX = 100;
+const limitRule = `limit must be an integer from 1 to ${LIST_LIMIT_MAX}, given once`;
+
+export const ListQuery = z.object({
+  limit: z._default(
+    z.pipe(
+      z
+        .string({ error: limitRule })
+        .check(
+          z.refine(
+            (text) => /^[1-9][0-9]{0,2}$/.test(text) && Number(text) <= LIST_LIMIT_MAX,
+            limitRule,
+          ),
+        ),
+      z.transform(Number),
+    ),
+    LIST_LIMIT_DEFAULT,
+  ),
+  cursor: z.optional(
+    z.string({
+      error: 'cursor must be given once, as the Link header of the previous page has it',
+    }),
+  ),
+});
+export type ListQuery = z.infer<typeof ListQuery>;
+
 /** The Plant a client sees for a stored or requested plant: name, and tag only when it has one. */
 export const toPlant = ({ name, tag }: { name: string; tag?: string | undefined }): Plant =>
   tag === undefined ? { name } : { name, tag };
+
+/** The plant with its id, as listing, reading and updating answer it. */
+export const toIdentifiedPlant = ({
+  id,
+  name,
+  tag,
+}: {
+  id: number;
+  name: string;
+  tag?: string | undefined;
+}): IdentifiedPlant => (tag === undefined ? { id, name } : { id, name, tag });

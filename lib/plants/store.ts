@@ -1,26 +1,85 @@
-// The plant store's contract, in domain terms: it knows nothing of HTTP.
+// The plant store's contract, in domain terms: it knows nothing of HTTP. Every method is one
+// DynamoDB request; a plant belongs to its creator, and another caller's plant is, to every method
+// but create, a plant that is not there.
 import type { NewPlant } from '#lib/plants/schemas.ts';
 
-/** A plant as stored: what the client sent, plus who created it and when. */
+/** A plant as stored: what the client sent, who created it and when, and its version. */
 export type StoredPlant = NewPlant & {
   createdAt: string;
   createdBy: string;
+  /** 1 at creation, +1 on every update; a plant stored before versions existed counts as 1. */
+  version: number;
 };
+
+/** A plant as a page of the list has it (the index holds no more). */
+export type ListedPlant = Pick<StoredPlant, 'id' | 'name' | 'tag' | 'createdAt'>;
+
+/** Where a page of a caller's plants ends: the next page starts after it. */
+export interface ListPosition {
+  createdAt: string;
+  id: number;
+}
+
+/** What a caller may change of a plant: its name and its tag (none removes it). */
+export interface PlantContent {
+  name: string;
+  tag?: string | undefined;
+}
+
+/** The store is throttling or unreachable after the client's bounded retries. */
+export type Unavailable = { outcome: 'unavailable'; cause: unknown };
+
+/** Why a plant counts as not there: for the log only, never for the caller. */
+export type NotFound = { outcome: 'notFound'; reason: 'absent' | 'notOwner' };
 
 export type CreateResult =
   /** Newly written. */
   | { outcome: 'created'; plant: StoredPlant }
-  /** Already stored with the same name and tag: a safe retry, nothing written. */
+  /** Already stored by this caller with the same name and tag: a safe retry, nothing written. */
   | { outcome: 'replayed'; plant: StoredPlant }
-  /** Already stored with a different name or tag: nothing written. */
-  | { outcome: 'conflict'; existing: StoredPlant }
-  /** The store is throttling or unreachable after the client's bounded retries. */
-  | { outcome: 'unavailable'; cause: unknown };
+  /** Already stored with a different name or tag, or by another caller: nothing written. */
+  | { outcome: 'conflict'; reason: 'content' | 'notOwner' }
+  | Unavailable;
+
+export type GetResult = { outcome: 'found'; plant: StoredPlant } | NotFound | Unavailable;
+
+export type ListResult =
+  /** The caller's plants, oldest first; `next` when more remain. */
+  { outcome: 'page'; plants: ListedPlant[]; next?: ListPosition } | Unavailable;
+
+export type UpdateResult =
+  | { outcome: 'updated'; plant: StoredPlant }
+  | NotFound
+  /** The plant's version is none of the expected ones: nothing written. */
+  | { outcome: 'versionMismatch'; version: number }
+  | Unavailable;
+
+export type DeleteResult = { outcome: 'deleted' } | NotFound | Unavailable;
+
+export interface StoreCallOptions {
+  signal?: AbortSignal;
+}
+
+export interface ListRequest {
+  limit: number;
+  after?: ListPosition | undefined;
+}
+
+export interface UpdateRequest {
+  content: PlantContent;
+  /** Update only if the plant has one of these versions; any version when undefined. */
+  expectedVersions?: readonly number[] | undefined;
+}
 
 export interface PlantStore {
-  create(
-    plant: NewPlant,
-    creator: string,
-    options?: { signal?: AbortSignal },
-  ): Promise<CreateResult>;
+  create(plant: NewPlant, creator: string, options?: StoreCallOptions): Promise<CreateResult>;
+  get(id: number, owner: string, options?: StoreCallOptions): Promise<GetResult>;
+  list(owner: string, request: ListRequest, options?: StoreCallOptions): Promise<ListResult>;
+  update(
+    id: number,
+    owner: string,
+    request: UpdateRequest,
+    options?: StoreCallOptions,
+  ): Promise<UpdateResult>;
+  delete(id: number, owner: string, options?: StoreCallOptions): Promise<DeleteResult>;
 }

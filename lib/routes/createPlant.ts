@@ -1,10 +1,9 @@
 // POST /plants: validate a NewPlant, store it once, answer the Plant. A retry of the same plant
 // answers 200 and writes nothing; the same id with other content is a 409.
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
-import { unavailable } from '#lib/http/reply.ts';
 import { NewPlant, toPlant } from '#lib/plants/schemas.ts';
 import type { PlantStore } from '#lib/plants/store.ts';
-import { REALM } from '#lib/routes/plantsApi.ts';
+import { REALM, storeUnavailable } from '#lib/routes/plantsApi.ts';
 
 export interface CreatePlantDependencies extends HttpDependencies {
   plantStore: PlantStore;
@@ -15,6 +14,7 @@ export const createPlantHandler = ({ plantStore, ...http }: CreatePlantDependenc
     http,
     {
       name: 'POST /plants',
+      access: 'write',
       realm: REALM,
       body: { schema: NewPlant, describedAs: 'a NewPlant' },
       integerFields: ['id'],
@@ -43,18 +43,17 @@ export const createPlantHandler = ({ plantStore, ...http }: CreatePlantDependenc
         case 'conflict':
           return {
             status: 409,
-            message: `A plant with id ${body.id} already exists with a different name or tag`,
+            // another caller's plant is named by nobody: only that the id is taken
+            message:
+              result.reason === 'content'
+                ? `A plant with id ${body.id} already exists with a different name or tag`
+                : `A plant with id ${body.id} already exists: choose another id`,
             metric: 'PlantConflicts',
-            log,
+            log: { ...log, detail: result.reason },
             outcome: 'conflict',
           };
         case 'unavailable':
-          return unavailable('The plant store is busy or unreachable: retry in a few seconds', {
-            metric: 'StoreUnavailable',
-            cause: result.cause,
-            log,
-            outcome: 'unavailable',
-          });
+          return storeUnavailable(result.cause, log);
       }
     },
   );

@@ -1,4 +1,37 @@
-// What every route of the plants API shares.
+// What the routes of the plants API share: the bearer realm, and the replies that more than one
+// route gives.
+import { strongEtag } from '#lib/http/conditional.ts';
+import { type ErrorReply, unavailable } from '#lib/http/reply.ts';
+import type { NotFound } from '#lib/plants/store.ts';
 
 /** The protection space every bearer challenge names: `WWW-Authenticate: Bearer realm="plants"`. */
 export const REALM = 'plants';
+
+/** The routes of the API as API Gateway routes them: method, then path. */
+export const PLANT_ROUTES = [
+  'GET /plants',
+  'POST /plants',
+  'GET /plants/{id}',
+  'PUT /plants/{id}',
+  'DELETE /plants/{id}',
+] as const;
+
+/** A plant's ETag: its version. */
+export const etagOf = (version: number) => strongEtag(version);
+
+export const storeUnavailable = (cause: unknown, log?: Record<string, unknown>): ErrorReply =>
+  unavailable('The plant store is busy or unreachable: retry in a few seconds', {
+    metric: 'StoreUnavailable',
+    outcome: 'unavailable',
+    cause,
+    ...(log ? { log } : {}),
+  });
+
+/** Missing and another caller's answer alike; only the log tells them apart. */
+export const plantNotFound = (id: number, { reason }: NotFound): ErrorReply => ({
+  status: 404,
+  message: `No plant with id ${id}: it does not exist, or it is not yours`,
+  metric: 'PlantsNotFound',
+  outcome: 'notFound',
+  log: { plantId: id, detail: reason },
+});

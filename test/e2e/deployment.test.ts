@@ -1,10 +1,12 @@
-// The deployment keeps data and can be watched, for every stage: `npm run package` for two stages,
-// and the properties asserted on each CloudFormation template.
+// The deployment keeps data, can be watched and grants each function exactly what it uses, for
+// every stage: `npm run package` for two stages (and once with CORS on), and the properties
+// asserted on each CloudFormation template.
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { PLANT_ROUTES } from '#lib/routes/plantsApi.ts';
 
 const run = promisify(execFile);
 const repoRoot = resolve(import.meta.dirname, '..', '..');
@@ -21,22 +23,59 @@ interface Template {
 
 const templates = new Map<string, Template>();
 
+const packageStage = async (stage: string, env: NodeJS.ProcessEnv = {}): Promise<Template> => {
+  await run(process.execPath, [join(repoRoot, 'infra', 'package.ts'), '--stage', stage], {
+    cwd: repoRoot,
+    // no AWS credentials: packaging must not need them
+    env: {
+      ...process.env,
+      CORS_ALLOWED_ORIGINS: '',
+      AWS_ACCESS_KEY_ID: '',
+      AWS_SECRET_ACCESS_KEY: '',
+      AWS_PROFILE: 'none',
+      ...env,
+    },
+  });
+  const file = join(repoRoot, '.serverless', 'cloudformation-template-update-stack.json');
+  return JSON.parse(readFileSync(file, 'utf8'));
+};
+
 beforeAll(async () => {
-  for (const stage of ['dev', 'prod']) {
-    await run(process.execPath, [join(repoRoot, 'infra', 'package.ts'), '--stage', stage], {
-      cwd: repoRoot,
-      // no AWS credentials: packaging must not need them
-      env: {
-        ...process.env,
-        AWS_ACCESS_KEY_ID: '',
-        AWS_SECRET_ACCESS_KEY: '',
-        AWS_PROFILE: 'none',
-      },
-    });
-    const file = join(repoRoot, '.serverless', 'cloudformation-template-update-stack.json');
-    templates.set(stage, JSON.parse(readFileSync(file, 'utf8')));
-  }
+  for (const stage of ['dev', 'prod']) templates.set(stage, await packageStage(stage));
+  templates.set(
+    'cors',
+    await packageStage('dev', {
+      CORS_ALLOWED_ORIGINS: 'https://app.example.com http://localhost:5173',
+    }),
+  );
 });
+
+/** Each function's grants beyond its logs: the table actions its route uses, on what. */
+const FUNCTION_GRANTS = {
+  CreatePlant: [{ action: 'dynamodb:PutItem', on: 'table' }],
+  ListPlants: [{ action: 'dynamodb:Query', on: 'index byCreator' }],
+  GetPlant: [{ action: 'dynamodb:GetItem', on: 'table' }],
+  UpdatePlant: [{ action: 'dynamodb:UpdateItem', on: 'table' }],
+  DeletePlant: [{ action: 'dynamodb:DeleteItem', on: 'table' }],
+  UnmatchedRoute: [],
+} as const;
+const PLANT_ROUTE_FUNCTIONS = [
+  'CreatePlant',
+  'ListPlants',
+  'GetPlant',
+  'UpdatePlant',
+  'DeletePlant',
+];
+
+type Statement = { Effect: string; Action: string[]; Resource: unknown[] };
+
+/** What a resource reference in a statement names: the table, or one of its indexes. */
+const target = (resource: unknown): string => {
+  const text = JSON.stringify(resource);
+  if (text === JSON.stringify({ 'Fn::GetAtt': ['PlantsTable', 'Arn'] })) return 'table';
+  const index = /"PlantsTable","Arn"\]\},"index","([^"]+)"/.exec(text);
+  return index ? `index ${index[1]}` : text;
+};
 
 const resource = (stage: string, name: string): Resource => {
   const found = templates.get(stage)?.Resources[name];
@@ -59,37 +98,98 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
     });
   });
 
-  it('keeps the function logs for a set period', () => {
-    const logs = resource(stage, 'CreatePlantLogGroup');
-    expect(logs.Properties.RetentionInDays).toBe(stage === 'prod' ? 365 : 30);
-  });
-
-  it('lets the function only PutItem on its own table', () => {
-    const role = resource(stage, 'IamRoleLambdaExecution').Properties as {
-      Policies: { PolicyDocument: { Statement: { Action: string[]; Resource: unknown[] }[] } }[];
-    };
-    const statements = role.Policies.flatMap((policy) => policy.PolicyDocument.Statement);
-    const dynamo = statements.filter((s) =>
-      s.Action.some((action) => action.startsWith('dynamodb:')),
-    );
-
-    expect(dynamo).toEqual([
+  it("indexes each caller's plants by creation time, for the list", () => {
+    expect(resource(stage, 'PlantsTable').Properties.GlobalSecondaryIndexes).toEqual([
       {
-        Effect: 'Allow',
-        Action: ['dynamodb:PutItem'],
-        Resource: [{ 'Fn::GetAtt': ['PlantsTable', 'Arn'] }],
+        IndexName: 'byCreator',
+        KeySchema: [
+          { AttributeName: 'createdBy', KeyType: 'HASH' },
+          { AttributeName: 'createdAt', KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['name', 'tag'] },
       },
     ]);
   });
 
-  it('sizes the function: 256 MB, and a timeout above the store retry bound', () => {
-    expect(resource(stage, 'CreatePlantLambdaFunction').Properties).toMatchObject({
-      Runtime: 'nodejs24.x',
-      MemorySize: 256,
-      Timeout: 10,
-      Environment: { Variables: { LOG_LEVEL: 'INFO', METRICS_NAMESPACE: 'PlantStore' } },
-    });
+  it.each(Object.keys(FUNCTION_GRANTS))('keeps the %s logs for a set period', (name) => {
+    const logs = resource(stage, `${name}LogGroup`);
+    expect(logs.Properties.RetentionInDays).toBe(stage === 'prod' ? 365 : 30);
   });
+
+  it.each(Object.entries(FUNCTION_GRANTS))(
+    'gives %s a role of its own with exactly its table actions',
+    (name, expected) => {
+      const fn = resource(stage, `${name}LambdaFunction`).Properties as { Role: unknown };
+      expect(fn.Role).toEqual({ 'Fn::GetAtt': [`${name}IamRoleLambdaExecution`, 'Arn'] });
+      const role = resource(stage, `${name}IamRoleLambdaExecution`).Properties as {
+        Policies: { PolicyDocument: { Statement: Statement[] } }[];
+      };
+      const statements = role.Policies.flatMap((policy) => policy.PolicyDocument.Statement);
+      const grants = statements
+        .filter((s) => s.Action.some((action) => !action.startsWith('logs:')))
+        .flatMap((s) =>
+          s.Action.flatMap((action) => s.Resource.map((r) => ({ action, on: target(r) }))),
+        );
+
+      expect(grants).toEqual(expected);
+      expect(statements.every((s) => s.Effect === 'Allow')).toBe(true);
+    },
+  );
+
+  it('grants no Scan and no wildcard action to any role', () => {
+    const template = JSON.stringify(templates.get(stage));
+    expect(template).not.toMatch(/dynamodb:Scan|dynamodb:\*/);
+  });
+
+  it('routes each operation to its function, and everything else to ours (404/405)', () => {
+    const routes = Object.values(templates.get(stage)?.Resources ?? {})
+      .filter((r) => r.Type === 'AWS::ApiGatewayV2::Route')
+      .map((r) => String(r.Properties.RouteKey));
+    expect(routes.sort()).toEqual([...PLANT_ROUTES, '$default'].sort());
+  });
+
+  it('gives each function only the settings it reads', () => {
+    const variables = (name: string) =>
+      Object.keys(
+        (
+          resource(stage, `${name}LambdaFunction`).Properties.Environment as {
+            Variables: Record<string, unknown>;
+          }
+        ).Variables,
+      ).sort();
+    expect(variables('UnmatchedRoute')).toEqual(['LOG_LEVEL', 'METRICS_NAMESPACE']);
+    for (const name of PLANT_ROUTE_FUNCTIONS) {
+      expect(variables(name)).toEqual([
+        'AUTH_AUDIENCE',
+        'AUTH_ISSUER',
+        'AUTH_JWKS_COOLDOWN_SECONDS',
+        'AUTH_JWKS_FILE',
+        'AUTH_JWKS_URL',
+        'AUTH_READ_SCOPE',
+        'AUTH_WRITE_SCOPE',
+        'DYNAMODB_ENDPOINT',
+        'LOG_LEVEL',
+        'METRICS_NAMESPACE',
+        'PLANTS_TABLE',
+      ]);
+    }
+  });
+
+  it('answers browsers no CORS unless origins are given', () => {
+    expect(resource(stage, 'HttpApi').Properties.CorsConfiguration).toBeUndefined();
+  });
+
+  it.each(Object.keys(FUNCTION_GRANTS))(
+    'sizes %s: 256 MB, and a timeout above the store retry bound',
+    (name) => {
+      expect(resource(stage, `${name}LambdaFunction`).Properties).toMatchObject({
+        Runtime: 'nodejs24.x',
+        MemorySize: 256,
+        Timeout: 10,
+        Environment: { Variables: { LOG_LEVEL: 'INFO', METRICS_NAMESPACE: 'PlantStore' } },
+      });
+    },
+  );
 
   it('throttles the HTTP API, with limits of its own per stage', () => {
     expect(resource(stage, 'HttpApiStage').Properties.DefaultRouteSettings).toEqual(
@@ -112,6 +212,18 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
       Namespace: 'AWS/DynamoDB',
       MetricName: 'WriteThrottleEvents',
       Dimensions: [{ Name: 'TableName', Value: { Ref: 'PlantsTable' } }],
+    });
+  });
+});
+
+describe('CORS, with CORS_ALLOWED_ORIGINS set', () => {
+  it('lets those origins call with a token and If-Match, and read Link and ETag', () => {
+    expect(resource('cors', 'HttpApi').Properties.CorsConfiguration).toEqual({
+      AllowOrigins: ['https://app.example.com', 'http://localhost:5173'],
+      AllowHeaders: ['Authorization', 'Content-Type', 'If-Match'],
+      AllowMethods: ['GET', 'POST', 'PUT', 'DELETE'],
+      ExposeHeaders: ['Link', 'ETag'],
+      MaxAge: 600,
     });
   });
 });

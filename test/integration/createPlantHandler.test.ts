@@ -79,6 +79,7 @@ describe('POST /plants handler on DynamoDB Local', () => {
         tag: 'indoor',
         createdBy: 'alice',
         createdAt: expect.any(String),
+        version: 1,
       },
     ]);
     expect(new Date(String(items[0]?.createdAt)).toISOString()).toBe(items[0]?.createdAt);

@@ -35,6 +35,7 @@ describe('DynamoDB plant store', () => {
         tag: 'indoor',
         createdAt: '2026-11-22T10:00:00.000Z',
         createdBy: 'alice',
+        version: 1,
       },
     ]);
   });
@@ -65,9 +66,19 @@ describe('DynamoDB plant store', () => {
       table: table.name,
       now: () => new Date('2030-01-01T00:00:00.000Z'),
     });
-    const result = await laterStore.create({ id: 3, name: 'Aloe', tag: 'succulent' }, 'bob');
+    const result = await laterStore.create({ id: 3, name: 'Aloe', tag: 'succulent' }, 'alice');
 
     expect(result).toEqual({ outcome: 'replayed', plant: before[0] });
+    expect(await table.items()).toEqual(before);
+  });
+
+  it('answers the same plant from another caller as a conflict, and writes nothing', async () => {
+    await store.create({ id: 3, name: 'Aloe', tag: 'succulent' }, 'alice');
+    const before = await table.items();
+
+    const result = await store.create({ id: 3, name: 'Aloe', tag: 'succulent' }, 'bob');
+
+    expect(result).toEqual({ outcome: 'conflict', reason: 'notOwner' });
     expect(await table.items()).toEqual(before);
   });
 

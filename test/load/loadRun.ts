@@ -257,7 +257,7 @@ const subjectOf = (token: string): string | undefined => {
   }
 };
 
-const STORED_KEYS = new Set(['id', 'name', 'tag', 'createdAt', 'createdBy']);
+const STORED_KEYS = new Set(['id', 'name', 'tag', 'createdAt', 'createdBy', 'version']);
 const sameContent = (a: { name?: unknown; tag?: unknown }, b: Plant) =>
   a.name === b.name && a.tag === b.tag;
 

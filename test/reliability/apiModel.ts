@@ -293,7 +293,8 @@ export const verdictFor = (
 };
 
 // ---------------------------------------------------------------------------------------------
-// The store: a plant is written once; an identical retry is a replay; anything else a conflict.
+// The store: a plant is written once; an identical retry by its creator is a replay; anything
+// else (other content, or another caller) a conflict.
 
 export interface StoredModelPlant extends ModelPlant {
   createdBy: string;
@@ -313,6 +314,7 @@ export const applyToStore = (table: Map<bigint, StoredModelPlant>, verdict: Verd
     table.set(plant.id, { ...plant, createdBy: caller });
     return { status: 200, plant, replay: false };
   }
+  if (existing.createdBy !== caller) return { status: 409, reason: "the id is another caller's" };
   return existing.name === plant.name && existing.tag === plant.tag
     ? { status: 200, plant: existing, replay: true }
     : { status: 409, reason: 'the id holds a different plant' };

@@ -160,6 +160,7 @@ const checkTable = async (model: ReadonlyMap<bigint, StoredModelPlant>) => {
       ...plantBody({ name, tag }),
       createdBy,
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      version: 1,
     }))
     .sort(byId);
   expect(stored, 'the table').toStrictEqual(expected);

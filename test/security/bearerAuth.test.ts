@@ -53,7 +53,7 @@ beforeAll(async () => {
     ...quietTelemetry(),
     plantStore,
     verifyToken,
-    requiredScope: 'plants:write',
+    scopes: { write: 'plants:write' },
   });
 });
 afterAll(async () => {

@@ -1,6 +1,11 @@
 // Per-test tables in the shared DynamoDB Local, so tests never see each other's plants.
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  DynamoDBDocumentClient,
+  PutCommand,
+  ScanCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '#lib/plants/dynamoClient.ts';
 import { localDynamoClient } from '../../infra/local/dynamoClient.ts';
 import { ensurePlantsTable } from '../../infra/local/plantsTable.ts';
@@ -29,6 +34,10 @@ export const createTestTable = async (endpoint: string) => {
   return {
     name,
     items,
+    /** Write an item as it stands, behind the store's back (an item of an older version, say). */
+    put: async (item: Record<string, unknown>) => {
+      await documents.send(new PutCommand({ TableName: name, Item: item }));
+    },
     /** Delete every item, keeping the table. */
     clear: async () => {
       for (const item of await items()) {

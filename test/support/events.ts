@@ -2,23 +2,55 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyEventV2, Context } from 'aws-lambda';
 
 export interface RequestSpec {
+  /** POST by default. */
+  method?: string;
+  /** The path as the client sent it: /plants by default. */
+  path?: string;
+  /** The route it matched, as API Gateway names it: "POST /plants" by default. */
+  route?: string;
+  pathParameters?: Record<string, string>;
+  /** The query as the client sent it (percent-encoded, repeats and all), without the "?". */
+  query?: string;
   headers?: Record<string, string>;
   body?: string | null;
   isBase64Encoded?: boolean;
 }
 
+/** Each query parameter with all its values, as payload 1.0 has them. */
+const multiValueQuery = (query: string) => {
+  const grouped: Record<string, string[]> = {};
+  for (const [name, value] of new URLSearchParams(query)) {
+    grouped[name] = [...(grouped[name] ?? []), value];
+  }
+  return grouped;
+};
+
 export type PayloadVersion = '2.0' | '1.0';
 
 /** HTTP API (payload 2.0): headers lower-cased by API Gateway, body absent when empty. */
 export const httpApiEvent = ({
+  method = 'POST',
+  path = '/plants',
+  route = `${method} /plants`,
+  pathParameters,
+  query = '',
   headers = {},
   body,
   isBase64Encoded = false,
 }: RequestSpec): APIGatewayProxyEventV2 => ({
   version: '2.0',
-  routeKey: 'POST /plants',
-  rawPath: '/plants',
-  rawQueryString: '',
+  routeKey: route,
+  rawPath: path,
+  rawQueryString: query,
+  ...(query
+    ? {
+        // API Gateway joins a repeated parameter's values with commas here
+        queryStringParameters: Object.fromEntries(
+          Object.entries(multiValueQuery(query)).map(([name, values]) => [name, values.join(',')]),
+        ),
+      }
+    : {}),
+  ...(pathParameters ? { pathParameters } : {}),
   headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v])),
   requestContext: {
     accountId: '123456789012',
@@ -26,14 +58,14 @@ export const httpApiEvent = ({
     domainName: 'api.test',
     domainPrefix: 'api',
     http: {
-      method: 'POST',
-      path: '/plants',
+      method,
+      path,
       protocol: 'HTTP/1.1',
       sourceIp: '127.0.0.1',
       userAgent: 'test',
     },
     requestId: 'request-id',
-    routeKey: 'POST /plants',
+    routeKey: route,
     stage: '$default',
     time: '22/Nov/2026:00:00:00 +0000',
     timeEpoch: 1795300000000,
@@ -44,25 +76,35 @@ export const httpApiEvent = ({
 
 /** REST API (payload 1.0): headers as sent (any casing), plus multiValueHeaders; body null when empty. */
 export const restApiEvent = ({
+  method = 'POST',
+  path = '/plants',
+  route = `${method} /plants`,
+  pathParameters,
+  query = '',
   headers = {},
   body = null,
   isBase64Encoded = false,
 }: RequestSpec): APIGatewayProxyEvent => ({
-  resource: '/plants',
-  path: '/plants',
-  httpMethod: 'POST',
+  resource: route.split(' ')[1] ?? '/plants',
+  path,
+  httpMethod: method,
   headers,
   multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]])),
-  queryStringParameters: null,
-  multiValueQueryStringParameters: null,
-  pathParameters: null,
+  // payload 1.0 keeps the last value of a repeated parameter here, every value below
+  queryStringParameters: query
+    ? Object.fromEntries(
+        Object.entries(multiValueQuery(query)).map(([n, v]) => [n, v.at(-1) ?? '']),
+      )
+    : null,
+  multiValueQueryStringParameters: query ? multiValueQuery(query) : null,
+  pathParameters: pathParameters ?? null,
   stageVariables: null,
   requestContext: {
     accountId: '123456789012',
     apiId: 'api',
     authorizer: null,
     protocol: 'HTTP/1.1',
-    httpMethod: 'POST',
+    httpMethod: method,
     identity: {
       accessKey: null,
       accountId: null,
@@ -80,12 +122,13 @@ export const restApiEvent = ({
       userAgent: 'test',
       userArn: null,
     },
-    path: '/prod/plants',
+    // the path as the client sent it: the stage (or a custom domain's base path) included
+    path: `/prod${path}`,
     stage: 'prod',
     requestId: 'request-id',
     requestTimeEpoch: 1795300000000,
     resourceId: 'resource',
-    resourcePath: '/plants',
+    resourcePath: route.split(' ')[1] ?? '/plants',
   },
   body,
   isBase64Encoded,

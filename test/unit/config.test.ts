@@ -43,7 +43,7 @@ describe('loadConfig', () => {
     });
     expect(config.auth.issuer).toBe('https://issuer.example/');
     expect(config.auth.audience).toBe('plant-store');
-    expect(config.auth.requiredScope).toBeUndefined();
+    expect(config.auth.scopes).toEqual({ read: undefined, write: undefined });
     expect(keyUrl(config)).toBe('https://issuer.example/.well-known/jwks.json');
   });
 
@@ -61,7 +61,8 @@ describe('loadConfig', () => {
       DYNAMODB_CONNECT_TIMEOUT_MS: '250',
       DYNAMODB_REQUEST_TIMEOUT_MS: '1500',
       AUTH_JWKS_URL: 'https://keys.example/tenant/jwks.json',
-      AUTH_REQUIRED_SCOPE: 'plants:write',
+      AUTH_READ_SCOPE: 'plants:read',
+      AUTH_WRITE_SCOPE: 'plants:write',
     });
 
     expect(config.store.dynamodb).toEqual({
@@ -72,7 +73,7 @@ describe('loadConfig', () => {
       requestTimeoutMs: 1500,
     });
     expect(keyUrl(config)).toBe('https://keys.example/tenant/jwks.json');
-    expect(config.auth.requiredScope).toBe('plants:write');
+    expect(config.auth.scopes).toEqual({ read: 'plants:read', write: 'plants:write' });
   });
 
   it.each([
@@ -117,13 +118,15 @@ describe('loadConfig', () => {
       DYNAMODB_REQUEST_TIMEOUT_MS: '',
       AUTH_JWKS_URL: '',
       AUTH_JWKS_FILE: '',
+      AUTH_READ_SCOPE: '',
+      AUTH_WRITE_SCOPE: '',
       AUTH_REQUIRED_SCOPE: '',
     });
 
     expect(config).toEqual(loadConfig(minimal));
     expect(config.store.dynamodb.endpoint).toBeUndefined();
     expect(config.store.dynamodb.region).toBe('us-east-1');
-    expect(config.auth.requiredScope).toBeUndefined();
+    expect(config.auth.scopes).toEqual({ read: undefined, write: undefined });
     expect(keyUrl(config)).toBe('https://issuer.example/.well-known/jwks.json');
   });
 
@@ -181,10 +184,11 @@ describe('loadConfig', () => {
   });
 
   it.each([
+    ['a scope with spaces', { AUTH_WRITE_SCOPE: 'plants:read plants:write' }, 'AUTH_WRITE_SCOPE'],
     [
-      'a scope with spaces',
-      { AUTH_REQUIRED_SCOPE: 'plants:read plants:write' },
-      'AUTH_REQUIRED_SCOPE',
+      'the retired AUTH_REQUIRED_SCOPE, which would otherwise be ignored',
+      { AUTH_REQUIRED_SCOPE: 'plants:write' },
+      'AUTH_WRITE_SCOPE',
     ],
     ['a blank table name', { PLANTS_TABLE: '   ' }, 'PLANTS_TABLE'],
     [

@@ -202,6 +202,7 @@ describe.each(VERSIONS)('POST /plants (API Gateway payload %s)', (version) => {
         tag: 'indoor',
         createdAt: '2025-05-05T05:05:05.000Z',
         createdBy: 'user-1',
+        version: 1,
       };
       const response = await post(request(json({ id: 7, name: 'Ficus', tag: 'indoor' })));
 
@@ -216,6 +217,7 @@ describe.each(VERSIONS)('POST /plants (API Gateway payload %s)', (version) => {
         name: 'Basil',
         createdAt: '2025-05-05T05:05:05.000Z',
         createdBy: 'user-1',
+        version: 1,
       };
       const response = await post(request(json({ id: 3, name: 'Basil' })));
 
@@ -472,7 +474,7 @@ describe.each(VERSIONS)('POST /plants (API Gateway payload %s)', (version) => {
         plantStore: store,
         ...telemetry,
         verifyToken,
-        requiredScope: 'plants:write',
+        scopes: { write: 'plants:write' },
       });
     });
 
@@ -659,8 +661,17 @@ describe.each(VERSIONS)('POST /plants (API Gateway payload %s)', (version) => {
       expect(response.body).not.toContain('someone-else');
     });
 
+    it("answers 409 for another caller's plant, naming nobody", async () => {
+      store.answer = 'notOwner';
+      const response = await post(request(plant));
+
+      const message = expectError(response, 409);
+      expect(message).toMatch(/\b7\b/);
+      expect(message).not.toMatch(/someone-else|user-1|caller|owner/i);
+    });
+
     it('answers 503 with Retry-After when the store is unavailable', async () => {
-      store.answer = 'unavailable';
+      store.fault = 'unavailable';
       const response = await post(request(plant));
 
       const message = expectError(response, 503);
@@ -670,7 +681,7 @@ describe.each(VERSIONS)('POST /plants (API Gateway payload %s)', (version) => {
     });
 
     it('answers 500 "Internal server error" when the store throws, and logs the details', async () => {
-      store.answer = 'throw';
+      store.fault = 'throw';
       const failure = new Error('table plants-unit exploded: SECRET-DETAIL-4711');
       store.failure = failure;
       const response = await post(request(plant));
@@ -693,7 +704,7 @@ describe.each(VERSIONS)('POST /plants (API Gateway payload %s)', (version) => {
     });
 
     it('answers 500 when the store rejects with something that is not an Error', async () => {
-      store.answer = 'throw';
+      store.fault = 'throw';
       store.failure = 'a bare string: SECRET-DETAIL-4711';
       const response = await post(request(plant));
 
@@ -715,7 +726,7 @@ describe.each(VERSIONS)('POST /plants (API Gateway payload %s)', (version) => {
     ])(
       'answers 500 even when the failure is %s, which the log cannot serialize plainly',
       async (_case, makeFailure) => {
-        store.answer = 'throw';
+        store.fault = 'throw';
         store.failure = makeFailure();
         const response = await post(request(plant));
 
@@ -738,7 +749,7 @@ describe.each(VERSIONS)('POST /plants (API Gateway payload %s)', (version) => {
     });
 
     it('answers 503 with Retry-After before the Lambda timeout when the store never answers', async () => {
-      store.answer = 'hang';
+      store.fault = 'hang';
       const started = Date.now();
       const response = await post(request(plant), lambdaContext(700));
       const elapsed = Date.now() - started;

@@ -105,7 +105,8 @@ describe('request telemetry', () => {
   ] as const)(
     'writes one log line and one metric for %s',
     async (_case, storeOutcome, body, authorization, status, level, metric) => {
-      store.answer = storeOutcome;
+      if (storeOutcome === 'unavailable') store.fault = storeOutcome;
+      else store.answer = storeOutcome;
       // a first request takes the cold start, so the one under test is a warm one
       await send('{"id":1,"name":"warm-up"}');
       telemetry.clear();
@@ -166,7 +167,7 @@ describe('request telemetry', () => {
   });
 
   it('logs a 500 at ERROR with the error and its stack, and tells the client nothing of it', async () => {
-    store.answer = 'throw';
+    store.fault = 'throw';
     store.failure = new Error('disk on fire: SECRET-4711');
 
     const response = await send('{"id":5,"name":"Ivy"}');

@@ -1,0 +1,13 @@
+// GET /plants: config → clients → route, once per container.
+import { loadConfig } from '#lib/config/load.ts';
+import { plantRouteSettings } from '#lib/config/plantRoutes.ts';
+import { httpDependencies } from '#lib/http/dependencies.ts';
+import { dynamoPlantStoreFrom } from '#lib/plants/dynamoStore.ts';
+import { listPlantsHandler } from '#lib/routes/listPlants.ts';
+
+const config = loadConfig(process.env, plantRouteSettings);
+
+export const handler = listPlantsHandler({
+  plantStore: dynamoPlantStoreFrom(config.store),
+  ...httpDependencies(config),
+});

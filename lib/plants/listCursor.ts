@@ -1,0 +1,36 @@
+// The list's cursor: where the next page starts, opaque to clients. It carries the last plant's
+// position and a check that binds it to the caller it was made for, so that a cursor edited by
+// hand, cut short or taken from another caller's Link header is refused (400) instead of reaching
+// DynamoDB, which would answer a malformed start key with a ValidationException (a 500). The check
+// is no secret: a caller who forges one only moves through their own plants.
+import { createHash } from 'node:crypto';
+import type { ListPosition } from '#lib/plants/store.ts';
+
+/** Far above any cursor this service makes. */
+const MAX_CURSOR_LENGTH = 200;
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+const checkOf = (payload: string, owner: string) =>
+  createHash('sha256').update(`${payload}\n${owner}`).digest('base64url').slice(0, 16);
+
+export const encodeCursor = ({ createdAt, id }: ListPosition, owner: string): string => {
+  const payload = Buffer.from(JSON.stringify([createdAt, id])).toString('base64url');
+  return `${payload}.${checkOf(payload, owner)}`;
+};
+
+/** The position a cursor made for `owner` holds; undefined for anything else. */
+export const decodeCursor = (cursor: string, owner: string): ListPosition | undefined => {
+  if (cursor.length > MAX_CURSOR_LENGTH) return undefined;
+  const [payload = '', check, ...rest] = cursor.split('.');
+  if (rest.length > 0 || check !== checkOf(payload, owner)) return undefined;
+  try {
+    const position: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    if (!Array.isArray(position) || position.length !== 2) return undefined;
+    const [createdAt, id] = position as unknown[];
+    if (typeof createdAt !== 'string' || !ISO_INSTANT.test(createdAt)) return undefined;
+    if (typeof id !== 'number' || !Number.isSafeInteger(id)) return undefined;
+    return { createdAt, id };
+  } catch {
+    return undefined;
+  }
+};

@@ -1,0 +1,27 @@
+// DELETE /plants/{id}: remove the caller's plant in one conditional delete: 204, or 404 when there
+// is none of theirs (a retry after a success included).
+import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
+import { PlantPath } from '#lib/plants/schemas.ts';
+import type { PlantStore } from '#lib/plants/store.ts';
+import { plantNotFound, REALM, storeUnavailable } from '#lib/routes/plantsApi.ts';
+
+export interface DeletePlantDependencies extends HttpDependencies {
+  plantStore: PlantStore;
+}
+
+export const deletePlantHandler = ({ plantStore, ...http }: DeletePlantDependencies) =>
+  httpRoute(
+    http,
+    { name: 'DELETE /plants/{id}', access: 'write', realm: REALM, path: PlantPath },
+    async ({ path: { id }, caller, signal }) => {
+      const result = await plantStore.delete(id, caller.sub, { signal });
+      switch (result.outcome) {
+        case 'deleted':
+          return { status: 204, metric: 'PlantsDeleted', outcome: 'deleted', log: { plantId: id } };
+        case 'notFound':
+          return plantNotFound(id, result);
+        case 'unavailable':
+          return storeUnavailable(result.cause, { plantId: id });
+      }
+    },
+  );

@@ -1,0 +1,33 @@
+// GET /plants/{id}: the caller's plant, with its version as a strong ETag for a later If-Match.
+import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
+import { PlantPath, toIdentifiedPlant } from '#lib/plants/schemas.ts';
+import type { PlantStore } from '#lib/plants/store.ts';
+import { etagOf, plantNotFound, REALM, storeUnavailable } from '#lib/routes/plantsApi.ts';
+
+export interface GetPlantDependencies extends HttpDependencies {
+  plantStore: PlantStore;
+}
+
+export const getPlantHandler = ({ plantStore, ...http }: GetPlantDependencies) =>
+  httpRoute(
+    http,
+    { name: 'GET /plants/{id}', access: 'read', realm: REALM, path: PlantPath },
+    async ({ path: { id }, caller, signal }) => {
+      const result = await plantStore.get(id, caller.sub, { signal });
+      switch (result.outcome) {
+        case 'found':
+          return {
+            status: 200,
+            body: toIdentifiedPlant(result.plant),
+            headers: { ETag: etagOf(result.plant.version) },
+            metric: 'PlantsRead',
+            outcome: 'found',
+            log: { plantId: id },
+          };
+        case 'notFound':
+          return plantNotFound(id, result);
+        case 'unavailable':
+          return storeUnavailable(result.cause, { plantId: id });
+      }
+    },
+  );

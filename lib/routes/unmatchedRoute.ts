@@ -1,0 +1,42 @@
+// Every request no route of the API matches (API Gateway's $default route): 404 for a path the
+// API does not have, 405 with Allow for a path it has with another method. Open to anyone: it
+// reads no token and tells nothing that the published OpenAPI document does not.
+import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
+import { PLANT_ROUTES, REALM } from '#lib/routes/plantsApi.ts';
+
+/** Each path template of the API, as a pattern, with the methods it has. */
+const paths = (() => {
+  const methods = new Map<string, string[]>();
+  for (const route of PLANT_ROUTES) {
+    const [method = '', template = ''] = route.split(' ');
+    methods.set(template, [...(methods.get(template) ?? []), method]);
+  }
+  return [...methods].map(([template, allowed]) => ({
+    pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+    allowed: allowed.sort(),
+  }));
+})();
+
+export const unmatchedRouteHandler = (http: HttpDependencies) =>
+  httpRoute(
+    http,
+    { name: '$default', access: 'anyone', realm: REALM },
+    async ({ method, apiPath }) => {
+      const known = paths.find(({ pattern }) => pattern.test(apiPath));
+      if (!known) {
+        return {
+          status: 404,
+          message: `There is no ${apiPath}: the API has ${[...new Set(PLANT_ROUTES.map((route) => route.split(' ')[1]))].join(' and ')}`,
+          metric: 'RoutesNotFound',
+          log: { method, path: apiPath },
+        };
+      }
+      return {
+        status: 405,
+        message: `${method} is not allowed here: use ${known.allowed.join(', ')}`,
+        headers: { Allow: known.allowed.join(', ') },
+        metric: 'MethodsNotAllowed',
+        log: { method, path: apiPath },
+      };
+    },
+  );

@@ -1,0 +1,77 @@
+// PUT /plants/{id}: replace the caller's plant's name and tag, in one conditional update. With
+// If-Match, only while the plant still has that version (else 412); never creating a plant.
+import { parseIfMatch } from '#lib/http/conditional.ts';
+import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
+import { PlantPath, PlantUpdate, toIdentifiedPlant } from '#lib/plants/schemas.ts';
+import type { PlantStore } from '#lib/plants/store.ts';
+import { etagOf, plantNotFound, REALM, storeUnavailable } from '#lib/routes/plantsApi.ts';
+
+export interface UpdatePlantDependencies extends HttpDependencies {
+  plantStore: PlantStore;
+}
+
+/** The versions an If-Match accepts: our tags are versions; any other tag matches none. */
+const versionsOf = (tags: string[]) =>
+  tags.filter((tag) => /^[1-9][0-9]{0,15}$/.test(tag)).map(Number);
+
+export const updatePlantHandler = ({ plantStore, ...http }: UpdatePlantDependencies) =>
+  httpRoute(
+    http,
+    {
+      name: 'PUT /plants/{id}',
+      access: 'write',
+      realm: REALM,
+      path: PlantPath,
+      body: { schema: PlantUpdate, describedAs: 'a Plant' },
+      integerFields: ['id'],
+    },
+    async ({ path: { id }, body, headers, caller, signal }) => {
+      if (body.id !== undefined && body.id !== id) {
+        return {
+          status: 400,
+          message: `id in the body (${body.id}) must be the id in the path (${id}), or be left out`,
+          metric: 'ValidationFailures',
+        };
+      }
+      const ifMatch = parseIfMatch(headers['if-match']);
+      if (ifMatch === 'malformed') {
+        return {
+          status: 400,
+          message: 'If-Match must be * or the ETag of the plant as read, such as "1"',
+          metric: 'ValidationFailures',
+        };
+      }
+      const result = await plantStore.update(
+        id,
+        caller.sub,
+        {
+          content: { name: body.name, tag: body.tag },
+          expectedVersions: ifMatch && !ifMatch.any ? versionsOf(ifMatch.tags) : undefined,
+        },
+        { signal },
+      );
+      switch (result.outcome) {
+        case 'updated':
+          return {
+            status: 200,
+            body: toIdentifiedPlant(result.plant),
+            headers: { ETag: etagOf(result.plant.version) },
+            metric: 'PlantsUpdated',
+            outcome: 'updated',
+            log: { plantId: id, version: result.plant.version },
+          };
+        case 'versionMismatch':
+          return {
+            status: 412,
+            message: `Plant ${id} has changed since it was read (If-Match does not match its ETag): read it again, then retry`,
+            metric: 'PreconditionFailures',
+            outcome: 'versionMismatch',
+            log: { plantId: id, version: result.version },
+          };
+        case 'notFound':
+          return plantNotFound(id, result);
+        case 'unavailable':
+          return storeUnavailable(result.cause, { plantId: id });
+      }
+    },
+  );

@@ -1,0 +1,257 @@
+// The plant store's reads, updates and deletes against DynamoDB Local: ownership, versions, the
+// index's pages, and the races a conditional write must win.
+import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+import { createDynamoPlantStore } from '#lib/plants/dynamoStore.ts';
+import type { ListPosition, PlantStore } from '#lib/plants/store.ts';
+import { createTestTable, localDocumentClient } from '../support/dynamodbTables.ts';
+
+const endpoint = inject('dynamodbEndpoint');
+
+let table: Awaited<ReturnType<typeof createTestTable>>;
+let store: PlantStore;
+let clock: number;
+
+beforeEach(async () => {
+  table = await createTestTable(endpoint);
+  clock = Date.parse('2026-11-22T10:00:00.000Z');
+  // one second per create, unless a test holds the clock still
+  const tick = () => {
+    clock += 1000;
+    return new Date(clock);
+  };
+  store = createDynamoPlantStore({
+    client: localDocumentClient(endpoint),
+    table: table.name,
+    now: tick,
+  });
+});
+afterEach(() => table.drop());
+
+/** Every page of `owner`'s plants, following `next`, as ids. */
+const allPages = async (owner: string, limit: number) => {
+  const pages: number[][] = [];
+  let after: ListPosition | undefined;
+  do {
+    const result = await store.list(owner, { limit, after });
+    if (result.outcome !== 'page') throw new Error(`list answered ${result.outcome}`);
+    pages.push(result.plants.map((plant) => plant.id));
+    after = result.next;
+  } while (after);
+  return pages;
+};
+
+describe('get', () => {
+  it("finds the caller's plant with its version, and nobody else's", async () => {
+    await store.create({ id: 1, name: 'Fern', tag: 'shade' }, 'alice');
+
+    expect(await store.get(1, 'alice')).toEqual({
+      outcome: 'found',
+      plant: expect.objectContaining({ id: 1, name: 'Fern', tag: 'shade', version: 1 }),
+    });
+    expect(await store.get(1, 'bob')).toEqual({ outcome: 'notFound', reason: 'notOwner' });
+    expect(await store.get(2, 'alice')).toEqual({ outcome: 'notFound', reason: 'absent' });
+  });
+
+  it('counts a plant stored before versions existed as version 1', async () => {
+    await table.put({
+      id: 3,
+      name: 'Old',
+      createdAt: '2025-01-01T00:00:00.000Z',
+      createdBy: 'alice',
+    });
+
+    const result = await store.get(3, 'alice');
+
+    expect(result.outcome === 'found' && result.plant.version).toBe(1);
+  });
+});
+
+describe('list', () => {
+  it("pages through the caller's plants oldest first, never promising an empty page", async () => {
+    for (const id of [5, 3, 9, 1, 7]) await store.create({ id, name: `P${id}` }, 'alice');
+    await store.create({ id: 2, name: 'not hers' }, 'bob');
+
+    expect(await allPages('alice', 2)).toEqual([[5, 3], [9, 1], [7]]);
+    expect(await allPages('alice', 5)).toEqual([[5, 3, 9, 1, 7]]);
+    expect(await allPages('bob', 5)).toEqual([[2]]);
+    expect(await allPages('carol', 5)).toEqual([[]]);
+  });
+
+  it('answers name and tag, and tag only when the plant has one', async () => {
+    await store.create({ id: 1, name: 'Fern', tag: 'shade' }, 'alice');
+    await store.create({ id: 2, name: 'Ivy' }, 'alice');
+
+    const result = await store.list('alice', { limit: 10 });
+
+    expect(result.outcome === 'page' && result.plants).toEqual([
+      expect.objectContaining({ id: 1, name: 'Fern', tag: 'shade' }),
+      expect.not.objectContaining({ tag: expect.anything() }),
+    ]);
+  });
+
+  // The index sorts by createdAt alone: plants created in one millisecond come in the index's own
+  // order (not by id), the same on every walk, and paging through them loses and repeats none.
+  it('pages plants created in the same millisecond in one stable order, without loss', async () => {
+    await store.create({ id: 100, name: 'first' }, 'alice');
+    const sameMoment = createDynamoPlantStore({
+      client: localDocumentClient(endpoint),
+      table: table.name,
+      now: () => new Date('2026-11-22T10:00:01.500Z'),
+    });
+    for (const id of [40, -3, 12, 7, 0]) await sameMoment.create({ id, name: `P${id}` }, 'alice');
+    await store.create({ id: 200, name: 'last' }, 'alice');
+
+    const walk = (await allPages('alice', 2)).flat();
+
+    expect(walk[0]).toBe(100);
+    expect(walk.at(-1)).toBe(200);
+    expect(walk.slice(1, -1).sort((a, b) => a - b)).toEqual([-3, 0, 7, 12, 40]);
+    expect((await allPages('alice', 3)).flat()).toEqual(walk);
+  });
+
+  it('misses no plant and repeats none when plants are created between pages', async () => {
+    for (let id = 1; id <= 5; id++) await store.create({ id, name: `P${id}` }, 'alice');
+    const first = await store.list('alice', { limit: 3 });
+    if (first.outcome !== 'page' || !first.next) throw new Error('expected a next page');
+
+    for (let id = 6; id <= 8; id++) await store.create({ id, name: `P${id}` }, 'alice');
+    const rest: number[] = [];
+    let after: ListPosition | undefined = first.next;
+    while (after) {
+      const page = await store.list('alice', { limit: 3, after });
+      if (page.outcome !== 'page') throw new Error('list failed');
+      rest.push(...page.plants.map((plant) => plant.id));
+      after = page.next;
+    }
+
+    expect([...first.plants.map((plant) => plant.id), ...rest]).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+  });
+});
+
+describe('update', () => {
+  it("replaces the caller's plant's name and tag, removing a tag left out, and counts versions", async () => {
+    await store.create({ id: 1, name: 'Fern', tag: 'shade' }, 'alice');
+
+    const first = await store.update(1, 'alice', { content: { name: 'Fern II' } });
+    const second = await store.update(1, 'alice', {
+      content: { name: 'Fern III', tag: 'sun' },
+      expectedVersions: [2],
+    });
+
+    expect(first).toEqual({
+      outcome: 'updated',
+      plant: expect.objectContaining({ id: 1, name: 'Fern II', version: 2 }),
+    });
+    expect(first.outcome === 'updated' && first.plant).not.toHaveProperty('tag');
+    expect(second).toEqual({
+      outcome: 'updated',
+      plant: expect.objectContaining({ name: 'Fern III', tag: 'sun', version: 3 }),
+    });
+    expect(await table.items()).toEqual([
+      expect.objectContaining({
+        id: 1,
+        name: 'Fern III',
+        tag: 'sun',
+        version: 3,
+        createdBy: 'alice',
+      }),
+    ]);
+  });
+
+  it('writes nothing for a stale version, and says which version the plant has', async () => {
+    await store.create({ id: 1, name: 'Fern' }, 'alice');
+    await store.update(1, 'alice', { content: { name: 'Fern II' } });
+    const before = await table.items();
+
+    const result = await store.update(1, 'alice', {
+      content: { name: 'lost update' },
+      expectedVersions: [1],
+    });
+
+    expect(result).toEqual({ outcome: 'versionMismatch', version: 2 });
+    expect(await table.items()).toEqual(before);
+  });
+
+  it('matches no version for an empty list of expected versions', async () => {
+    await store.create({ id: 1, name: 'Fern' }, 'alice');
+
+    expect(
+      await store.update(1, 'alice', { content: { name: 'x' }, expectedVersions: [] }),
+    ).toEqual({ outcome: 'versionMismatch', version: 1 });
+  });
+
+  it('takes a plant stored before versions existed as version 1, and makes it 2', async () => {
+    await table.put({
+      id: 3,
+      name: 'Old',
+      createdAt: '2025-01-01T00:00:00.000Z',
+      createdBy: 'alice',
+    });
+
+    const result = await store.update(3, 'alice', {
+      content: { name: 'New' },
+      expectedVersions: [1],
+    });
+
+    expect(result.outcome === 'updated' && result.plant.version).toBe(2);
+  });
+
+  it("never creates a plant, and never touches another caller's", async () => {
+    await store.create({ id: 1, name: 'Fern' }, 'bob');
+    const before = await table.items();
+
+    expect(await store.update(2, 'alice', { content: { name: 'x' } })).toEqual({
+      outcome: 'notFound',
+      reason: 'absent',
+    });
+    expect(await store.update(1, 'alice', { content: { name: 'x' } })).toEqual({
+      outcome: 'notFound',
+      reason: 'notOwner',
+    });
+    expect(await table.items()).toEqual(before);
+  });
+
+  it('lets exactly one of two updates with the same expected version win', async () => {
+    await store.create({ id: 1, name: 'Fern' }, 'alice');
+
+    const results = await Promise.all(
+      ['A', 'B'].map((name) =>
+        store.update(1, 'alice', { content: { name }, expectedVersions: [1] }),
+      ),
+    );
+
+    expect(results.map((r) => r.outcome).sort()).toEqual(['updated', 'versionMismatch']);
+    const winner = results.find((r) => r.outcome === 'updated');
+    expect(await table.items()).toEqual([
+      expect.objectContaining({
+        name: winner?.outcome === 'updated' ? winner.plant.name : '?',
+        version: 2,
+      }),
+    ]);
+  });
+
+  it('never brings back a plant that a racing delete removed', async () => {
+    for (let round = 0; round < 20; round++) {
+      await store.create({ id: round, name: 'Fern' }, 'alice');
+      const [update, removal] = await Promise.all([
+        store.update(round, 'alice', { content: { name: 'updated' } }),
+        store.delete(round, 'alice'),
+      ]);
+      expect(removal.outcome).toBe('deleted');
+      expect(['updated', 'notFound']).toContain(update.outcome);
+    }
+    expect(await table.items()).toEqual([]);
+  });
+});
+
+describe('delete', () => {
+  it("deletes the caller's plant once, and nobody else's", async () => {
+    await store.create({ id: 1, name: 'Fern' }, 'alice');
+    await store.create({ id: 2, name: 'Ivy' }, 'bob');
+
+    expect(await store.delete(2, 'alice')).toEqual({ outcome: 'notFound', reason: 'notOwner' });
+    expect(await store.delete(1, 'alice')).toEqual({ outcome: 'deleted' });
+    expect(await store.delete(1, 'alice')).toEqual({ outcome: 'notFound', reason: 'absent' });
+    expect((await table.items()).map((item) => item.id)).toEqual([2]);
+  });
+});
