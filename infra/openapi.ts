@@ -1,8 +1,10 @@
-// `npm run openapi`: writes openapi.yaml, the published contract, from the Zod schemas.
-// `npm run openapi -- --check`: fails when the committed openapi.yaml differs from what it would write.
+// `npm run openapi`: writes openapi.yaml, the published contract, from the Zod schemas, and the
+// client types the end-to-end tests use (test/support/plantStoreApi.d.ts) from it.
+// `npm run openapi -- --check`: fails when a committed file differs from what it would write.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from './local/paths.ts';
+import { CLIENT_TYPES_FILE, clientTypes } from './openapi/clientTypes.ts';
 import { OPENAPI_FILE, openApiYaml } from './openapi/document.ts';
 
 const args = process.argv.slice(2);
@@ -11,25 +13,31 @@ if (unknown.length > 0) {
   console.error(`npm run openapi: unknown argument ${unknown.join(' ')} (usage: [-- --check])`);
   process.exit(2);
 }
+const check = args.includes('--check');
 
-const file = join(repoRoot, OPENAPI_FILE);
-const generated = openApiYaml();
-let committed: string | undefined;
-try {
-  committed = readFileSync(file, 'utf8');
-} catch {
-  committed = undefined;
-}
-
-if (args.includes('--check')) {
-  if (committed !== generated) {
-    console.error(`${OPENAPI_FILE} is out of date: run npm run openapi and commit it`);
-    process.exit(1);
+const readOrUndefined = (file: string) => {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
   }
-  console.log(`${OPENAPI_FILE} is up to date`);
-} else if (committed === generated) {
-  console.log(`${OPENAPI_FILE} is up to date`);
-} else {
-  writeFileSync(file, generated);
-  console.log(`wrote ${OPENAPI_FILE}`);
+};
+
+const document = openApiYaml();
+let stale = false;
+for (const [name, generated] of [
+  [OPENAPI_FILE, document],
+  [CLIENT_TYPES_FILE, await clientTypes(document)],
+] as const) {
+  const file = join(repoRoot, name);
+  if (readOrUndefined(file) === generated) {
+    console.log(`${name} is up to date`);
+  } else if (check) {
+    console.error(`${name} is out of date: run npm run openapi and commit it`);
+    stale = true;
+  } else {
+    writeFileSync(file, generated);
+    console.log(`wrote ${name}`);
+  }
 }
+if (stale) process.exit(1);

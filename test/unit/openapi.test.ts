@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { PLANT_ROUTES } from '#lib/routes/plantsApi.ts';
 import { OPENAPI_FILE, openApiYaml } from '../../infra/openapi/document.ts';
 import { contractViolations, expectResponseMatchesContract } from '../support/openapiResponses.ts';
 
@@ -23,14 +24,22 @@ interface Example {
 }
 interface Response {
   headers?: Record<string, DeclaredHeader & { $ref?: string }>;
-  content: Record<string, { examples: Record<string, Example> }>;
+  content?: Record<string, { examples: Record<string, Example> }>;
+}
+interface Operation {
+  responses: Record<string, Response>;
 }
 interface Document {
-  paths: { '/plants': { post: { responses: Record<string, Response> } } };
+  paths: Record<string, Record<string, Operation>>;
   components: { headers: Record<string, DeclaredHeader> };
 }
 const document = parse(committed) as Document;
-const responses = document.paths['/plants'].post.responses;
+const responses = (document.paths['/plants']?.post as Operation).responses;
+
+/** Every operation of the document: method, path and its responses. */
+const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+  Object.entries(methods).map(([method, operation]) => ({ method, path, operation })),
+);
 
 /** The headers every answer carries. */
 const json = {
@@ -58,9 +67,25 @@ describe('openapi.yaml', () => {
     ]);
   });
 
+  it('describes every route of the service, and no other', () => {
+    expect(operations.map(({ method, path }) => `${method.toUpperCase()} ${path}`).sort()).toEqual(
+      [...PLANT_ROUTES].sort(),
+    );
+  });
+
+  it.each([
+    ['GET', '/plants', ['200', '400', '401', '403', '500', '503']],
+    ['GET', '/plants/{id}', ['200', '400', '401', '403', '404', '500', '503']],
+    ['PUT', '/plants/{id}', ['200', '400', '401', '403', '404', '412', '413', '415', '500', '503']],
+    ['DELETE', '/plants/{id}', ['204', '400', '401', '403', '404', '500', '503']],
+  ])('declares every status %s %s answers', (method, path, statuses) => {
+    const operation = document.paths[path]?.[method.toLowerCase()];
+    expect(Object.keys(operation?.responses ?? {})).toEqual(statuses);
+  });
+
   it('answers the Plant on 200 and the Error on every error status, as the specification does', () => {
     for (const [status, response] of Object.entries(responses)) {
-      expect(response.content['application/json']).toMatchObject({
+      expect(response.content?.['application/json']).toMatchObject({
         schema: { $ref: `#/components/schemas/${status === '200' ? 'Plant' : 'Error'}` },
       });
     }
@@ -68,21 +93,31 @@ describe('openapi.yaml', () => {
 });
 
 describe('the response check', () => {
-  it('accepts every example response of the document, with the headers it requires', () => {
-    for (const [status, response] of Object.entries(responses)) {
-      const headers: Record<string, string> = { ...json };
-      for (const [name, header] of Object.entries(response.headers ?? {})) {
-        const declared = header.$ref
-          ? document.components.headers[header.$ref.split('/').at(-1) ?? '']
-          : header;
-        if (declared?.required) headers[name] = String(declared.schema?.const ?? declared.example);
+  it.each(operations)(
+    'accepts every example response of $method $path, with the headers it requires',
+    ({ method, path, operation }) => {
+      for (const [status, response] of Object.entries(operation.responses)) {
+        const headers: Record<string, string> = { ...json };
+        for (const [name, header] of Object.entries(response.headers ?? {})) {
+          const declared = header.$ref
+            ? document.components.headers[header.$ref.split('/').at(-1) ?? '']
+            : header;
+          if (declared?.required)
+            headers[name] = String(declared.schema?.const ?? declared.example);
+        }
+        const examples = Object.values(response.content?.['application/json']?.examples ?? {});
+        if (examples.length === 0) {
+          expect(
+            contractViolations(method, path, { status: Number(status), headers, body: '' }),
+          ).toEqual([]);
+        }
+        for (const { value } of examples) {
+          const answer = { status: Number(status), headers, body: JSON.stringify(value) };
+          expect(contractViolations(method, path, answer)).toEqual([]);
+        }
       }
-      for (const { value } of Object.values(response.content['application/json']?.examples ?? {})) {
-        const answer = { status: Number(status), headers, body: JSON.stringify(value) };
-        expect(contractViolations('POST', '/plants', answer)).toEqual([]);
-      }
-    }
-  });
+    },
+  );
 
   it('rejects a 200 body that carries the id', () => {
     const answer = { status: 200, headers: json, body: '{"name":"Monstera","id":1}' };

@@ -1,0 +1,227 @@
+// Every route over real HTTP, as `npm start` runs them, through a client typed by openapi.yaml
+// (openapi-fetch with openapi-typescript's types): the document and the service cannot drift
+// apart without this file failing its type check or its tests. Every answer is also checked
+// against the document's schemas and headers.
+import { request as httpRequest } from 'node:http';
+import createClient, { type Middleware } from 'openapi-fetch';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LocalService, startLocalService } from '../../infra/local/localService.ts';
+import { expectResponseMatchesContract } from '../support/openapiResponses.ts';
+import type { paths } from '../support/plantStoreApi.d.ts';
+
+let service: LocalService;
+let api: ReturnType<typeof createClient<paths>>;
+const tokens: Record<'alice' | 'bob', string> = { alice: '', bob: '' };
+
+/** Every answer the client receives must match the published document. */
+const contractCheck: Middleware = {
+  async onResponse({ request, response, schemaPath }) {
+    expectResponseMatchesContract(request.method, schemaPath, {
+      status: response.status,
+      headers: response.headers,
+      body: await response.clone().text(),
+    });
+    return undefined;
+  },
+};
+
+const as = (caller: keyof typeof tokens) => ({
+  headers: { Authorization: `Bearer ${tokens[caller]}` },
+});
+
+beforeAll(async () => {
+  service = await startLocalService();
+  tokens.alice = (await service.token('--sub', 'alice')).trim();
+  tokens.bob = (await service.token('--sub', 'bob')).trim();
+  api = createClient<paths>({ baseUrl: service.baseUrl });
+  api.use(contractCheck);
+});
+afterAll(() => service?.stop());
+
+/** A raw request, for what a fetch client cannot send: a body without Content-Type. */
+const rawRequest = (method: string, path: string, headers: Record<string, string>, body = '') =>
+  new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const request = httpRequest(`${service.baseUrl}${path}`, { method, headers }, (response) => {
+      let text = '';
+      response.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+      });
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+
+describe('the plant lifecycle over HTTP', () => {
+  it('creates, reads, updates with If-Match, lists and deletes a plant', async () => {
+    const created = await api.POST('/plants', {
+      ...as('alice'),
+      body: { id: 101, name: 'Monstera', tag: 'indoor' },
+    });
+    expect(created.response.status).toBe(200);
+    expect(created.data).toEqual({ name: 'Monstera', tag: 'indoor' });
+
+    const read = await api.GET('/plants/{id}', { ...as('alice'), params: { path: { id: 101 } } });
+    expect(read.data).toEqual({ id: 101, name: 'Monstera', tag: 'indoor' });
+    const etag = read.response.headers.get('etag') ?? '';
+    expect(etag).toBe('"1"');
+
+    const updated = await api.PUT('/plants/{id}', {
+      ...as('alice'),
+      params: { path: { id: 101 }, header: { 'If-Match': etag } },
+      body: { name: 'Monstera deliciosa' },
+    });
+    expect(updated.data).toEqual({ id: 101, name: 'Monstera deliciosa' });
+    expect(updated.response.headers.get('etag')).toBe('"2"');
+
+    const stale = await api.PUT('/plants/{id}', {
+      ...as('alice'),
+      params: { path: { id: 101 }, header: { 'If-Match': etag } },
+      body: { name: 'lost update' },
+    });
+    expect(stale.response.status).toBe(412);
+    expect(stale.error).toMatchObject({ error: 412 });
+
+    // replaying the original create after an update is a conflict, not a 200
+    const replay = await api.POST('/plants', {
+      ...as('alice'),
+      body: { id: 101, name: 'Monstera', tag: 'indoor' },
+    });
+    expect(replay.response.status).toBe(409);
+
+    const listed = await api.GET('/plants', as('alice'));
+    expect(listed.data).toContainEqual({ id: 101, name: 'Monstera deliciosa' });
+
+    const deleted = await api.DELETE('/plants/{id}', {
+      ...as('alice'),
+      params: { path: { id: 101 } },
+    });
+    expect(deleted.response.status).toBe(204);
+    const again = await api.DELETE('/plants/{id}', {
+      ...as('alice'),
+      params: { path: { id: 101 } },
+    });
+    expect(again.response.status).toBe(404);
+    const gone = await api.GET('/plants/{id}', { ...as('alice'), params: { path: { id: 101 } } });
+    expect(gone.response.status).toBe(404);
+  });
+
+  it("keeps each caller's plants private: another's answers as missing, and is never listed", async () => {
+    await api.POST('/plants', { ...as('bob'), body: { id: 201, name: "Bob's fern" } });
+
+    const read = await api.GET('/plants/{id}', { ...as('alice'), params: { path: { id: 201 } } });
+    const missing = await api.GET('/plants/{id}', {
+      ...as('alice'),
+      params: { path: { id: 202 } },
+    });
+    expect(read.response.status).toBe(404);
+    expect(read.error?.message.replace('201', 'N')).toBe(
+      missing.error?.message.replace('202', 'N'),
+    );
+
+    const update = await api.PUT('/plants/{id}', {
+      ...as('alice'),
+      params: { path: { id: 201 } },
+      body: { name: 'mine now' },
+    });
+    const removal = await api.DELETE('/plants/{id}', {
+      ...as('alice'),
+      params: { path: { id: 201 } },
+    });
+    const taken = await api.POST('/plants', {
+      ...as('alice'),
+      body: { id: 201, name: "Bob's fern" },
+    });
+    expect([update.response.status, removal.response.status, taken.response.status]).toEqual([
+      404, 404, 409,
+    ]);
+    expect(taken.error?.message).not.toContain('bob');
+
+    const alicesList = await api.GET('/plants', as('alice'));
+    expect(alicesList.data?.map((plant) => plant.id)).not.toContain(201);
+    const bobs = await api.GET('/plants/{id}', { ...as('bob'), params: { path: { id: 201 } } });
+    expect(bobs.data).toEqual({ id: 201, name: "Bob's fern" });
+  });
+});
+
+describe('paging over HTTP', () => {
+  it('walks every page by its Link header, with plants created between pages', async () => {
+    const carol = (await service.token('--sub', 'carol')).trim();
+    const auth = { headers: { Authorization: `Bearer ${carol}` } };
+    for (let id = 301; id <= 305; id++) {
+      await api.POST('/plants', { ...auth, body: { id, name: `P${id}` } });
+    }
+
+    const seen: number[] = [];
+    let page = await api.GET('/plants', { ...auth, params: { query: { limit: 2 } } });
+    let created = 306;
+    for (;;) {
+      seen.push(...(page.data ?? []).map((plant) => plant.id));
+      const link = page.response.headers.get('link');
+      if (!link) break;
+      const next = new URL(/^<([^>]+)>; rel="next"$/.exec(link)?.[1] ?? '');
+      expect(next.origin).toBe(service.baseUrl);
+      expect(next.pathname).toBe('/plants');
+      if (created <= 307)
+        await api.POST('/plants', { ...auth, body: { id: created++, name: 'new' } });
+      page = await api.GET('/plants', {
+        ...auth,
+        params: {
+          query: {
+            limit: Number(next.searchParams.get('limit')),
+            cursor: next.searchParams.get('cursor') ?? '',
+          },
+        },
+      });
+    }
+
+    expect(seen).toEqual([301, 302, 303, 304, 305, 306, 307]);
+  });
+
+  it('refuses a tampered cursor and a bad limit with 400s naming them', async () => {
+    const badCursor = await api.GET('/plants', {
+      ...as('alice'),
+      params: { query: { cursor: 'WyIyMDI2LTExLTIyIiwxXQ.bogus' } },
+    });
+    const badLimit = await api.GET('/plants', { ...as('alice'), params: { query: { limit: 0 } } });
+
+    expect(badCursor.response.status).toBe(400);
+    expect(badCursor.error?.message).toMatch(/\bcursor\b/);
+    expect(badLimit.response.status).toBe(400);
+    expect(badLimit.error?.message).toMatch(/\blimit\b/);
+  });
+});
+
+describe('the local gateway behaves as API Gateway', () => {
+  it('answers 415 to a body sent without Content-Type (serverless-offline would invent one)', async () => {
+    const response = await rawRequest(
+      'POST',
+      '/plants',
+      { authorization: `Bearer ${tokens.alice}` },
+      '{"id":401,"name":"Ivy"}',
+    );
+
+    expect(response.status).toBe(415);
+    expect(JSON.parse(response.body)).toEqual({
+      error: 415,
+      message: 'Content-Type must be application/json',
+    });
+  });
+
+  it('answers an unknown path with our 404 and a known path with another method with 405 and Allow', async () => {
+    const unknown = await fetch(`${service.baseUrl}/gardens`);
+    const wrongMethod = await fetch(`${service.baseUrl}/plants/1`, { method: 'PATCH' });
+
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ error: 404 });
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get('allow')).toBe('DELETE, GET, PUT');
+    expect(await wrongMethod.json()).toMatchObject({ error: 405 });
+  });
+
+  it('refuses a path id that is not canonical', async () => {
+    const response = await fetch(`${service.baseUrl}/plants/007`, as('alice'));
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ message: expect.stringMatching(/\bid\b/) });
+  });
+});
