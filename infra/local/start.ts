@@ -1,11 +1,11 @@
 // `npm start`: the whole service on this machine, nothing in the cloud. DynamoDB Local keeps its
 // data in .local/data (git-ignored), a local key pair signs tokens (`npm run token`), and
-// serverless-offline serves the bundled handler. Ctrl-C stops everything this started.
+// serverless-offline serves the bundled functions. Ctrl-C stops everything this started.
 //
 // Settings (environment): PORT (3000), LAMBDA_PORT (PORT+2, serverless-offline's invoke port),
 // DYNAMODB_PORT (8000), PLANTS_LOCAL_DATA (.local/data). With AUTH_JWKS_URL set (and AUTH_ISSUER,
 // AUTH_AUDIENCE), tokens are verified against that identity provider instead of the local key;
-// AUTH_REQUIRED_SCOPE and AUTH_JWKS_COOLDOWN_SECONDS pass through to the function.
+// AUTH_READ_SCOPE, AUTH_WRITE_SCOPE and AUTH_JWKS_COOLDOWN_SECONDS pass through to the functions.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -127,7 +127,7 @@ try {
   await ensurePlantsTable(client, LOCAL_TABLE);
   client.destroy();
 
-  say('Starting serverless-offline (bundling the handler)...');
+  say('Starting serverless-offline (bundling the functions)...');
   const offline = spawn(
     process.execPath,
     [
@@ -182,6 +182,7 @@ try {
       `  curl -s ${base}/plants -H "Authorization: Bearer ${auth.token}" ` +
         `-H 'Content-Type: application/json' -d '{"id":1,"name":"Monstera","tag":"indoor"}'`,
     );
+    say(`Every route (list, read, update, delete) with curl: the README's "Two commands".`);
     say('Press Ctrl-C to stop.');
   };
   relay(offline.stdout as NodeJS.ReadableStream, process.stdout);

@@ -208,11 +208,37 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
         { Name: 'Stage', Value: '$default' },
       ],
     });
-    expect(resource(stage, 'StoreThrottlesAlarm').Properties).toMatchObject({
-      Namespace: 'AWS/DynamoDB',
-      MetricName: 'WriteThrottleEvents',
-      Dimensions: [{ Name: 'TableName', Value: { Ref: 'PlantsTable' } }],
-    });
+    const throttles = resource(stage, 'StoreThrottlesAlarm').Properties as {
+      Metrics: {
+        Id: string;
+        Expression?: string;
+        MetricStat?: { Metric: { MetricName: string; Dimensions: { Name: string }[] } };
+      }[];
+    };
+    // reads and writes of the table, and reads of the list's index
+    expect(
+      throttles.Metrics.filter((m) => m.MetricStat).map(({ MetricStat }) => [
+        MetricStat?.Metric.MetricName,
+        MetricStat?.Metric.Dimensions.map((d) => d.Name).join('+'),
+      ]),
+    ).toEqual([
+      ['ReadThrottleEvents', 'TableName'],
+      ['WriteThrottleEvents', 'TableName'],
+      ['ReadThrottleEvents', 'TableName+GlobalSecondaryIndexName'],
+    ]);
+    expect(throttles.Metrics.find((m) => m.Expression)?.Expression).toMatch(
+      /tableReads.*tableWrites.*indexReads/,
+    );
+  });
+});
+
+describe('a retired setting', () => {
+  it('stops the packaging with what to set instead', async () => {
+    const refused = await packageStage('dev', { AUTH_REQUIRED_SCOPE: 'plants:write' }).then(
+      () => 'packaged',
+      (error: { stdout?: string; stderr?: string }) => `${error.stdout}${error.stderr}`,
+    );
+    expect(refused).toMatch(/AUTH_REQUIRED_SCOPE .* is no longer read: set AUTH_WRITE_SCOPE/);
   });
 });
 

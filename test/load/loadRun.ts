@@ -1,26 +1,66 @@
-import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { localDynamoClient } from '../../infra/local/dynamoClient.ts';
+// The load test's engine: several callers send a seeded mix of creates (fresh, identical retries,
+// conflicting duplicates), reads, lists, updates (with the current ETag, or a stale one) and
+// deletes, a bounded number in flight. Each plant is worked on by one request at a time, so that
+// every answer has one right status, checked as it comes. At the end each caller's plants are
+// listed page by page through the API: every acknowledged create that was not deleted must be there
+// exactly once with its last acknowledged update, nothing deleted may come back, and no caller may
+// see another's plant.
 
-/** The table `npm start` serves (infra/local/start.ts). */
-export const LOCAL_TABLE = 'plant-store-local-plants';
+export type Operation =
+  | 'create'
+  | 'retry'
+  | 'conflict'
+  | 'read'
+  | 'readStranger'
+  | 'list'
+  | 'update'
+  | 'staleUpdate'
+  | 'delete';
 
-export type RequestKind = 'fresh' | 'retry' | 'conflict';
+/** The share of each operation, when a plant for it is there (else a create is sent). */
+const MIX: [Operation, number][] = [
+  ['create', 0.3],
+  ['retry', 0.05],
+  ['conflict', 0.05],
+  ['read', 0.15],
+  ['readStranger', 0.05],
+  ['list', 0.1],
+  ['update', 0.15],
+  ['staleUpdate', 0.05],
+  ['delete', 0.1],
+];
 
-interface Plant {
-  id: number;
+interface Content {
   name: string;
   tag?: string;
+}
+
+/** A plant as the test knows it from acknowledged answers. */
+interface ModelPlant extends Content {
+  id: number;
+  owner: number;
+  version: number;
+  /** As created: an identical create is a replay only while nothing changed it. */
+  original: Content;
+  deleted: boolean;
+  /** A request on it is in flight: no other request picks it. */
+  busy: boolean;
+  /** A request on it got no answer or a 5xx: its state is not known. */
+  uncertain: boolean;
+}
+
+export interface Caller {
+  name: string;
+  token: string;
 }
 
 export interface LoadOptions {
   /** The service, e.g. http://127.0.0.1:3000 */
   baseUrl: string;
-  token: string;
+  /** The callers, each with a token the service accepts for its own sub. */
+  callers: Caller[];
   requests: number;
   concurrency: number;
-  /** Shares of identical retries and of conflicting duplicates (each 0.1 unless given). */
-  retryShare?: number;
-  conflictShare?: number;
   /** Seeds the choice of requests and the ids (random unless given). */
   seed?: number;
   /**
@@ -31,7 +71,7 @@ export interface LoadOptions {
   /** Called about once a second and at every tenth of the run. */
   onProgress?: (progress: Progress) => void;
   /** Called with every answer, e.g. to check it against the published contract. */
-  onResponse?: (response: { status: number; headers: Headers; body: string }) => void;
+  onResponse?: (response: Answer & { method: string; path: string }) => void;
 }
 
 export interface Progress {
@@ -42,23 +82,27 @@ export interface Progress {
   statuses: ReadonlyMap<string, number>;
 }
 
+interface Answer {
+  status: number;
+  headers: Headers;
+  body: string;
+}
+
 interface Sent {
-  kind: RequestKind;
-  plant: Plant;
+  operation: Operation;
   /** The HTTP status (see effectiveStatus), or `error` when no answer came. */
   status: number | 'error';
-  /** Whether the answer was exactly the Plant that was sent. */
-  plantAnswered: boolean;
-  /** What the answer's body said. */
-  answered?: unknown;
-  /** When it was sent, from the start of the run. */
-  sentAtMs: number;
+  expected: number;
+  /** Why the answer is wrong, when it is. */
+  problem?: string;
   latencyMs: number;
 }
 
 export interface LoadRun {
   options: LoadOptions;
   sent: Sent[];
+  /** What the answers acknowledged, per plant id. */
+  plants: Map<number, ModelPlant>;
   durationMs: number;
   /** Network errors, by message. */
   errors: Map<string, number>;
@@ -89,33 +133,34 @@ const statusKey = (status: number | 'error') => String(status);
  * timer starts before a cold worker has loaded the handler, which does not know that time is gone:
  * a burst of cold starts on one machine can run it out.)
  */
-const effectiveStatus = (status: number, body: unknown) =>
-  status === 200 &&
-  typeof body === 'object' &&
-  body !== null &&
-  (body as { errorType?: unknown }).errorType === 'LambdaTimeoutError'
-    ? 504
-    : status;
+const effectiveStatus = (status: number, body: string) =>
+  status === 200 && body.includes('"LambdaTimeoutError"') ? 504 : status;
 
-const isPlantOf = (body: unknown, plant: Plant) =>
-  JSON.stringify(body) ===
-  JSON.stringify(
-    plant.tag === undefined ? { name: plant.name } : { name: plant.name, tag: plant.tag },
-  );
+const plantBody = ({ name, tag }: Content) => (tag === undefined ? { name } : { name, tag });
+const json = (value: unknown) => JSON.stringify(value);
+const parse = (body: string): unknown => {
+  try {
+    return JSON.parse(body);
+  } catch {
+    return body;
+  }
+};
+
+/** The URL of the next page in a Link header, or undefined on the last page. */
+export const nextPage = (headers: Headers): string | undefined =>
+  /^<([^>]+)>; rel="next"$/.exec(headers.get('link') ?? '')?.[1];
 
 export const runLoad = async (options: LoadOptions): Promise<LoadRun> => {
-  const { baseUrl, token, requests, concurrency, onProgress, onResponse } = options;
+  const { baseUrl, callers, requests, concurrency, onProgress, onResponse } = options;
   const rampUpMs = options.rampUpMs ?? 8000;
-  const retryShare = options.retryShare ?? 0.1;
-  const conflictShare = options.conflictShare ?? 0.1;
   const random = randomFrom(options.seed ?? Math.floor(Math.random() * 2 ** 32));
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+  const pick = <T>(items: readonly T[]): T | undefined =>
+    items[Math.floor(random() * items.length)];
   // fresh ids from a random block of the id range, so that runs against one table never meet
-  const firstId = Math.floor(random() * 2 ** 52) + 1;
+  let nextId = Math.floor(random() * 2 ** 52) + 1;
 
+  const plants = new Map<number, ModelPlant>();
   const sent: Sent[] = [];
-  /** Fresh plants answered 200: what retries and conflicting duplicates are made of. */
-  const accepted: Plant[] = [];
   const statuses = new Map<string, number>();
   const errors = new Map<string, number>();
   let next = 0;
@@ -137,82 +182,215 @@ export const runLoad = async (options: LoadOptions): Promise<LoadRun> => {
   };
   const ticker = setInterval(() => report(), 1000);
 
-  const nextRequest = (index: number): { kind: RequestKind; plant: Plant } => {
-    const roll = random();
-    const original = accepted.length > 0 ? pick(accepted) : undefined;
-    if (original && roll < retryShare) return { kind: 'retry', plant: original };
-    if (original && roll < retryShare + conflictShare) {
-      const plant =
-        random() < 0.5
-          ? { ...original, name: `${original.name} (another)` }
-          : { ...original, tag: `${original.tag ?? ''}other` };
-      return { kind: 'conflict', plant };
-    }
-    const id = firstId + index;
-    const tag = random() < 0.5 ? pick(TAGS) : undefined;
-    const name = `${pick(NAMES)} #${id}`;
-    return { kind: 'fresh', plant: tag === undefined ? { id, name } : { id, name, tag } };
-  };
-
-  const send = async (index: number) => {
-    const { kind, plant } = nextRequest(index);
-    const begun = performance.now();
-    let record: Sent;
+  const call = async (
+    caller: Caller,
+    method: string,
+    path: string,
+    template: string,
+    { body, headers = {} }: { body?: unknown; headers?: Record<string, string> } = {},
+  ): Promise<Answer | { error: string }> => {
     try {
-      const response = await fetch(`${baseUrl}/plants`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify(plant),
+      const response = await fetch(`${baseUrl}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${caller.token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...headers,
+        },
+        ...(body === undefined ? {} : { body: json(body) }),
       });
-      const body = await response.text();
-      const latencyMs = performance.now() - begun;
-      let answered: unknown = body;
-      try {
-        answered = JSON.parse(body);
-      } catch {}
-      const status = effectiveStatus(response.status, answered);
-      if (status === response.status) {
-        onResponse?.({ status: response.status, headers: response.headers, body });
-      }
-      const plantAnswered = status === 200 && isPlantOf(answered, plant);
-      record = {
-        kind,
-        plant,
-        status,
-        plantAnswered,
-        answered,
-        sentAtMs: begun - started,
-        latencyMs,
-      };
+      const text = await response.text();
+      const status = effectiveStatus(response.status, text);
+      const answer = { status, headers: response.headers, body: text };
+      if (status === response.status) onResponse?.({ ...answer, method, path: template });
+      return answer;
     } catch (error) {
       const cause = (error as { cause?: { message?: string } }).cause?.message;
       const message = cause ?? (error instanceof Error ? error.message : String(error));
       errors.set(message, (errors.get(message) ?? 0) + 1);
-      const latencyMs = performance.now() - begun;
-      record = {
-        kind,
-        plant,
-        status: 'error',
-        plantAnswered: false,
-        sentAtMs: begun - started,
-        latencyMs,
-      };
+      return { error: message };
     }
-    sent.push(record);
-    if (kind === 'fresh' && record.plantAnswered) accepted.push(plant);
-    statuses.set(statusKey(record.status), (statuses.get(statusKey(record.status)) ?? 0) + 1);
-    inFlight -= 1;
-    done += 1;
-    report();
+  };
+
+  /** A live plant no request is working on: of this caller, or of another one. */
+  const freePlant = (owner: number, others: boolean) =>
+    pick(
+      [...plants.values()].filter(
+        (p) =>
+          !p.busy && !p.uncertain && !p.deleted && (others ? p.owner !== owner : p.owner === owner),
+      ),
+    );
+
+  const choose = (): Operation => {
+    let roll = random();
+    for (const [operation, share] of MIX) {
+      if (roll < share) return operation;
+      roll -= share;
+    }
+    return 'create';
+  };
+
+  const send = async (): Promise<Sent> => {
+    const owner = Math.floor(random() * callers.length);
+    const caller = callers[owner] as Caller;
+    let operation = choose();
+    const needsPlant = !['create', 'list'].includes(operation);
+    const plant = needsPlant ? freePlant(owner, operation === 'readStranger') : undefined;
+    if (needsPlant && !plant) operation = 'create';
+    if (plant) plant.busy = true;
+    const begun = performance.now();
+    const record = (status: number | 'error', expected: number, problem?: string): Sent => ({
+      operation,
+      status,
+      expected,
+      latencyMs: performance.now() - begun,
+      ...(problem ? { problem } : {}),
+    });
+    /** The answer, checked for its status; the plant's state is unknown after anything else. */
+    const check = (answer: Answer | { error: string }, expected: number, target?: ModelPlant) => {
+      if ('error' in answer) {
+        if (target) target.uncertain = true;
+        return record('error', expected, `${operation}: no answer (${answer.error})`);
+      }
+      if (answer.status === expected) return undefined;
+      if (target && answer.status >= 500) target.uncertain = true;
+      return record(
+        answer.status,
+        expected,
+        `${operation}${target ? ` of plant ${target.id}` : ''}: ${answer.status} ${answer.body.slice(0, 160)}, expected ${expected}`,
+      );
+    };
+
+    try {
+      switch (operation) {
+        case 'create': {
+          const id = nextId++;
+          const tag = random() < 0.5 ? pick(TAGS) : undefined;
+          const content = { name: `${pick(NAMES)} #${id}`, ...(tag === undefined ? {} : { tag }) };
+          const fresh: ModelPlant = {
+            id,
+            owner,
+            version: 1,
+            ...content,
+            original: content,
+            deleted: false,
+            busy: true,
+            uncertain: false,
+          };
+          plants.set(id, fresh);
+          const answer = await call(caller, 'POST', '/plants', '/plants', {
+            body: { id, ...content },
+          });
+          const wrong = check(answer, 200, fresh);
+          fresh.busy = false;
+          if (wrong) return wrong;
+          if ('error' in answer || answer.body !== json(plantBody(content))) {
+            fresh.uncertain = true;
+            return record(200, 200, `create of plant ${id} answered ${(answer as Answer).body}`);
+          }
+          return record(200, 200);
+        }
+        case 'retry': {
+          const target = plant as ModelPlant;
+          const unchanged = target.version === 1;
+          const expected = unchanged ? 200 : 409;
+          const answer = await call(caller, 'POST', '/plants', '/plants', {
+            body: { id: target.id, ...target.original },
+          });
+          return check(answer, expected, target) ?? record(expected, expected);
+        }
+        case 'conflict': {
+          const target = plant as ModelPlant;
+          const answer = await call(caller, 'POST', '/plants', '/plants', {
+            body: { id: target.id, name: `${target.name} (another)` },
+          });
+          return check(answer, 409, target) ?? record(409, 409);
+        }
+        case 'read':
+        case 'readStranger': {
+          const target = plant as ModelPlant;
+          const mine = operation === 'read';
+          const answer = await call(caller, 'GET', `/plants/${target.id}`, '/plants/{id}');
+          const expected = mine ? 200 : 404;
+          const wrong = check(answer, expected, target);
+          if (wrong) return wrong;
+          const { body, headers } = answer as Answer;
+          if (mine) {
+            const want = json({ id: target.id, ...plantBody(target) });
+            if (body !== want || headers.get('etag') !== `"${target.version}"`) {
+              return record(
+                200,
+                200,
+                `read of plant ${target.id}: ${body} ${headers.get('etag')}, expected ${want} "${target.version}"`,
+              );
+            }
+          }
+          return record(expected, expected);
+        }
+        case 'list': {
+          const answer = await call(caller, 'GET', '/plants?limit=50', '/plants');
+          const wrong = check(answer, 200);
+          if (wrong) return wrong;
+          const page = parse((answer as Answer).body) as { id: number }[];
+          // plants of earlier runs are unknown here; a known one must be this caller's
+          const foreign = page.filter((p) => {
+            const known = plants.get(p.id);
+            return known !== undefined && known.owner !== owner;
+          });
+          return foreign.length > 0
+            ? record(200, 200, `list of ${caller.name} holds plants of others: ${json(foreign)}`)
+            : record(200, 200);
+        }
+        case 'update':
+        case 'staleUpdate': {
+          const target = plant as ModelPlant;
+          const stale = operation === 'staleUpdate';
+          const tag = random() < 0.5 ? pick(TAGS) : undefined;
+          const content = {
+            name: `${pick(NAMES)} v${target.version + 1}`,
+            ...(tag === undefined ? {} : { tag }),
+          };
+          const ifMatch = `"${stale ? target.version + 7 : target.version}"`;
+          const answer = await call(caller, 'PUT', `/plants/${target.id}`, '/plants/{id}', {
+            body: content,
+            headers: { 'if-match': ifMatch },
+          });
+          const expected = stale ? 412 : 200;
+          const wrong = check(answer, expected, target);
+          if (wrong) return wrong;
+          if (!stale) {
+            target.version += 1;
+            target.name = content.name;
+            if (content.tag === undefined) delete target.tag;
+            else target.tag = content.tag;
+          }
+          return record(expected, expected);
+        }
+        case 'delete': {
+          const target = plant as ModelPlant;
+          const answer = await call(caller, 'DELETE', `/plants/${target.id}`, '/plants/{id}');
+          const wrong = check(answer, 204, target);
+          if (wrong) return wrong;
+          target.deleted = true;
+          return record(204, 204);
+        }
+      }
+    } finally {
+      if (plant) plant.busy = false;
+    }
   };
 
   const worker = async (startAfterMs: number) => {
     if (startAfterMs > 0) await new Promise((resolve) => setTimeout(resolve, startAfterMs));
     while (next < requests) {
-      const index = next;
       next += 1;
       inFlight += 1;
-      await send(index);
+      const result = await send();
+      sent.push(result);
+      statuses.set(statusKey(result.status), (statuses.get(statusKey(result.status)) ?? 0) + 1);
+      inFlight -= 1;
+      done += 1;
+      report();
     }
   };
   const workers = Math.min(concurrency, requests);
@@ -224,124 +402,120 @@ export const runLoad = async (options: LoadOptions): Promise<LoadRun> => {
     clearInterval(ticker);
   }
   report(true);
-  return { options, sent, durationMs: performance.now() - started, errors };
+  return { options, sent, plants, durationMs: performance.now() - started, errors };
 };
 
 // ---------------------------------------------------------------------------------------------
 
 export interface Verification {
-  /** Plants answered 200 (fresh or retried), each checked in the table. */
+  /** Acknowledged live plants looked for in their owner's list. */
   checked: number;
-  /** Answered 200, but not in the table. */
+  /** Acknowledged, not deleted, and not in the owner's list. */
   lost: number;
-  /** Answered 200, but stored with another name, tag or creator, or with more than was sent. */
+  /** In the list with other content than its last acknowledged create or update. */
   altered: number;
-  /** Conflicting duplicates whose content is what the table holds: they overwrote a plant. */
-  overwritten: number;
+  /** Deleted (204), and in the list again. */
+  resurrected: number;
+  /** In a caller's list, but another caller's. */
+  foreign: number;
+  /** In a list more than once. */
+  duplicated: number;
   /** Answers of 500 or more. */
   serverErrors: number;
-  /** Answers other than a fresh plant's or a retry's 200 and a conflict's 409 (5xx included). */
+  /** Answers with another status than the operation's, or a wrong body. */
   unexpected: number;
   /** Requests that got no answer at all. */
   noAnswer: number;
-  /** Examples of what went wrong, at most a few of each. */
+  /** Plants left uncertain by a 5xx or no answer: not checked. */
+  uncertain: number;
+  /** Examples of what went wrong, at most a few. */
   problems: string[];
 }
 
-const subjectOf = (token: string): string | undefined => {
-  try {
-    const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString());
-    return typeof payload.sub === 'string' ? payload.sub : undefined;
-  } catch {
-    return undefined;
-  }
-};
-
-const STORED_KEYS = new Set(['id', 'name', 'tag', 'createdAt', 'createdBy', 'version']);
-const sameContent = (a: { name?: unknown; tag?: unknown }, b: Plant) =>
-  a.name === b.name && a.tag === b.tag;
-
-/** Every item of the table, read back with a consistent scan. */
-export const scanTable = async (dynamodbEndpoint: string, table = LOCAL_TABLE) => {
-  const client = DynamoDBDocumentClient.from(localDynamoClient(dynamodbEndpoint));
-  try {
-    const items = new Map<number, Record<string, unknown>>();
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await client.send(
-        new ScanCommand({ TableName: table, ConsistentRead: true, ExclusiveStartKey: start }),
+/** Every plant of a caller, page by page through the Link headers. */
+export const listAll = async (baseUrl: string, caller: Caller) => {
+  const listed: { id: number; name: string; tag?: string }[] = [];
+  let url: string | undefined = `${baseUrl}/plants?limit=100`;
+  while (url) {
+    const response = await fetch(url, { headers: { authorization: `Bearer ${caller.token}` } });
+    if (response.status !== 200) {
+      throw new Error(
+        `listing the plants of ${caller.name} answered ${response.status}: ${await response.text()}`,
       );
-      for (const item of page.Items ?? []) items.set(Number(item.id), item);
-      start = page.LastEvaluatedKey;
-    } while (start);
-    return items;
-  } finally {
-    client.destroy();
+    }
+    listed.push(...((await response.json()) as typeof listed));
+    url = nextPage(response.headers);
   }
+  return listed;
 };
 
-export const verifyTable = async (
-  run: LoadRun,
-  { dynamodbEndpoint, table = LOCAL_TABLE }: { dynamodbEndpoint: string; table?: string },
-): Promise<Verification> => {
-  const stored = await scanTable(dynamodbEndpoint, table);
-  const creator = subjectOf(run.options.token);
+export const verifyLists = async (run: LoadRun): Promise<Verification> => {
   const problems: string[] = [];
   const note = (problem: string) => {
     if (problems.length < 10) problems.push(problem);
   };
-  const verification: Verification = {
+  const v: Verification = {
     checked: 0,
     lost: 0,
     altered: 0,
-    overwritten: 0,
+    resurrected: 0,
+    foreign: 0,
+    duplicated: 0,
     serverErrors: 0,
     unexpected: 0,
     noAnswer: 0,
+    uncertain: 0,
     problems,
   };
-
-  /** The first plant each id was answered 200 with, the Plant as sent. */
-  const answered200 = new Map<number, Plant>();
-  for (const { kind, plant, status, plantAnswered, answered, sentAtMs, latencyMs } of run.sent) {
-    if (status === 'error') verification.noAnswer += 1;
-    else if (status >= 500) verification.serverErrors += 1;
-    const expected = kind === 'conflict' ? 409 : 200;
-    if (status !== expected || (status === 200 && !plantAnswered)) {
-      verification.unexpected += 1;
-      const when = `sent at ${(sentAtMs / 1000).toFixed(1)} s, answered after ${latencyMs.toFixed(0)} ms`;
-      const said = JSON.stringify(answered)?.slice(0, 160);
-      note(`${kind} of plant ${plant.id}: ${status} ${said}, expected ${expected} (${when})`);
-    }
-    if (plantAnswered && !answered200.has(plant.id)) answered200.set(plant.id, plant);
-  }
-
-  for (const [id, plant] of answered200) {
-    verification.checked += 1;
-    const item = stored.get(id);
-    if (!item) {
-      verification.lost += 1;
-      note(`plant ${id} was answered 200 but is not in the table`);
-      continue;
-    }
-    const extra = Object.keys(item).filter((key) => !STORED_KEYS.has(key));
-    const wrongCreator = creator !== undefined && item.createdBy !== creator;
-    if (!sameContent(item, plant) || extra.length > 0 || wrongCreator) {
-      verification.altered += 1;
-      note(
-        `plant ${id} was sent as ${JSON.stringify(plant)}, the table holds ${JSON.stringify(item)}`,
-      );
+  for (const { status, problem } of run.sent) {
+    if (status === 'error') v.noAnswer += 1;
+    else if (status >= 500) v.serverErrors += 1;
+    if (problem) {
+      if (status !== 'error') v.unexpected += 1;
+      note(problem);
     }
   }
 
-  for (const { kind, plant } of run.sent) {
-    const item = stored.get(plant.id);
-    if (kind === 'conflict' && item && sameContent(item, plant)) {
-      verification.overwritten += 1;
-      note(`the conflicting duplicate ${JSON.stringify(plant)} is what the table holds`);
+  const { baseUrl, callers } = run.options;
+  for (const [owner, caller] of callers.entries()) {
+    const listed = await listAll(baseUrl, caller);
+    const seen = new Set<number>();
+    for (const item of listed) {
+      if (seen.has(item.id)) {
+        v.duplicated += 1;
+        note(`plant ${item.id} is listed twice for ${caller.name}`);
+      }
+      seen.add(item.id);
+      const known = run.plants.get(item.id);
+      if (!known || known.uncertain) continue;
+      if (known.owner !== owner) {
+        v.foreign += 1;
+        note(`${caller.name} sees plant ${item.id} of ${callers[known.owner]?.name}`);
+      } else if (known.deleted) {
+        v.resurrected += 1;
+        note(`plant ${item.id} was deleted (204) and is listed again`);
+      } else if (json(item) !== json({ id: known.id, ...plantBody(known) })) {
+        v.altered += 1;
+        note(
+          `plant ${item.id} is listed as ${json(item)}, its last acknowledged state is ${json(plantBody(known))}`,
+        );
+      }
+    }
+    for (const plant of run.plants.values()) {
+      if (plant.owner !== owner) continue;
+      if (plant.uncertain) {
+        v.uncertain += 1;
+        continue;
+      }
+      if (plant.deleted) continue;
+      v.checked += 1;
+      if (!seen.has(plant.id)) {
+        v.lost += 1;
+        note(`plant ${plant.id} of ${caller.name} was acknowledged and is not listed`);
+      }
     }
   }
-  return verification;
+  return v;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -353,21 +527,25 @@ export interface LoadReport {
 }
 
 export const isClean = (v: Verification) =>
-  v.lost + v.altered + v.overwritten + v.serverErrors + v.unexpected + v.noAnswer === 0;
+  v.lost +
+    v.altered +
+    v.resurrected +
+    v.foreign +
+    v.duplicated +
+    v.serverErrors +
+    v.unexpected +
+    v.noAnswer ===
+  0;
 
-export const runLoadTest = async (
-  options: LoadOptions & { dynamodbEndpoint: string; table?: string },
-): Promise<LoadReport> => {
+export const runLoadTest = async (options: LoadOptions): Promise<LoadReport> => {
   const run = await runLoad(options);
-  const verification = await verifyTable(run, options);
+  const verification = await verifyLists(run);
   return { run, verification, ok: isClean(verification) };
 };
 
 /** The nearest-rank percentile of sorted values. */
 const percentile = (sorted: readonly number[], p: number) =>
   sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
-
-const count = (run: LoadRun, kind: RequestKind) => run.sent.filter((s) => s.kind === kind).length;
 
 export const formatProgress = ({ done, total, inFlight, elapsedMs, statuses }: Progress) => {
   const rate = elapsedMs > 0 ? Math.round((done / elapsedMs) * 1000) : 0;
@@ -378,27 +556,29 @@ export const formatProgress = ({ done, total, inFlight, elapsedMs, statuses }: P
 
 export const formatSummary = ({ run, verification: v, ok }: LoadReport) => {
   const latencies = run.sent.map((s) => s.latencyMs).sort((a, b) => a - b);
-  const statuses = new Map<string, number>();
-  for (const { status } of run.sent) {
-    statuses.set(statusKey(status), (statuses.get(statusKey(status)) ?? 0) + 1);
-  }
+  const count = (key: (s: Sent) => string) => {
+    const counts = new Map<string, number>();
+    for (const s of run.sent) counts.set(key(s), (counts.get(key(s)) ?? 0) + 1);
+    return [...counts]
+      .sort()
+      .map(([name, n]) => `${name}: ${n}`)
+      .join(', ');
+  };
   const ms = (value: number) => `${value.toFixed(1)} ms`;
+  const live = [...run.plants.values()].filter((p) => !p.deleted && !p.uncertain).length;
   const lines = [
-    `Load test: ${run.sent.length} requests to ${run.options.baseUrl}/plants, ${run.options.concurrency} in flight (reached over ${((run.options.rampUpMs ?? 8000) / 1000).toFixed(1)} s)`,
-    `  sent         ${count(run, 'fresh')} fresh ids, ${count(run, 'retry')} identical retries, ${count(run, 'conflict')} conflicting duplicates`,
+    `Load test: ${run.sent.length} requests to ${run.options.baseUrl} from ${run.options.callers.length} callers, ${run.options.concurrency} in flight (reached over ${((run.options.rampUpMs ?? 8000) / 1000).toFixed(1)} s)`,
+    `  sent         ${count((s) => s.operation)}`,
     `  duration     ${(run.durationMs / 1000).toFixed(1)} s`,
     `  throughput   ${((run.sent.length / run.durationMs) * 1000).toFixed(0)} requests/s`,
     `  latency      p50 ${ms(percentile(latencies, 50))}, p99 ${ms(percentile(latencies, 99))}, max ${ms(latencies.at(-1) ?? 0)}`,
-    `  statuses     ${[...statuses]
-      .sort()
-      .map(([status, n]) => `${status}: ${n}`)
-      .join(', ')}`,
-    `  table        ${v.checked} plants answered 200 read back: ${v.lost} lost, ${v.altered} altered, ${v.overwritten} overwritten by a conflicting duplicate`,
+    `  statuses     ${count((s) => String(s.status))}`,
+    `  lists        ${v.checked} acknowledged plants looked for (${live} live): ${v.lost} lost, ${v.altered} altered, ${v.resurrected} resurrected, ${v.foreign} of another caller, ${v.duplicated} listed twice`,
     `  5xx          ${v.serverErrors}`,
-    `  unexpected   ${v.unexpected} answers other than 200 (fresh, retry) and 409 (conflict); ${v.noAnswer} without an answer`,
+    `  unexpected   ${v.unexpected} answers other than the operation's; ${v.noAnswer} without an answer; ${v.uncertain} plants left unknown by them`,
     ...[...run.errors].map(([message, n]) => `  no answer    ${n} × ${message}`),
     ...v.problems.map((problem) => `  problem      ${problem}`),
-    `  result       ${ok ? 'OK: nothing lost, altered or overwritten, no 5xx' : 'FAILED'}`,
+    `  result       ${ok ? 'OK: nothing lost, altered, resurrected or shown to another caller, no 5xx' : 'FAILED'}`,
   ];
   return lines.join('\n');
 };

@@ -1,5 +1,5 @@
-// `npm run loadtest`: drives the real HTTP stack with a bounded load and checks that nothing was
-// lost. See the usage below; the work is done by loadRun.ts.
+// `npm run loadtest`: drives the real HTTP stack with a bounded, mixed load from several callers and
+// checks that nothing was lost. See the usage below; the work is done by loadRun.ts.
 
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -8,21 +8,24 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type LocalService, startLocalService } from '../../infra/local/localService.ts';
 import {
+  type Caller,
   formatProgress,
   formatSummary,
   isClean,
-  LOCAL_TABLE,
   runLoad,
-  verifyTable,
+  verifyLists,
 } from './loadRun.ts';
 
 const usage = `usage: npm run loadtest -- [options]
 
-Sends POST /plants requests (fresh ids, 10% identical retries, 10% conflicting duplicates) with a
-bounded number in flight, prints progress (stderr) and a summary (stdout): requests/s, p50/p99
-latency, the count of each status. Then it reads the table back and checks that every plant
-answered 200 is stored exactly as sent, that no conflicting duplicate overwrote anything, and that
-nothing answered 5xx. Exits 1 when any check fails.
+Several callers send a mix of requests with a bounded number in flight: creates (fresh ids,
+identical retries, conflicting duplicates), reads of their own plants and of others', lists,
+updates with the current ETag and with a stale one, and deletes. Each answer is checked as it
+comes (the right status and body for the plant's state). At the end each caller's plants are
+listed through the API, page by page: every acknowledged create that was not deleted must be there
+exactly once with its last acknowledged update, nothing deleted may come back, and no caller may
+see another's plant. Prints progress (stderr) and a summary (stdout): requests/s, p50/p99 latency,
+the count of each operation and status, and those counts. Exits 1 when any check fails.
 
 By default it starts its own stack exactly as npm start does (DynamoDB Local and serverless-offline
 on free ports, a temporary data folder) and stops it at the end.
@@ -30,20 +33,20 @@ on free ports, a temporary data folder) and stops it at the end.
 Options:
   --requests N            how many requests in all (default 5000)
   --concurrency N         how many in flight at once (default 32)
+  --callers N             how many callers, each with its own token (default 4)
   --ramp-up SECONDS       reach that many in flight over the first seconds, one more at a time
                           (default 8; 0: all at once). Every request counts: the ramp only keeps
                           serverless-offline from cold-starting 32 workers at once on one machine
   --url URL               test an already running npm start instead, e.g. http://127.0.0.1:3000
-  --dynamodb-endpoint URL its DynamoDB Local, e.g. http://127.0.0.1:8000 (needed with --url)
-  --token TOKEN           a bearer token it accepts (default: one from npm run token, which signs
-                          with the key of the default data folder, .local/data)
-  --table NAME            the table to read back (default ${LOCAL_TABLE})
+                          (its callers' tokens come from npm run token and the default data
+                          folder, .local/data)
+  --token TOKEN           with --url: a caller's token; give it once per caller, instead of
+                          --callers (for a service whose tokens npm run token cannot make)
   --seed N                repeat the same choice of requests
   --help                  this text
 
 Against a running npm start (in another terminal):
-  npm run loadtest -- --url http://127.0.0.1:3000 --dynamodb-endpoint http://127.0.0.1:8000 \\
-    --token "$(npm run --silent token)"
+  npm run loadtest -- --url http://127.0.0.1:3000
 `;
 
 const repoRoot = resolve(import.meta.dirname, '..', '..');
@@ -66,11 +69,10 @@ const { values } = (() => {
       options: {
         requests: { type: 'string' },
         concurrency: { type: 'string' },
+        callers: { type: 'string' },
         'ramp-up': { type: 'string' },
         url: { type: 'string' },
-        'dynamodb-endpoint': { type: 'string' },
-        token: { type: 'string' },
-        table: { type: 'string' },
+        token: { type: 'string', multiple: true },
         seed: { type: 'string' },
         help: { type: 'boolean' },
       },
@@ -92,12 +94,12 @@ const rampUpSeconds = Number(values['ramp-up'] ?? 8);
 if (!Number.isFinite(rampUpSeconds) || rampUpSeconds < 0) {
   fail('--ramp-up must be a number of seconds, 0 or more');
 }
-if (values.url && !values['dynamodb-endpoint']) {
-  fail('--url needs --dynamodb-endpoint too: the table is read back from it');
-}
-if (!values.url && (values['dynamodb-endpoint'] || values.token || values.table)) {
-  fail('--dynamodb-endpoint, --token and --table go with --url');
-}
+const callerCount = positive('callers', values.callers, 4);
+if (!values.url && values.token) fail('--token goes with --url');
+if (values.token && values.callers) fail('give --token once per caller, or --callers, not both');
+// each run's callers are new, so that their lists hold this run's plants only
+const runName = `load-${Date.now().toString(36)}`;
+const callerName = (index: number) => `${runName}-${index + 1}`;
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -115,46 +117,59 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
+/** The subject a token names, for the summary. */
+const subjectOf = (token: string, fallback: string) => {
+  try {
+    const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString());
+    return typeof payload.sub === 'string' ? payload.sub : fallback;
+  } catch {
+    return fallback;
+  }
+};
+
 try {
-  let target: { baseUrl: string; token: string; dynamodbEndpoint: string; table: string };
+  let baseUrl: string;
+  let callers: Caller[];
   if (values.url) {
-    const token =
-      values.token ??
-      execFileSync(process.execPath, [join(repoRoot, 'infra', 'local', 'token.ts')], {
-        cwd: repoRoot,
-        encoding: 'utf8',
-      });
-    target = {
-      baseUrl: values.url.replace(/\/+$/, ''),
-      token: token.trim(),
-      dynamodbEndpoint: values['dynamodb-endpoint'] ?? '',
-      table: values.table ?? LOCAL_TABLE,
-    };
+    baseUrl = values.url.replace(/\/+$/, '');
+    callers =
+      values.token?.map((token, i) => ({ name: subjectOf(token, `caller ${i + 1}`), token })) ??
+      Array.from({ length: callerCount }, (_, i) => ({
+        name: callerName(i),
+        token: execFileSync(
+          process.execPath,
+          [join(repoRoot, 'infra', 'local', 'token.ts'), '--sub', callerName(i)],
+          { cwd: repoRoot, encoding: 'utf8' },
+        ).trim(),
+      }));
   } else {
     say(
       'loadtest: starting the local stack as npm start does (DynamoDB Local, serverless-offline)...',
     );
     dataDir = mkdtempSync(join(tmpdir(), 'plant-store-loadtest-'));
-    service = await startLocalService(dataDir);
-    target = {
-      baseUrl: service.baseUrl,
-      token: (await service.token()).trim(),
-      dynamodbEndpoint: service.dynamodbEndpoint,
-      table: LOCAL_TABLE,
-    };
-    say(`loadtest: the stack is up at ${service.baseUrl}`);
+    const started = await startLocalService(dataDir);
+    service = started;
+    baseUrl = started.baseUrl;
+    callers = await Promise.all(
+      Array.from({ length: callerCount }, async (_, i) => ({
+        name: callerName(i),
+        token: (await started.token('--sub', callerName(i))).trim(),
+      })),
+    );
+    say(`loadtest: the stack is up at ${baseUrl}`);
   }
 
   const run = await runLoad({
-    ...target,
+    baseUrl,
+    callers,
     requests,
     concurrency,
     rampUpMs: rampUpSeconds * 1000,
     ...(seed === undefined ? {} : { seed }),
     onProgress: (progress) => say(formatProgress(progress)),
   });
-  say(`loadtest: reading ${target.table} back...`);
-  const verification = await verifyTable(run, target);
+  say(`loadtest: listing each caller's plants...`);
+  const verification = await verifyLists(run);
   const ok = isClean(verification);
   process.stdout.write(`${formatSummary({ run, verification, ok })}\n`);
   await cleanUp();

@@ -1,0 +1,14 @@
+// Stops a deploy (and npm start) that still sets a setting this version no longer reads, instead
+// of quietly running without it: AUTH_REQUIRED_SCOPE once required one scope of every caller; a
+// deployment that set it would lose its scope check. Resolved by serverless.yml (custom).
+module.exports = async ({ resolveVariable }) => {
+  const requiredScope = await resolveVariable(
+    'param:authRequiredScope, env:AUTH_REQUIRED_SCOPE, ""',
+  );
+  if (requiredScope) {
+    throw new Error(
+      'AUTH_REQUIRED_SCOPE (param authRequiredScope) is no longer read: set AUTH_WRITE_SCOPE (authWriteScope) for POST, PUT and DELETE, and AUTH_READ_SCOPE (authReadScope) for GET, then unset it',
+    );
+  }
+  return 'none';
+};
