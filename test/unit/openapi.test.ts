@@ -34,7 +34,7 @@ interface Document {
   components: { headers: Record<string, DeclaredHeader> };
 }
 const document = parse(committed) as Document;
-const responses = (document.paths['/plants']?.post as Operation).responses;
+const responses = (document.paths['/plants']?.post ?? { responses: {} }).responses;
 
 /** Every operation of the document: method, path and its responses. */
 const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
