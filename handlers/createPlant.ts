@@ -2,12 +2,12 @@
 import { loadConfig } from '#lib/config/load.ts';
 import { plantRouteSettings } from '#lib/config/plantRoutes.ts';
 import { httpDependencies } from '#lib/http/dependencies.ts';
-import { dynamoPlantStoreFrom } from '#lib/plants/dynamoStore.ts';
+import { dynamoCreate, dynamoTargetFrom } from '#lib/plants/dynamoStore.ts';
 import { createPlantHandler } from '#lib/routes/createPlant.ts';
 
 const config = loadConfig(process.env, plantRouteSettings);
 
 export const handler = createPlantHandler({
-  plantStore: dynamoPlantStoreFrom(config.store),
+  plantStore: { create: dynamoCreate(dynamoTargetFrom(config.store)) },
   ...httpDependencies(config),
 });

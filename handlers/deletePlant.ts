@@ -2,12 +2,12 @@
 import { loadConfig } from '#lib/config/load.ts';
 import { plantRouteSettings } from '#lib/config/plantRoutes.ts';
 import { httpDependencies } from '#lib/http/dependencies.ts';
-import { dynamoPlantStoreFrom } from '#lib/plants/dynamoStore.ts';
+import { dynamoDelete, dynamoTargetFrom } from '#lib/plants/dynamoStore.ts';
 import { deletePlantHandler } from '#lib/routes/deletePlant.ts';
 
 const config = loadConfig(process.env, plantRouteSettings);
 
 export const handler = deletePlantHandler({
-  plantStore: dynamoPlantStoreFrom(config.store),
+  plantStore: { delete: dynamoDelete(dynamoTargetFrom(config.store)) },
   ...httpDependencies(config),
 });

@@ -2,12 +2,12 @@
 import { loadConfig } from '#lib/config/load.ts';
 import { plantRouteSettings } from '#lib/config/plantRoutes.ts';
 import { httpDependencies } from '#lib/http/dependencies.ts';
-import { dynamoPlantStoreFrom } from '#lib/plants/dynamoStore.ts';
+import { dynamoGet, dynamoTargetFrom } from '#lib/plants/dynamoStore.ts';
 import { getPlantHandler } from '#lib/routes/getPlant.ts';
 
 const config = loadConfig(process.env, plantRouteSettings);
 
 export const handler = getPlantHandler({
-  plantStore: dynamoPlantStoreFrom(config.store),
+  plantStore: { get: dynamoGet(dynamoTargetFrom(config.store)) },
   ...httpDependencies(config),
 });

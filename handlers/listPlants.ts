@@ -2,12 +2,12 @@
 import { loadConfig } from '#lib/config/load.ts';
 import { plantRouteSettings } from '#lib/config/plantRoutes.ts';
 import { httpDependencies } from '#lib/http/dependencies.ts';
-import { dynamoPlantStoreFrom } from '#lib/plants/dynamoStore.ts';
+import { dynamoList, dynamoTargetFrom } from '#lib/plants/dynamoStore.ts';
 import { listPlantsHandler } from '#lib/routes/listPlants.ts';
 
 const config = loadConfig(process.env, plantRouteSettings);
 
 export const handler = listPlantsHandler({
-  plantStore: dynamoPlantStoreFrom(config.store),
+  plantStore: { list: dynamoList(dynamoTargetFrom(config.store)) },
   ...httpDependencies(config),
 });

@@ -2,12 +2,12 @@
 import { loadConfig } from '#lib/config/load.ts';
 import { plantRouteSettings } from '#lib/config/plantRoutes.ts';
 import { httpDependencies } from '#lib/http/dependencies.ts';
-import { dynamoPlantStoreFrom } from '#lib/plants/dynamoStore.ts';
+import { dynamoTargetFrom, dynamoUpdate } from '#lib/plants/dynamoStore.ts';
 import { updatePlantHandler } from '#lib/routes/updatePlant.ts';
 
 const config = loadConfig(process.env, plantRouteSettings);
 
 export const handler = updatePlantHandler({
-  plantStore: dynamoPlantStoreFrom(config.store),
+  plantStore: { update: dynamoUpdate(dynamoTargetFrom(config.store)) },
   ...httpDependencies(config),
 });

@@ -21,12 +21,6 @@ import type { ListedPlant, PlantStore, StoredPlant, Unavailable } from '#lib/pla
 /** The global secondary index of each caller's plants, oldest first (infra/dynamodb.yml). */
 export const BY_CREATOR_INDEX = 'byCreator';
 
-export interface DynamoPlantStoreOptions {
-  client: DynamoDBDocumentClient;
-  table: string;
-  now?: () => Date;
-}
-
 /** Errors that say "try again later": throttling, DynamoDB's own faults, no answer at all. */
 const RETRY_LATER = new Set([
   'ProvisionedThroughputExceededException',
@@ -87,155 +81,179 @@ const unavailableOr = (error: unknown): Unavailable => {
   throw error;
 };
 
-export const createDynamoPlantStore = ({
-  client,
-  table,
-  now = () => new Date(),
-}: DynamoPlantStoreOptions): PlantStore => {
-  const abortable = (signal: AbortSignal | undefined) => (signal ? { abortSignal: signal } : {});
+/** The table, and the client that reaches it. */
+export interface DynamoTarget {
+  client: DynamoDBDocumentClient;
+  table: string;
+  /** The clock creation times come from. */
+  now?: () => Date;
+}
 
-  return {
-    async create(plant, creator, { signal } = {}) {
-      const item: StoredPlant = {
-        id: plant.id,
-        name: plant.name,
-        ...(plant.tag === undefined ? {} : { tag: plant.tag }),
-        createdAt: now().toISOString(),
-        createdBy: creator,
-        version: 1,
-      };
-      try {
-        await client.send(
-          new PutCommand({
-            TableName: table,
-            Item: item,
-            ConditionExpression: 'attribute_not_exists(id)',
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-          }),
-          abortable(signal),
-        );
-        return { outcome: 'created', plant: item };
-      } catch (error) {
-        const existing =
-          error instanceof ConditionalCheckFailedException ? itemAtFailure(error) : undefined;
-        if (!existing) return unavailableOr(error);
-        if (existing.createdBy !== creator) return { outcome: 'conflict', reason: 'notOwner' };
-        return sameContent(existing, plant)
-          ? { outcome: 'replayed', plant: existing }
-          : { outcome: 'conflict', reason: 'content' };
-      }
-    },
+const abortable = (signal: AbortSignal | undefined) => (signal ? { abortSignal: signal } : {});
 
-    async get(id, owner, { signal } = {}) {
-      try {
-        const { Item } = await client.send(
-          new GetCommand({ TableName: table, Key: { id } }),
-          abortable(signal),
-        );
-        if (!Item) return { outcome: 'notFound', reason: 'absent' };
-        const plant = toStoredPlant(Item);
-        return plant.createdBy === owner
-          ? { outcome: 'found', plant }
-          : { outcome: 'notFound', reason: 'notOwner' };
-      } catch (error) {
-        return unavailableOr(error);
-      }
-    },
+// One factory per operation, so that each function's bundle holds the one it uses (and only its
+// DynamoDB command), as its role allows only that action.
 
-    async list(owner, { limit, after }, { signal } = {}) {
-      try {
-        const { Items = [], LastEvaluatedKey } = await client.send(
-          new QueryCommand({
-            TableName: table,
-            IndexName: BY_CREATOR_INDEX,
-            KeyConditionExpression: 'createdBy = :owner',
-            ExpressionAttributeValues: { ':owner': owner },
-            // one more than the page: a next page is promised only when a plant is there for it
-            Limit: limit + 1,
-            ...(after ? { ExclusiveStartKey: { createdBy: owner, ...after } } : {}),
-          }),
-          abortable(signal),
-        );
-        const plants = Items.slice(0, limit) as ListedPlant[];
-        const last = plants.at(-1);
-        // a page cut short by DynamoDB's 1 MB limit (long names) ends where DynamoDB stopped
-        const more = Items.length > limit || (LastEvaluatedKey !== undefined && Items.length > 0);
-        return more && last
-          ? { outcome: 'page', plants, next: { createdAt: last.createdAt, id: last.id } }
-          : { outcome: 'page', plants };
-      } catch (error) {
-        return unavailableOr(error);
-      }
-    },
-
-    async update(id, owner, { content, expectedVersions }, { signal } = {}) {
-      const versions = expectedVersions ?? [];
-      // a plant without a version attribute is at version 1
-      const versionCondition =
-        expectedVersions === undefined
-          ? ''
-          : ` AND (version IN (${versions.map((_, i) => `:v${i}`).join(', ') || ':none'})${
-              versions.includes(1) ? ' OR attribute_not_exists(version)' : ''
-            })`;
-      try {
-        const { Attributes } = await client.send(
-          new UpdateCommand({
-            TableName: table,
-            Key: { id },
-            // attribute_exists: an update never creates, so a deleted plant stays deleted
-            ConditionExpression: `attribute_exists(id) AND createdBy = :owner${versionCondition}`,
-            UpdateExpression: `SET #name = :name, version = if_not_exists(version, :one) + :one${
-              content.tag === undefined ? ' REMOVE tag' : ', tag = :tag'
-            }`,
-            ExpressionAttributeNames: { '#name': 'name' },
-            ExpressionAttributeValues: {
-              ':owner': owner,
-              ':name': content.name,
-              ':one': 1,
-              ...(content.tag === undefined ? {} : { ':tag': content.tag }),
-              ...(expectedVersions === undefined
-                ? {}
-                : versions.length === 0
-                  ? { ':none': 0 }
-                  : Object.fromEntries(versions.map((version, i) => [`:v${i}`, version]))),
-            },
-            ReturnValues: 'ALL_NEW',
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-          }),
-          abortable(signal),
-        );
-        return { outcome: 'updated', plant: toStoredPlant(Attributes ?? {}) };
-      } catch (error) {
-        if (!(error instanceof ConditionalCheckFailedException)) return unavailableOr(error);
-        const current = itemAtFailure(error);
-        if (!current) return { outcome: 'notFound', reason: 'absent' };
-        if (current.createdBy !== owner) return { outcome: 'notFound', reason: 'notOwner' };
-        return { outcome: 'versionMismatch', version: current.version };
-      }
-    },
-
-    async delete(id, owner, { signal } = {}) {
-      try {
-        await client.send(
-          new DeleteCommand({
-            TableName: table,
-            Key: { id },
-            // only the creator's plant; a missing item fails the condition too
-            ConditionExpression: 'createdBy = :owner',
-            ExpressionAttributeValues: { ':owner': owner },
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-          }),
-          abortable(signal),
-        );
-        return { outcome: 'deleted' };
-      } catch (error) {
-        if (!(error instanceof ConditionalCheckFailedException)) return unavailableOr(error);
-        return { outcome: 'notFound', reason: error.Item ? 'notOwner' : 'absent' };
-      }
-    },
+export const dynamoCreate =
+  ({ client, table, now = () => new Date() }: DynamoTarget): PlantStore['create'] =>
+  async (plant, creator, { signal } = {}) => {
+    const item: StoredPlant = {
+      id: plant.id,
+      name: plant.name,
+      ...(plant.tag === undefined ? {} : { tag: plant.tag }),
+      createdAt: now().toISOString(),
+      createdBy: creator,
+      version: 1,
+    };
+    try {
+      await client.send(
+        new PutCommand({
+          TableName: table,
+          Item: item,
+          ConditionExpression: 'attribute_not_exists(id)',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+        abortable(signal),
+      );
+      return { outcome: 'created', plant: item };
+    } catch (error) {
+      const existing =
+        error instanceof ConditionalCheckFailedException ? itemAtFailure(error) : undefined;
+      if (!existing) return unavailableOr(error);
+      if (existing.createdBy !== creator) return { outcome: 'conflict', reason: 'notOwner' };
+      return sameContent(existing, plant)
+        ? { outcome: 'replayed', plant: existing }
+        : { outcome: 'conflict', reason: 'content' };
+    }
   };
-};
 
-/** The store on the table the settings name, through a client made for them. */
-export const dynamoPlantStoreFrom = ({ table, dynamodb }: StoreSettings): PlantStore =>
-  createDynamoPlantStore({ client: createDocumentClient(dynamodb), table });
+export const dynamoGet =
+  ({ client, table }: DynamoTarget): PlantStore['get'] =>
+  async (id, owner, { signal } = {}) => {
+    try {
+      const { Item } = await client.send(
+        new GetCommand({ TableName: table, Key: { id } }),
+        abortable(signal),
+      );
+      if (!Item) return { outcome: 'notFound', reason: 'absent' };
+      const plant = toStoredPlant(Item);
+      return plant.createdBy === owner
+        ? { outcome: 'found', plant }
+        : { outcome: 'notFound', reason: 'notOwner' };
+    } catch (error) {
+      return unavailableOr(error);
+    }
+  };
+
+export const dynamoList =
+  ({ client, table }: DynamoTarget): PlantStore['list'] =>
+  async (owner, { limit, after }, { signal } = {}) => {
+    try {
+      const { Items = [], LastEvaluatedKey } = await client.send(
+        new QueryCommand({
+          TableName: table,
+          IndexName: BY_CREATOR_INDEX,
+          KeyConditionExpression: 'createdBy = :owner',
+          ExpressionAttributeValues: { ':owner': owner },
+          // one more than the page: a next page is promised only when a plant is there for it
+          Limit: limit + 1,
+          ...(after ? { ExclusiveStartKey: { createdBy: owner, ...after } } : {}),
+        }),
+        abortable(signal),
+      );
+      const plants = Items.slice(0, limit) as ListedPlant[];
+      const last = plants.at(-1);
+      // a page cut short by DynamoDB's 1 MB limit (long names) ends where DynamoDB stopped
+      const more = Items.length > limit || (LastEvaluatedKey !== undefined && Items.length > 0);
+      return more && last
+        ? { outcome: 'page', plants, next: { createdAt: last.createdAt, id: last.id } }
+        : { outcome: 'page', plants };
+    } catch (error) {
+      return unavailableOr(error);
+    }
+  };
+
+export const dynamoUpdate =
+  ({ client, table }: DynamoTarget): PlantStore['update'] =>
+  async (id, owner, { content, expectedVersions }, { signal } = {}) => {
+    const versions = expectedVersions ?? [];
+    // a plant without a version attribute is at version 1
+    const versionCondition =
+      expectedVersions === undefined
+        ? ''
+        : ` AND (version IN (${versions.map((_, i) => `:v${i}`).join(', ') || ':none'})${
+            versions.includes(1) ? ' OR attribute_not_exists(version)' : ''
+          })`;
+    try {
+      const { Attributes } = await client.send(
+        new UpdateCommand({
+          TableName: table,
+          Key: { id },
+          // attribute_exists: an update never creates, so a deleted plant stays deleted
+          ConditionExpression: `attribute_exists(id) AND createdBy = :owner${versionCondition}`,
+          UpdateExpression: `SET #name = :name, version = if_not_exists(version, :one) + :one${
+            content.tag === undefined ? ' REMOVE tag' : ', tag = :tag'
+          }`,
+          ExpressionAttributeNames: { '#name': 'name' },
+          ExpressionAttributeValues: {
+            ':owner': owner,
+            ':name': content.name,
+            ':one': 1,
+            ...(content.tag === undefined ? {} : { ':tag': content.tag }),
+            ...(expectedVersions === undefined
+              ? {}
+              : versions.length === 0
+                ? { ':none': 0 }
+                : Object.fromEntries(versions.map((version, i) => [`:v${i}`, version]))),
+          },
+          ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+        abortable(signal),
+      );
+      return { outcome: 'updated', plant: toStoredPlant(Attributes ?? {}) };
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) return unavailableOr(error);
+      const current = itemAtFailure(error);
+      if (!current) return { outcome: 'notFound', reason: 'absent' };
+      if (current.createdBy !== owner) return { outcome: 'notFound', reason: 'notOwner' };
+      return { outcome: 'versionMismatch', version: current.version };
+    }
+  };
+
+export const dynamoDelete =
+  ({ client, table }: DynamoTarget): PlantStore['delete'] =>
+  async (id, owner, { signal } = {}) => {
+    try {
+      await client.send(
+        new DeleteCommand({
+          TableName: table,
+          Key: { id },
+          // only the creator's plant; a missing item fails the condition too
+          ConditionExpression: 'createdBy = :owner',
+          ExpressionAttributeValues: { ':owner': owner },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+        abortable(signal),
+      );
+      return { outcome: 'deleted' };
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) return unavailableOr(error);
+      return { outcome: 'notFound', reason: error.Item ? 'notOwner' : 'absent' };
+    }
+  };
+
+/** Every operation on one table: for tests and tools that use more than one. */
+export const createDynamoPlantStore = (target: DynamoTarget): PlantStore => ({
+  create: dynamoCreate(target),
+  get: dynamoGet(target),
+  list: dynamoList(target),
+  update: dynamoUpdate(target),
+  delete: dynamoDelete(target),
+});
+
+/** The table the settings name, through a client made for them. */
+export const dynamoTargetFrom = ({ table, dynamodb }: StoreSettings): DynamoTarget => ({
+  client: createDocumentClient(dynamodb),
+  table,
+});

@@ -3,12 +3,7 @@
 // the descriptions and examples registered here. Metadata costs nothing at parse time.
 // zod/mini keeps the bundle (and so the cold start) small; the full `zod` API is not needed here.
 import * as z from 'zod/mini';
-
-/** The ids every JSON parser represents exactly (I-JSON, RFC 7493); beyond them ids would round. */
-export const ID_MIN = -Number.MAX_SAFE_INTEGER;
-export const ID_MAX = Number.MAX_SAFE_INTEGER;
-
-const idRule = `an integer from ${ID_MIN} to ${ID_MAX}`;
+import { idRule } from '#lib/plants/ids.ts';
 
 // the specification's field descriptions, shared by NewPlant and Plant
 const nameMeta = {
@@ -109,56 +104,6 @@ export const IdentifiedPlant = z
     examples: [{ id: 1, name: 'Monstera', tag: 'indoor' }],
   });
 export type IdentifiedPlant = z.infer<typeof IdentifiedPlant>;
-
-// Path and query parameters arrive as text: each has one canonical spelling, so that one plant
-// or one page has one address.
-
-/** A plant's id in a path: canonical decimal (no sign on 0, no leading zeros, no fraction). */
-const canonicalInteger = /^-?(0|[1-9][0-9]*)$/;
-const pathIdRule = `id in the path must be ${idRule}, written in plain decimal digits`;
-
-export const PlantPath = z.object({
-  id: z.pipe(
-    z
-      .string({ error: pathIdRule })
-      .check(
-        z.refine(
-          (text) => canonicalInteger.test(text) && Math.abs(Number(text)) <= ID_MAX,
-          pathIdRule,
-        ),
-      ),
-    // -0 is 0
-    z.transform((text) => Number(text) || 0),
-  ),
-});
-export type PlantPath = z.infer<typeof PlantPath>;
-
-export const LIST_LIMIT_DEFAULT = 20;
-export const LIST_LIMIT_MAX = 100;
-const limitRule = `limit must be an integer from 1 to ${LIST_LIMIT_MAX}, given once`;
-
-export const ListQuery = z.object({
-  limit: z._default(
-    z.pipe(
-      z
-        .string({ error: limitRule })
-        .check(
-          z.refine(
-            (text) => /^[1-9][0-9]{0,2}$/.test(text) && Number(text) <= LIST_LIMIT_MAX,
-            limitRule,
-          ),
-        ),
-      z.transform(Number),
-    ),
-    LIST_LIMIT_DEFAULT,
-  ),
-  cursor: z.optional(
-    z.string({
-      error: 'cursor must be given once, as the Link header of the previous page has it',
-    }),
-  ),
-});
-export type ListQuery = z.infer<typeof ListQuery>;
 
 /** The Plant a client sees for a stored or requested plant: name, and tag only when it has one. */
 export const toPlant = ({ name, tag }: { name: string; tag?: string | undefined }): Plant =>

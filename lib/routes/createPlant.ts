@@ -6,7 +6,7 @@ import type { PlantStore } from '#lib/plants/store.ts';
 import { REALM, storeUnavailable } from '#lib/routes/plantsApi.ts';
 
 export interface CreatePlantDependencies extends HttpDependencies {
-  plantStore: PlantStore;
+  plantStore: Pick<PlantStore, 'create'>;
 }
 
 export const createPlantHandler = ({ plantStore, ...http }: CreatePlantDependencies) =>

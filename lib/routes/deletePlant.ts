@@ -1,12 +1,12 @@
 // DELETE /plants/{id}: remove the caller's plant in one conditional delete: 204, or 404 when there
 // is none of theirs (a retry after a success included).
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
-import { PlantPath } from '#lib/plants/schemas.ts';
+import { PlantPath } from '#lib/plants/params.ts';
 import type { PlantStore } from '#lib/plants/store.ts';
 import { plantNotFound, REALM, storeUnavailable } from '#lib/routes/plantsApi.ts';
 
 export interface DeletePlantDependencies extends HttpDependencies {
-  plantStore: PlantStore;
+  plantStore: Pick<PlantStore, 'delete'>;
 }
 
 export const deletePlantHandler = ({ plantStore, ...http }: DeletePlantDependencies) =>

@@ -1,11 +1,11 @@
 // GET /plants/{id}: the caller's plant, with its version as a strong ETag for a later If-Match.
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
-import { PlantPath, toIdentifiedPlant } from '#lib/plants/schemas.ts';
+import { PlantPath } from '#lib/plants/params.ts';
 import type { PlantStore } from '#lib/plants/store.ts';
-import { etagOf, plantNotFound, REALM, storeUnavailable } from '#lib/routes/plantsApi.ts';
+import { plantNotFound, plantWithEtag, REALM, storeUnavailable } from '#lib/routes/plantsApi.ts';
 
 export interface GetPlantDependencies extends HttpDependencies {
-  plantStore: PlantStore;
+  plantStore: Pick<PlantStore, 'get'>;
 }
 
 export const getPlantHandler = ({ plantStore, ...http }: GetPlantDependencies) =>
@@ -16,14 +16,7 @@ export const getPlantHandler = ({ plantStore, ...http }: GetPlantDependencies) =
       const result = await plantStore.get(id, caller.sub, { signal });
       switch (result.outcome) {
         case 'found':
-          return {
-            status: 200,
-            body: toIdentifiedPlant(result.plant),
-            headers: { ETag: etagOf(result.plant.version) },
-            metric: 'PlantsRead',
-            outcome: 'found',
-            log: { plantId: id },
-          };
+          return plantWithEtag(result.plant, { metric: 'PlantsRead', outcome: 'found' });
         case 'notFound':
           return plantNotFound(id, result);
         case 'unavailable':

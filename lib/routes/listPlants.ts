@@ -2,12 +2,13 @@
 // header carries the next page's address (RFC 8288); the last page has none.
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import { decodeCursor, encodeCursor } from '#lib/plants/listCursor.ts';
-import { ListQuery, toIdentifiedPlant } from '#lib/plants/schemas.ts';
+import { ListQuery } from '#lib/plants/params.ts';
+import { toIdentifiedPlant } from '#lib/plants/schemas.ts';
 import type { PlantStore } from '#lib/plants/store.ts';
 import { REALM, storeUnavailable } from '#lib/routes/plantsApi.ts';
 
 export interface ListPlantsDependencies extends HttpDependencies {
-  plantStore: PlantStore;
+  plantStore: Pick<PlantStore, 'list'>;
 }
 
 export const listPlantsHandler = ({ plantStore, ...http }: ListPlantsDependencies) =>

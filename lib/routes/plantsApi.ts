@@ -1,8 +1,9 @@
 // What the routes of the plants API share: the bearer realm, and the replies that more than one
 // route gives.
 import { strongEtag } from '#lib/http/conditional.ts';
-import { type ErrorReply, unavailable } from '#lib/http/reply.ts';
-import type { NotFound } from '#lib/plants/store.ts';
+import { type ErrorReply, type SuccessReply, unavailable } from '#lib/http/reply.ts';
+import { toIdentifiedPlant } from '#lib/plants/schemas.ts';
+import type { NotFound, StoredPlant } from '#lib/plants/store.ts';
 
 /** The protection space every bearer challenge names: `WWW-Authenticate: Bearer realm="plants"`. */
 export const REALM = 'plants';
@@ -18,6 +19,19 @@ export const PLANT_ROUTES = [
 
 /** A plant's ETag: its version. */
 export const etagOf = (version: number) => strongEtag(version);
+
+/** A plant answered with its id, and its version as the ETag for a later If-Match. */
+export const plantWithEtag = (
+  plant: StoredPlant,
+  { metric, outcome }: { metric: string; outcome: string },
+): SuccessReply => ({
+  status: 200,
+  body: toIdentifiedPlant(plant),
+  headers: { ETag: etagOf(plant.version) },
+  metric,
+  outcome,
+  log: { plantId: plant.id, version: plant.version },
+});
 
 export const storeUnavailable = (cause: unknown, log?: Record<string, unknown>): ErrorReply =>
   unavailable('The plant store is busy or unreachable: retry in a few seconds', {

@@ -2,12 +2,13 @@
 // If-Match, only while the plant still has that version (else 412); never creating a plant.
 import { parseIfMatch } from '#lib/http/conditional.ts';
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
-import { PlantPath, PlantUpdate, toIdentifiedPlant } from '#lib/plants/schemas.ts';
+import { PlantPath } from '#lib/plants/params.ts';
+import { PlantUpdate } from '#lib/plants/schemas.ts';
 import type { PlantStore } from '#lib/plants/store.ts';
-import { etagOf, plantNotFound, REALM, storeUnavailable } from '#lib/routes/plantsApi.ts';
+import { plantNotFound, plantWithEtag, REALM, storeUnavailable } from '#lib/routes/plantsApi.ts';
 
 export interface UpdatePlantDependencies extends HttpDependencies {
-  plantStore: PlantStore;
+  plantStore: Pick<PlantStore, 'update'>;
 }
 
 /** The versions an If-Match accepts: our tags are versions; any other tag matches none. */
@@ -52,14 +53,7 @@ export const updatePlantHandler = ({ plantStore, ...http }: UpdatePlantDependenc
       );
       switch (result.outcome) {
         case 'updated':
-          return {
-            status: 200,
-            body: toIdentifiedPlant(result.plant),
-            headers: { ETag: etagOf(result.plant.version) },
-            metric: 'PlantsUpdated',
-            outcome: 'updated',
-            log: { plantId: id, version: result.plant.version },
-          };
+          return plantWithEtag(result.plant, { metric: 'PlantsUpdated', outcome: 'updated' });
         case 'versionMismatch':
           return {
             status: 412,

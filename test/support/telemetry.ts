@@ -15,6 +15,8 @@ export const quietTelemetry = (): Telemetry =>
 export interface RecordedTelemetry extends Telemetry {
   /** Every JSON document written since the last `clear`: log lines and EMF metrics. */
   documents: () => Record<string, unknown>[];
+  /** The names of the EMF metrics written, in order. */
+  metricNames: () => string[];
   /** The raw text written to stdout and stderr, for searching. */
   text: () => string;
   clear: () => void;
@@ -49,14 +51,23 @@ export const recordTelemetry = (): RecordedTelemetry => {
       return true;
     }),
   );
+  const documents = () =>
+    written
+      .join('')
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
   return {
     ...telemetry,
-    documents: () =>
-      written
-        .join('')
-        .split('\n')
-        .filter((line) => line.startsWith('{'))
-        .map((line) => JSON.parse(line) as Record<string, unknown>),
+    documents,
+    metricNames: () =>
+      documents()
+        .flatMap(
+          (doc) =>
+            (doc._aws as { CloudWatchMetrics: { Metrics: { Name: string }[] }[] } | undefined)
+              ?.CloudWatchMetrics ?? [],
+        )
+        .flatMap((directive) => directive.Metrics.map((metric) => metric.Name)),
     text: () => written.join(''),
     clear: () => {
       written = [];

@@ -58,17 +58,6 @@ const errorMessage = (response: HttpResponse, status: number) => {
   return body.message;
 };
 
-/** The metric names written since the last clear. */
-const metricNames = () =>
-  telemetry
-    .documents()
-    .flatMap(
-      (doc) =>
-        (doc._aws as { CloudWatchMetrics: { Metrics: { Name: string }[] }[] } | undefined)
-          ?.CloudWatchMetrics ?? [],
-    )
-    .flatMap((directive) => directive.Metrics.map((metric) => metric.Name));
-
 describe.each(VERSIONS)('with API Gateway payload %s', (version) => {
   const call = (
     handler: HttpHandler,
@@ -455,7 +444,7 @@ describe.each(VERSIONS)('with API Gateway payload %s', (version) => {
       store.seed({ id: 7, name: 'Fern' }, 'alice');
       await remove('7');
       await remove('7');
-      expect(metricNames()).toEqual(['PlantsDeleted', 'PlantsNotFound']);
+      expect(telemetry.metricNames()).toEqual(['PlantsDeleted', 'PlantsNotFound']);
       const lines = telemetry.documents().filter((doc) => doc.message);
       expect(lines.map((line) => [line.route, line.outcome, line.detail])).toEqual([
         ['DELETE /plants/{id}', 'deleted', undefined],

@@ -36,15 +36,7 @@ const send = (body: string, authorization = `Bearer ${token}`) =>
 
 const logLines = () => telemetry.documents().filter((doc) => typeof doc.message === 'string');
 /** The metric names of the EMF documents written, in order. */
-const metricNames = () =>
-  telemetry
-    .documents()
-    .flatMap(
-      (doc) =>
-        (doc._aws as { CloudWatchMetrics: { Metrics: { Name: string }[] }[] } | undefined)
-          ?.CloudWatchMetrics ?? [],
-    )
-    .flatMap((directive) => directive.Metrics.map((metric) => metric.Name));
+const metricNames = () => telemetry.metricNames();
 
 describe('request telemetry', () => {
   it.each([
