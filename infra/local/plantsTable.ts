@@ -1,5 +1,5 @@
 // The plants table for DynamoDB Local, made from its definition in infra/dynamodb.yml (keys,
-// indexes), so the local run and the tests query the table the stages deploy. A table made by an
+// indexes, stream), so the local run and the tests use the table the stages deploy. A table made by an
 // older version gets what it lacks, as a stack update adds it to a deployed one.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import {
   type GlobalSecondaryIndex,
   type KeySchemaElement,
   ResourceNotFoundException,
+  type StreamViewType,
   type TableDescription,
   UpdateTableCommand,
   waitUntilTableExists,
@@ -22,6 +23,7 @@ interface TableDefinition {
   AttributeDefinitions: AttributeDefinition[];
   KeySchema: KeySchemaElement[];
   GlobalSecondaryIndexes: GlobalSecondaryIndex[];
+  StreamSpecification: { StreamViewType: StreamViewType };
 }
 
 /** The table's keys and indexes as infra/dynamodb.yml defines them (its CloudFormation tags aside). */
@@ -29,9 +31,9 @@ export const plantsTableDefinition = (): TableDefinition => {
   const template = parse(readFileSync(join(repoRoot, 'infra', 'dynamodb.yml'), 'utf8'), {
     logLevel: 'error',
   }) as { Resources: { PlantsTable: { Properties: TableDefinition } } };
-  const { AttributeDefinitions, KeySchema, GlobalSecondaryIndexes } =
+  const { AttributeDefinitions, KeySchema, GlobalSecondaryIndexes, StreamSpecification } =
     template.Resources.PlantsTable.Properties;
-  return { AttributeDefinitions, KeySchema, GlobalSecondaryIndexes };
+  return { AttributeDefinitions, KeySchema, GlobalSecondaryIndexes, StreamSpecification };
 };
 
 const describe = async (client: DynamoDBClient, TableName: string) => {
@@ -74,20 +76,44 @@ const addMissingIndexes = async (
   }
 };
 
+/** Turns the table's stream on when it is off. */
+const enableStream = async (
+  client: DynamoDBClient,
+  table: TableDescription,
+  { StreamSpecification }: TableDefinition,
+) => {
+  if (table.StreamSpecification?.StreamEnabled) return;
+  await client.send(
+    new UpdateTableCommand({
+      TableName: table.TableName,
+      StreamSpecification: { StreamEnabled: true, ...StreamSpecification },
+    }),
+  );
+  await waitUntilActive(client, table.TableName ?? '');
+};
+
+/** The table as infra/dynamodb.yml defines it; returns its stream's ARN. */
 export const ensurePlantsTable = async (client: DynamoDBClient, tableName: string) => {
   const definition = plantsTableDefinition();
   const existing = await describe(client, tableName);
   if (existing) {
     await addMissingIndexes(client, existing, definition);
-    return;
+    await enableStream(client, existing, definition);
+  } else {
+    await client.send(
+      new CreateTableCommand({
+        TableName: tableName,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: definition.AttributeDefinitions,
+        KeySchema: definition.KeySchema,
+        GlobalSecondaryIndexes: definition.GlobalSecondaryIndexes,
+        StreamSpecification: { StreamEnabled: true, ...definition.StreamSpecification },
+      }),
+    );
+    await waitUntilTableExists({ client, maxWaitTime: 30 }, { TableName: tableName });
+    await waitUntilActive(client, tableName);
   }
-  await client.send(
-    new CreateTableCommand({
-      TableName: tableName,
-      BillingMode: 'PAY_PER_REQUEST',
-      ...definition,
-    }),
-  );
-  await waitUntilTableExists({ client, maxWaitTime: 30 }, { TableName: tableName });
-  await waitUntilActive(client, tableName);
+  const table = await describe(client, tableName);
+  if (!table?.LatestStreamArn) throw new Error(`table ${tableName} has no stream`);
+  return { streamArn: table.LatestStreamArn };
 };

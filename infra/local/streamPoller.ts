@@ -1,0 +1,249 @@
+// The table's stream, read the way Lambda's event source mapping reads it, for the local run and
+// the tests: GetRecords per shard, only the records the function's filter takes, in batches, and
+// the function's answer honoured: partial batch failures (ReportBatchItemFailures) are tried again
+// from the first failed record, a function error splits the batch in two (bisect), and after the
+// retries the batch's description goes to the on-failure destination. Where each shard has got
+// to is kept in a checkpoint file, so a restart resumes instead of starting over.
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  DescribeStreamCommand,
+  type DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  type _Record as StreamRecord,
+} from '@aws-sdk/client-dynamodb-streams';
+import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+
+export interface EventSourceSettings {
+  batchSize: number;
+  maximumRetryAttempts: number;
+  bisectBatchOnFunctionError: boolean;
+  /** The records the function is given (its filter patterns); the others only move the checkpoint. */
+  accepts: (record: DynamoDBRecord) => boolean;
+}
+
+export interface FailedBatch {
+  shardId: string;
+  firstSequenceNumber: string;
+  lastSequenceNumber: string;
+  size: number;
+  reason: string;
+}
+
+export interface StreamPollerOptions extends EventSourceSettings {
+  client: DynamoDBStreamsClient;
+  streamArn: string;
+  region?: string;
+  /** Invokes the function; throws when it fails (a function error). */
+  invoke: (event: DynamoDBStreamEvent) => Promise<unknown>;
+  /** Lambda's on-failure destination: told of a batch given up after the retries. */
+  onFailure: (batch: FailedBatch) => Promise<void>;
+  /** A file that keeps, per shard, the last sequence number handled. */
+  checkpointFile?: string;
+  pollIntervalMs?: number;
+  log?: (line: string) => void;
+}
+
+export interface StreamPoller {
+  stop: () => Promise<void>;
+  /** Resolves once every record written so far has been handled. */
+  drained: () => Promise<void>;
+}
+
+/** A stream record as Lambda hands it to the function. */
+const asLambdaRecord = (record: StreamRecord, streamArn: string, region: string): DynamoDBRecord =>
+  ({
+    eventID: record.eventID,
+    eventName: record.eventName,
+    eventVersion: record.eventVersion ?? '1.1',
+    eventSource: 'aws:dynamodb',
+    awsRegion: record.awsRegion ?? region,
+    eventSourceARN: streamArn,
+    dynamodb: {
+      ...record.dynamodb,
+      ApproximateCreationDateTime: Math.floor(
+        (record.dynamodb?.ApproximateCreationDateTime?.getTime() ?? Date.now()) / 1000,
+      ),
+    },
+  }) as DynamoDBRecord;
+
+const sequenceOf = (record: DynamoDBRecord) => record.dynamodb?.SequenceNumber ?? '';
+
+const loadCheckpoints = (file: string | undefined): Record<string, string> => {
+  if (!file || !existsSync(file)) return {};
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+  } catch {
+    return {};
+  }
+};
+
+export const startStreamPoller = (options: StreamPollerOptions): StreamPoller => {
+  const {
+    client,
+    streamArn,
+    region = 'us-east-1',
+    invoke,
+    onFailure,
+    checkpointFile,
+    batchSize,
+    maximumRetryAttempts,
+    bisectBatchOnFunctionError,
+    accepts,
+    pollIntervalMs = 100,
+    log = () => {},
+  } = options;
+  const checkpoints = loadCheckpoints(checkpointFile);
+  const saveCheckpoints = () => {
+    if (!checkpointFile) return;
+    mkdirSync(dirname(checkpointFile), { recursive: true });
+    writeFileSync(`${checkpointFile}.tmp`, JSON.stringify(checkpoints));
+    renameSync(`${checkpointFile}.tmp`, checkpointFile);
+  };
+  const iterators = new Map<string, string | undefined>();
+  const closed = new Set<string>();
+  let stopping = false;
+  /** Waiting for so many more polls that find nothing. */
+  let idleWaiters: { polls: number; resolve: () => void }[] = [];
+
+  /** One batch, as Lambda handles it: retried, bisected, given up after the retries. */
+  const handleBatch = async (shardId: string, batch: DynamoDBRecord[], retriesLeft: number) => {
+    let pending = batch;
+    let retries = retriesLeft;
+    while (pending.length > 0 && !stopping) {
+      let failures: { itemIdentifier?: string }[];
+      try {
+        const answer = (await invoke({ Records: pending })) as {
+          batchItemFailures?: { itemIdentifier?: string }[];
+        } | null;
+        failures = answer?.batchItemFailures ?? [];
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        if (bisectBatchOnFunctionError && pending.length > 1) {
+          const half = Math.ceil(pending.length / 2);
+          log(`stream: the function failed on ${pending.length} records (${reason}); splitting`);
+          await handleBatch(shardId, pending.slice(0, half), retries);
+          await handleBatch(shardId, pending.slice(half), retries);
+          return;
+        }
+        if (retries <= 0) return giveUp(shardId, pending, reason);
+        retries -= 1;
+        await sleep(200);
+        continue;
+      }
+      if (failures.length === 0) return;
+      // as Lambda does: from the first failed record on, the batch is tried again
+      const indexes = failures.map((f) =>
+        pending.findIndex((r) => sequenceOf(r) === f.itemIdentifier),
+      );
+      const first = indexes.includes(-1) ? 0 : Math.min(...indexes);
+      pending = pending.slice(first);
+      if (retries <= 0) return giveUp(shardId, pending, 'records failed after every retry');
+      retries -= 1;
+      await sleep(200);
+    }
+  };
+
+  const giveUp = async (shardId: string, records: DynamoDBRecord[], reason: string) => {
+    log(`stream: giving up on ${records.length} records after the retries (${reason})`);
+    await onFailure({
+      shardId,
+      firstSequenceNumber: sequenceOf(records[0] as DynamoDBRecord),
+      lastSequenceNumber: sequenceOf(records.at(-1) as DynamoDBRecord),
+      size: records.length,
+      reason,
+    });
+  };
+
+  const shardIds = async () => {
+    const ids: string[] = [];
+    let start: string | undefined;
+    do {
+      const { StreamDescription } = await client.send(
+        new DescribeStreamCommand({ StreamArn: streamArn, ExclusiveStartShardId: start }),
+      );
+      for (const shard of StreamDescription?.Shards ?? [])
+        if (shard.ShardId) ids.push(shard.ShardId);
+      start = StreamDescription?.LastEvaluatedShardId;
+    } while (start);
+    return ids;
+  };
+
+  const iteratorOf = async (shardId: string) => {
+    if (iterators.has(shardId)) return iterators.get(shardId);
+    const after = checkpoints[shardId];
+    const { ShardIterator } = await client.send(
+      new GetShardIteratorCommand({
+        StreamArn: streamArn,
+        ShardId: shardId,
+        ...(after
+          ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: after }
+          : { ShardIteratorType: 'TRIM_HORIZON' }),
+      }),
+    );
+    iterators.set(shardId, ShardIterator);
+    return ShardIterator;
+  };
+
+  /** Reads each open shard once; true when any had records. */
+  const pollOnce = async () => {
+    let read = false;
+    for (const shardId of await shardIds()) {
+      if (closed.has(shardId) || stopping) continue;
+      const iterator = await iteratorOf(shardId);
+      if (!iterator) {
+        closed.add(shardId);
+        continue;
+      }
+      const { Records = [], NextShardIterator } = await client.send(
+        new GetRecordsCommand({ ShardIterator: iterator, Limit: batchSize }),
+      );
+      iterators.set(shardId, NextShardIterator);
+      if (!NextShardIterator) closed.add(shardId);
+      if (Records.length === 0) continue;
+      read = true;
+      const batch = Records.map((r) => asLambdaRecord(r, streamArn, region)).filter(accepts);
+      if (batch.length > 0) await handleBatch(shardId, batch, maximumRetryAttempts);
+      const last = Records.at(-1)?.dynamodb?.SequenceNumber;
+      if (last) {
+        checkpoints[shardId] = last;
+        saveCheckpoints();
+      }
+    }
+    return read;
+  };
+
+  const loop = (async () => {
+    while (!stopping) {
+      let read = false;
+      try {
+        read = await pollOnce();
+      } catch (error) {
+        if (stopping) break;
+        log(`stream: ${error instanceof Error ? error.message : String(error)}; retrying`);
+        // an expired iterator (or a restarted DynamoDB Local) is read again from the checkpoint
+        iterators.clear();
+      }
+      if (read) continue;
+      for (const waiter of idleWaiters) waiter.polls -= 1;
+      for (const waiter of idleWaiters.filter((w) => w.polls <= 0)) waiter.resolve();
+      idleWaiters = idleWaiters.filter((w) => w.polls > 0);
+      await sleep(pollIntervalMs);
+    }
+  })();
+
+  return {
+    stop: async () => {
+      stopping = true;
+      await loop;
+    },
+    // three polls in a row that find nothing new: a record appears in the stream some
+    // milliseconds after its write, so one empty poll could have started too early
+    drained: () =>
+      new Promise<void>((resolve) => {
+        idleWaiters.push({ polls: 3, resolve });
+      }),
+  };
+};

@@ -1,0 +1,57 @@
+// What the delivery function builds once per container from its settings: the receiver with its
+// signing keys (from the settings, or from SSM Parameter Store, cached for five minutes so that a
+// rotation arrives without a deploy), and the dead letters (SQS, or a folder locally).
+
+import { getParameter } from '@aws-lambda-powertools/parameters/ssm';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import type { SecretSource, WebhookSettings } from '#lib/config/webhook.ts';
+import {
+  type DeadLetterSink,
+  folderDeadLetters,
+  sqsDeadLetters,
+} from '#lib/webhooks/deadLetters.ts';
+import type { DeliveryTarget } from '#lib/webhooks/delivery.ts';
+import { signingKeys } from '#lib/webhooks/signature.ts';
+
+/** How long a secret read from SSM is used before it is read again. */
+export const SECRET_MAX_AGE_SECONDS = 300;
+
+const keysFrom = (source: SecretSource): DeliveryTarget['signingKeys'] => {
+  if (source.kind === 'value') return async () => source.keys;
+  return async () => {
+    const value = await getParameter(source.name, {
+      decrypt: true,
+      maxAge: SECRET_MAX_AGE_SECONDS,
+    });
+    const keys = value === undefined ? undefined : signingKeys(value);
+    if (!keys) {
+      throw new Error(
+        `the SSM parameter ${source.name} does not hold whsec_ secrets separated by spaces`,
+      );
+    }
+    return keys;
+  };
+};
+
+export const webhookDependencies = ({
+  url,
+  secret,
+  timeoutMs,
+  attempts,
+  backoffMs,
+  deadLetters,
+  region,
+}: WebhookSettings): {
+  target: DeliveryTarget;
+  deadLetters: DeadLetterSink;
+  attempts: number;
+  backoffMs: number;
+} => ({
+  target: { url, signingKeys: keysFrom(secret), timeoutMs },
+  deadLetters:
+    deadLetters.kind === 'queue'
+      ? sqsDeadLetters(new SQSClient({ region }), deadLetters.url)
+      : folderDeadLetters(deadLetters.dir),
+  attempts,
+  backoffMs,
+});

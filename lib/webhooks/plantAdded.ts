@@ -1,0 +1,45 @@
+// The "plant added" event: what a receiver is told of a newly stored plant, made from the table's
+// stream record of its insert.
+import { createHash } from 'node:crypto';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { toIdentifiedPlant } from '#lib/plants/schemas.ts';
+
+export interface PlantAddedEvent {
+  /**
+   * webhook-id: the same for every attempt to deliver this event, redrives included, so that a
+   * receiver can deduplicate. Derived from the plant's id and creation time: a plant deleted and
+   * created again under its id is a new event.
+   */
+  webhookId: string;
+  plantId: number;
+  /** The JSON body: the original document's NewPlant, `{"id", "name", "tag"?}`. */
+  body: string;
+}
+
+/** The event of a stream record of a newly stored plant; an Error when the record is not one. */
+export const plantAddedEvent = (record: DynamoDBRecord): PlantAddedEvent => {
+  const image = record.dynamodb?.NewImage;
+  if (record.eventName !== 'INSERT' || !image) {
+    throw new Error(`stream record ${record.eventID} is not the insert of a plant`);
+  }
+  const item = unmarshall(image as Record<string, AttributeValue>);
+  const { id, name, tag, createdAt } = item;
+  if (
+    typeof id !== 'number' ||
+    typeof name !== 'string' ||
+    (tag !== undefined && typeof tag !== 'string') ||
+    typeof createdAt !== 'string'
+  ) {
+    throw new Error(`stream record ${record.eventID} does not hold a plant`);
+  }
+  const digest = createHash('sha256')
+    .update(`plant-added\n${id}\n${createdAt}`)
+    .digest('base64url');
+  return {
+    webhookId: `msg_${digest.slice(0, 32)}`,
+    plantId: id,
+    body: JSON.stringify(toIdentifiedPlant({ id, name, tag })),
+  };
+};

@@ -1,0 +1,228 @@
+// The "plant added" webhook's parts on their own: Standard Webhooks signatures (checked by the
+// standardwebhooks package's own verify), the event made of a stream record, how a delivery's
+// outcome is classified against a real local receiver, and the settings.
+import { createServer, type Server } from 'node:http';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { Webhook } from 'standardwebhooks';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '#lib/config/load.ts';
+import { webhookSettings } from '#lib/config/webhook.ts';
+import { deliverOnce } from '#lib/webhooks/delivery.ts';
+import { plantAddedEvent } from '#lib/webhooks/plantAdded.ts';
+import { signatureHeader, signingKeys } from '#lib/webhooks/signature.ts';
+import { freePort } from '../../infra/local/freePort.ts';
+import { makeWebhookSecret } from '../support/webhookSecrets.ts';
+
+const body = '{"id":1,"name":"Monstera","tag":"indoor"}';
+
+const headersFor = (secrets: string, id = 'msg_1', timestamp = Math.floor(Date.now() / 1000)) => ({
+  'webhook-id': id,
+  'webhook-timestamp': String(timestamp),
+  'webhook-signature': signatureHeader(signingKeys(secrets) ?? [], { id, timestamp, body }),
+});
+
+describe('signatures', () => {
+  it('verify with the standardwebhooks package', () => {
+    const secret = makeWebhookSecret();
+    expect(new Webhook(secret).verify(body, headersFor(secret))).toEqual(JSON.parse(body));
+  });
+
+  it('carry one signature per secret during a rotation, each verifying alone', () => {
+    const [old, next] = [makeWebhookSecret(), makeWebhookSecret()];
+    const headers = headersFor(`${old} ${next}`);
+
+    expect(headers['webhook-signature'].split(' ')).toHaveLength(2);
+    expect(new Webhook(old).verify(body, headers)).toBeTruthy();
+    expect(new Webhook(next).verify(body, headers)).toBeTruthy();
+  });
+
+  it('fail with another secret, an altered body, another id or an old timestamp', () => {
+    const secret = makeWebhookSecret();
+    const headers = headersFor(secret);
+
+    expect(() => new Webhook(makeWebhookSecret()).verify(body, headers)).toThrow();
+    expect(() =>
+      new Webhook(secret).verify(body.replace('Monstera', 'Monsterb'), headers),
+    ).toThrow();
+    expect(() => new Webhook(secret).verify(body, { ...headers, 'webhook-id': 'msg_2' })).toThrow();
+    const old = headersFor(secret, 'msg_1', Math.floor(Date.now() / 1000) - 600);
+    expect(() => new Webhook(secret).verify(body, old)).toThrow(/timestamp/i);
+  });
+
+  it.each([
+    ['no prefix', 'c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0'],
+    ['a key too short', `whsec_${Buffer.from('short').toString('base64')}`],
+    ['not base64', 'whsec_not*base64'],
+    ['nothing', '   '],
+    ['one good, one bad', `${makeWebhookSecret()} whsec_`],
+  ])('refuses %s as a secret', (_case, secrets) => {
+    expect(signingKeys(secrets)).toBeUndefined();
+  });
+});
+
+describe('the plant added event', () => {
+  const insert = (image: Record<string, unknown>, eventName = 'INSERT'): DynamoDBRecord =>
+    ({ eventID: 'e1', eventName, dynamodb: { NewImage: image } }) as DynamoDBRecord;
+  const image = (id: string, createdAt: string, tag?: string) => ({
+    id: { N: id },
+    name: { S: 'Monstera' },
+    ...(tag ? { tag: { S: tag } } : {}),
+    createdAt: { S: createdAt },
+    createdBy: { S: 'alice' },
+    version: { N: '1' },
+  });
+
+  it("is the original document's NewPlant: id, name and tag, and nothing of the store", () => {
+    const event = plantAddedEvent(insert(image('7', '2026-11-22T10:00:00.000Z', 'indoor')));
+
+    expect(JSON.parse(event.body)).toStrictEqual({ id: 7, name: 'Monstera', tag: 'indoor' });
+    expect(
+      JSON.parse(plantAddedEvent(insert(image('-3', '2026-11-22T10:00:00.000Z'))).body),
+    ).toStrictEqual({ id: -3, name: 'Monstera' });
+  });
+
+  it('keeps one webhook-id per plant added, and a new one when the id is added again', () => {
+    const first = plantAddedEvent(insert(image('7', '2026-11-22T10:00:00.000Z')));
+    const again = plantAddedEvent(insert(image('7', '2026-11-22T10:00:00.000Z')));
+    const recreated = plantAddedEvent(insert(image('7', '2026-11-23T08:00:00.000Z')));
+
+    expect(first.webhookId).toBe(again.webhookId);
+    expect(first.webhookId).toMatch(/^msg_[\w-]{32}$/);
+    expect(recreated.webhookId).not.toBe(first.webhookId);
+  });
+
+  it.each(['MODIFY', 'REMOVE'])('is not made of a %s', (eventName) => {
+    expect(() =>
+      plantAddedEvent(insert(image('7', '2026-11-22T10:00:00.000Z'), eventName)),
+    ).toThrow();
+  });
+});
+
+describe('one delivery', () => {
+  let server: Server | undefined;
+  afterEach(() => new Promise<void>((done) => (server ? server.close(() => done()) : done())));
+
+  const receiver = async (answer: (headers: Record<string, unknown>) => number | 'hang') => {
+    const seen: Record<string, unknown>[] = [];
+    server = createServer((request, response) => {
+      seen.push(request.headers);
+      request.resume();
+      const status = answer(request.headers);
+      if (status !== 'hang') response.writeHead(status).end();
+    });
+    const port = await freePort();
+    await new Promise<void>((done) => server?.listen(port, '127.0.0.1', () => done()));
+    return { url: `http://127.0.0.1:${port}/hooks`, seen };
+  };
+  const secret = makeWebhookSecret();
+  const target = (url: string, timeoutMs = 1000) => ({
+    url,
+    signingKeys: async () => signingKeys(secret) ?? [],
+    timeoutMs,
+  });
+
+  it.each([200, 202, 204])(
+    'is delivered on %i, signed as Standard Webhooks says',
+    async (status) => {
+      const { url, seen } = await receiver(() => status);
+
+      const outcome = await deliverOnce(target(url), { webhookId: 'msg_a', body });
+
+      expect(outcome).toEqual({ outcome: 'delivered', status });
+      const headers = seen[0] as Record<string, string>;
+      expect(headers['content-type']).toBe('application/json');
+      expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
+    },
+  );
+
+  it.each([301, 400, 410, 500, 503])(
+    'is refused on %i (a redirect is not followed)',
+    async (status) => {
+      const { url } = await receiver(() => status);
+      expect(await deliverOnce(target(url), { webhookId: 'msg_a', body })).toEqual({
+        outcome: 'refused',
+        status,
+      });
+    },
+  );
+
+  it('is unreachable when nothing listens, and when the answer does not come in time', async () => {
+    const closed = await deliverOnce(target(`http://127.0.0.1:${await freePort()}/`), {
+      webhookId: 'msg_a',
+      body,
+    });
+    expect(closed).toEqual({ outcome: 'unreachable', reason: 'ECONNREFUSED' });
+
+    const { url } = await receiver(() => 'hang');
+    const started = Date.now();
+    const slow = await deliverOnce(target(url, 300), { webhookId: 'msg_a', body });
+    expect(slow).toEqual({ outcome: 'unreachable', reason: 'no answer within 300 ms' });
+    expect(Date.now() - started).toBeLessThan(2000);
+    server?.closeAllConnections();
+  });
+});
+
+describe('the webhook settings', () => {
+  const load = (env: Record<string, string>) =>
+    loadConfig(env, { webhook: webhookSettings }).webhook;
+  const minimal = {
+    WEBHOOK_URL: 'https://hooks.example.com/plants',
+    WEBHOOK_SECRET: makeWebhookSecret(),
+    WEBHOOK_DEAD_LETTER_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/dead',
+  };
+  const problems = (env: Record<string, string>) => {
+    try {
+      load(env);
+    } catch (error) {
+      return (error as Error).message;
+    }
+    return expect.fail('the settings were accepted');
+  };
+
+  it('read a minimal deployment, with defaults', () => {
+    expect(load(minimal)).toMatchObject({
+      url: 'https://hooks.example.com/plants',
+      secret: { kind: 'value', keys: [expect.any(Buffer)] },
+      timeoutMs: 5000,
+      attempts: 3,
+      backoffMs: 1000,
+      deadLetters: { kind: 'queue', url: minimal.WEBHOOK_DEAD_LETTER_QUEUE_URL },
+    });
+  });
+
+  it('take the secret from an SSM parameter instead', () => {
+    const { WEBHOOK_SECRET: _, ...rest } = minimal;
+    expect(
+      load({ ...rest, WEBHOOK_SECRET_PARAMETER: '/plant-store/prod/webhook-secret' }).secret,
+    ).toEqual({ kind: 'parameter', name: '/plant-store/prod/webhook-secret' });
+  });
+
+  it.each([
+    [
+      'an http receiver elsewhere than this machine',
+      { WEBHOOK_URL: 'http://hooks.example.com/' },
+      'WEBHOOK_URL',
+    ],
+    ['no receiver', { WEBHOOK_URL: '' }, 'WEBHOOK_URL'],
+    ['a secret that is not whsec_', { WEBHOOK_SECRET: 'hunter2' }, 'WEBHOOK_SECRET'],
+    ['two secret sources', { WEBHOOK_SECRET_PARAMETER: '/x' }, 'exactly one of WEBHOOK_SECRET'],
+    ['no dead letters', { WEBHOOK_DEAD_LETTER_QUEUE_URL: '' }, 'WEBHOOK_DEAD_LETTER_QUEUE_URL'],
+    ['no attempts', { WEBHOOK_ATTEMPTS: '0' }, 'WEBHOOK_ATTEMPTS'],
+  ])('refuse %s, naming it', (_case, env, named) => {
+    expect(problems({ ...minimal, ...env })).toContain(named);
+  });
+
+  it('accept an http receiver on this machine', () => {
+    expect(load({ ...minimal, WEBHOOK_URL: 'http://127.0.0.1:4000/hooks' }).url).toBe(
+      'http://127.0.0.1:4000/hooks',
+    );
+  });
+
+  it('never echo the secret in a refusal', () => {
+    const good = makeWebhookSecret();
+    const message = problems({ ...minimal, WEBHOOK_SECRET: `${good} whsec_c2hvcnQ=` });
+    expect(message).toContain('WEBHOOK_SECRET');
+    expect(message).not.toContain(good.slice('whsec_'.length));
+    expect(message).not.toContain('c2hvcnQ=');
+  });
+});
