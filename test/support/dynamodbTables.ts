@@ -26,13 +26,15 @@ export const localDocumentClient = (
 export const createTestTable = async (endpoint: string) => {
   const name = `plants-test-${crypto.randomUUID()}`;
   const client = localDynamoClient(endpoint);
-  await ensurePlantsTable(client, name);
+  const { streamArn } = await ensurePlantsTable(client, name);
   const documents = DynamoDBDocumentClient.from(client);
   /** Every item in the table, as stored. */
   const items = async () =>
     (await documents.send(new ScanCommand({ TableName: name, ConsistentRead: true }))).Items ?? [];
   return {
     name,
+    /** The table's stream (new images of every change). */
+    streamArn,
     items,
     /** Write an item as it stands, behind the store's back (an item of an older version, say). */
     put: async (item: Record<string, unknown>) => {

@@ -1,0 +1,100 @@
+// A webhook receiver on this machine, for `npm start` (without WEBHOOK_URL) and the tests: it
+// verifies each delivery's Standard Webhooks signature with the standardwebhooks package, keeps
+// what it received, and answers what it is told to (200 unless told otherwise).
+import { createServer, type IncomingMessage } from 'node:http';
+import { Webhook } from 'standardwebhooks';
+import { freePort } from './freePort.ts';
+
+export interface ReceivedWebhook {
+  webhookId: string;
+  timestamp: string;
+  body: string;
+  /** Whether a signature verified with one of the receiver's secrets, timestamp included. */
+  verified: boolean;
+  /** The status it was answered with, or 'hang' when it got none. */
+  answered: number | 'hang';
+}
+
+/** What to answer a delivery: a status, or 'hang' to keep the sender waiting for nothing. */
+export type Answer = number | 'hang';
+
+export interface WebhookReceiver {
+  url: string;
+  received: ReceivedWebhook[];
+  /** How the next deliveries are answered; the default answers 200. */
+  answerWith: (answer: (delivery: Omit<ReceivedWebhook, 'answered'>) => Answer) => void;
+  stop: () => Promise<void>;
+}
+
+const readBody = (request: IncomingMessage) =>
+  new Promise<string>((resolve, reject) => {
+    let text = '';
+    request.setEncoding('utf8');
+    request.on('data', (chunk: string) => {
+      text += chunk;
+    });
+    request.on('end', () => resolve(text));
+    request.on('error', reject);
+  });
+
+export const startWebhookReceiver = async ({
+  secrets,
+  port,
+  onDelivery,
+}: {
+  /** whsec_ secrets separated by spaces: a signature of any of them verifies. */
+  secrets: string;
+  port?: number;
+  onDelivery?: (delivery: ReceivedWebhook) => void;
+}): Promise<WebhookReceiver> => {
+  const verifiers = secrets
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((secret) => new Webhook(secret));
+  const received: ReceivedWebhook[] = [];
+  let answer: Parameters<WebhookReceiver['answerWith']>[0] = () => 200;
+  const server = createServer(async (request, response) => {
+    const body = await readBody(request);
+    const header = (name: string) => String(request.headers[name] ?? '');
+    const headers = {
+      'webhook-id': header('webhook-id'),
+      'webhook-timestamp': header('webhook-timestamp'),
+      'webhook-signature': header('webhook-signature'),
+    };
+    const verified = verifiers.some((verifier) => {
+      try {
+        verifier.verify(body, headers);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    const delivery = {
+      webhookId: headers['webhook-id'],
+      timestamp: headers['webhook-timestamp'],
+      body,
+      verified,
+    };
+    const status = verified ? answer(delivery) : 401;
+    received.push({ ...delivery, answered: status });
+    onDelivery?.({ ...delivery, answered: status });
+    if (status !== 'hang') response.writeHead(status).end();
+  });
+  const listenPort = port ?? (await freePort());
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(listenPort, '127.0.0.1', () => resolve());
+  });
+  return {
+    url: `http://127.0.0.1:${listenPort}/webhooks/plant-added`,
+    received,
+    answerWith: (next) => {
+      answer = next;
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+};

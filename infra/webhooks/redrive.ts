@@ -1,0 +1,84 @@
+// Dead letters delivered again: each event kept after its attempts failed is POSTed to the
+// receiver as it was (the same webhook-id and body, signed anew), and removed once a 2xx says it
+// arrived; one that fails again stays for a later redrive.
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { DeleteMessageCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { DeadLetter } from '#lib/webhooks/deadLetters.ts';
+import { type DeliveryTarget, deliverOnce, describeOutcome } from '#lib/webhooks/delivery.ts';
+
+export interface RedriveReport {
+  delivered: number;
+  failed: number;
+  /** Why each that failed did, by webhook-id. */
+  failures: Map<string, string>;
+}
+
+interface Letter {
+  letter: DeadLetter;
+  remove: () => Promise<void>;
+}
+
+/** The dead letters of a folder (the local run's), each removed by deleting its file. */
+export function* folderLetters(dir: string): Generator<Letter> {
+  let files: string[];
+  try {
+    files = readdirSync(dir).filter((file) => file.endsWith('.json'));
+  } catch {
+    return;
+  }
+  for (const file of files) {
+    const path = join(dir, file);
+    yield {
+      letter: JSON.parse(readFileSync(path, 'utf8')) as DeadLetter,
+      remove: async () => rmSync(path, { force: true }),
+    };
+  }
+}
+
+/** The dead letters of an SQS queue, ten at a time, until it has no more to give. */
+export async function* queueLetters(client: SQSClient, queueUrl: string): AsyncGenerator<Letter> {
+  for (;;) {
+    const { Messages = [] } = await client.send(
+      new ReceiveMessageCommand({
+        QueueUrl: queueUrl,
+        MaxNumberOfMessages: 10,
+        WaitTimeSeconds: 1,
+        // long enough to deliver; a failed one comes back for a later redrive after it
+        VisibilityTimeout: 120,
+      }),
+    );
+    if (Messages.length === 0) return;
+    for (const message of Messages) {
+      yield {
+        letter: JSON.parse(message.Body ?? '{}') as DeadLetter,
+        remove: async () => {
+          await client.send(
+            new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle }),
+          );
+        },
+      };
+    }
+  }
+}
+
+export const redrive = async (
+  letters: Iterable<Letter> | AsyncIterable<Letter>,
+  target: DeliveryTarget,
+  progress: (line: string) => void = () => {},
+): Promise<RedriveReport> => {
+  const report: RedriveReport = { delivered: 0, failed: 0, failures: new Map() };
+  for await (const { letter, remove } of letters) {
+    const outcome = await deliverOnce(target, letter);
+    if (outcome.outcome === 'delivered') {
+      await remove();
+      report.delivered += 1;
+      progress(`delivered ${letter.webhookId} (plant ${letter.plantId})`);
+    } else {
+      report.failed += 1;
+      report.failures.set(letter.webhookId, describeOutcome(outcome));
+      progress(`failed ${letter.webhookId} (plant ${letter.plantId}): ${describeOutcome(outcome)}`);
+    }
+  }
+  return report;
+};
