@@ -17,6 +17,8 @@ export interface LocalService {
   dataDir: string;
   /** `npm run token` for this service's keys, with the command's own flags. */
   token: (...args: string[]) => Promise<string>;
+  /** Everything npm start printed so far. */
+  output: () => string;
   stop: () => Promise<void>;
 }
 
@@ -29,7 +31,9 @@ export interface StartResult {
 /** This process's environment without the function settings that the test runner sets for itself. */
 const inheritedEnv = () =>
   Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !/^(AUTH_|PLANTS_|DYNAMODB_)/.test(name)),
+    Object.entries(process.env).filter(
+      ([name]) => !/^(AUTH_|PLANTS_|DYNAMODB_|WEBHOOK_)/.test(name),
+    ),
   );
 
 /** Spawn the start script in its own process group, so that stopping it stops java and sls too. */
@@ -101,6 +105,7 @@ export const startLocalService = async (
       );
       return stdout;
     },
+    output: started.output,
     stop,
   };
 };

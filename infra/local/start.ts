@@ -6,6 +6,8 @@
 // DYNAMODB_PORT (8000), PLANTS_LOCAL_DATA (.local/data). With AUTH_JWKS_URL set (and AUTH_ISSUER,
 // AUTH_AUDIENCE), tokens are verified against that identity provider instead of the local key;
 // AUTH_READ_SCOPE, AUTH_WRITE_SCOPE and AUTH_JWKS_COOLDOWN_SECONDS pass through to the functions.
+// Each new plant is POSTed as the "plant added" webhook to WEBHOOK_URL (with WEBHOOK_SECRET), or
+// without it to a local receiver that verifies and prints each delivery (infra/local/webhooks.ts).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -15,6 +17,7 @@ import { startDynamoDbLocal } from './dynamodbLocal.ts';
 import { ensureLocalKeys, LOCAL_AUDIENCE, LOCAL_ISSUER } from './keys.ts';
 import { localDataDir, repoRoot } from './paths.ts';
 import { ensurePlantsTable } from './plantsTable.ts';
+import { type LocalWebhooks, startLocalWebhooks } from './webhooks.ts';
 
 const LOCAL_TABLE = 'plant-store-local-plants';
 
@@ -78,11 +81,13 @@ const authSettings = async () => {
 };
 
 const children: ChildProcess[] = [];
+let webhooks: LocalWebhooks | undefined;
 let stopping = false;
 
 const stopAll = async (exitCode: number) => {
   if (stopping) return;
   stopping = true;
+  await webhooks?.stop();
   await Promise.all(
     children.map(
       (child) =>
@@ -124,8 +129,9 @@ try {
     }
   });
   const client = localDynamoClient(dynamo.endpoint);
-  await ensurePlantsTable(client, LOCAL_TABLE);
+  const { streamArn } = await ensurePlantsTable(client, LOCAL_TABLE);
   client.destroy();
+  webhooks = await startLocalWebhooks({ dataDir, say });
 
   say('Starting serverless-offline (bundling the functions)...');
   const offline = spawn(
@@ -148,6 +154,7 @@ try {
         ...process.env,
         PLANTS_TABLE: LOCAL_TABLE,
         ...auth.env,
+        ...webhooks.env,
         DYNAMODB_ENDPOINT: dynamo.endpoint,
         // serverless-offline passes these on to the handler; DynamoDB Local accepts any
         AWS_ACCESS_KEY_ID: 'local',
@@ -174,9 +181,11 @@ try {
     });
   const announceReady = () => {
     ready = true;
+    webhooks?.startPoller({ dynamodbEndpoint: dynamo.endpoint, streamArn, lambdaPort });
     say('');
     say(`Plant store ready at ${base} (DynamoDB Local on port ${dynamoPort}, data in ${dataDir})`);
     say(`Tokens: ${auth.description}`);
+    say(`Webhooks: each new plant is ${webhooks?.description}`);
     say('Try it:');
     say(
       `  curl -s ${base}/plants -H "Authorization: Bearer ${auth.token}" ` +

@@ -58,6 +58,16 @@ const FUNCTION_GRANTS = {
   UpdatePlant: [{ action: 'dynamodb:UpdateItem', on: 'table' }],
   DeletePlant: [{ action: 'dynamodb:DeleteItem', on: 'table' }],
   UnmatchedRoute: [],
+  // the stream (nothing of the table), its two queues, and the secret
+  DeliverPlantAdded: [
+    { action: 'dynamodb:GetRecords', on: 'stream' },
+    { action: 'dynamodb:GetShardIterator', on: 'stream' },
+    { action: 'dynamodb:DescribeStream', on: 'stream' },
+    { action: 'dynamodb:ListStreams', on: 'stream' },
+    { action: 'sqs:SendMessage', on: 'WebhookDeadLetterQueue' },
+    { action: 'sqs:SendMessage', on: 'WebhookStreamFailureQueue' },
+    { action: 'ssm:GetParameter', on: 'parameter /plant-store/webhook-secret' },
+  ],
 } as const;
 const PLANT_ROUTE_FUNCTIONS = [
   'CreatePlant',
@@ -73,6 +83,11 @@ type Statement = { Effect: string; Action: string[]; Resource: unknown[] };
 const target = (resource: unknown): string => {
   const text = JSON.stringify(resource);
   if (text === JSON.stringify({ 'Fn::GetAtt': ['PlantsTable', 'Arn'] })) return 'table';
+  if (text === JSON.stringify({ 'Fn::GetAtt': ['PlantsTable', 'StreamArn'] })) return 'stream';
+  const queue = /^\{"Fn::GetAtt":\["(\w+Queue)","Arn"\]\}$/.exec(text);
+  if (queue) return queue[1] ?? text;
+  const parameter = /:parameter(\/[^"]+)"\}$/.exec(text);
+  if (parameter) return `parameter ${parameter[1]}`;
   const index = /"PlantsTable","Arn"\]\},"index","([^"]+)"/.exec(text);
   return index ? `index ${index[1]}` : text;
 };
@@ -158,6 +173,15 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
         ).Variables,
       ).sort();
     expect(variables('UnmatchedRoute')).toEqual(['LOG_LEVEL', 'METRICS_NAMESPACE']);
+    expect(variables('DeliverPlantAdded')).toEqual([
+      'LOG_LEVEL',
+      'METRICS_NAMESPACE',
+      'WEBHOOK_DEAD_LETTER_DIR',
+      'WEBHOOK_DEAD_LETTER_QUEUE_URL',
+      'WEBHOOK_SECRET',
+      'WEBHOOK_SECRET_PARAMETER',
+      'WEBHOOK_URL',
+    ]);
     for (const name of PLANT_ROUTE_FUNCTIONS) {
       expect(variables(name)).toEqual([
         'AUTH_AUDIENCE',
@@ -179,7 +203,58 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
     expect(resource(stage, 'HttpApi').Properties.CorsConfiguration).toBeUndefined();
   });
 
-  it.each(Object.keys(FUNCTION_GRANTS))(
+  it('feeds the webhook function the inserts of the stream, with partial failures, retries, bisect and a destination', () => {
+    expect(resource(stage, 'PlantsTable').Properties.StreamSpecification).toEqual({
+      StreamViewType: 'NEW_IMAGE',
+    });
+    const [mapping, ...others] = Object.values(templates.get(stage)?.Resources ?? {}).filter(
+      (r) => r.Type === 'AWS::Lambda::EventSourceMapping',
+    );
+    expect(others).toEqual([]);
+    expect(mapping?.Properties).toMatchObject({
+      EventSourceArn: { 'Fn::GetAtt': ['PlantsTable', 'StreamArn'] },
+      FunctionName: { 'Fn::GetAtt': ['DeliverPlantAddedLambdaFunction', 'Arn'] },
+      FilterCriteria: { Filters: [{ Pattern: '{"eventName":["INSERT"]}' }] },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      MaximumRetryAttempts: 5,
+      BisectBatchOnFunctionError: true,
+      DestinationConfig: {
+        OnFailure: { Destination: { 'Fn::GetAtt': ['WebhookStreamFailureQueue', 'Arn'] } },
+      },
+    });
+    expect(resource(stage, 'DeliverPlantAddedLambdaFunction').Properties).toMatchObject({
+      Timeout: 60,
+      Environment: {
+        Variables: {
+          WEBHOOK_SECRET: '',
+          WEBHOOK_SECRET_PARAMETER: '/plant-store/webhook-secret',
+          WEBHOOK_DEAD_LETTER_QUEUE_URL: { Ref: 'WebhookDeadLetterQueue' },
+        },
+      },
+    });
+  });
+
+  it('keeps undeliverable webhooks 14 days, kept through stack changes, and alarms on them', () => {
+    for (const queue of ['WebhookDeadLetterQueue', 'WebhookStreamFailureQueue']) {
+      expect(resource(stage, queue)).toMatchObject({
+        DeletionPolicy: 'Retain',
+        Properties: { MessageRetentionPeriod: 1209600, SqsManagedSseEnabled: true },
+      });
+    }
+    for (const [alarm, queue] of [
+      ['WebhookDeadLettersAlarm', 'WebhookDeadLetterQueue'],
+      ['WebhookStreamFailuresAlarm', 'WebhookStreamFailureQueue'],
+    ]) {
+      expect(resource(stage, alarm ?? '').Properties).toMatchObject({
+        Namespace: 'AWS/SQS',
+        MetricName: 'ApproximateNumberOfMessagesVisible',
+        Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [queue, 'QueueName'] } }],
+        Threshold: 1,
+      });
+    }
+  });
+
+  it.each(Object.keys(FUNCTION_GRANTS).filter((name) => name !== 'DeliverPlantAdded'))(
     'sizes %s: 256 MB, and a timeout above the store retry bound',
     (name) => {
       expect(resource(stage, `${name}LambdaFunction`).Properties).toMatchObject({

@@ -1,10 +1,12 @@
 // `npm run package`: the function a deploy would create, and the bundle Lambda would load.
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../infra/local/freePort.ts';
+import { makeWebhookSecret } from '../support/webhookSecrets.ts';
 import { readZipEntry } from '../support/zip.ts';
 
 const run = promisify(execFile);
@@ -90,6 +92,62 @@ writeFileSync('response.json', JSON.stringify(response));`,
       .map((line) => JSON.parse(line));
     expect(documents).toContainEqual(
       expect.objectContaining({ status: 401, route: 'POST /plants' }),
+    );
+  });
+
+  it('ships a webhook bundle that loads from a real .mjs file and keeps an undeliverable event', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plant-store-bundle-'));
+    const bundle = readZipEntry(
+      join(repoRoot, '.serverless', 'plant-store.zip'),
+      'handlers/deliverPlantAdded.mjs',
+    );
+    expect(bundle, 'the package holds handlers/deliverPlantAdded.mjs').toBeDefined();
+    mkdirSync(join(dir, 'handlers'));
+    writeFileSync(join(dir, 'handlers', 'deliverPlantAdded.mjs'), bundle ?? '');
+    const record = {
+      eventID: '1',
+      eventName: 'INSERT',
+      dynamodb: {
+        SequenceNumber: '100',
+        NewImage: {
+          id: { N: '9' },
+          name: { S: 'Pilea' },
+          createdAt: { S: '2026-11-22T10:00:00.000Z' },
+          createdBy: { S: 'alice' },
+          version: { N: '1' },
+        },
+      },
+    };
+    writeFileSync(
+      join(dir, 'smoke.mjs'),
+      `import { handler } from './handlers/deliverPlantAdded.mjs';
+import { writeFileSync } from 'node:fs';
+const response = await handler({ Records: [${JSON.stringify(record)}] },
+  { awsRequestId: 'smoke', functionName: 'smoke', getRemainingTimeInMillis: () => 30000 });
+writeFileSync('response.json', JSON.stringify(response));`,
+    );
+    await run(process.execPath, [join(dir, 'smoke.mjs')], {
+      cwd: dir,
+      env: {
+        PATH: process.env.PATH,
+        // nothing listens there: the one attempt fails and the event is kept
+        WEBHOOK_URL: `http://127.0.0.1:${await freePort()}/hooks`,
+        WEBHOOK_SECRET: makeWebhookSecret(),
+        WEBHOOK_ATTEMPTS: '1',
+        WEBHOOK_DEAD_LETTER_DIR: join(dir, 'dead-letters'),
+      },
+    });
+
+    expect(JSON.parse(readFileSync(join(dir, 'response.json'), 'utf8'))).toEqual({
+      batchItemFailures: [],
+    });
+    const [letter] = readdirSync(join(dir, 'dead-letters'));
+    expect(JSON.parse(readFileSync(join(dir, 'dead-letters', letter ?? ''), 'utf8'))).toMatchObject(
+      {
+        plantId: 9,
+        body: '{"id":9,"name":"Pilea"}',
+        lastError: 'ECONNREFUSED',
+      },
     );
   });
 });
