@@ -9,6 +9,7 @@ import { createPlant } from './operations/createPlant.ts';
 import { deletePlant } from './operations/deletePlant.ts';
 import { getPlant } from './operations/getPlant.ts';
 import { listPlants } from './operations/listPlants.ts';
+import { plantAdded } from './operations/plantAdded.ts';
 import { updatePlant } from './operations/updatePlant.ts';
 import {
   componentHeaders,
@@ -44,8 +45,12 @@ export const openApiDocument = (): Json => ({
   },
   servers: [{ url: 'http://127.0.0.1:3000', description: 'The local run (npm start)' }],
   security: [{ bearerAuth: [] }],
-  tags: [{ name: 'plants', description: 'The plants in the store' }],
+  tags: [
+    { name: 'plants', description: 'The plants in the store' },
+    { name: 'webhooks', description: 'What the service POSTs to a receiver of yours' },
+  ],
   paths: paths(),
+  webhooks: { [plantAdded.name]: plantAdded.operation },
   components: {
     schemas: {
       NewPlant: jsonSchema(NewPlant, 'input'),

@@ -1,9 +1,11 @@
 // The "plant added" webhook end to end below HTTP: plants written by the store into DynamoDB
 // Local, its stream read as Lambda reads it (infra/local/streamPoller.ts), the real consumer, and
 // a real receiver on 127.0.0.1 that verifies every signature with the standardwebhooks package.
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
@@ -21,10 +23,13 @@ import { startWebhookReceiver, type WebhookReceiver } from '../../infra/local/we
 import { folderLetters, redrive } from '../../infra/webhooks/redrive.ts';
 import { createTestTable, localDocumentClient } from '../support/dynamodbTables.ts';
 import { lambdaContext } from '../support/events.ts';
+import { webhookBodyViolations } from '../support/openapiResponses.ts';
 import { quietTelemetry } from '../support/telemetry.ts';
 import { makeWebhookSecret } from '../support/webhookSecrets.ts';
 
 const endpoint = inject('dynamodbEndpoint');
+const repoRoot = resolve(import.meta.dirname, '..', '..');
+const run = promisify(execFile);
 const secret = makeWebhookSecret();
 
 let table: Awaited<ReturnType<typeof createTestTable>>;
@@ -122,6 +127,8 @@ describe('the plant added webhook', () => {
       { id: 2, name: 'Fern' },
     ]);
     expect(received.every((d) => d.verified && d.answered === 200)).toBe(true);
+    // the body is what the published document says a receiver gets
+    expect(received.flatMap((d) => webhookBodyViolations(d.body))).toEqual([]);
     expect(new Set(received.map((d) => d.webhookId)).size).toBe(2);
     expect(readdirSync(deadLetterDir)).toEqual([]);
   });
@@ -212,5 +219,49 @@ describe('the plant added webhook', () => {
     expect([byPlant(6), byPlant(7), byPlant(8)]).toEqual([1, 3, 1]);
     expect(givenUp).toHaveLength(1);
     expect(givenUp[0]).toMatchObject({ size: expect.any(Number) });
+  });
+
+  it('npm run webhooks:redrive delivers a folder of dead letters and removes each that arrives', async () => {
+    receiver.answerWith(() => 503);
+    startDelivering({ attempts: 1 });
+    await store.create({ id: 9, name: 'Pilea' }, 'alice');
+    await deliveries(1);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(readdirSync(deadLetterDir)).toHaveLength(1);
+
+    const redriveCli = (env: Record<string, string>) =>
+      run(
+        process.execPath,
+        [join(repoRoot, 'infra', 'webhooks', 'redriveCli.ts'), '--dir', deadLetterDir],
+        {
+          cwd: repoRoot,
+          env: {
+            PATH: process.env.PATH,
+            WEBHOOK_URL: receiver.url,
+            WEBHOOK_SECRET: secret,
+            ...env,
+          },
+        },
+      );
+    // still refused: the letter stays, and the command says so with its exit code
+    const refused = await redriveCli({}).then(
+      () => ({ code: 0, stdout: '' }),
+      (error: { code: number; stdout: string }) => error,
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toMatch(/0 delivered, 1 failed/);
+    expect(readdirSync(deadLetterDir)).toHaveLength(1);
+
+    receiver.answerWith(() => 200);
+    const { stdout } = await redriveCli({});
+
+    expect(stdout).toMatch(/1 delivered, 0 failed/);
+    expect(readdirSync(deadLetterDir)).toEqual([]);
+    const [first, ...rest] = receiver.received;
+    expect(rest.at(-1)).toMatchObject({
+      webhookId: first?.webhookId,
+      verified: true,
+      answered: 200,
+    });
   });
 });

@@ -156,3 +156,13 @@ export const expectResponseMatchesContract = (
     );
   }
 };
+
+/** What is wrong with a "plant added" delivery's body by the document: empty when it matches. */
+export const webhookBodyViolations = (body: string): string[] => {
+  const { ajv } = contract();
+  const validate = ajv.getSchema(
+    `${DOCUMENT}#/webhooks/${escapePointer('/plant/webhook')}/post/requestBody/content/application~1json/schema`,
+  );
+  if (!validate) return ['the document declares no "plant added" webhook body'];
+  return validate(JSON.parse(body)) ? [] : [describeErrors(validate.errors ?? [])];
+};

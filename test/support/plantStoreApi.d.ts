@@ -53,7 +53,28 @@ export type paths = {
         trace?: never;
     };
 };
-export type webhooks = Record<string, never>;
+export type webhooks = {
+    "/plant/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A plant was added
+         * @description Information about a new plant added to the store: POSTed to the deployment's `WEBHOOK_URL` once for each newly stored plant (a first create; never a replay, an update or a delete), within seconds of its `POST /plants` answer, signed as Standard Webhooks says. Delivery is at least once: a receiver deduplicates by `webhook-id`, which every retry and redrive of one event repeats.
+         */
+        post: operations["plantAdded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+};
 export type components = {
     schemas: {
         /**
@@ -785,6 +806,45 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    plantAdded: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event: the same on every attempt and redrive of it, so a receiver that has seen it can answer 2xx and do nothing.
+                 * @example msg_2Un7Klsvqo_UuPRYKPuHxMd57B7sCT1a
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the epoch: refuse one more than 5 minutes from your clock.
+                 * @example 1795408648
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body">` for each secret that signs (two during a rotation), separated by spaces; the key is the base64 after `whsec_`. Any one that matches verifies the delivery.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Plant added to the store: its id, name and tag (only when it has one). */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlantWithId"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx says the delivery arrived. Anything else, a refused connection or no answer within 5 seconds is retried with backoff, then kept for a redrive. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

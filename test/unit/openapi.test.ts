@@ -7,7 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { PLANT_ROUTES } from '#lib/routes/plantsApi.ts';
 import { OPENAPI_FILE, openApiYaml } from '../../infra/openapi/document.ts';
-import { contractViolations, expectResponseMatchesContract } from '../support/openapiResponses.ts';
+import {
+  contractViolations,
+  expectResponseMatchesContract,
+  webhookBodyViolations,
+} from '../support/openapiResponses.ts';
 
 const committed = readFileSync(
   join(resolve(import.meta.dirname, '..', '..'), OPENAPI_FILE),
@@ -81,6 +85,23 @@ describe('openapi.yaml', () => {
   ])('declares every status %s %s answers', (method, path, statuses) => {
     const operation = document.paths[path]?.[method.toLowerCase()];
     expect(Object.keys(operation?.responses ?? {})).toEqual(statuses);
+  });
+
+  it('describes the plant added webhook where the original document does, signed', () => {
+    const webhook = (
+      parse(committed) as { webhooks: Record<string, { post: Record<string, unknown> }> }
+    ).webhooks['/plant/webhook']?.post;
+    expect(webhook).toMatchObject({
+      requestBody: {
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/PlantWithId' } } },
+      },
+    });
+    const headers = (webhook?.parameters as { name: string; in: string; required: boolean }[])
+      .filter((p) => p.in === 'header' && p.required)
+      .map((p) => p.name);
+    expect(headers).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+    expect(webhookBodyViolations('{"id":1,"name":"Fern"}')).toEqual([]);
+    expect(webhookBodyViolations('{"id":1,"name":"Fern","createdBy":"alice"}')).not.toEqual([]);
   });
 
   it('answers the Plant on 200 and the Error on every error status, as the specification does', () => {
