@@ -96,9 +96,12 @@ describe('openapi.yaml', () => {
         content: { 'application/json': { schema: { $ref: '#/components/schemas/PlantWithId' } } },
       },
     });
-    const headers = (webhook?.parameters as { name: string; in: string; required: boolean }[])
-      .filter((p) => p.in === 'header' && p.required)
-      .map((p) => p.name);
+    const parameters = (webhook?.parameters ?? []) as {
+      name: string;
+      in: string;
+      required: boolean;
+    }[];
+    const headers = parameters.filter((p) => p.in === 'header' && p.required).map((p) => p.name);
     expect(headers).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
     expect(webhookBodyViolations('{"id":1,"name":"Fern"}')).toEqual([]);
     expect(webhookBodyViolations('{"id":1,"name":"Fern","createdBy":"alice"}')).not.toEqual([]);
