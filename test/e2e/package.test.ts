@@ -41,6 +41,19 @@ beforeAll(async () => {
   );
 });
 
+/** A function's bundle from the package, alone in a new folder (handlers/<name>.mjs). */
+const unpackedBundle = (name: string) => {
+  const dir = mkdtempSync(join(tmpdir(), 'plant-store-bundle-'));
+  const bundle = readZipEntry(
+    join(repoRoot, '.serverless', 'plant-store.zip'),
+    `handlers/${name}.mjs`,
+  );
+  expect(bundle, `the package holds handlers/${name}.mjs`).toBeDefined();
+  mkdirSync(join(dir, 'handlers'));
+  writeFileSync(join(dir, 'handlers', `${name}.mjs`), bundle ?? '');
+  return dir;
+};
+
 describe('npm run package', () => {
   // the table, its policies and the IAM role, for two stages: test/e2e/deployment.test.ts
   it('runs the function on nodejs24.x with the table and auth settings in its environment', () => {
@@ -55,14 +68,7 @@ describe('npm run package', () => {
   });
 
   it('ships a bundle that loads from a real .mjs file and answers an Error body', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'plant-store-bundle-'));
-    const bundle = readZipEntry(
-      join(repoRoot, '.serverless', 'plant-store.zip'),
-      'handlers/createPlant.mjs',
-    );
-    expect(bundle, 'the package holds handlers/createPlant.mjs').toBeDefined();
-    mkdirSync(join(dir, 'handlers'));
-    writeFileSync(join(dir, 'handlers', 'createPlant.mjs'), bundle ?? '');
+    const dir = unpackedBundle('createPlant');
     // a real module file: `node -e "import(...)"` would hide load-time crashes of ESM bundles
     writeFileSync(
       join(dir, 'smoke.mjs'),
@@ -96,14 +102,7 @@ writeFileSync('response.json', JSON.stringify(response));`,
   });
 
   it('ships a webhook bundle that loads from a real .mjs file and keeps an undeliverable event', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'plant-store-bundle-'));
-    const bundle = readZipEntry(
-      join(repoRoot, '.serverless', 'plant-store.zip'),
-      'handlers/deliverPlantAdded.mjs',
-    );
-    expect(bundle, 'the package holds handlers/deliverPlantAdded.mjs').toBeDefined();
-    mkdirSync(join(dir, 'handlers'));
-    writeFileSync(join(dir, 'handlers', 'deliverPlantAdded.mjs'), bundle ?? '');
+    const dir = unpackedBundle('deliverPlantAdded');
     const record = {
       eventID: '1',
       eventName: 'INSERT',
