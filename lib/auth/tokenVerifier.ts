@@ -112,16 +112,23 @@ export interface TokenVerifierOptions {
   issuer: string;
   audience: string;
   keySet: JWTVerifyGetKey;
+  /** The clock `exp` and `nbf` are checked against (tests move it). */
+  now?: () => Date;
 }
 
 export type VerifyToken = (token: string) => Promise<Caller>;
 
-export const createTokenVerifier = ({
-  issuer,
-  audience,
-  keySet,
-}: TokenVerifierOptions): VerifyToken =>
-  async function verifyToken(token) {
+/** A verified token: its caller, and the times it is valid between (seconds since the epoch). */
+export interface VerifiedToken {
+  caller: Caller;
+  expiresAt: number;
+  notBefore: number | undefined;
+}
+
+/** Verifies a token fully (signature and every claim) and says until when it is valid. */
+export const createClaimsVerifier =
+  ({ issuer, audience, keySet, now }: TokenVerifierOptions) =>
+  async (token: string): Promise<VerifiedToken> => {
     if (token.length > MAX_TOKEN_LENGTH) throw new TokenRejectedError('the token is too long');
     let payload: JWTPayload;
     try {
@@ -130,6 +137,7 @@ export const createTokenVerifier = ({
         algorithms: ALLOWED_ALGORITHMS,
         clockTolerance: CLOCK_TOLERANCE_SECONDS,
         requiredClaims: ['sub', 'exp'],
+        ...(now ? { currentDate: now() } : {}),
       }));
     } catch (error) {
       throw toVerificationError(error);
@@ -141,5 +149,14 @@ export const createTokenVerifier = ({
     if (typeof payload.sub !== 'string' || payload.sub === '') {
       throw new TokenRejectedError('the token\'s "sub" claim must be a non-empty string');
     }
-    return { sub: payload.sub, scopes: scopesOf(payload) };
+    return {
+      caller: { sub: payload.sub, scopes: scopesOf(payload) },
+      expiresAt: payload.exp as number,
+      notBefore: payload.nbf,
+    };
   };
+
+export const createTokenVerifier = (options: TokenVerifierOptions): VerifyToken => {
+  const verifyClaims = createClaimsVerifier(options);
+  return async (token) => (await verifyClaims(token)).caller;
+};

@@ -1,6 +1,7 @@
 // What every HTTP function builds once per container from its settings: the token verifier with
-// its key set, and the logger and metrics.
-import { createTokenVerifier, keySetFrom } from '#lib/auth/tokenVerifier.ts';
+// its key set and its cache of verified tokens, and the logger and metrics.
+import { cachedTokenVerifier } from '#lib/auth/tokenCache.ts';
+import { createClaimsVerifier, keySetFrom } from '#lib/auth/tokenVerifier.ts';
 import type { AuthSettings } from '#lib/config/auth.ts';
 import type { TelemetrySettings } from '#lib/config/telemetry.ts';
 import type { HttpDependencies } from '#lib/http/pipeline.ts';
@@ -12,12 +13,17 @@ export const httpDependencies = ({
 }: {
   auth: AuthSettings;
   telemetry: TelemetrySettings;
-}): HttpDependencies => ({
-  verifyToken: createTokenVerifier({
+}): HttpDependencies => {
+  const keySet = keySetFrom(auth.keys);
+  const verifyClaims = createClaimsVerifier({
     issuer: auth.issuer,
     audience: auth.audience,
-    keySet: keySetFrom(auth.keys),
-  }),
-  scopes: auth.scopes,
-  ...createTelemetry(telemetry),
-});
+    keySet,
+  });
+  return {
+    // a repeat caller's token is not verified again: see lib/auth/tokenCache.ts
+    verifyToken: cachedTokenVerifier({ verifyClaims, keySet }),
+    scopes: auth.scopes,
+    ...createTelemetry(telemetry),
+  };
+};

@@ -1,0 +1,83 @@
+// Verified tokens, remembered per container: a caller usually sends many requests with one token,
+// and checking its signature is about half of a warm invocation's work. A remembered token is
+// still checked on every request against its `exp` and `nbf` (the scope is checked by the route
+// every time, after this); it is never used past its `exp`, nor once the key set has changed or
+// is due to be fetched again (a rotated or removed key must not keep its tokens valid); and the
+// number remembered is bounded, so a flood of distinct tokens cannot grow the container's memory.
+import type { JSONWebKeySet, JWTVerifyGetKey } from 'jose';
+import {
+  CLOCK_TOLERANCE_SECONDS,
+  type VerifiedToken,
+  type VerifyToken,
+} from '#lib/auth/tokenVerifier.ts';
+
+/** What jose's key sets tell of themselves (a remote one; a local one never changes). */
+type ObservableKeySet = JWTVerifyGetKey & {
+  /** false once the remote key set is older than its cache age: the next use fetches it again */
+  readonly fresh?: boolean;
+  jwks?: () => JSONWebKeySet | undefined;
+};
+
+export interface TokenCacheOptions {
+  /** The full verification, signature included. */
+  verifyClaims: (token: string) => Promise<VerifiedToken>;
+  /** The key set the full verification uses. */
+  keySet: ObservableKeySet;
+  /** How many tokens are remembered at most; the oldest are forgotten first. */
+  maxEntries?: number;
+  now?: () => number;
+}
+
+export const DEFAULT_CACHED_TOKENS = 1000;
+
+export type CachedVerifyToken = VerifyToken & {
+  /** How many tokens are remembered now. */
+  readonly size: number;
+};
+
+export const cachedTokenVerifier = ({
+  verifyClaims,
+  keySet,
+  maxEntries = DEFAULT_CACHED_TOKENS,
+  now = Date.now,
+}: TokenCacheOptions): CachedVerifyToken => {
+  const verified = new Map<string, VerifiedToken>();
+  // the key set as last seen: keys only change when jose fetches them, which happens only inside
+  // a full verification; after each, a changed key set forgets every remembered token
+  let keysSeen = JSON.stringify(keySet.jwks?.() ?? null);
+
+  const verifyFully = async (token: string) => {
+    try {
+      return await verifyClaims(token);
+    } finally {
+      const keys = JSON.stringify(keySet.jwks?.() ?? null);
+      if (keys !== keysSeen) {
+        verified.clear();
+        keysSeen = keys;
+      }
+    }
+  };
+
+  const verifyToken = async (token: string) => {
+    const seconds = now() / 1000;
+    const known = verified.get(token);
+    const usable =
+      known !== undefined &&
+      keySet.fresh !== false &&
+      seconds < known.expiresAt &&
+      (known.notBefore === undefined || seconds + CLOCK_TOLERANCE_SECONDS >= known.notBefore);
+    if (usable) return known.caller;
+    if (known) verified.delete(token);
+    const result = await verifyFully(token);
+    // only a token that is valid now without the clock tolerance is remembered
+    if (seconds < result.expiresAt) {
+      verified.set(token, result);
+      if (verified.size > maxEntries) verified.delete(verified.keys().next().value as string);
+    }
+    return result.caller;
+  };
+
+  return Object.defineProperty(verifyToken, 'size', {
+    get: () => verified.size,
+  }) as CachedVerifyToken;
+};
