@@ -2,8 +2,10 @@
 // real .mjs, so load-time crashes show) and invokes it. Prints one JSON line of figures.
 //   node bench/probe.mjs <bundle.mjs> cold|warm <invocations> stub|'' <token>
 // With "stub", DynamoDB is an in-process HTTP stub that answers every PutItem with success, so
-// only the handler's own work (and the SDK's) is measured.
-import { writeFileSync } from 'node:fs';
+// only the handler's own work (and the SDK's) is measured. With BENCH_TOKENS_FILE (one token a
+// line) each invocation presents the next token, as new callers do; without it, one caller sends
+// them all with <token>.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
 const [bundle, mode, count, store, token] = process.argv.slice(2);
@@ -24,12 +26,19 @@ if (store === 'stub') {
 }
 
 let nextId = Number(process.env.BENCH_FIRST_ID ?? 1);
+const tokens = process.env.BENCH_TOKENS_FILE
+  ? readFileSync(process.env.BENCH_TOKENS_FILE, 'utf8').trim().split('\n')
+  : [token];
+let nextToken = 0;
 const event = () => ({
   version: '2.0',
   routeKey: 'POST /plants',
   rawPath: '/plants',
   rawQueryString: '',
-  headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+  headers: {
+    authorization: `Bearer ${tokens[nextToken++ % tokens.length]}`,
+    'content-type': 'application/json',
+  },
   requestContext: { http: { method: 'POST', path: '/plants' }, requestId: 'bench' },
   body: JSON.stringify({ id: nextId++, name: 'Monstera', tag: 'indoor' }),
   isBase64Encoded: false,

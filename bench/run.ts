@@ -91,6 +91,15 @@ try {
   client.destroy();
   const keys = await ensureLocalKeys(work);
   const token = await mintLocalToken(keys.privateJwk, { sub: 'bench', ttlSeconds: 3600 });
+  // a new caller per invocation: every token verified in full, by ours as by the baseline
+  const tokensFile = join(work, 'tokens.txt');
+  const tokenCount = Math.max(settings.stubInvocations, settings.storeInvocations) + 50;
+  say(`Minting ${tokenCount} tokens, one per invocation...`);
+  const tokens: string[] = [];
+  for (let i = 0; i < tokenCount; i++) {
+    tokens.push(await mintLocalToken(keys.privateJwk, { sub: `bench-${i}`, ttlSeconds: 3600 }));
+  }
+  writeFileSync(tokensFile, tokens.join('\n'));
   // keys from a JWKS URL, as every deployed stage has them: each cold start fetches them once
   jwks = await startJwksServer(JSON.parse(readFileSync(keys.jwksPath, 'utf8')));
   // what Lambda would give the function, pointed at the local stack
@@ -112,6 +121,7 @@ try {
     subject: Subject,
     args: string[],
     nodeFlags: string[] = [],
+    { newTokens = true }: { newTokens?: boolean } = {},
   ): Promise<Figures> => {
     const result = join(work, 'probe.json');
     firstId += 1_000_000;
@@ -119,7 +129,12 @@ try {
       process.execPath,
       [...nodeFlags, join(repoRoot, 'bench', 'probe.mjs'), bundles[subject], ...args, token],
       {
-        env: { ...env, BENCH_FIRST_ID: String(firstId), BENCH_RESULT_FILE: result },
+        env: {
+          ...env,
+          BENCH_FIRST_ID: String(firstId),
+          BENCH_RESULT_FILE: result,
+          ...(newTokens ? { BENCH_TOKENS_FILE: tokensFile } : {}),
+        },
         maxBuffer: 256 * 1024 * 1024,
       },
     );
@@ -151,6 +166,14 @@ try {
     probe<WarmFigures>(s, ['warm', String(settings.stubInvocations), 'stub']),
   );
   say(
+    `Warm, CPU only, one repeat caller (its token verified once by ours, every time by the baseline): ${settings.stubInvocations} invocations x ${settings.warmRuns} runs each...`,
+  );
+  const repeatCaller = await alternate('warm, CPU only, repeat caller', settings.warmRuns, (s) =>
+    probe<WarmFigures>(s, ['warm', String(settings.stubInvocations), 'stub'], [], {
+      newTokens: false,
+    }),
+  );
+  say(
     `Warm, with DynamoDB Local: ${settings.storeInvocations} invocations x ${settings.warmRuns} runs each...`,
   );
   // DynamoDB Local's JVM is still warming up: a discarded run first, so neither side gets it cold
@@ -176,6 +199,7 @@ try {
     coldImport: ratio(cold.ours.importMs, cold.baseline.importMs),
     warmCpuP50: ratio(warmCpu.ours.p50Ms, warmCpu.baseline.p50Ms),
     warmCpuP99: ratio(warmCpu.ours.p99Ms, warmCpu.baseline.p99Ms),
+    repeatCallerWarmCpuP50: ratio(repeatCaller.ours.p50Ms, repeatCaller.baseline.p50Ms),
     warmStoreP50: ratio(warmStore.ours.p50Ms, warmStore.baseline.p50Ms),
     httpThroughput: ratio(http.ours.perSecond, http.baseline.perSecond),
     httpP99: ratio(http.ours.p99Ms, http.baseline.p99Ms),
@@ -187,6 +211,7 @@ try {
     bundle,
     coldStart: cold,
     warmCpu,
+    repeatCaller,
     warmStore,
     http,
     // one handler instance per process, as in Lambda, with the heap a 128 MB function has; an
@@ -215,6 +240,16 @@ try {
       'warm, CPU only: CPU ms/invocation',
       warmCpu.ours.cpuMsPerInvocation,
       warmCpu.baseline.cpuMsPerInvocation,
+    ],
+    [
+      'warm, CPU only, repeat caller: p50, ms',
+      repeatCaller.ours.p50Ms,
+      repeatCaller.baseline.p50Ms,
+    ],
+    [
+      'warm, CPU only, repeat caller: CPU ms/invocation',
+      repeatCaller.ours.cpuMsPerInvocation,
+      repeatCaller.baseline.cpuMsPerInvocation,
     ],
     ['warm, with store: p50, ms', warmStore.ours.p50Ms, warmStore.baseline.p50Ms],
     ['warm, with store: p99, ms', warmStore.ours.p99Ms, warmStore.baseline.p99Ms],
