@@ -206,6 +206,8 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
       read = true;
       const batch = Records.map((r) => asLambdaRecord(r, streamArn, region)).filter(accepts);
       if (batch.length > 0) await handleBatch(shardId, batch, maximumRetryAttempts);
+      // a batch cut short by a stop is read again from the checkpoint at the next start
+      if (stopping) return read;
       const last = Records.at(-1)?.dynamodb?.SequenceNumber;
       if (last) {
         checkpoints[shardId] = last;

@@ -36,8 +36,12 @@ export function* folderLetters(dir: string): Generator<Letter> {
   }
 }
 
-/** The dead letters of an SQS queue, ten at a time, until it has no more to give. */
+/**
+ * The dead letters of an SQS queue, ten at a time, until it has no more to give, or gives one it
+ * gave already (a failed one whose hiding time ran out during a long run): each once per run.
+ */
 export async function* queueLetters(client: SQSClient, queueUrl: string): AsyncGenerator<Letter> {
+  const seen = new Set<string>();
   for (;;) {
     const { Messages = [] } = await client.send(
       new ReceiveMessageCommand({
@@ -50,6 +54,8 @@ export async function* queueLetters(client: SQSClient, queueUrl: string): AsyncG
     );
     if (Messages.length === 0) return;
     for (const message of Messages) {
+      if (seen.has(message.MessageId ?? '')) return;
+      seen.add(message.MessageId ?? '');
       yield {
         letter: JSON.parse(message.Body ?? '{}') as DeadLetter,
         remove: async () => {

@@ -46,11 +46,24 @@ export const cachedTokenVerifier = ({
   // a full verification; after each, a changed key set forgets every remembered token
   let keysSeen = JSON.stringify(keySet.jwks?.() ?? null);
 
+  // full verifications under way: one that shared its time with another cannot tell whether a
+  // key set change it saw came from its own fetch (only then are its keys the current ones)
+  const running = new Set<{ overlapped: boolean }>();
+
+  /** The full verification; a key set it finds changed forgets every remembered token. */
   const verifyFully = async (token: string) => {
+    const call = { overlapped: running.size > 0 };
+    for (const other of running) other.overlapped = true;
+    running.add(call);
+    const keysBefore = keysSeen;
+    let keys = keysBefore;
     try {
-      return await verifyClaims(token);
+      const result = await verifyClaims(token);
+      keys = JSON.stringify(keySet.jwks?.() ?? null);
+      return { result, current: keys === keysBefore || !call.overlapped };
     } finally {
-      const keys = JSON.stringify(keySet.jwks?.() ?? null);
+      running.delete(call);
+      keys = JSON.stringify(keySet.jwks?.() ?? null);
       if (keys !== keysSeen) {
         verified.clear();
         keysSeen = keys;
@@ -68,9 +81,10 @@ export const cachedTokenVerifier = ({
       (known.notBefore === undefined || seconds + CLOCK_TOLERANCE_SECONDS >= known.notBefore);
     if (usable) return known.caller;
     if (known) verified.delete(token);
-    const result = await verifyFully(token);
-    // only a token that is valid now without the clock tolerance is remembered
-    if (seconds < result.expiresAt) {
+    const { result, current } = await verifyFully(token);
+    // remembered only when valid now without the clock tolerance, and verified against the keys
+    // as they now are
+    if (seconds < result.expiresAt && current) {
       verified.set(token, result);
       if (verified.size > maxEntries) verified.delete(verified.keys().next().value as string);
     }

@@ -55,10 +55,19 @@ export const authSettings = defineSettings(
         },
     scopes: { read: env.AUTH_READ_SCOPE, write: env.AUTH_WRITE_SCOPE },
   }),
-  (env) =>
-    !env.AUTH_JWKS_URL && !env.AUTH_JWKS_FILE && env.AUTH_ISSUER && !URL.canParse(env.AUTH_ISSUER)
-      ? [
-          'AUTH_ISSUER must be a URL when neither AUTH_JWKS_URL nor AUTH_JWKS_FILE is set (the keys are then fetched from <issuer>/.well-known/jwks.json)',
-        ]
-      : [],
+  (env) => {
+    // without a key source of its own, the keys come from <issuer>/.well-known/jwks.json
+    if (env.AUTH_JWKS_URL || env.AUTH_JWKS_FILE || !env.AUTH_ISSUER) return [];
+    if (!URL.canParse(env.AUTH_ISSUER)) {
+      return [
+        'AUTH_ISSUER must be a URL when neither AUTH_JWKS_URL nor AUTH_JWKS_FILE is set (the keys are then fetched from <issuer>/.well-known/jwks.json)',
+      ];
+    }
+    // keys fetched in clear text could be swapped in transit
+    return secureUrl.safeParse(defaultJwksUrl(env.AUTH_ISSUER).href).success
+      ? []
+      : [
+          'AUTH_ISSUER must be an https URL (http only for localhost) when the keys are fetched from it: set AUTH_JWKS_URL to an https key set otherwise',
+        ];
+  },
 );

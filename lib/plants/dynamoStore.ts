@@ -132,7 +132,7 @@ export const dynamoGet =
   async (id, owner, { signal } = {}) => {
     try {
       const { Item } = await client.send(
-        new GetCommand({ TableName: table, Key: { id } }),
+        new GetCommand({ TableName: table, Key: { id }, ConsistentRead: true }),
         abortable(signal),
       );
       if (!Item) return { outcome: 'notFound', reason: 'absent' };

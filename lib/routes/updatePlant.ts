@@ -12,8 +12,12 @@ export interface UpdatePlantDependencies extends HttpDependencies {
 }
 
 /** The versions an If-Match accepts: our tags are versions; any other tag matches none. */
-const versionsOf = (tags: string[]) =>
-  tags.filter((tag) => /^[1-9][0-9]{0,15}$/.test(tag)).map(Number);
+const versionsOf = (tags: string[]) => [
+  ...new Set(tags.filter((tag) => /^[1-9][0-9]{0,15}$/.test(tag)).map(Number)),
+];
+
+/** DynamoDB's limit on the values of one IN condition. */
+const MAX_IF_MATCH_VERSIONS = 100;
 
 export const updatePlantHandler = ({ plantStore, ...http }: UpdatePlantDependencies) =>
   httpRoute(
@@ -42,12 +46,20 @@ export const updatePlantHandler = ({ plantStore, ...http }: UpdatePlantDependenc
           metric: 'ValidationFailures',
         };
       }
+      const expectedVersions = ifMatch && !ifMatch.any ? versionsOf(ifMatch.tags) : undefined;
+      if (expectedVersions && expectedVersions.length > MAX_IF_MATCH_VERSIONS) {
+        return {
+          status: 400,
+          message: `If-Match lists more than ${MAX_IF_MATCH_VERSIONS} entity tags: send the one ETag the plant was read with`,
+          metric: 'ValidationFailures',
+        };
+      }
       const result = await plantStore.update(
         id,
         caller.sub,
         {
           content: { name: body.name, tag: body.tag },
-          expectedVersions: ifMatch && !ifMatch.any ? versionsOf(ifMatch.tags) : undefined,
+          expectedVersions,
         },
         { signal },
       );

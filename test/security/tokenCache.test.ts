@@ -159,3 +159,43 @@ describe('a remembered token through the pipeline', () => {
     expect(verifyToken.size).toBe(2);
   });
 });
+
+describe('tokens verified while another request fetched new keys', () => {
+  it('are not remembered: their keys may already be gone', async () => {
+    let keys = { keys: [{ kid: 'old' }] };
+    const keySet = Object.assign(async () => undefined as never, { jwks: () => keys });
+    const pending = new Map<string, () => void>();
+    let verifications = 0;
+    const verifyToken = cachedTokenVerifier({
+      keySet: keySet as never,
+      verifyClaims: (token) => {
+        verifications += 1;
+        return new Promise((resolve) =>
+          pending.set(token, () =>
+            resolve({
+              caller: { sub: token, scopes: [] },
+              expiresAt: Date.now() / 1000 + 600,
+              notBefore: undefined,
+            }),
+          ),
+        );
+      },
+    });
+
+    const first = verifyToken('a');
+    const second = verifyToken('b');
+    // b's verification fetched new keys and finished first; then a's finishes
+    keys = { keys: [{ kid: 'new' }] };
+    pending.get('b')?.();
+    await second;
+    pending.get('a')?.();
+    await first;
+
+    expect(verifyToken.size).toBe(0);
+    const again = verifyToken('a');
+    pending.get('a')?.();
+    await again;
+    expect(verifications).toBe(3);
+    expect(verifyToken.size).toBe(1);
+  });
+});

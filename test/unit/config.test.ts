@@ -200,6 +200,24 @@ describe('loadConfig', () => {
     expect(configError({ ...minimal, ...env })).toContain(variable);
   });
 
+  it('refuses an http issuer whose keys would be fetched in clear text, unless it is this machine', () => {
+    expect(configError({ ...minimal, AUTH_ISSUER: 'http://idp.example/' })).toContain(
+      'AUTH_ISSUER',
+    );
+    expect(keyUrl(loadConfig({ ...minimal, AUTH_ISSUER: 'http://127.0.0.1:8080/' }))).toBe(
+      'http://127.0.0.1:8080/.well-known/jwks.json',
+    );
+    expect(
+      keyUrl(
+        loadConfig({
+          ...minimal,
+          AUTH_ISSUER: 'http://idp.example/',
+          AUTH_JWKS_URL: 'https://keys.example/jwks.json',
+        }),
+      ),
+    ).toBe('https://keys.example/jwks.json');
+  });
+
   it('accepts a key set over plain http on this machine (tests, local identity providers)', () => {
     const config = loadConfig({ ...minimal, AUTH_JWKS_URL: 'http://127.0.0.1:9000/jwks.json' });
     expect(keyUrl(config)).toBe('http://127.0.0.1:9000/jwks.json');

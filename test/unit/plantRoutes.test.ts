@@ -352,6 +352,22 @@ describe.each(VERSIONS)('with API Gateway payload %s', (version) => {
       expect((await put('7', '{"name":"A"}', { 'if-match': ifMatch })).statusCode).toBe(status);
     });
 
+    it('refuses an If-Match of more than 100 distinct entity tags, and counts repeats once', async () => {
+      store.seed({ id: 7, name: 'Fern' }, 'alice');
+      const tags = (count: number, tag: (i: number) => string) =>
+        Array.from({ length: count }, (_, i) => tag(i)).join(', ');
+
+      expect(
+        errorMessage(
+          await put('7', '{"name":"A"}', { 'if-match': tags(101, (i) => `"${i + 2}"`) }),
+          400,
+        ),
+      ).toMatch(/If-Match/);
+      expect(
+        (await put('7', '{"name":"A"}', { 'if-match': tags(150, () => '"1"') })).statusCode,
+      ).toBe(200);
+    });
+
     it('refuses a malformed If-Match with a 400 naming it', async () => {
       store.seed({ id: 7, name: 'Fern' }, 'alice');
       expect(errorMessage(await put('7', '{"name":"A"}', { 'if-match': '1' }), 400)).toMatch(
