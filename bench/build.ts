@@ -8,7 +8,7 @@ import { repoRoot } from '../infra/local/paths.ts';
 
 export const entries = {
   ours: join(repoRoot, 'handlers', 'createPlant.ts'),
-  baseline: join(repoRoot, 'bench', 'baseline', 'handler.ts'),
+  baseline: join(repoRoot, 'bench', 'baseline', 'createPlant.ts'),
 } as const;
 export type Subject = keyof typeof entries;
 
@@ -34,13 +34,16 @@ const deploySettings = (): EsbuildSettings => {
   return config.custom.esbuild;
 };
 
-/** Bundles both handlers into `outDir`; returns each bundle's path. */
-export const buildHandlers = async (outDir: string): Promise<Record<Subject, string>> => {
+/** Bundles each entry into `outDir` as `<name>.mjs`; returns each bundle's path. */
+export const buildEntries = async <Name extends string>(
+  outDir: string,
+  entryFiles: Record<Name, string>,
+): Promise<Record<Name, string>> => {
   const { bundle, minify, format, platform, target, mainFields, outputFileExtension, alias } =
     deploySettings();
-  const built = {} as Record<Subject, string>;
-  for (const [subject, entry] of Object.entries(entries) as [Subject, string][]) {
-    const outfile = join(outDir, `${subject}${outputFileExtension}`);
+  const built = {} as Record<Name, string>;
+  for (const [name, entry] of Object.entries(entryFiles) as [Name, string][]) {
+    const outfile = join(outDir, `${name}${outputFileExtension}`);
     await build({
       entryPoints: [entry],
       outfile,
@@ -54,7 +57,11 @@ export const buildHandlers = async (outDir: string): Promise<Record<Subject, str
       absWorkingDir: repoRoot,
       logLevel: 'error',
     });
-    built[subject] = outfile;
+    built[name] = outfile;
   }
   return built;
 };
+
+/** Bundles both create handlers into `outDir`; returns each bundle's path. */
+export const buildHandlers = (outDir: string): Promise<Record<Subject, string>> =>
+  buildEntries(outDir, entries);

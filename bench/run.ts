@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
+import { importJWK, SignJWT } from 'jose';
 import { localDynamoClient } from '../infra/local/dynamoClient.ts';
 import { startDynamoDbLocal } from '../infra/local/dynamodbLocal.ts';
 import { freePort } from '../infra/local/freePort.ts';
@@ -21,6 +22,7 @@ import { repoRoot } from '../infra/local/paths.ts';
 import { ensurePlantsTable } from '../infra/local/plantsTable.ts';
 import { buildHandlers, type Subject } from './build.ts';
 import { measureHttp } from './http.ts';
+import { FUNCTIONS, type FunctionKind, measureFunctions } from './perFunction.ts';
 
 const run = promisify(execFile);
 /**
@@ -35,6 +37,9 @@ const settings = {
   stubInvocations: Number(process.env.BENCH_STUB_INVOCATIONS ?? 2000),
   storeInvocations: Number(process.env.BENCH_STORE_INVOCATIONS ?? 1000),
   httpRequests: Number(process.env.BENCH_HTTP_REQUESTS ?? 1000),
+  functionColdRuns: Number(process.env.BENCH_FUNCTION_COLD_RUNS ?? 9),
+  functionWarmRuns: Number(process.env.BENCH_FUNCTION_WARM_RUNS ?? 5),
+  functionInvocations: Number(process.env.BENCH_FUNCTION_INVOCATIONS ?? 1000),
 };
 
 interface ColdFigures {
@@ -95,9 +100,20 @@ try {
   const tokensFile = join(work, 'tokens.txt');
   const tokenCount = Math.max(settings.stubInvocations, settings.storeInvocations) + 50;
   say(`Minting ${tokenCount} tokens, one per invocation...`);
+  // one caller's many tokens (the stubbed plants are its own), each distinct by its jti
+  const signingKey = await importJWK(keys.privateJwk, 'ES256');
   const tokens: string[] = [];
   for (let i = 0; i < tokenCount; i++) {
-    tokens.push(await mintLocalToken(keys.privateJwk, { sub: `bench-${i}`, ttlSeconds: 3600 }));
+    tokens.push(
+      await new SignJWT({ jti: `bench-${i}` })
+        .setProtectedHeader({ alg: 'ES256', kid: String(keys.privateJwk.kid), typ: 'JWT' })
+        .setIssuer(LOCAL_ISSUER)
+        .setAudience(LOCAL_AUDIENCE)
+        .setSubject('bench')
+        .setIssuedAt()
+        .setExpirationTime('1h')
+        .sign(signingKey),
+    );
   }
   writeFileSync(tokensFile, tokens.join('\n'));
   // keys from a JWKS URL, as every deployed stage has them: each cold start fetches them once
@@ -189,6 +205,20 @@ try {
       HEAP_OF_A_128_MB_FUNCTION,
     ),
   );
+  const functions = await measureFunctions({
+    work,
+    // the webhook function's settings besides: its receiver is a stub in the probe's process
+    env: {
+      ...env,
+      WEBHOOK_SECRET: `whsec_${Buffer.alloc(32, 7).toString('base64')}`,
+      WEBHOOK_DEAD_LETTER_DIR: join(work, 'dead-letters'),
+    },
+    tokensFile,
+    coldRuns: settings.functionColdRuns,
+    warmRuns: settings.functionWarmRuns,
+    invocations: settings.functionInvocations,
+    say,
+  });
   say(`HTTP through serverless-offline: ${settings.httpRequests} requests each...`);
   const http = await measureHttp({ requests: settings.httpRequests, env, token, progress: say });
 
@@ -204,6 +234,19 @@ try {
     httpThroughput: ratio(http.ours.perSecond, http.baseline.perSecond),
     httpP99: ratio(http.ours.p99Ms, http.baseline.p99Ms),
   };
+  const kinds = Object.keys(FUNCTIONS) as FunctionKind[];
+  const worst = (pick: (figures: (typeof functions)[FunctionKind]) => number) =>
+    Math.max(...kinds.map((kind) => pick(functions[kind])));
+  const functionRatios = Object.fromEntries(
+    kinds.map((kind) => [
+      kind,
+      {
+        bundle: functions[kind].ratios.bundle,
+        coldStart: functions[kind].ratios.coldStart.median,
+        warmCpuP50: functions[kind].ratios.warmCpuP50.median,
+      },
+    ]),
+  );
   const results = {
     measuredAt: new Date().toISOString(),
     node: process.versions.node,
@@ -223,7 +266,17 @@ try {
       warmStore.ours.peakRssMb,
     ),
     capped,
-    ratios,
+    functions,
+    ratios: {
+      ...ratios,
+      ...functionRatios,
+      // the worst function's, as the targets are set for it
+      worst: {
+        bundle: worst((f) => f.ratios.bundle),
+        coldStart: worst((f) => f.ratios.coldStart.median),
+        warmCpuP50: worst((f) => f.ratios.warmCpuP50.median),
+      },
+    },
   };
   writeFileSync(join(repoRoot, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
 
@@ -264,6 +317,15 @@ try {
   for (const [name, ours, baseline] of rows) {
     process.stdout.write(
       `| ${name} | ${fmt(ours)} | ${fmt(baseline)} | ${ratio(ours, baseline).toFixed(2)} |\n`,
+    );
+  }
+  process.stdout.write(
+    '\n| function | bundle | cold start (IQR) | warm CPU p50 (IQR) |\n|---|---:|---:|---:|\n',
+  );
+  for (const kind of kinds) {
+    const { bundle: b, coldStart: c, warmCpuP50: w } = functions[kind].ratios;
+    process.stdout.write(
+      `| ${FUNCTIONS[kind]} | ${b.toFixed(2)} | ${c.median.toFixed(2)} (${c.q1.toFixed(2)}–${c.q3.toFixed(2)}) | ${w.median.toFixed(2)} (${w.q1.toFixed(2)}–${w.q3.toFixed(2)}) |\n`,
     );
   }
   process.stdout.write(

@@ -104,18 +104,3 @@ export const IdentifiedPlant = z
     examples: [{ id: 1, name: 'Monstera', tag: 'indoor' }],
   });
 export type IdentifiedPlant = z.infer<typeof IdentifiedPlant>;
-
-/** The Plant a client sees for a stored or requested plant: name, and tag only when it has one. */
-export const toPlant = ({ name, tag }: { name: string; tag?: string | undefined }): Plant =>
-  tag === undefined ? { name } : { name, tag };
-
-/** The plant with its id, as listing, reading and updating answer it. */
-export const toIdentifiedPlant = ({
-  id,
-  name,
-  tag,
-}: {
-  id: number;
-  name: string;
-  tag?: string | undefined;
-}): IdentifiedPlant => (tag === undefined ? { id, name } : { id, name, tag });

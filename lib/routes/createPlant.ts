@@ -1,8 +1,9 @@
 // POST /plants: validate a NewPlant, store it once, answer the Plant. A retry of the same plant
 // answers 200 and writes nothing; the same id with other content is a 409.
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
-import { NewPlant, toPlant } from '#lib/plants/schemas.ts';
+import { NewPlant } from '#lib/plants/schemas.ts';
 import type { PlantStore } from '#lib/plants/store.ts';
+import { toPlant } from '#lib/plants/views.ts';
 import { REALM, storeUnavailable } from '#lib/routes/plantsApi.ts';
 
 export interface CreatePlantDependencies extends HttpDependencies {

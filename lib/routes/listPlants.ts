@@ -3,8 +3,8 @@
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import { decodeCursor, encodeCursor } from '#lib/plants/listCursor.ts';
 import { ListQuery } from '#lib/plants/params.ts';
-import { toIdentifiedPlant } from '#lib/plants/schemas.ts';
 import type { PlantStore } from '#lib/plants/store.ts';
+import { toIdentifiedPlant } from '#lib/plants/views.ts';
 import { REALM, storeUnavailable } from '#lib/routes/plantsApi.ts';
 
 export interface ListPlantsDependencies extends HttpDependencies {

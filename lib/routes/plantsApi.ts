@@ -2,8 +2,8 @@
 // route gives.
 import { strongEtag } from '#lib/http/conditional.ts';
 import { type ErrorReply, type SuccessReply, unavailable } from '#lib/http/reply.ts';
-import { toIdentifiedPlant } from '#lib/plants/schemas.ts';
 import type { NotFound, StoredPlant } from '#lib/plants/store.ts';
+import { toIdentifiedPlant } from '#lib/plants/views.ts';
 
 /** The protection space every bearer challenge names: `WWW-Authenticate: Bearer realm="plants"`. */
 export const REALM = 'plants';

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { toIdentifiedPlant } from '#lib/plants/schemas.ts';
+import { toIdentifiedPlant } from '#lib/plants/views.ts';
 
 export interface PlantAddedEvent {
   /**

@@ -1,0 +1,51 @@
+// POST /plants, bare: JSON.parse, the three fields checked by hand, and the same conditional
+// PutCommand through the same DynamoDB client.
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
+import { callerOf, client, fail, reply, table } from './common.ts';
+
+export const handler = async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyResultV2> => {
+  const sub = await callerOf(event);
+  if (!sub) return fail(401, 'Unauthorized');
+  let body: { id?: unknown; name?: unknown; tag?: unknown };
+  try {
+    const text = event.isBase64Encoded
+      ? Buffer.from(event.body ?? '', 'base64').toString()
+      : event.body;
+    body = JSON.parse(text ?? '');
+  } catch {
+    return fail(400, 'Invalid JSON');
+  }
+  const { id, name, tag } = body ?? {};
+  if (
+    !Number.isSafeInteger(id) ||
+    typeof name !== 'string' ||
+    (tag !== undefined && typeof tag !== 'string')
+  ) {
+    return fail(400, 'Invalid plant');
+  }
+  const item = {
+    id,
+    name,
+    ...(tag === undefined ? {} : { tag }),
+    createdAt: new Date().toISOString(),
+    createdBy: sub,
+    version: 1,
+  };
+  try {
+    await client.send(
+      new PutCommand({
+        TableName: table,
+        Item: item,
+        ConditionExpression: 'attribute_not_exists(id)',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+  } catch (error) {
+    return error instanceof ConditionalCheckFailedException
+      ? fail(409, 'Conflict')
+      : fail(503, 'Unavailable');
+  }
+  return reply(200, tag === undefined ? { name } : { name, tag });
+};
