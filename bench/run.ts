@@ -37,9 +37,9 @@ const settings = {
   stubInvocations: Number(process.env.BENCH_STUB_INVOCATIONS ?? 2000),
   storeInvocations: Number(process.env.BENCH_STORE_INVOCATIONS ?? 1000),
   httpRequests: Number(process.env.BENCH_HTTP_REQUESTS ?? 1000),
-  functionColdRuns: Number(process.env.BENCH_FUNCTION_COLD_RUNS ?? 9),
-  functionWarmRuns: Number(process.env.BENCH_FUNCTION_WARM_RUNS ?? 5),
-  functionInvocations: Number(process.env.BENCH_FUNCTION_INVOCATIONS ?? 1000),
+  functionColdRuns: Number(process.env.BENCH_FUNCTION_COLD_RUNS ?? 7),
+  functionWarmRuns: Number(process.env.BENCH_FUNCTION_WARM_RUNS ?? 3),
+  functionInvocations: Number(process.env.BENCH_FUNCTION_INVOCATIONS ?? 500),
 };
 
 interface ColdFigures {
