@@ -107,26 +107,23 @@ export const measureFunctions = async ({
     const [oursSize, baselineSize] = [size(ours), size(baseline)];
 
     // alternating, and each run's ratio taken against the baseline run beside it
-    const cold = { ours: [] as number[], baseline: [] as number[], ratios: [] as number[] };
-    for (let i = 0; i < coldRuns; i++) {
-      const [first, second] = i % 2 ? [baseline, ours] : [ours, baseline];
-      const a = (await probe(first, 'cold', kind)).firstResponseMs ?? 0;
-      const b = (await probe(second, 'cold', kind)).firstResponseMs ?? 0;
-      const [o, base] = i % 2 ? [b, a] : [a, b];
-      cold.ours.push(o);
-      cold.baseline.push(base);
-      cold.ratios.push(o / base);
-    }
-    const warm = { ours: [] as number[], baseline: [] as number[], ratios: [] as number[] };
-    for (let i = 0; i < warmRuns; i++) {
-      const [first, second] = i % 2 ? [baseline, ours] : [ours, baseline];
-      const a = (await probe(first, 'warm', kind)).p50Ms ?? 0;
-      const b = (await probe(second, 'warm', kind)).p50Ms ?? 0;
-      const [o, base] = i % 2 ? [b, a] : [a, b];
-      warm.ours.push(o);
-      warm.baseline.push(base);
-      warm.ratios.push(o / base);
-    }
+    const alternate = async (mode: 'cold' | 'warm', runs: number) => {
+      const figure = (result: { firstResponseMs?: number; p50Ms?: number }) =>
+        (mode === 'cold' ? result.firstResponseMs : result.p50Ms) ?? 0;
+      const measured = { ours: [] as number[], baseline: [] as number[], ratios: [] as number[] };
+      for (let i = 0; i < runs; i++) {
+        const oursFirst = i % 2 === 0;
+        const a = figure(await probe(oursFirst ? ours : baseline, mode, kind));
+        const b = figure(await probe(oursFirst ? baseline : ours, mode, kind));
+        const [o, base] = oursFirst ? [a, b] : [b, a];
+        measured.ours.push(o);
+        measured.baseline.push(base);
+        measured.ratios.push(o / base);
+      }
+      return measured;
+    };
+    const cold = await alternate('cold', coldRuns);
+    const warm = await alternate('warm', warmRuns);
     figures[kind] = {
       bundle: {
         ours: oursSize.raw,
