@@ -2,11 +2,12 @@
 // from the environment, or a receiver on this machine that verifies and prints each one), where
 // dead letters are kept, and the stream poller that feeds the function through serverless-offline
 // the way Lambda's event source mapping would (settings as serverless.yml gives them).
+
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
+import { localStreamsClient } from './dynamoClient.ts';
 import { type StreamPoller, startStreamPoller } from './streamPoller.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './webhookReceiver.ts';
 
@@ -80,11 +81,7 @@ export const startLocalWebhooks = async ({
     startPoller: ({ dynamodbEndpoint, streamArn, lambdaPort }) => {
       const invocations = `http://127.0.0.1:${lambdaPort}/2015-03-31/functions/${FUNCTION_NAME}/invocations`;
       poller = startStreamPoller({
-        client: new DynamoDBStreamsClient({
-          endpoint: dynamodbEndpoint,
-          region: 'us-east-1',
-          credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-        }),
+        client: localStreamsClient(dynamodbEndpoint),
         streamArn,
         // as serverless.yml's stream event says
         batchSize: 10,

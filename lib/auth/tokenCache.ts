@@ -44,7 +44,8 @@ export const cachedTokenVerifier = ({
   const verified = new Map<string, VerifiedToken>();
   // the key set as last seen: keys only change when jose fetches them, which happens only inside
   // a full verification; after each, a changed key set forgets every remembered token
-  let keysSeen = JSON.stringify(keySet.jwks?.() ?? null);
+  const currentKeys = () => JSON.stringify(keySet.jwks?.() ?? null);
+  let keysSeen = currentKeys();
 
   // full verifications under way: one that shared its time with another cannot tell whether a
   // key set change it saw came from its own fetch (only then are its keys the current ones)
@@ -56,14 +57,12 @@ export const cachedTokenVerifier = ({
     for (const other of running) other.overlapped = true;
     running.add(call);
     const keysBefore = keysSeen;
-    let keys = keysBefore;
     try {
       const result = await verifyClaims(token);
-      keys = JSON.stringify(keySet.jwks?.() ?? null);
-      return { result, current: keys === keysBefore || !call.overlapped };
+      return { result, current: !call.overlapped || currentKeys() === keysBefore };
     } finally {
       running.delete(call);
-      keys = JSON.stringify(keySet.jwks?.() ?? null);
+      const keys = currentKeys();
       if (keys !== keysSeen) {
         verified.clear();
         keysSeen = keys;

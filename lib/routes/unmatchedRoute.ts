@@ -14,8 +14,12 @@ const paths = (() => {
   return [...methods].map(([template, allowed]) => ({
     pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
     allowed: allowed.sort(),
+    template,
   }));
 })();
+
+/** What a 404 tells the caller the API has. */
+const knownPaths = paths.map(({ template }) => template).join(' and ');
 
 export const unmatchedRouteHandler = (http: HttpDependencies) =>
   httpRoute(
@@ -26,7 +30,7 @@ export const unmatchedRouteHandler = (http: HttpDependencies) =>
       if (!known) {
         return {
           status: 404,
-          message: `There is no ${apiPath}: the API has ${[...new Set(PLANT_ROUTES.map((route) => route.split(' ')[1]))].join(' and ')}`,
+          message: `There is no ${apiPath}: the API has ${knownPaths}`,
           metric: 'RoutesNotFound',
           log: { method, path: apiPath },
         };

@@ -1,12 +1,12 @@
 // The "plant added" webhook end to end below HTTP: plants written by the store into DynamoDB
 // Local, its stream read as Lambda reads it (infra/local/streamPoller.ts), the real consumer, and
 // a real receiver on 127.0.0.1 that verifies every signature with the standardwebhooks package.
+
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { createDynamoPlantStore } from '#lib/plants/dynamoStore.ts';
@@ -14,6 +14,7 @@ import type { PlantStore } from '#lib/plants/store.ts';
 import { type DeadLetterSink, folderDeadLetters } from '#lib/webhooks/deadLetters.ts';
 import { deliverPlantAddedHandler } from '#lib/webhooks/deliverPlantAdded.ts';
 import { signingKeys } from '#lib/webhooks/signature.ts';
+import { localStreamsClient } from '../../infra/local/dynamoClient.ts';
 import {
   type FailedBatch,
   type StreamPoller,
@@ -65,11 +66,7 @@ const startDelivering = ({
     backoffMs: 20,
   });
   poller = startStreamPoller({
-    client: new DynamoDBStreamsClient({
-      endpoint,
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    }),
+    client: localStreamsClient(endpoint),
     streamArn: table.streamArn,
     invoke: (event: DynamoDBStreamEvent) => handler(event, lambdaContext(60_000)),
     onFailure: async (batch) => {
