@@ -1,16 +1,10 @@
-// Builds the shipped handler and the baseline with the esbuild settings of serverless.yml
+// Builds the shipped handlers and the baselines with the esbuild settings of serverless.yml
 // (custom.esbuild), so that both are measured as Lambda would load them.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { parse } from 'yaml';
 import { repoRoot } from '../infra/local/paths.ts';
-
-export const entries = {
-  ours: join(repoRoot, 'handlers', 'createPlant.ts'),
-  baseline: join(repoRoot, 'bench', 'baseline', 'createPlant.ts'),
-} as const;
-export type Subject = keyof typeof entries;
 
 interface EsbuildSettings {
   bundle: boolean;
@@ -61,7 +55,3 @@ export const buildEntries = async <Name extends string>(
   }
   return built;
 };
-
-/** Bundles both create handlers into `outDir`; returns each bundle's path. */
-export const buildHandlers = (outDir: string): Promise<Record<Subject, string>> =>
-  buildEntries(outDir, entries);

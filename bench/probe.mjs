@@ -1,94 +1,153 @@
-// One handler instance in a fresh Node process, as Lambda runs it: imports the built bundle (a
-// real .mjs, so load-time crashes show) and invokes it. Prints one JSON line of figures.
-//   node bench/probe.mjs <bundle.mjs> cold|warm <invocations> stub|'' <token>
-// With "stub", DynamoDB is an in-process HTTP stub that answers every PutItem with success, so
-// only the handler's own work (and the SDK's) is measured. With BENCH_TOKENS_FILE (one token a
-// line) each invocation presents the next token, as new callers do; without it, one caller sends
-// them all with <token>.
+// One function's bundle (a real .mjs, so load-time crashes show) in a fresh Node process, as Lambda
+// runs it, invoked with the events of its kind. Writes its figures as JSON to BENCH_RESULT_FILE.
+//   node bench/probe.mjs cold <kind> <bundle>             first response of a fresh process
+//   node bench/probe.mjs warm <kind> <n> <ours> <baseline> both loaded, invoked in turn, n each
+//   node bench/probe.mjs memory <kind> <n> <bundle>        peak RSS over n invocations
+// kind: create, list, get, update, delete, deliver.
+// BENCH_STORE: "stub" (default): DynamoDB and the webhook receiver are HTTP stubs in this process
+// answering success, so only the handler's own work (and the SDK's) is measured; "local": the
+// DYNAMODB_ENDPOINT and WEBHOOK_URL given (DynamoDB Local, the bench's receiver).
+// BENCH_TOKENS_FILE: one token a line; each invocation presents the next (a new caller each time),
+// or with BENCH_REPEAT_CALLER=1 always the first (one caller sending many requests).
+// BENCH_FIRST_ID: the first plant id the (first) function creates or deletes, and
+// BENCH_BASELINE_FIRST_ID the baseline's in warm mode (the bench seeds the ones they delete).
+
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { pathToFileURL } from 'node:url';
 
-const [bundle, mode, count, store, token] = process.argv.slice(2);
-const invocations = Number(count);
+const [mode, kind, ...rest] = process.argv.slice(2);
+const env = process.env;
 
-if (store === 'stub') {
-  // imported here only: a static import of node:http would load it before the handler does
-  const { createServer } = await import('node:http');
-  const stub = createServer((request, response) => {
-    request.resume();
-    request.on('end', () => {
-      response.writeHead(200, { 'content-type': 'application/x-amz-json-1.0' }).end('{}');
+const item = (id) => ({
+  id: { N: String(id) },
+  name: { S: 'Monstera' },
+  tag: { S: 'indoor' },
+  createdAt: { S: '2026-11-22T10:00:00.000Z' },
+  createdBy: { S: 'bench' },
+  version: { N: '1' },
+});
+/** The stub DynamoDB's answer to each command, by its X-Amz-Target. */
+const answers = {
+  PutItem: {},
+  GetItem: { Item: item(7) },
+  Query: { Items: Array.from({ length: 21 }, (_, i) => item(i + 1)), Count: 21 },
+  UpdateItem: { Attributes: { ...item(7), version: { N: '2' } } },
+  DeleteItem: {},
+};
+const listen = (handle) =>
+  new Promise((resolve) => {
+    const server = createServer((request, response) => {
+      request.resume();
+      request.on('end', () => handle(request, response));
+    });
+    server.listen(0, '127.0.0.1', () => {
+      server.unref();
+      resolve(`http://127.0.0.1:${server.address().port}`);
     });
   });
-  await new Promise((resolve) => stub.listen(0, '127.0.0.1', resolve));
-  process.env.DYNAMODB_ENDPOINT = `http://127.0.0.1:${stub.address().port}`;
-  stub.unref();
+if ((env.BENCH_STORE ?? 'stub') === 'stub') {
+  env.DYNAMODB_ENDPOINT = await listen((request, response) => {
+    const command = String(request.headers['x-amz-target'] ?? '').split('.')[1];
+    response
+      .writeHead(200, { 'content-type': 'application/x-amz-json-1.0' })
+      .end(JSON.stringify(answers[command] ?? {}));
+  });
+  env.WEBHOOK_URL = `${await listen((_request, response) => response.writeHead(204).end())}/hooks`;
 }
 
-let nextId = Number(process.env.BENCH_FIRST_ID ?? 1);
-const tokens = process.env.BENCH_TOKENS_FILE
-  ? readFileSync(process.env.BENCH_TOKENS_FILE, 'utf8').trim().split('\n')
-  : [token];
+const tokens = readFileSync(env.BENCH_TOKENS_FILE, 'utf8').trim().split('\n');
 let nextToken = 0;
-const event = () => ({
+const nextAuthorization = () =>
+  `Bearer ${env.BENCH_REPEAT_CALLER === '1' ? tokens[0] : tokens[nextToken++ % tokens.length]}`;
+const http = (method, path, extra = {}) => ({
   version: '2.0',
-  routeKey: 'POST /plants',
-  rawPath: '/plants',
+  routeKey: `${method} ${path.replace(/\/\d+$/, '/{id}')}`,
+  rawPath: path,
   rawQueryString: '',
-  headers: {
-    authorization: `Bearer ${tokens[nextToken++ % tokens.length]}`,
-    'content-type': 'application/json',
-  },
-  requestContext: { http: { method: 'POST', path: '/plants' }, requestId: 'bench' },
-  body: JSON.stringify({ id: nextId++, name: 'Monstera', tag: 'indoor' }),
+  headers: { authorization: nextAuthorization(), host: 'bench' },
+  requestContext: { http: { method, path }, requestId: 'bench' },
   isBase64Encoded: false,
+  ...extra,
 });
-const context = () => ({
+const withJson = (event, body) => {
+  event.body = JSON.stringify(body);
+  event.headers['content-type'] = 'application/json';
+  return event;
+};
+const events = {
+  create: (id) => withJson(http('POST', '/plants'), { id, name: 'Monstera', tag: 'indoor' }),
+  list: () =>
+    http('GET', '/plants', { rawQueryString: 'limit=20', queryStringParameters: { limit: '20' } }),
+  get: () => http('GET', '/plants/7', { pathParameters: { id: '7' } }),
+  update: () =>
+    withJson(http('PUT', '/plants/7', { pathParameters: { id: '7' } }), {
+      name: 'Monstera deliciosa',
+    }),
+  delete: (id) => http('DELETE', `/plants/${id}`, { pathParameters: { id: String(id) } }),
+  deliver: (id) => ({
+    Records: [
+      {
+        eventID: String(id),
+        eventName: 'INSERT',
+        dynamodb: { SequenceNumber: String(id), NewImage: item(id) },
+      },
+    ],
+  }),
+};
+const expected = { create: 200, list: 200, get: 200, update: 200, delete: 204 };
+const context = {
   awsRequestId: 'bench',
   functionName: 'bench',
-  getRemainingTimeInMillis: () => 10_000,
-});
-const invoke = async (handler) => {
-  const response = await handler(event(), context());
-  if (response.statusCode !== 200)
-    throw new Error(`expected 200, got ${response.statusCode}: ${response.body}`);
+  getRemainingTimeInMillis: () => 60_000,
 };
-
-// the figures go to a file: the handler's own log lines share stdout
-const report = (figures) => writeFileSync(process.env.BENCH_RESULT_FILE, JSON.stringify(figures));
-
-const beforeImport = performance.now();
-const { handler } = await import(pathToFileURL(bundle).href);
-const imported = performance.now();
+/** A function under test: its handler and the next plant id it uses. */
+const load = async (bundle, firstId) => ({
+  handler: (await import(pathToFileURL(bundle).href)).handler,
+  nextId: firstId,
+});
+const invoke = async (subject) => {
+  const response = await subject.handler(events[kind](subject.nextId++), context);
+  const ok =
+    kind === 'deliver'
+      ? response?.batchItemFailures?.length === 0
+      : response?.statusCode === expected[kind];
+  if (!ok) throw new Error(`${kind}: unexpected answer ${JSON.stringify(response)}`);
+};
+const report = (figures) => writeFileSync(env.BENCH_RESULT_FILE, JSON.stringify(figures));
+const firstId = Number(env.BENCH_FIRST_ID ?? 1);
+const WARM_UP = Number(env.BENCH_WARM_UP ?? 50);
 
 if (mode === 'cold') {
-  await invoke(handler);
-  const answered = performance.now();
-  report({
-    importMs: imported - beforeImport,
-    firstResponseMs: answered - beforeImport,
-    sinceProcessStartMs: answered,
-    peakRssMb: process.resourceUsage().maxRSS / 1024,
-  });
-} else {
-  for (let i = 0; i < 50; i++) await invoke(handler);
-  const latencies = [];
-  const cpuBefore = process.cpuUsage();
-  const started = performance.now();
-  for (let i = 0; i < invocations; i++) {
-    const t0 = performance.now();
-    await invoke(handler);
-    latencies.push(performance.now() - t0);
+  const beforeImport = performance.now();
+  const subject = await load(rest[0], firstId);
+  const importMs = performance.now() - beforeImport;
+  await invoke(subject);
+  report({ importMs, firstResponseMs: performance.now() - beforeImport });
+} else if (mode === 'warm') {
+  // both in one process, invoked in turn: whatever slows the machine slows both alike
+  const n = Number(rest[0]);
+  const subjects = [
+    await load(rest[1], firstId),
+    await load(rest[2], Number(env.BENCH_BASELINE_FIRST_ID)),
+  ];
+  const latencies = [[], []];
+  for (let i = 0; i < WARM_UP + n; i++) {
+    for (const s of i % 2 ? [1, 0] : [0, 1]) {
+      const started = performance.now();
+      await invoke(subjects[s]);
+      if (i >= WARM_UP) latencies[s].push(performance.now() - started);
+    }
   }
-  const elapsed = performance.now() - started;
-  const cpu = process.cpuUsage(cpuBefore);
-  latencies.sort((a, b) => a - b);
-  const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
-  report({
-    p50Ms: at(0.5),
-    p99Ms: at(0.99),
-    perSecond: (invocations / elapsed) * 1000,
-    cpuMsPerInvocation: (cpu.user + cpu.system) / 1000 / invocations,
-    peakRssMb: process.resourceUsage().maxRSS / 1024,
-  });
+  const p50 = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  report({ oursP50Ms: p50(latencies[0]), baselineP50Ms: p50(latencies[1]) });
+} else if (mode === 'memory') {
+  const n = Number(rest[0]);
+  const subject = await load(rest[1], firstId);
+  for (let i = 0; i < WARM_UP + n; i++) await invoke(subject);
+  report({ peakRssMb: process.resourceUsage().maxRSS / 1024 });
+} else {
+  throw new Error(`unknown mode ${mode}: cold, warm or memory`);
 }
+// the handlers' keep-alive connections would hold the process open for seconds
+process.exit(0);

@@ -1,106 +1,126 @@
-// `npm run bench`: the shipped handler against the bare baseline (bench/baseline), measured side
-// by side in one run, alternating, several repetitions each. Prints a table of medians and
-// ratios (ours/baseline) and writes the same figures to bench/results.json.
+// `npm run bench`: every function against a bare baseline of its own job (bench/baseline/<name>.ts:
+// the same jose verification, the same DynamoDB command or webhook delivery; no Middy, Zod or
+// Powertools), both built with serverless.yml's esbuild settings. For each function: bundle bytes;
+// cold start (a fresh process per run, ours and the baseline in turn); warm p50 with its
+// dependencies stubbed in process (CPU only), for new callers and for one repeat caller; warm p50
+// with DynamoDB Local (or, for the webhook, a receiver in this process); peak RSS with the heap of
+// a 128 MB function. Warm runs load ours and the baseline into one process and invoke them in turn,
+// so whatever slows the machine slows both alike. Each ratio is a median over runs, with its
+// interquartile range. Prints one table, writes bench/results.json, and says how far each ratio
+// moved from the previous results.json.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
+import { type AttributeValue, BatchWriteItemCommand } from '@aws-sdk/client-dynamodb';
 import { importJWK, SignJWT } from 'jose';
 import { localDynamoClient } from '../infra/local/dynamoClient.ts';
 import { startDynamoDbLocal } from '../infra/local/dynamodbLocal.ts';
 import { freePort } from '../infra/local/freePort.ts';
 import { type JwksServer, startJwksServer } from '../infra/local/jwksServer.ts';
-import {
-  ensureLocalKeys,
-  LOCAL_AUDIENCE,
-  LOCAL_ISSUER,
-  mintLocalToken,
-} from '../infra/local/keys.ts';
+import { ensureLocalKeys, LOCAL_AUDIENCE, LOCAL_ISSUER } from '../infra/local/keys.ts';
 import { repoRoot } from '../infra/local/paths.ts';
 import { ensurePlantsTable } from '../infra/local/plantsTable.ts';
-import { buildHandlers, type Subject } from './build.ts';
-import { measureHttp } from './http.ts';
-import { FUNCTIONS, type FunctionKind, measureFunctions } from './perFunction.ts';
+import { buildEntries } from './build.ts';
+import { ratio, type Spread, spread } from './stats.ts';
 
-const run = promisify(execFile);
+const execute = promisify(execFile);
+const FUNCTIONS = {
+  create: 'createPlant',
+  list: 'listPlants',
+  get: 'getPlant',
+  update: 'updatePlant',
+  delete: 'deletePlant',
+  deliver: 'deliverPlantAdded',
+} as const;
+type Kind = keyof typeof FUNCTIONS;
+const kinds = Object.keys(FUNCTIONS) as Kind[];
+/** The functions that verify a caller's token (the webhook has no caller). */
+const hasCaller = (kind: Kind) => kind !== 'deliver';
 /**
  * V8's heap held to what fits a 128 MB Lambda function (Lambda's smallest size). Left alone, V8
  * sizes its heap from this machine's memory and collects lazily, which measures the machine.
  */
 const HEAP_OF_A_128_MB_FUNCTION = ['--max-old-space-size=64', '--max-semi-space-size=2'];
-const subjects: Subject[] = ['ours', 'baseline'];
+/** Invocations each warm process makes, per function, before it measures. */
+const WARM_UP = 50;
+const setting = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const settings = {
-  coldRuns: Number(process.env.BENCH_COLD_RUNS ?? 7),
-  warmRuns: Number(process.env.BENCH_WARM_RUNS ?? 3),
-  stubInvocations: Number(process.env.BENCH_STUB_INVOCATIONS ?? 2000),
-  storeInvocations: Number(process.env.BENCH_STORE_INVOCATIONS ?? 1000),
-  httpRequests: Number(process.env.BENCH_HTTP_REQUESTS ?? 1000),
-  functionColdRuns: Number(process.env.BENCH_FUNCTION_COLD_RUNS ?? 7),
-  functionWarmRuns: Number(process.env.BENCH_FUNCTION_WARM_RUNS ?? 3),
-  functionInvocations: Number(process.env.BENCH_FUNCTION_INVOCATIONS ?? 500),
+  coldRuns: setting('BENCH_COLD_RUNS', 15),
+  warmRuns: setting('BENCH_WARM_RUNS', 3),
+  warmInvocations: setting('BENCH_WARM_INVOCATIONS', 1000),
+  storeInvocations: setting('BENCH_STORE_INVOCATIONS', 400),
+  memoryInvocations: setting('BENCH_MEMORY_INVOCATIONS', 400),
 };
+const PLANTS_TABLE = 'plants-bench';
+const CALLER = 'bench';
 
-interface ColdFigures {
-  importMs: number;
-  firstResponseMs: number;
-  sinceProcessStartMs: number;
-  peakRssMb: number;
+interface FunctionFigures {
+  bundle: { ours: number; baseline: number; oursGzip: number; baselineGzip: number };
+  coldStartMs: { ours: Spread; baseline: Spread };
+  warmCpuP50Ms: { ours: Spread; baseline: Spread };
+  repeatCallerWarmCpuP50Ms?: { ours: Spread; baseline: Spread };
+  warmStoreP50Ms: { ours: Spread; baseline: Spread };
+  peakRssMb: { ours: number; baseline: number };
+  ratios: {
+    bundle: number;
+    bundleGzip: number;
+    coldStart: Spread;
+    warmCpuP50: Spread;
+    repeatCallerWarmCpuP50?: Spread;
+    warmStoreP50: Spread;
+  };
 }
-interface WarmFigures {
-  p50Ms: number;
-  p99Ms: number;
-  perSecond: number;
-  cpuMsPerInvocation: number;
-  peakRssMb: number;
-}
-type Pair<Figures> = Record<Subject, Figures>;
+const RATIO_NAMES = [
+  'bundle',
+  'coldStart',
+  'warmCpuP50',
+  'repeatCallerWarmCpuP50',
+  'warmStoreP50',
+] as const;
+type RatioName = (typeof RATIO_NAMES)[number];
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2
-    ? (sorted[middle] ?? 0)
-    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-};
-/** The median of each figure over the runs. */
-const medians = <Figures extends object>(runs: Figures[]): Figures => {
-  const keys = Object.keys(runs[0] ?? {}) as (keyof Figures)[];
-  return Object.fromEntries(
-    keys.map((key) => [key, median(runs.map((r) => Number(r[key])))]),
-  ) as Figures;
-};
-const ratio = (ours: number, baseline: number) => Math.round((ours / baseline) * 1000) / 1000;
+const started = performance.now();
+const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
 
 const work = mkdtempSync(join(tmpdir(), 'plant-store-bench-'));
 let jwks: JwksServer | undefined;
+let receiver: Server | undefined;
 say('Starting DynamoDB Local (in memory)...');
 const dynamo = await startDynamoDbLocal({ port: await freePort() });
+const dynamoClient = localDynamoClient(dynamo.endpoint);
 try {
-  say('Building both handlers with the deploy settings (serverless.yml custom.esbuild)...');
-  const bundles = await buildHandlers(join(work, 'build'));
-  const sizeOf = (subject: Subject) => {
-    const bytes = readFileSync(bundles[subject]);
-    return { bytes: bytes.length, gzipBytes: gzipSync(bytes).length };
+  const item = (id: number): Record<string, AttributeValue> => ({
+    id: { N: String(id) },
+    name: { S: 'Monstera' },
+    tag: { S: 'indoor' },
+    createdAt: { S: new Date(Date.UTC(2026, 10, 22, 10, 0, 0, id % 1000)).toISOString() },
+    createdBy: { S: CALLER },
+    version: { N: '1' },
+  });
+  const seed = async (ids: number[]) => {
+    for (let i = 0; i < ids.length; i += 25) {
+      let pending: BatchWriteItemCommand['input']['RequestItems'] = {
+        [PLANTS_TABLE]: ids.slice(i, i + 25).map((id) => ({ PutRequest: { Item: item(id) } })),
+      };
+      while (pending && Object.keys(pending).length > 0) {
+        ({ UnprocessedItems: pending } = await dynamoClient.send(
+          new BatchWriteItemCommand({ RequestItems: pending }),
+        ));
+      }
+    }
   };
-  const bundle: Pair<{ bytes: number; gzipBytes: number }> = {
-    ours: sizeOf('ours'),
-    baseline: sizeOf('baseline'),
-  };
+  await ensurePlantsTable(dynamoClient, PLANTS_TABLE);
+  // the caller's plants the list pages through, among them the one get and update read
+  await seed(Array.from({ length: 40 }, (_, i) => i + 1));
 
-  const table = 'plants-bench';
-  const client = localDynamoClient(dynamo.endpoint);
-  await ensurePlantsTable(client, table);
-  client.destroy();
   const keys = await ensureLocalKeys(work);
-  const token = await mintLocalToken(keys.privateJwk, { sub: 'bench', ttlSeconds: 3600 });
-  // a new caller per invocation: every token verified in full, by ours as by the baseline
-  const tokensFile = join(work, 'tokens.txt');
-  const tokenCount = Math.max(settings.stubInvocations, settings.storeInvocations) + 50;
-  say(`Minting ${tokenCount} tokens, one per invocation...`);
-  // one caller's many tokens (the stubbed plants are its own), each distinct by its jti
+  const tokenCount = 2 * (WARM_UP + Math.max(settings.warmInvocations, settings.storeInvocations));
+  say(`Minting ${tokenCount} tokens, one per invocation (one caller, each token distinct)...`);
   const signingKey = await importJWK(keys.privateJwk, 'ES256');
   const tokens: string[] = [];
   for (let i = 0; i < tokenCount; i++) {
@@ -109,229 +129,276 @@ try {
         .setProtectedHeader({ alg: 'ES256', kid: String(keys.privateJwk.kid), typ: 'JWT' })
         .setIssuer(LOCAL_ISSUER)
         .setAudience(LOCAL_AUDIENCE)
-        .setSubject('bench')
+        .setSubject(CALLER)
         .setIssuedAt()
         .setExpirationTime('1h')
         .sign(signingKey),
     );
   }
+  const tokensFile = join(work, 'tokens.txt');
   writeFileSync(tokensFile, tokens.join('\n'));
   // keys from a JWKS URL, as every deployed stage has them: each cold start fetches them once
   jwks = await startJwksServer(JSON.parse(readFileSync(keys.jwksPath, 'utf8')));
-  // what Lambda would give the function, pointed at the local stack
+  // the webhook's receiver for the runs "with the store": another process, over real sockets
+  const webhookReceiver = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => response.writeHead(204).end());
+  });
+  receiver = webhookReceiver;
+  const receiverPort = await freePort();
+  await new Promise<void>((resolve) => webhookReceiver.listen(receiverPort, '127.0.0.1', resolve));
+
+  // what Lambda would give the functions, pointed at the local stack
   const env = {
     PATH: process.env.PATH,
     AWS_REGION: 'us-east-1',
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
     AWS_LAMBDA_INITIALIZATION_TYPE: 'on-demand',
-    PLANTS_TABLE: table,
-    DYNAMODB_ENDPOINT: dynamo.endpoint,
+    PLANTS_TABLE,
     AUTH_ISSUER: LOCAL_ISSUER,
     AUTH_AUDIENCE: LOCAL_AUDIENCE,
     AUTH_JWKS_URL: jwks.url,
+    WEBHOOK_SECRET: `whsec_${Buffer.alloc(32, 7).toString('base64')}`,
+    WEBHOOK_DEAD_LETTER_DIR: join(work, 'dead-letters'),
+    BENCH_TOKENS_FILE: tokensFile,
+    BENCH_WARM_UP: String(WARM_UP),
+  };
+  const localStore = {
+    BENCH_STORE: 'local',
+    DYNAMODB_ENDPOINT: dynamo.endpoint,
+    WEBHOOK_URL: `http://127.0.0.1:${receiverPort}/hooks`,
   };
 
-  let firstId = 1;
+  say('Building every function and its baseline with the deploy settings...');
+  const entries: Record<string, string> = {};
+  for (const name of Object.values(FUNCTIONS)) {
+    entries[`ours-${name}`] = join(repoRoot, 'handlers', `${name}.ts`);
+    entries[`baseline-${name}`] = join(repoRoot, 'bench', 'baseline', `${name}.ts`);
+  }
+  const bundles = await buildEntries(join(work, 'functions'), entries);
+
+  let nextFirstId = 1_000_000;
+  /** Fresh plant ids for one process: ours from the first, the baseline from the second. */
+  const freshIds = () => {
+    nextFirstId += 1_000_000;
+    return {
+      BENCH_FIRST_ID: String(nextFirstId),
+      BENCH_BASELINE_FIRST_ID: String(nextFirstId + 500_000),
+    };
+  };
+  const resultFile = join(work, 'probe.json');
   const probe = async <Figures>(
-    subject: Subject,
     args: string[],
+    extraEnv: Record<string, string> = {},
     nodeFlags: string[] = [],
-    { newTokens = true }: { newTokens?: boolean } = {},
   ): Promise<Figures> => {
-    const result = join(work, 'probe.json');
-    firstId += 1_000_000;
-    await run(
-      process.execPath,
-      [...nodeFlags, join(repoRoot, 'bench', 'probe.mjs'), bundles[subject], ...args, token],
-      {
-        env: {
-          ...env,
-          BENCH_FIRST_ID: String(firstId),
-          BENCH_RESULT_FILE: result,
-          ...(newTokens ? { BENCH_TOKENS_FILE: tokensFile } : {}),
-        },
-        maxBuffer: 256 * 1024 * 1024,
-      },
-    );
-    return JSON.parse(readFileSync(result, 'utf8')) as Figures;
+    await execute(process.execPath, [...nodeFlags, join(repoRoot, 'bench', 'probe.mjs'), ...args], {
+      env: { ...env, ...extraEnv, BENCH_RESULT_FILE: resultFile },
+      maxBuffer: 256 * 1024 * 1024,
+    });
+    return JSON.parse(readFileSync(resultFile, 'utf8')) as Figures;
   };
-  const alternate = async <Figures extends object>(
-    label: string,
-    runs: number,
-    measure: (subject: Subject) => Promise<Figures>,
-  ): Promise<Pair<Figures>> => {
-    const figures: Pair<Figures[]> = { ours: [], baseline: [] };
-    for (let i = 0; i < runs; i++) {
-      for (const subject of i % 2 ? [...subjects].reverse() : subjects) {
-        figures[subject].push(await measure(subject));
-      }
-      say(`  ${label}: ${i + 1}/${runs}`);
+  /** The plants a delete run removes, stored first: `count` from each first id of `ids`. */
+  const seedDeletions = async (kind: Kind, ids: Record<string, string>, count: number) => {
+    if (kind !== 'delete') return;
+    for (const first of Object.values(ids)) {
+      await seed(Array.from({ length: count }, (_, i) => Number(first) + i));
     }
-    return { ours: medians(figures.ours), baseline: medians(figures.baseline) };
   };
 
-  say(`Cold start: a fresh process per run, ${settings.coldRuns} runs each...`);
-  const cold = await alternate('cold start', settings.coldRuns, (s) =>
-    probe<ColdFigures>(s, ['cold', '1', '']),
-  );
-  say(
-    `Warm, CPU only (DynamoDB stubbed in process): ${settings.stubInvocations} invocations x ${settings.warmRuns} runs each...`,
-  );
-  const warmCpu = await alternate('warm, CPU only', settings.warmRuns, (s) =>
-    probe<WarmFigures>(s, ['warm', String(settings.stubInvocations), 'stub']),
-  );
-  say(
-    `Warm, CPU only, one repeat caller (its token verified once by ours, every time by the baseline): ${settings.stubInvocations} invocations x ${settings.warmRuns} runs each...`,
-  );
-  const repeatCaller = await alternate('warm, CPU only, repeat caller', settings.warmRuns, (s) =>
-    probe<WarmFigures>(s, ['warm', String(settings.stubInvocations), 'stub'], [], {
-      newTokens: false,
-    }),
-  );
-  say(
-    `Warm, with DynamoDB Local: ${settings.storeInvocations} invocations x ${settings.warmRuns} runs each...`,
-  );
-  // DynamoDB Local's JVM is still warming up: a discarded run first, so neither side gets it cold
-  await probe<WarmFigures>('baseline', ['warm', String(settings.storeInvocations), '']);
-  const warmStore = await alternate('warm, with the store', settings.warmRuns, (s) =>
-    probe<WarmFigures>(s, ['warm', String(settings.storeInvocations), '']),
-  );
-  say('Memory: warm with DynamoDB Local, the V8 heap held to a 128 MB function...');
-  const capped = await alternate('heap of a 128 MB function', settings.warmRuns, (s) =>
-    probe<WarmFigures>(
-      s,
-      ['warm', String(settings.storeInvocations), ''],
-      HEAP_OF_A_128_MB_FUNCTION,
-    ),
-  );
-  const functions = await measureFunctions({
-    work,
-    // the webhook function's settings besides: its receiver is a stub in the probe's process
-    env: {
-      ...env,
-      WEBHOOK_SECRET: `whsec_${Buffer.alloc(32, 7).toString('base64')}`,
-      WEBHOOK_DEAD_LETTER_DIR: join(work, 'dead-letters'),
-    },
-    tokensFile,
-    coldRuns: settings.functionColdRuns,
-    warmRuns: settings.functionWarmRuns,
-    invocations: settings.functionInvocations,
-    say,
-  });
-  say(`HTTP through serverless-offline: ${settings.httpRequests} requests each...`);
-  const http = await measureHttp({ requests: settings.httpRequests, env, token, progress: say });
+  const figures = {} as Record<Kind, FunctionFigures>;
+  for (const [index, kind] of kinds.entries()) {
+    const name = FUNCTIONS[kind];
+    const ours = bundles[`ours-${name}`] ?? '';
+    const baseline = bundles[`baseline-${name}`] ?? '';
+    const progress = (what: string, done: number, of: number) =>
+      say(`  [${index + 1}/${kinds.length}] ${name}: ${what} ${done}/${of} (${elapsed()})`);
 
-  const ratios = {
-    bundle: ratio(bundle.ours.bytes, bundle.baseline.bytes),
-    bundleGzip: ratio(bundle.ours.gzipBytes, bundle.baseline.gzipBytes),
-    coldStart: ratio(cold.ours.firstResponseMs, cold.baseline.firstResponseMs),
-    coldImport: ratio(cold.ours.importMs, cold.baseline.importMs),
-    warmCpuP50: ratio(warmCpu.ours.p50Ms, warmCpu.baseline.p50Ms),
-    warmCpuP99: ratio(warmCpu.ours.p99Ms, warmCpu.baseline.p99Ms),
-    repeatCallerWarmCpuP50: ratio(repeatCaller.ours.p50Ms, repeatCaller.baseline.p50Ms),
-    warmStoreP50: ratio(warmStore.ours.p50Ms, warmStore.baseline.p50Ms),
-    httpThroughput: ratio(http.ours.perSecond, http.baseline.perSecond),
-    httpP99: ratio(http.ours.p99Ms, http.baseline.p99Ms),
+    // a fresh process per run, ours and the baseline in turn, each run's ratio against its pair
+    const cold = { ours: [] as number[], baseline: [] as number[], ratios: [] as number[] };
+    for (let run = 0; run < settings.coldRuns; run++) {
+      const order =
+        run % 2 === 0 ? (['ours', 'baseline'] as const) : (['baseline', 'ours'] as const);
+      const firstResponse: Record<string, number> = {};
+      for (const subject of order) {
+        const bundle = subject === 'ours' ? ours : baseline;
+        const result = await probe<{ firstResponseMs: number }>(['cold', kind, bundle]);
+        firstResponse[subject] = result.firstResponseMs;
+      }
+      cold.ours.push(firstResponse.ours ?? 0);
+      cold.baseline.push(firstResponse.baseline ?? 0);
+      cold.ratios.push((firstResponse.ours ?? 0) / (firstResponse.baseline ?? 1));
+      if ((run + 1) % 5 === 0 || run + 1 === settings.coldRuns) {
+        progress('cold starts', run + 1, settings.coldRuns);
+      }
+    }
+
+    // both in one process, invoked in turn
+    const warm = async (what: string, invocations: number, extraEnv: Record<string, string>) => {
+      const runs = { ours: [] as number[], baseline: [] as number[], ratios: [] as number[] };
+      for (let run = 0; run < settings.warmRuns; run++) {
+        const ids = freshIds();
+        await seedDeletions(kind, ids, WARM_UP + invocations);
+        // the one loaded first alternates too
+        const [first, second] = run % 2 === 0 ? [ours, baseline] : [baseline, ours];
+        const result = await probe<{ oursP50Ms: number; baselineP50Ms: number }>(
+          ['warm', kind, String(invocations), first, second],
+          { ...ids, ...extraEnv },
+        );
+        const [o, b] =
+          run % 2 === 0
+            ? [result.oursP50Ms, result.baselineP50Ms]
+            : [result.baselineP50Ms, result.oursP50Ms];
+        runs.ours.push(o);
+        runs.baseline.push(b);
+        runs.ratios.push(o / b);
+        progress(what, run + 1, settings.warmRuns);
+      }
+      return runs;
+    };
+    const warmCpu = await warm('warm, CPU only', settings.warmInvocations, {});
+    const repeatCaller = hasCaller(kind)
+      ? await warm('warm, CPU only, one repeat caller', settings.warmInvocations, {
+          BENCH_REPEAT_CALLER: '1',
+        })
+      : undefined;
+    const warmStore = await warm('warm, with the store', settings.storeInvocations, localStore);
+
+    const peakRss = async (bundle: string) => {
+      const ids = freshIds();
+      await seedDeletions(
+        kind,
+        { BENCH_FIRST_ID: ids.BENCH_FIRST_ID },
+        WARM_UP + settings.memoryInvocations,
+      );
+      const result = await probe<{ peakRssMb: number }>(
+        ['memory', kind, String(settings.memoryInvocations), bundle],
+        { ...ids, ...localStore },
+        HEAP_OF_A_128_MB_FUNCTION,
+      );
+      return result.peakRssMb;
+    };
+    const peakRssMb = { ours: await peakRss(ours), baseline: await peakRss(baseline) };
+    progress('peak RSS', 1, 1);
+
+    const size = (file: string) => {
+      const bytes = readFileSync(file);
+      return { raw: bytes.length, gzip: gzipSync(bytes).length };
+    };
+    const [oursSize, baselineSize] = [size(ours), size(baseline)];
+    const pair = (runs: { ours: number[]; baseline: number[] }) => ({
+      ours: spread(runs.ours),
+      baseline: spread(runs.baseline),
+    });
+    figures[kind] = {
+      bundle: {
+        ours: oursSize.raw,
+        baseline: baselineSize.raw,
+        oursGzip: oursSize.gzip,
+        baselineGzip: baselineSize.gzip,
+      },
+      coldStartMs: pair(cold),
+      warmCpuP50Ms: pair(warmCpu),
+      ...(repeatCaller ? { repeatCallerWarmCpuP50Ms: pair(repeatCaller) } : {}),
+      warmStoreP50Ms: pair(warmStore),
+      peakRssMb,
+      ratios: {
+        bundle: ratio(oursSize.raw, baselineSize.raw),
+        bundleGzip: ratio(oursSize.gzip, baselineSize.gzip),
+        coldStart: spread(cold.ratios),
+        warmCpuP50: spread(warmCpu.ratios),
+        ...(repeatCaller ? { repeatCallerWarmCpuP50: spread(repeatCaller.ratios) } : {}),
+        warmStoreP50: spread(warmStore.ratios),
+      },
+    };
+  }
+
+  const medianOf = (kind: Kind, name: RatioName): number | undefined => {
+    const value = figures[kind].ratios[name];
+    return typeof value === 'number' ? value : value?.median;
   };
-  const kinds = Object.keys(FUNCTIONS) as FunctionKind[];
-  const worst = (pick: (figures: (typeof functions)[FunctionKind]) => number) =>
-    Math.max(...kinds.map((kind) => pick(functions[kind])));
-  const functionRatios = Object.fromEntries(
+  const worst = (name: RatioName) =>
+    Math.max(...kinds.map((kind) => medianOf(kind, name) ?? Number.NEGATIVE_INFINITY));
+  const perFunction = Object.fromEntries(
     kinds.map((kind) => [
       kind,
-      {
-        bundle: functions[kind].ratios.bundle,
-        coldStart: functions[kind].ratios.coldStart.median,
-        warmCpuP50: functions[kind].ratios.warmCpuP50.median,
-      },
+      Object.fromEntries(
+        RATIO_NAMES.flatMap((name) => {
+          const value = medianOf(kind, name);
+          return value === undefined ? [] : [[name, value]];
+        }),
+      ),
     ]),
-  );
+  ) as Record<Kind, Partial<Record<RatioName, number>>>;
+  // the worst function's: the targets are set for it
+  const worstOf = Object.fromEntries(RATIO_NAMES.map((name) => [name, worst(name)])) as Record<
+    RatioName,
+    number
+  >;
+  const ratios = { ...perFunction, ...worstOf };
   const results = {
     measuredAt: new Date().toISOString(),
     node: process.versions.node,
     settings,
-    bundle,
-    coldStart: cold,
-    warmCpu,
-    repeatCaller,
-    warmStore,
-    http,
-    // one handler instance per process, as in Lambda, with the heap a 128 MB function has; an
-    // uncapped V8 grows its heap lazily and says little about the memory the function needs
-    peakRssMb: capped.ours.peakRssMb,
-    uncappedPeakRssMb: Math.max(
-      cold.ours.peakRssMb,
-      warmCpu.ours.peakRssMb,
-      warmStore.ours.peakRssMb,
-    ),
-    capped,
-    functions,
-    ratios: {
-      ...ratios,
-      ...functionRatios,
-      // the worst function's, as the targets are set for it
-      worst: {
-        bundle: worst((f) => f.ratios.bundle),
-        coldStart: worst((f) => f.ratios.coldStart.median),
-        warmCpuP50: worst((f) => f.ratios.warmCpuP50.median),
-      },
-    },
+    functions: figures,
+    ratios,
+    peakRssMb: Math.max(...kinds.map((kind) => figures[kind].peakRssMb.ours)),
   };
-  writeFileSync(join(repoRoot, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
 
-  const rows: [string, number, number][] = [
-    ['bundle, bytes', bundle.ours.bytes, bundle.baseline.bytes],
-    ['bundle, gzip bytes', bundle.ours.gzipBytes, bundle.baseline.gzipBytes],
-    ['cold start: import, ms', cold.ours.importMs, cold.baseline.importMs],
-    ['cold start: first response, ms', cold.ours.firstResponseMs, cold.baseline.firstResponseMs],
-    ['cold start: peak RSS, MB', cold.ours.peakRssMb, cold.baseline.peakRssMb],
-    ['warm, CPU only: p50, ms', warmCpu.ours.p50Ms, warmCpu.baseline.p50Ms],
-    ['warm, CPU only: p99, ms', warmCpu.ours.p99Ms, warmCpu.baseline.p99Ms],
-    ['warm, CPU only: invocations/s', warmCpu.ours.perSecond, warmCpu.baseline.perSecond],
-    [
-      'warm, CPU only: CPU ms/invocation',
-      warmCpu.ours.cpuMsPerInvocation,
-      warmCpu.baseline.cpuMsPerInvocation,
-    ],
-    [
-      'warm, CPU only, repeat caller: p50, ms',
-      repeatCaller.ours.p50Ms,
-      repeatCaller.baseline.p50Ms,
-    ],
-    [
-      'warm, CPU only, repeat caller: CPU ms/invocation',
-      repeatCaller.ours.cpuMsPerInvocation,
-      repeatCaller.baseline.cpuMsPerInvocation,
-    ],
-    ['warm, with store: p50, ms', warmStore.ours.p50Ms, warmStore.baseline.p50Ms],
-    ['warm, with store: p99, ms', warmStore.ours.p99Ms, warmStore.baseline.p99Ms],
-    ['warm, with store: peak RSS, MB', warmStore.ours.peakRssMb, warmStore.baseline.peakRssMb],
-    ['heap of a 128 MB function: peak RSS, MB', capped.ours.peakRssMb, capped.baseline.peakRssMb],
-    ['heap of a 128 MB function: p50, ms', capped.ours.p50Ms, capped.baseline.p50Ms],
-    ['HTTP (offline): requests/s', http.ours.perSecond, http.baseline.perSecond],
-    ['HTTP (offline): p99, ms', http.ours.p99Ms, http.baseline.p99Ms],
-  ];
-  const fmt = (n: number) => (n >= 1000 ? n.toFixed(0) : n.toFixed(2));
-  process.stdout.write('\n| measure | ours | baseline | ours/baseline |\n|---|---:|---:|---:|\n');
-  for (const [name, ours, baseline] of rows) {
-    process.stdout.write(
-      `| ${name} | ${fmt(ours)} | ${fmt(baseline)} | ${ratio(ours, baseline).toFixed(2)} |\n`,
-    );
-  }
-  process.stdout.write(
-    '\n| function | bundle | cold start (IQR) | warm CPU p50 (IQR) |\n|---|---:|---:|---:|\n',
-  );
+  // how far each ratio moved from the previous run's, to show how far one run can be trusted
+  const resultsFile = join(repoRoot, 'bench', 'results.json');
+  const previous = existsSync(resultsFile)
+    ? (JSON.parse(readFileSync(resultsFile, 'utf8')) as { measuredAt?: string; ratios?: unknown })
+    : undefined;
+  const moves: { name: string; by: number }[] = [];
+  const previousRatios = (previous?.ratios ?? {}) as Record<string, Record<string, number>>;
   for (const kind of kinds) {
-    const { bundle: b, coldStart: c, warmCpuP50: w } = functions[kind].ratios;
-    process.stdout.write(
-      `| ${FUNCTIONS[kind]} | ${b.toFixed(2)} | ${c.median.toFixed(2)} (${c.q1.toFixed(2)}–${c.q3.toFixed(2)}) | ${w.median.toFixed(2)} (${w.q1.toFixed(2)}–${w.q3.toFixed(2)}) |\n`,
+    for (const name of RATIO_NAMES) {
+      const now = medianOf(kind, name);
+      const before = previousRatios[kind]?.[name];
+      if (now !== undefined && typeof before === 'number') {
+        moves.push({
+          name: `${FUNCTIONS[kind]} ${name}`,
+          by: Math.round((now - before) * 1000) / 1000,
+        });
+      }
+    }
+  }
+  writeFileSync(resultsFile, `${JSON.stringify(results, null, 2)}\n`);
+
+  const cell = (s: Spread | undefined) =>
+    s ? `${s.median.toFixed(2)} (${s.q1.toFixed(2)}–${s.q3.toFixed(2)})` : '–';
+  const ms = (s: Spread) => s.median.toFixed(s.median >= 10 ? 0 : 2);
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  out('');
+  out(
+    '| function | bundle KB | ratio | cold start ms | ratio (IQR) | warm CPU p50 ms | ratio (IQR) | repeat caller (IQR) | with store p50 ms | ratio (IQR) | peak RSS MB |',
+  );
+  out('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const kind of kinds) {
+    const f = figures[kind];
+    out(
+      `| ${FUNCTIONS[kind]} | ${(f.bundle.ours / 1000).toFixed(0)} / ${(f.bundle.baseline / 1000).toFixed(0)} | ${f.ratios.bundle.toFixed(2)} | ${ms(f.coldStartMs.ours)} / ${ms(f.coldStartMs.baseline)} | ${cell(f.ratios.coldStart)} | ${ms(f.warmCpuP50Ms.ours)} / ${ms(f.warmCpuP50Ms.baseline)} | ${cell(f.ratios.warmCpuP50)} | ${cell(f.ratios.repeatCallerWarmCpuP50)} | ${ms(f.warmStoreP50Ms.ours)} / ${ms(f.warmStoreP50Ms.baseline)} | ${cell(f.ratios.warmStoreP50)} | ${f.peakRssMb.ours.toFixed(0)} / ${f.peakRssMb.baseline.toFixed(0)} |`,
     );
   }
-  process.stdout.write(
-    `\nMedians. Node ${process.versions.node}. serverless-offline process peak RSS ${fmt(http.offlineProcessPeakRssMb)} MB (both handlers and serverless itself). Figures in bench/results.json.\n`,
+  out(
+    `| **worst** | | ${worstOf.bundle.toFixed(2)} | | ${worstOf.coldStart.toFixed(2)} | | ${worstOf.warmCpuP50.toFixed(2)} | ${worstOf.repeatCallerWarmCpuP50.toFixed(2)} | | ${worstOf.warmStoreP50.toFixed(2)} | ${results.peakRssMb.toFixed(0)} |`,
   );
+  out('');
+  out(
+    `Ours / baseline; ratios are medians over runs (interquartile range). Node ${process.versions.node}; ${settings.coldRuns} cold runs, ${settings.warmRuns} warm runs of ${settings.warmInvocations} invocations each (${settings.storeInvocations} with the store); ${elapsed()}. Figures in bench/results.json.`,
+  );
+  if (moves.length > 0) {
+    const largest = moves.reduce((a, b) => (Math.abs(b.by) > Math.abs(a.by) ? b : a));
+    const sign = largest.by > 0 ? '+' : '';
+    out(
+      `Against the previous run (${previous?.measuredAt}): every ratio within ±${Math.abs(largest.by).toFixed(3)}; the largest move ${sign}${largest.by.toFixed(3)} (${largest.name}).`,
+    );
+  }
 } finally {
+  dynamoClient.destroy();
+  receiver?.close();
   await jwks?.stop();
   await dynamo.stop();
   rmSync(work, { recursive: true, force: true });

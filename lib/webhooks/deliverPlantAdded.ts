@@ -64,7 +64,8 @@ export const deliverPlantAddedHandler = ({
       const wait = made === 0 ? 0 : backoffMs * 2 ** (made - 1);
       // an attempt that could outlast the invocation is not made: the event is kept instead
       if (context.getRemainingTimeInMillis() < wait + target.timeoutMs + TIME_MARGIN_MS) break;
-      await sleep(wait);
+      // the first attempt goes at once: even a zero timer would wait for the next turn of the loop
+      if (wait > 0) await sleep(wait);
       made += 1;
       outcome = await deliverOnce(target, event);
       if (outcome.outcome === 'delivered') {
