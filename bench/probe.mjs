@@ -123,7 +123,9 @@ if (mode === 'cold') {
   const subject = await load(rest[0], firstId);
   const importMs = performance.now() - beforeImport;
   await invoke(subject);
-  report({ importMs, firstResponseMs: performance.now() - beforeImport });
+  const firstResponseMs = performance.now() - beforeImport;
+  const cpu = process.cpuUsage();
+  report({ importMs, firstResponseMs, cpuMs: (cpu.user + cpu.system) / 1000 });
 } else if (mode === 'warm') {
   // both in one process, invoked in turn: whatever slows the machine slows both alike
   const n = Number(rest[0]);

@@ -17,6 +17,7 @@ import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { type AttributeValue, BatchWriteItemCommand } from '@aws-sdk/client-dynamodb';
 import { importJWK, SignJWT } from 'jose';
+import { buildBundles } from '../infra/build/bundles.ts';
 import { localDynamoClient } from '../infra/local/dynamoClient.ts';
 import { startDynamoDbLocal } from '../infra/local/dynamodbLocal.ts';
 import { freePort } from '../infra/local/freePort.ts';
@@ -24,7 +25,6 @@ import { type JwksServer, startJwksServer } from '../infra/local/jwksServer.ts';
 import { ensureLocalKeys, LOCAL_AUDIENCE, LOCAL_ISSUER } from '../infra/local/keys.ts';
 import { repoRoot } from '../infra/local/paths.ts';
 import { ensurePlantsTable } from '../infra/local/plantsTable.ts';
-import { buildEntries } from './build.ts';
 import { ratio, type Spread, spread } from './stats.ts';
 
 const execute = promisify(execFile);
@@ -176,7 +176,7 @@ try {
     entries[`ours-${name}`] = join(repoRoot, 'handlers', `${name}.ts`);
     entries[`baseline-${name}`] = join(repoRoot, 'bench', 'baseline', `${name}.ts`);
   }
-  const bundles = await buildEntries(join(work, 'functions'), entries);
+  const bundles = await buildBundles(join(work, 'functions'), entries);
 
   let nextFirstId = 1_000_000;
   /** Fresh plant ids for one process: ours from the first, the baseline from the second. */

@@ -1,6 +1,7 @@
 // The request body, checked in API.md's order (media type, size, JSON) and parsed by
 // @middy/http-json-body-parser, whose 415/422 plain-text errors are turned into ours. The result is
-// context.json; the event is left as it came.
+// context.json; the event is left as it came. A route with a body names it with `jsonRequestBody`,
+// so only the functions of such routes bundle the parser.
 import type { MiddlewareObj } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { HttpError } from '@middy/util';
@@ -8,6 +9,7 @@ import { httpError } from '#lib/http/httpError.ts';
 import { inexactIntegerFields } from '#lib/http/integerLiterals.ts';
 import { METRICS } from '#lib/http/metrics.ts';
 import type { HttpEvent, RouteContext } from '#lib/http/types.ts';
+import type { RequestBody } from '#lib/http/validateInput.ts';
 
 export interface JsonBodyOptions {
   /** What the body must be, for messages: "a NewPlant". */
@@ -128,3 +130,9 @@ export const jsonBody = ({
     },
   };
 };
+
+/** A route's JSON body: the stage that parses it, and the schema its content must meet. */
+export const jsonRequestBody = <Body>(
+  schema: RequestBody<Body>['schema'],
+  options: JsonBodyOptions,
+): RequestBody<Body> => ({ schema, describedAs: options.describedAs, parser: jsonBody(options) });

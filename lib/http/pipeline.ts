@@ -17,7 +17,6 @@ import type { Caller, VerifyToken } from '#lib/auth/tokenVerifier.ts';
 import { bearerAuth } from '#lib/http/bearerAuth.ts';
 import { errorResponder } from '#lib/http/errorResponder.ts';
 import { httpError, retryAfter } from '#lib/http/httpError.ts';
-import { jsonBody } from '#lib/http/jsonBody.ts';
 import { METRICS } from '#lib/http/metrics.ts';
 import { type Reply, toHttpResponse } from '#lib/http/reply.ts';
 import { requestTelemetry } from '#lib/http/requestTelemetry.ts';
@@ -52,8 +51,6 @@ export interface RouteDefinition<Body, Path, Query, A extends Access>
   access: A;
   /** The protection space of the bearer challenge. */
   realm: string;
-  /** Top-level body fields that must be written as whole numbers (see lib/http/jsonBody.ts). */
-  integerFields?: readonly string[];
 }
 
 /** What the route's logic gets: the verified caller and the validated request. */
@@ -93,7 +90,7 @@ export const httpRoute = <
   logic: RouteLogic<Body, Path, Query, A>,
 ): HttpHandler => {
   type Input = RouteInput<Body, Path, Query>;
-  const { name, access, realm, body, integerFields = [] } = definition;
+  const { name, access, realm, body } = definition;
   const pipeline = middy<HttpEvent, Reply, Error, RouteContext<Input>>({
     timeoutEarlyInMillis: TIMEOUT_MARGIN_MS,
     timeoutEarlyResponse: () => {
@@ -116,7 +113,8 @@ export const httpRoute = <
       bearerAuth({ verifyToken, realm, requiredScope: scopes[access as 'read' | 'write'] }),
     );
   }
-  if (body) pipeline.use(jsonBody({ describedAs: body.describedAs, integerFields }));
+  // only routes with a body carry a parser: see jsonRequestBody
+  if (body) pipeline.use(body.parser);
   const handler = pipeline
     .use(validateInput(definition))
     .handler(async (event, context, { signal }) => {

@@ -6,8 +6,16 @@ import { httpError } from '#lib/http/httpError.ts';
 import { METRICS } from '#lib/http/metrics.ts';
 import type { HttpEvent, RouteContext, RouteInput } from '#lib/http/types.ts';
 
+/** A JSON body: the stage that parses it (lib/http/jsonBody.ts), and its schema. */
+export interface RequestBody<Body> {
+  schema: z.ZodMiniType<Body>;
+  /** What the body must be, for messages: "a NewPlant". */
+  describedAs: string;
+  parser: MiddlewareObj<HttpEvent, unknown, Error, RouteContext>;
+}
+
 export interface InputSchemas<Body, Path, Query> {
-  body?: { schema: z.ZodMiniType<Body>; describedAs: string };
+  body?: RequestBody<Body>;
   path?: z.ZodMiniType<Path>;
   query?: z.ZodMiniType<Query>;
 }

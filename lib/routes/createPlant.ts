@@ -1,5 +1,6 @@
 // POST /plants: validate a NewPlant, store it once, answer the Plant. A retry of the same plant
 // answers 200 and writes nothing; the same id with other content is a 409.
+import { jsonRequestBody } from '#lib/http/jsonBody.ts';
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import { NewPlant } from '#lib/plants/schemas.ts';
 import type { PlantStore } from '#lib/plants/store.ts';
@@ -17,8 +18,7 @@ export const createPlantHandler = ({ plantStore, ...http }: CreatePlantDependenc
       name: 'POST /plants',
       access: 'write',
       realm: REALM,
-      body: { schema: NewPlant, describedAs: 'a NewPlant' },
-      integerFields: ['id'],
+      body: jsonRequestBody(NewPlant, { describedAs: 'a NewPlant', integerFields: ['id'] }),
     },
     async ({ body, caller, signal }) => {
       const result = await plantStore.create(body, caller.sub, { signal });

@@ -1,6 +1,7 @@
 // PUT /plants/{id}: replace the caller's plant's name and tag, in one conditional update. With
 // If-Match, only while the plant still has that version (else 412); never creating a plant.
 import { parseIfMatch } from '#lib/http/conditional.ts';
+import { jsonRequestBody } from '#lib/http/jsonBody.ts';
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import { PlantPath } from '#lib/plants/params.ts';
 import { PlantUpdate } from '#lib/plants/schemas.ts';
@@ -27,8 +28,7 @@ export const updatePlantHandler = ({ plantStore, ...http }: UpdatePlantDependenc
       access: 'write',
       realm: REALM,
       path: PlantPath,
-      body: { schema: PlantUpdate, describedAs: 'a Plant' },
-      integerFields: ['id'],
+      body: jsonRequestBody(PlantUpdate, { describedAs: 'a Plant', integerFields: ['id'] }),
     },
     async ({ path: { id }, body, headers, caller, signal }) => {
       if (body.id !== undefined && body.id !== id) {

@@ -1,0 +1,74 @@
+// The functions' bundles as a deploy builds them: esbuild with serverless.yml's custom.esbuild
+// settings (the one place they are written). Used by the bench, to measure what Lambda would load,
+// and by the tests that check what each bundle holds.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type BuildOptions, build, type Metafile } from 'esbuild';
+import { parse } from 'yaml';
+import { repoRoot } from '../local/paths.ts';
+
+interface EsbuildSettings {
+  bundle: boolean;
+  minify: boolean;
+  format: 'esm';
+  platform: 'node';
+  target: string;
+  mainFields: string[];
+  outputFileExtension: string;
+  alias: Record<string, string>;
+}
+
+const deploySettings = (): EsbuildSettings => {
+  const text = readFileSync(join(repoRoot, 'serverless.yml'), 'utf8');
+  // CloudFormation tags (!GetAtt) mean nothing here; keep them as plain values
+  const config = parse(text, {
+    customTags: [{ tag: '!GetAtt', resolve: (value: string) => value }],
+    logLevel: 'silent',
+  });
+  return config.custom.esbuild;
+};
+
+const buildOptions = (entry: string): BuildOptions => {
+  const { bundle, minify, format, platform, target, mainFields, alias } = deploySettings();
+  return {
+    entryPoints: [entry],
+    bundle,
+    minify,
+    format,
+    platform,
+    target,
+    mainFields,
+    alias,
+    absWorkingDir: repoRoot,
+    logLevel: 'error',
+  };
+};
+
+/** Bundles each entry into `outDir` as `<name>.mjs`; returns each bundle's path. */
+export const buildBundles = async <Name extends string>(
+  outDir: string,
+  entryFiles: Record<Name, string>,
+): Promise<Record<Name, string>> => {
+  const { outputFileExtension } = deploySettings();
+  const built = {} as Record<Name, string>;
+  for (const [name, entry] of Object.entries(entryFiles) as [Name, string][]) {
+    const outfile = join(outDir, `${name}${outputFileExtension}`);
+    await build({ ...buildOptions(entry), outfile });
+    built[name] = outfile;
+  }
+  return built;
+};
+
+/** The files one entry's bundle is made of (paths relative to the repository), with their bytes. */
+export const bundleInputs = async (entry: string): Promise<Record<string, number>> => {
+  const { metafile } = await build({
+    ...buildOptions(entry),
+    outfile: 'bundle.mjs',
+    write: false,
+    metafile: true,
+  });
+  const output = Object.values((metafile as Metafile).outputs)[0];
+  return Object.fromEntries(
+    Object.entries(output?.inputs ?? {}).map(([file, { bytesInOutput }]) => [file, bytesInOutput]),
+  );
+};

@@ -1,0 +1,70 @@
+// What each function's bundle holds, built as a deploy builds it: only its own route, store
+// command and stages. A function that carried another route's code would load it at every cold
+// start (npm run bench measures what that costs).
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bundleInputs } from '../../infra/build/bundles.ts';
+import { repoRoot } from '../../infra/local/paths.ts';
+
+const HTTP_FUNCTIONS = {
+  createPlant: { command: 'PutCommand', body: true },
+  listPlants: { command: undefined, body: false },
+  getPlant: { command: 'GetCommand', body: false },
+  updatePlant: { command: 'UpdateCommand', body: true },
+  deletePlant: { command: 'DeleteCommand', body: false },
+} as const;
+type HttpFunction = keyof typeof HTTP_FUNCTIONS;
+const ALL = [...Object.keys(HTTP_FUNCTIONS), 'deliverPlantAdded', 'unmatchedRoute'];
+
+const files: Record<string, string[]> = {};
+beforeAll(async () => {
+  for (const name of ALL) {
+    files[name] = Object.keys(await bundleInputs(join(repoRoot, 'handlers', `${name}.ts`)));
+  }
+}, 60_000);
+
+const matching = (name: string, pattern: RegExp) =>
+  (files[name] ?? []).filter((file) => pattern.test(file));
+// lib-dynamodb's paginators bring QueryCommand and ScanCommand into every bundle that uses it;
+// the item commands come only with the store operation that sends them
+const ITEM_COMMANDS =
+  /@aws-sdk\/lib-dynamodb\/dist-es\/commands\/((Put|Get|Update|Delete|Batch\w*|Transact\w*|Execute\w*)Command)\.js$/;
+const commandsOf = (name: string) =>
+  matching(name, ITEM_COMMANDS).map((file) => ITEM_COMMANDS.exec(file)?.[1]);
+
+describe('each HTTP function bundles only its own route', () => {
+  it.each(Object.keys(HTTP_FUNCTIONS) as HttpFunction[])('%s', (name) => {
+    const { command, body } = HTTP_FUNCTIONS[name];
+    expect(matching(name, /^lib\/routes\//).sort()).toEqual(
+      [`lib/routes/${name}.ts`, 'lib/routes/plantsApi.ts'].sort(),
+    );
+    expect(commandsOf(name)).toEqual(command ? [command] : []);
+    // the JSON body parser only where there is a body to parse
+    expect(
+      matching(name, /jsonBody\.ts$|http-json-body-parser|integerLiterals\.ts$/).length > 0,
+    ).toBe(body);
+    // the cursor's codec only where there are pages
+    expect(matching(name, /listCursor\.ts$/).length > 0).toBe(name === 'listPlants');
+    expect(matching(name, /^lib\/webhooks\/|client-sqs|client-ssm|powertools\/batch/)).toEqual([]);
+  });
+});
+
+describe('the other functions', () => {
+  it('the webhook delivery carries no token, HTTP or route code and no DynamoDB client', () => {
+    expect(
+      matching(
+        'deliverPlantAdded',
+        /node_modules\/jose\/|^lib\/(auth|http|routes)\/|@middy\/http-|client-dynamodb\/dist-es\/commands/,
+      ),
+    ).toEqual([]);
+  });
+
+  it('the 404/405 function reads no token, no body and no store', () => {
+    expect(
+      matching(
+        'unmatchedRoute',
+        /node_modules\/jose\/|jsonBody\.ts$|http-json-body-parser|@aws-sdk\/(client|lib)-dynamodb|^lib\/plants\/dynamo/,
+      ),
+    ).toEqual([]);
+  });
+});
