@@ -59,16 +59,14 @@ export const buildBundles = async <Name extends string>(
   return built;
 };
 
-/** The files one entry's bundle is made of (paths relative to the repository), with their bytes. */
-export const bundleInputs = async (entry: string): Promise<Record<string, number>> => {
-  const { metafile } = await build({
+/** One entry's bundle: its text, and the files it is made of (paths relative to the repository). */
+export const bundleOf = async (entry: string): Promise<{ text: string; inputs: string[] }> => {
+  const { metafile, outputFiles } = await build({
     ...buildOptions(entry),
     outfile: 'bundle.mjs',
     write: false,
     metafile: true,
   });
   const output = Object.values((metafile as Metafile).outputs)[0];
-  return Object.fromEntries(
-    Object.entries(output?.inputs ?? {}).map(([file, { bytesInOutput }]) => [file, bytesInOutput]),
-  );
+  return { text: outputFiles?.[0]?.text ?? '', inputs: Object.keys(output?.inputs ?? {}) };
 };

@@ -1,5 +1,6 @@
-// The path and query parameters of the plant routes. They arrive as text: each has one canonical
-// spelling, so that one plant or one page has one address.
+// The path parameter of the routes that address one plant. It arrives as text, with one canonical
+// spelling, so that one plant has one address. (The list's query: lib/plants/listQuery.ts, a module
+// of its own so that only the list function builds it at its cold start.)
 import * as z from 'zod/mini';
 import { ID_MAX, idRule } from '#lib/plants/ids.ts';
 
@@ -22,30 +23,3 @@ export const PlantPath = z.object({
   ),
 });
 export type PlantPath = z.infer<typeof PlantPath>;
-
-export const LIST_LIMIT_DEFAULT = 20;
-export const LIST_LIMIT_MAX = 100;
-const limitRule = `limit must be an integer from 1 to ${LIST_LIMIT_MAX}, given once`;
-
-export const ListQuery = z.object({
-  limit: z._default(
-    z.pipe(
-      z
-        .string({ error: limitRule })
-        .check(
-          z.refine(
-            (text) => /^[1-9][0-9]{0,2}$/.test(text) && Number(text) <= LIST_LIMIT_MAX,
-            limitRule,
-          ),
-        ),
-      z.transform(Number),
-    ),
-    LIST_LIMIT_DEFAULT,
-  ),
-  cursor: z.optional(
-    z.string({
-      error: 'cursor must be given once, as the Link header of the previous page has it',
-    }),
-  ),
-});
-export type ListQuery = z.infer<typeof ListQuery>;

@@ -2,7 +2,7 @@
 // header carries the next page's address (RFC 8288); the last page has none.
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import { decodeCursor, encodeCursor } from '#lib/plants/listCursor.ts';
-import { ListQuery } from '#lib/plants/params.ts';
+import { ListQuery } from '#lib/plants/listQuery.ts';
 import type { PlantStore } from '#lib/plants/store.ts';
 import { toIdentifiedPlant } from '#lib/plants/views.ts';
 import { REALM, storeUnavailable } from '#lib/routes/plantsApi.ts';

@@ -3,7 +3,7 @@
 // start (npm run bench measures what that costs).
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bundleInputs } from '../../infra/build/bundles.ts';
+import { bundleOf } from '../../infra/build/bundles.ts';
 import { repoRoot } from '../../infra/local/paths.ts';
 
 const HTTP_FUNCTIONS = {
@@ -17,9 +17,12 @@ type HttpFunction = keyof typeof HTTP_FUNCTIONS;
 const ALL = [...Object.keys(HTTP_FUNCTIONS), 'deliverPlantAdded', 'unmatchedRoute'];
 
 const files: Record<string, string[]> = {};
+const texts: Record<string, string> = {};
 beforeAll(async () => {
   for (const name of ALL) {
-    files[name] = Object.keys(await bundleInputs(join(repoRoot, 'handlers', `${name}.ts`)));
+    const bundle = await bundleOf(join(repoRoot, 'handlers', `${name}.ts`));
+    files[name] = bundle.inputs;
+    texts[name] = bundle.text;
   }
 }, 60_000);
 
@@ -43,8 +46,15 @@ describe('each HTTP function bundles only its own route', () => {
     expect(
       matching(name, /jsonBody\.ts$|http-json-body-parser|integerLiterals\.ts$/).length > 0,
     ).toBe(body);
-    // the cursor's codec only where there are pages
-    expect(matching(name, /listCursor\.ts$/).length > 0).toBe(name === 'listPlants');
+    // the cursor's codec and the query's schema only where there are pages
+    expect(matching(name, /listCursor\.ts$|listQuery\.ts$/).length).toBe(
+      name === 'listPlants' ? 2 : 0,
+    );
+    // a body's schema only where that body is read (each names itself in its error)
+    expect(texts[name]?.includes('(a NewPlant: id, name and optional tag)')).toBe(
+      name === 'createPlant',
+    );
+    expect(texts[name]?.includes('(a Plant: name and optional tag)')).toBe(name === 'updatePlant');
     expect(matching(name, /^lib\/webhooks\/|client-sqs|client-ssm|powertools\/batch/)).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 // GET /plants in the published document.
-import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from '#lib/plants/params.ts';
+import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from '#lib/plants/listQuery.ts';
 import { errorResponses, jsonSuccess, type OperationEntry, schemaRef } from '../shared.ts';
 
 export const listPlants: OperationEntry = {
