@@ -125,7 +125,13 @@ if (mode === 'cold') {
   await invoke(subject);
   const firstResponseMs = performance.now() - beforeImport;
   const cpu = process.cpuUsage();
-  report({ importMs, firstResponseMs, cpuMs: (cpu.user + cpu.system) / 1000 });
+  const thread = process.threadCpuUsage();
+  report({
+    importMs,
+    firstResponseMs,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    threadCpuMs: (thread.user + thread.system) / 1000,
+  });
 } else if (mode === 'warm') {
   // both in one process, invoked in turn: whatever slows the machine slows both alike
   const n = Number(rest[0]);

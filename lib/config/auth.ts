@@ -1,7 +1,6 @@
 // The bearer-token settings: whose tokens are accepted, where their keys come from, and the scopes
 // the deployment requires.
-import * as z from 'zod/mini';
-import { defineSettings, optionalText, positiveInt, required, secureUrl } from './load.ts';
+import { isSecureUrl, type SettingsLoader, type Variables } from './load.ts';
 
 export type KeySource =
   | { kind: 'url'; url: URL; cooldownMs: number; timeoutMs: number }
@@ -19,55 +18,51 @@ export interface AuthSettings {
 const defaultJwksUrl = (issuer: string) =>
   new URL(`${issuer.replace(/\/+$/, '')}/.well-known/jwks.json`);
 
-const scope = z.optional(
-  z.string().check(z.trim(), z.regex(/^\S+$/, 'must be one scope, without spaces')),
-);
+const ONE_SCOPE = /^\S+$/;
+const ONE_SCOPE_RULE = 'must be one scope, without spaces';
 
-export const authSettings = defineSettings(
-  z.object({
-    AUTH_ISSUER: required("the tokens' issuer (iss)"),
-    AUTH_AUDIENCE: required("the tokens' audience (aud) for this API"),
-    AUTH_JWKS_URL: z.optional(secureUrl),
-    AUTH_JWKS_FILE: optionalText,
-    // a token naming an unknown key refetches the key set at most this often
-    AUTH_JWKS_COOLDOWN_SECONDS: positiveInt(30),
-    AUTH_JWKS_TIMEOUT_MS: positiveInt(2000),
-    AUTH_READ_SCOPE: scope,
-    AUTH_WRITE_SCOPE: scope,
-    // replaced by the two above: a deployment still setting it must not lose its scope check
-    AUTH_REQUIRED_SCOPE: z.optional(
-      z.never({
-        error:
-          'is no longer read: set AUTH_WRITE_SCOPE (POST, PUT, DELETE) and AUTH_READ_SCOPE (GET) instead',
-      }),
-    ),
-  }),
-  (env): AuthSettings => ({
-    issuer: env.AUTH_ISSUER,
-    audience: env.AUTH_AUDIENCE,
-    keys: env.AUTH_JWKS_FILE
-      ? { kind: 'file', path: env.AUTH_JWKS_FILE }
-      : {
-          kind: 'url',
-          url: env.AUTH_JWKS_URL ? new URL(env.AUTH_JWKS_URL) : defaultJwksUrl(env.AUTH_ISSUER),
-          cooldownMs: env.AUTH_JWKS_COOLDOWN_SECONDS * 1000,
-          timeoutMs: env.AUTH_JWKS_TIMEOUT_MS,
-        },
-    scopes: { read: env.AUTH_READ_SCOPE, write: env.AUTH_WRITE_SCOPE },
-  }),
-  (env) => {
+export const authSettings: SettingsLoader<AuthSettings> = (read) => {
+  const issuer = read.required('AUTH_ISSUER', "the tokens' issuer (iss)");
+  const audience = read.required('AUTH_AUDIENCE', "the tokens' audience (aud) for this API");
+  const jwksUrl = read.secureUrl('AUTH_JWKS_URL');
+  const jwksFile = read.optional('AUTH_JWKS_FILE');
+  // a token naming an unknown key refetches the key set at most this often
+  const cooldownSeconds = read.positiveInt('AUTH_JWKS_COOLDOWN_SECONDS', 30);
+  const timeoutMs = read.positiveInt('AUTH_JWKS_TIMEOUT_MS', 2000);
+  const scopes = {
+    read: read.matching('AUTH_READ_SCOPE', ONE_SCOPE, ONE_SCOPE_RULE),
+    write: read.matching('AUTH_WRITE_SCOPE', ONE_SCOPE, ONE_SCOPE_RULE),
+  };
+  // replaced by the two above: a deployment still setting it must not lose its scope check
+  read.retired(
+    'AUTH_REQUIRED_SCOPE',
+    'set AUTH_WRITE_SCOPE (POST, PUT, DELETE) and AUTH_READ_SCOPE (GET) instead',
+  );
+  const keys = (): KeySource | undefined => {
+    if (jwksFile) return { kind: 'file', path: jwksFile };
     // without a key source of its own, the keys come from <issuer>/.well-known/jwks.json
-    if (env.AUTH_JWKS_URL || env.AUTH_JWKS_FILE || !env.AUTH_ISSUER) return [];
-    if (!URL.canParse(env.AUTH_ISSUER)) {
-      return [
-        'AUTH_ISSUER must be a URL when neither AUTH_JWKS_URL nor AUTH_JWKS_FILE is set (the keys are then fetched from <issuer>/.well-known/jwks.json)',
-      ];
-    }
-    // keys fetched in clear text could be swapped in transit
-    return secureUrl.safeParse(defaultJwksUrl(env.AUTH_ISSUER).href).success
-      ? []
-      : [
-          'AUTH_ISSUER must be an https URL (http only for localhost) when the keys are fetched from it: set AUTH_JWKS_URL to an https key set otherwise',
-        ];
-  },
-);
+    const url = jwksUrl === undefined ? keySetOfIssuer(issuer, read) : URL.parse(jwksUrl);
+    return url ? { kind: 'url', url, cooldownMs: cooldownSeconds * 1000, timeoutMs } : undefined;
+  };
+  // no keys only where a problem has been noted: these settings are then never used
+  return { issuer, audience, keys: keys() ?? { kind: 'file', path: '' }, scopes };
+};
+
+/** The issuer's key set, if the issuer can serve it safely; else the problem is noted. */
+const keySetOfIssuer = (issuer: string, read: Variables): URL | null => {
+  // a missing issuer is noted already
+  if (!issuer) return null;
+  if (!URL.canParse(issuer)) {
+    read.problem(
+      'AUTH_ISSUER must be a URL when neither AUTH_JWKS_URL nor AUTH_JWKS_FILE is set (the keys are then fetched from <issuer>/.well-known/jwks.json)',
+    );
+    return null;
+  }
+  const url = defaultJwksUrl(issuer);
+  // keys fetched in clear text could be swapped in transit
+  if (isSecureUrl(url.href)) return url;
+  read.problem(
+    'AUTH_ISSUER must be an https URL (http only for localhost) when the keys are fetched from it: set AUTH_JWKS_URL to an https key set otherwise',
+  );
+  return null;
+};

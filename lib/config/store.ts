@@ -1,6 +1,5 @@
 // The plants table and how patiently its client talks to DynamoDB.
-import * as z from 'zod/mini';
-import { defineSettings, httpUrl, positiveInt, required } from './load.ts';
+import type { SettingsLoader } from './load.ts';
 
 export interface DynamoDbSettings {
   endpoint: string | undefined;
@@ -15,27 +14,17 @@ export interface StoreSettings {
   dynamodb: DynamoDbSettings;
 }
 
-export const storeSettings = defineSettings(
-  z.object({
-    PLANTS_TABLE: required('the DynamoDB table name'),
-    DYNAMODB_ENDPOINT: z.optional(httpUrl),
+export const storeSettings: SettingsLoader<StoreSettings> = (read) => ({
+  table: read.required('PLANTS_TABLE', 'the DynamoDB table name'),
+  dynamodb: {
+    endpoint: read.httpUrl('DYNAMODB_ENDPOINT'),
     // Lambda always sets AWS_REGION; the default serves local runs against DynamoDB Local
-    AWS_REGION: z._default(z.string().check(z.minLength(1)), 'us-east-1'),
-    DYNAMODB_MAX_ATTEMPTS: positiveInt(3),
+    region: read.optional('AWS_REGION') ?? 'us-east-1',
+    maxAttempts: read.positiveInt('DYNAMODB_MAX_ATTEMPTS', 3),
     // per attempt: with 3 attempts and the SDK's backoff a store outage answers 503 within 6 s
     // (test/support/retryBound.ts), which leaves room for a 2 s key-set fetch inside the
     // function's 10 s timeout (serverless.yml) less the handler's 500 ms margin
-    DYNAMODB_CONNECT_TIMEOUT_MS: positiveInt(500),
-    DYNAMODB_REQUEST_TIMEOUT_MS: positiveInt(1000),
-  }),
-  (env): StoreSettings => ({
-    table: env.PLANTS_TABLE,
-    dynamodb: {
-      endpoint: env.DYNAMODB_ENDPOINT,
-      region: env.AWS_REGION,
-      maxAttempts: env.DYNAMODB_MAX_ATTEMPTS,
-      connectTimeoutMs: env.DYNAMODB_CONNECT_TIMEOUT_MS,
-      requestTimeoutMs: env.DYNAMODB_REQUEST_TIMEOUT_MS,
-    },
-  }),
-);
+    connectTimeoutMs: read.positiveInt('DYNAMODB_CONNECT_TIMEOUT_MS', 500),
+    requestTimeoutMs: read.positiveInt('DYNAMODB_REQUEST_TIMEOUT_MS', 1000),
+  },
+});

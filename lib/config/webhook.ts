@@ -1,16 +1,7 @@
 // The "plant added" webhook: where deliveries go, how they are signed, how patiently they are
 // retried, and where what still fails is kept.
-import * as z from 'zod/mini';
 import { signingKeys } from '#lib/webhooks/signature.ts';
-import {
-  defineSettings,
-  type Env,
-  httpUrl,
-  optionalText,
-  positiveInt,
-  required,
-  secureUrl,
-} from './load.ts';
+import { isSecureUrl, type SettingsLoader, type Variables } from './load.ts';
 
 export type SecretSource =
   | { kind: 'value'; keys: Buffer[] }
@@ -35,62 +26,51 @@ export interface WebhookSettings {
 const secretRule =
   'must be one or more whsec_ secrets (whsec_ and a base64 key of 24 to 64 bytes), separated by spaces';
 
-const exactlyOne = (env: Env, names: [string, string], what: string) =>
-  Boolean(env[names[0]]) === Boolean(env[names[1]])
-    ? [`set exactly one of ${names[0]} and ${names[1]}: ${what}`]
-    : [];
+/** Exactly one of two variables must be set; else the problem says which and why. */
+const exactlyOne = (read: Variables, names: [string, string], what: string) => {
+  if (read.isSet(names[0]) === read.isSet(names[1])) {
+    read.problem(`set exactly one of ${names[0]} and ${names[1]}: ${what}`);
+  }
+};
 
-export const webhookSettings = defineSettings(
-  z.object({
-    WEBHOOK_URL: required('the https URL of the receiver').check(
-      z.refine(
-        (url) => secureUrl.safeParse(url).success,
-        'must be an https URL (http only for localhost)',
-      ),
-    ),
-    WEBHOOK_SECRET: z.optional(
-      z.string().check(z.refine((secrets) => signingKeys(secrets) !== undefined, secretRule)),
-    ),
-    WEBHOOK_SECRET_PARAMETER: z.optional(
-      z
-        .string()
-        .check(
-          z.regex(
-            /^\/[\w.\-/]+$/,
-            'must be the name of an SSM parameter, starting with / (a SecureString of whsec_ secrets)',
-          ),
-        ),
-    ),
-    WEBHOOK_TIMEOUT_MS: positiveInt(5000),
-    WEBHOOK_ATTEMPTS: positiveInt(3),
-    WEBHOOK_BACKOFF_MS: positiveInt(1000),
-    WEBHOOK_DEAD_LETTER_QUEUE_URL: z.optional(httpUrl),
-    WEBHOOK_DEAD_LETTER_DIR: optionalText,
-    AWS_REGION: z._default(z.string().check(z.minLength(1)), 'us-east-1'),
-  }),
-  (env): WebhookSettings => ({
-    url: env.WEBHOOK_URL,
-    secret: env.WEBHOOK_SECRET_PARAMETER
-      ? { kind: 'parameter', name: env.WEBHOOK_SECRET_PARAMETER }
-      : { kind: 'value', keys: signingKeys(env.WEBHOOK_SECRET ?? '') ?? [] },
-    timeoutMs: env.WEBHOOK_TIMEOUT_MS,
-    attempts: env.WEBHOOK_ATTEMPTS,
-    backoffMs: env.WEBHOOK_BACKOFF_MS,
-    deadLetters: env.WEBHOOK_DEAD_LETTER_QUEUE_URL
-      ? { kind: 'queue', url: env.WEBHOOK_DEAD_LETTER_QUEUE_URL }
-      : { kind: 'folder', dir: env.WEBHOOK_DEAD_LETTER_DIR ?? '' },
-    region: env.AWS_REGION,
-  }),
-  (env) => [
-    ...exactlyOne(
-      env,
-      ['WEBHOOK_SECRET', 'WEBHOOK_SECRET_PARAMETER'],
-      'the signing secrets, or the SSM parameter that holds them',
-    ),
-    ...exactlyOne(
-      env,
-      ['WEBHOOK_DEAD_LETTER_QUEUE_URL', 'WEBHOOK_DEAD_LETTER_DIR'],
-      'the SQS queue that keeps undeliverable events, or a folder for a local run',
-    ),
-  ],
-);
+export const webhookSettings: SettingsLoader<WebhookSettings> = (read) => {
+  const url = read.required('WEBHOOK_URL', 'the https URL of the receiver');
+  if (url && !isSecureUrl(url)) {
+    read.problem('WEBHOOK_URL must be an https URL (http only for localhost)');
+  }
+  const secret = read.checked(
+    'WEBHOOK_SECRET',
+    (secrets) => signingKeys(secrets) !== undefined,
+    secretRule,
+  );
+  const secretParameter = read.matching(
+    'WEBHOOK_SECRET_PARAMETER',
+    /^\/[\w.\-/]+$/,
+    'must be the name of an SSM parameter, starting with / (a SecureString of whsec_ secrets)',
+  );
+  exactlyOne(
+    read,
+    ['WEBHOOK_SECRET', 'WEBHOOK_SECRET_PARAMETER'],
+    'the signing secrets, or the SSM parameter that holds them',
+  );
+  const queueUrl = read.httpUrl('WEBHOOK_DEAD_LETTER_QUEUE_URL');
+  const deadLetterDir = read.optional('WEBHOOK_DEAD_LETTER_DIR');
+  exactlyOne(
+    read,
+    ['WEBHOOK_DEAD_LETTER_QUEUE_URL', 'WEBHOOK_DEAD_LETTER_DIR'],
+    'the SQS queue that keeps undeliverable events, or a folder for a local run',
+  );
+  return {
+    url,
+    secret: secretParameter
+      ? { kind: 'parameter', name: secretParameter }
+      : { kind: 'value', keys: signingKeys(secret ?? '') ?? [] },
+    timeoutMs: read.positiveInt('WEBHOOK_TIMEOUT_MS', 5000),
+    attempts: read.positiveInt('WEBHOOK_ATTEMPTS', 3),
+    backoffMs: read.positiveInt('WEBHOOK_BACKOFF_MS', 1000),
+    deadLetters: queueUrl
+      ? { kind: 'queue', url: queueUrl }
+      : { kind: 'folder', dir: deadLetterDir ?? '' },
+    region: read.optional('AWS_REGION') ?? 'us-east-1',
+  };
+};

@@ -170,6 +170,25 @@ describe('loadConfig', () => {
     }
   });
 
+  it.each(['-1', '0', '2.5', 'ten', '0x10', '1e3', '9007199254740993'])(
+    'rejects DYNAMODB_MAX_ATTEMPTS=%s (decimal digits only)',
+    (value) => {
+      expect(configError({ ...minimal, DYNAMODB_MAX_ATTEMPTS: value })).toBe(
+        'Invalid configuration, fix these environment variables: DYNAMODB_MAX_ATTEMPTS must be a positive integer',
+      );
+    },
+  );
+
+  // a value that is no URL at all once crashed the function with a bare "Invalid URL"
+  it.each([
+    ['AUTH_JWKS_URL', 'not a url', 'must be an https URL (http only for localhost)'],
+    ['DYNAMODB_ENDPOINT', 'localhost:8000', 'must be an http(s) URL'],
+  ])('names %s=%s and says what it must be', (name, value, rule) => {
+    expect(configError({ ...minimal, [name]: value })).toBe(
+      `Invalid configuration, fix these environment variables: ${name} ${rule}`,
+    );
+  });
+
   it.each(['-1', '0', '2.5', 'ten'])('rejects DYNAMODB_MAX_ATTEMPTS=%s', (value) => {
     expect(configError({ ...minimal, DYNAMODB_MAX_ATTEMPTS: value })).toContain(
       'DYNAMODB_MAX_ATTEMPTS',

@@ -204,6 +204,8 @@ describe('the webhook settings', () => {
       'WEBHOOK_URL',
     ],
     ['no receiver', { WEBHOOK_URL: '' }, 'WEBHOOK_URL'],
+    // once a bare "Invalid URL" crash that named no variable
+    ['a receiver that is no URL', { WEBHOOK_URL: 'hooks' }, 'WEBHOOK_URL must be an https URL'],
     ['a secret that is not whsec_', { WEBHOOK_SECRET: 'hunter2' }, 'WEBHOOK_SECRET'],
     ['two secret sources', { WEBHOOK_SECRET_PARAMETER: '/x' }, 'exactly one of WEBHOOK_SECRET'],
     ['no dead letters', { WEBHOOK_DEAD_LETTER_QUEUE_URL: '' }, 'WEBHOOK_DEAD_LETTER_QUEUE_URL'],
