@@ -123,15 +123,7 @@ if (mode === 'cold') {
   const subject = await load(rest[0], firstId);
   const importMs = performance.now() - beforeImport;
   await invoke(subject);
-  const firstResponseMs = performance.now() - beforeImport;
-  const cpu = process.cpuUsage();
-  const thread = process.threadCpuUsage();
-  report({
-    importMs,
-    firstResponseMs,
-    cpuMs: (cpu.user + cpu.system) / 1000,
-    threadCpuMs: (thread.user + thread.system) / 1000,
-  });
+  report({ importMs, firstResponseMs: performance.now() - beforeImport });
 } else if (mode === 'warm') {
   // both in one process, invoked in turn: whatever slows the machine slows both alike
   const n = Number(rest[0]);

@@ -49,7 +49,7 @@ const HEAP_OF_A_128_MB_FUNCTION = ['--max-old-space-size=64', '--max-semi-space-
 const WARM_UP = 50;
 const setting = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const settings = {
-  coldRuns: setting('BENCH_COLD_RUNS', 15),
+  coldRuns: setting('BENCH_COLD_RUNS', 31),
   warmRuns: setting('BENCH_WARM_RUNS', 3),
   warmInvocations: setting('BENCH_WARM_INVOCATIONS', 1000),
   storeInvocations: setting('BENCH_STORE_INVOCATIONS', 400),
