@@ -45,19 +45,21 @@ type SettingsOf<Loaders> = {
 const BLANK = 'must not be blank: leave it unset instead';
 const POSITIVE_INT = 'must be a positive integer';
 const HTTP_URL = 'must be an http(s) URL';
-const SECURE_URL = 'must be an https URL (http only for localhost)';
+export const SECURE_URL_RULE = 'must be an https URL (http only for localhost)';
 
-const parsedUrl = (text: string) => (URL.canParse(text) ? new URL(text) : undefined);
+/**
+ * The URL `text` spells out, with its scheme and `//`: the URL parser would also read
+ * "http:host" or a URL with spaces or line breaks in it, which are typing mistakes here.
+ */
+const spelledUrl = (text: string) =>
+  /^https?:\/\//i.test(text) && !/\s/.test(text) ? URL.parse(text) : null;
 
 /** An http(s) URL. */
-export const isHttpUrl = (text: string): boolean => {
-  const url = parsedUrl(text);
-  return url?.protocol === 'https:' || url?.protocol === 'http:';
-};
+export const isHttpUrl = (text: string): boolean => spelledUrl(text) !== null;
 
 /** An https URL, or an http one on this machine. */
 export const isSecureUrl = (text: string): boolean => {
-  const url = parsedUrl(text);
+  const url = spelledUrl(text);
   return (
     url?.protocol === 'https:' ||
     (url?.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname))
@@ -96,7 +98,7 @@ const variablesOf = (env: Env, problems: Set<string>): Variables => {
       return value;
     },
     httpUrl: (name) => checkedUrl(name, isHttpUrl, HTTP_URL),
-    secureUrl: (name) => checkedUrl(name, isSecureUrl, SECURE_URL),
+    secureUrl: (name) => checkedUrl(name, isSecureUrl, SECURE_URL_RULE),
     positiveInt: (name, fallback) => {
       const value = optional(name);
       if (value === undefined) return fallback;

@@ -1,7 +1,7 @@
 // The "plant added" webhook: where deliveries go, how they are signed, how patiently they are
 // retried, and where what still fails is kept.
 import { signingKeys } from '#lib/webhooks/signature.ts';
-import { isSecureUrl, type SettingsLoader, type Variables } from './load.ts';
+import { isSecureUrl, SECURE_URL_RULE, type SettingsLoader, type Variables } from './load.ts';
 
 export type SecretSource =
   | { kind: 'value'; keys: Buffer[] }
@@ -36,7 +36,7 @@ const exactlyOne = (read: Variables, names: [string, string], what: string) => {
 export const webhookSettings: SettingsLoader<WebhookSettings> = (read) => {
   const url = read.required('WEBHOOK_URL', 'the https URL of the receiver');
   if (url && !isSecureUrl(url)) {
-    read.problem('WEBHOOK_URL must be an https URL (http only for localhost)');
+    read.problem(`WEBHOOK_URL ${SECURE_URL_RULE}`);
   }
   const secret = read.checked(
     'WEBHOOK_SECRET',

@@ -106,6 +106,58 @@ afterEach(async () => {
   await table.drop();
 });
 
+describe('the waits between attempts', () => {
+  /** The consumer fed one new plant directly, its waits recorded instead of slept. */
+  const deliverOne = async () => {
+    const waits: number[] = [];
+    const handler = deliverPlantAddedHandler({
+      ...quietTelemetry(),
+      target: target(),
+      deadLetters: folderDeadLetters(deadLetterDir),
+      attempts: 3,
+      backoffMs: 20,
+      sleep: async (ms) => {
+        waits.push(ms);
+      },
+    });
+    const image = {
+      id: { N: '9' },
+      name: { S: 'Aloe' },
+      createdAt: { S: '2026-11-22T10:00:00.000Z' },
+      createdBy: { S: 'alice' },
+      version: { N: '1' },
+    };
+    const result = await handler(
+      {
+        Records: [
+          {
+            eventID: 'e9',
+            eventName: 'INSERT',
+            dynamodb: { SequenceNumber: '9', NewImage: image },
+          },
+        ],
+      } as DynamoDBStreamEvent,
+      lambdaContext(60_000),
+    );
+    return { waits, result };
+  };
+
+  it('are none before the first attempt', async () => {
+    const { waits, result } = await deliverOne();
+    expect(result).toEqual({ batchItemFailures: [] });
+    expect(receiver.received).toHaveLength(1);
+    expect(waits).toEqual([]);
+  });
+
+  it('double after each failed attempt', async () => {
+    let refusals = 2;
+    receiver.answerWith(() => (refusals-- > 0 ? 500 : 200));
+    const { waits } = await deliverOne();
+    expect(receiver.received.map((d) => d.answered)).toEqual([500, 500, 200]);
+    expect(waits).toEqual([20, 40]);
+  });
+});
+
 describe('the plant added webhook', () => {
   it('delivers each new plant once, signed, and nothing for a replay, a 409, a PUT or a DELETE', async () => {
     startDelivering();

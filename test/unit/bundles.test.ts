@@ -55,6 +55,13 @@ describe('each HTTP function bundles only its own route', () => {
       name === 'createPlant',
     );
     expect(texts[name]?.includes('(a Plant: name and optional tag)')).toBe(name === 'updatePlant');
+    // the response schemas are the OpenAPI document's only: no function builds them
+    for (const description of [
+      'A plant in the store, as the service answers it',
+      "A plant of the caller's with its id",
+    ]) {
+      expect(texts[name]?.includes(description), description).toBe(false);
+    }
     expect(matching(name, /^lib\/webhooks\/|client-sqs|client-ssm|powertools\/batch/)).toEqual([]);
   });
 });

@@ -170,7 +170,8 @@ describe('loadConfig', () => {
     }
   });
 
-  it.each(['-1', '0', '2.5', 'ten', '0x10', '1e3', '9007199254740993'])(
+  // Number() would read these as numbers: in a setting they are typing mistakes
+  it.each(['0x10', '1e3', '+5', '5.0'])(
     'rejects DYNAMODB_MAX_ATTEMPTS=%s (decimal digits only)',
     (value) => {
       expect(configError({ ...minimal, DYNAMODB_MAX_ATTEMPTS: value })).toBe(
@@ -179,10 +180,21 @@ describe('loadConfig', () => {
     },
   );
 
-  // a value that is no URL at all once crashed the function with a bare "Invalid URL"
   it.each([
+    // once a bare "Invalid URL" crash that named no variable
     ['AUTH_JWKS_URL', 'not a url', 'must be an https URL (http only for localhost)'],
-    ['DYNAMODB_ENDPOINT', 'localhost:8000', 'must be an http(s) URL'],
+    // the URL parser reads these too; here they are typing mistakes
+    [
+      'AUTH_JWKS_URL',
+      'https:keys.example/jwks.json',
+      'must be an https URL (http only for localhost)',
+    ],
+    [
+      'AUTH_JWKS_URL',
+      'https://keys.example/jw ks.json',
+      'must be an https URL (http only for localhost)',
+    ],
+    ['DYNAMODB_ENDPOINT', 'http:localhost:8000', 'must be an http(s) URL'],
   ])('names %s=%s and says what it must be', (name, value, rule) => {
     expect(configError({ ...minimal, [name]: value })).toBe(
       `Invalid configuration, fix these environment variables: ${name} ${rule}`,
