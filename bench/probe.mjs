@@ -1,19 +1,20 @@
 // One function's bundle (a real .mjs, so load-time crashes show) in a fresh Node process, as Lambda
 // runs it, invoked with the events of its kind. Writes its figures as JSON to BENCH_RESULT_FILE.
 //   node bench/probe.mjs cold <kind> <bundle>             first response of a fresh process
-//   node bench/probe.mjs warm <kind> <n> <ours> <baseline> both loaded, invoked in turn, n each
+//   node bench/probe.mjs warm <kind> <n> <one> <other>    both loaded, invoked in turn, n each
 //   node bench/probe.mjs memory <kind> <n> <bundle>        peak RSS over n invocations
+//   node bench/probe.mjs stubs                             the stubs alone, until stdin closes
 // kind: create, list, get, update, delete, deliver.
-// BENCH_STORE: "stub" (default): DynamoDB and the webhook receiver are HTTP stubs in this process
-// answering success, so only the handler's own work (and the SDK's) is measured; "local": the
-// DYNAMODB_ENDPOINT and WEBHOOK_URL given (DynamoDB Local, the bench's receiver).
+// BENCH_DEPENDENCIES: "stubs" (default): DynamoDB and the webhook receiver are HTTP stubs in this
+// process answering success, so only the handler's own work (and the SDK's) is measured; "given":
+// the DYNAMODB_ENDPOINT and WEBHOOK_URL given (DynamoDB Local and a receiver, or the stubs of a
+// `stubs` process, so that a cold start loads node:http itself, as the handler does).
 // BENCH_TOKENS_FILE: one token a line; each invocation presents the next (a new caller each time),
 // or with BENCH_REPEAT_CALLER=1 always the first (one caller sending many requests).
-// BENCH_FIRST_ID: the first plant id the (first) function creates or deletes, and
-// BENCH_BASELINE_FIRST_ID the baseline's in warm mode (the bench seeds the ones they delete).
+// BENCH_FIRST_ID, and BENCH_SECOND_FIRST_ID for the second bundle in warm mode: the first plant id
+// each creates or deletes (the bench seeds the ones they delete).
 
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { pathToFileURL } from 'node:url';
 
 const [mode, kind, ...rest] = process.argv.slice(2);
@@ -35,25 +36,38 @@ const answers = {
   UpdateItem: { Attributes: { ...item(7), version: { N: '2' } } },
   DeleteItem: {},
 };
-const listen = (handle) =>
-  new Promise((resolve) => {
-    const server = createServer((request, response) => {
-      request.resume();
-      request.on('end', () => handle(request, response));
+/** DynamoDB and a webhook receiver, both answering success at once: their URLs. */
+const startStubs = async () => {
+  // imported only here: a cold start must load node:http itself, as the handler does in Lambda
+  const { createServer } = await import('node:http');
+  const listen = (handle) =>
+    new Promise((resolve) => {
+      const server = createServer((request, response) => {
+        request.resume();
+        request.on('end', () => handle(request, response));
+      });
+      server.listen(0, '127.0.0.1', () => {
+        server.unref();
+        resolve(`http://127.0.0.1:${server.address().port}`);
+      });
     });
-    server.listen(0, '127.0.0.1', () => {
-      server.unref();
-      resolve(`http://127.0.0.1:${server.address().port}`);
-    });
-  });
-if ((env.BENCH_STORE ?? 'stub') === 'stub') {
-  env.DYNAMODB_ENDPOINT = await listen((request, response) => {
+  const dynamodb = await listen((request, response) => {
     const command = String(request.headers['x-amz-target'] ?? '').split('.')[1];
     response
       .writeHead(200, { 'content-type': 'application/x-amz-json-1.0' })
       .end(JSON.stringify(answers[command] ?? {}));
   });
-  env.WEBHOOK_URL = `${await listen((_request, response) => response.writeHead(204).end())}/hooks`;
+  const webhook = await listen((_request, response) => response.writeHead(204).end());
+  return { DYNAMODB_ENDPOINT: dynamodb, WEBHOOK_URL: `${webhook}/hooks` };
+};
+
+if (mode === 'stubs') {
+  process.stdout.write(`${JSON.stringify(await startStubs())}\n`);
+  // serves until the bench closes stdin; nothing below runs
+  process.stdin.on('end', () => process.exit(0)).resume();
+  await new Promise(() => {});
+} else if ((env.BENCH_DEPENDENCIES ?? 'stubs') === 'stubs') {
+  Object.assign(env, await startStubs());
 }
 
 const tokens = readFileSync(env.BENCH_TOKENS_FILE, 'utf8').trim().split('\n');
@@ -129,7 +143,7 @@ if (mode === 'cold') {
   const n = Number(rest[0]);
   const subjects = [
     await load(rest[1], firstId),
-    await load(rest[2], Number(env.BENCH_BASELINE_FIRST_ID)),
+    await load(rest[2], Number(env.BENCH_SECOND_FIRST_ID)),
   ];
   const latencies = [[], []];
   for (let i = 0; i < WARM_UP + n; i++) {
@@ -140,14 +154,14 @@ if (mode === 'cold') {
     }
   }
   const p50 = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
-  report({ oursP50Ms: p50(latencies[0]), baselineP50Ms: p50(latencies[1]) });
+  report({ firstP50Ms: p50(latencies[0]), secondP50Ms: p50(latencies[1]) });
 } else if (mode === 'memory') {
   const n = Number(rest[0]);
   const subject = await load(rest[1], firstId);
   for (let i = 0; i < WARM_UP + n; i++) await invoke(subject);
   report({ peakRssMb: process.resourceUsage().maxRSS / 1024 });
 } else {
-  throw new Error(`unknown mode ${mode}: cold, warm or memory`);
+  throw new Error(`unknown mode ${mode}: cold, warm, memory or stubs`);
 }
 // the handlers' keep-alive connections would hold the process open for seconds
 process.exit(0);

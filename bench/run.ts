@@ -1,18 +1,20 @@
 // `npm run bench`: every function against a bare baseline of its own job (bench/baseline/<name>.ts:
 // the same jose verification, the same DynamoDB command or webhook delivery; no Middy, Zod or
 // Powertools), both built with serverless.yml's esbuild settings. For each function: bundle bytes;
-// cold start (a fresh process per run, ours and the baseline in turn); warm p50 with its
-// dependencies stubbed in process (CPU only), for new callers and for one repeat caller; warm p50
-// with DynamoDB Local (or, for the webhook, a receiver in this process); peak RSS with the heap of
-// a 128 MB function. Warm runs load ours and the baseline into one process and invoke them in turn,
-// so whatever slows the machine slows both alike. Each ratio is a median over runs, with its
-// interquartile range. Prints one table, writes bench/results.json, and says how far each ratio
-// moved from the previous results.json.
-import { execFile } from 'node:child_process';
+// cold start (a fresh process per run, ours and the baseline in turn, its dependencies stubbed in
+// another process); warm p50 with the dependencies stubbed in process (CPU only), for new callers
+// and for one repeat caller; warm p50 with DynamoDB Local (or, for the webhook, a receiver in this
+// process); peak RSS with the heap of a 128 MB function. Warm runs load ours and the baseline into
+// one process and invoke them in turn, so whatever slows the machine slows both alike. Each ratio
+// is a median over runs, with its interquartile range. Prints one table, writes
+// bench/results.json, and says how far each ratio moved from the previous run's.
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { type AttributeValue, BatchWriteItemCommand } from '@aws-sdk/client-dynamodb';
@@ -47,7 +49,7 @@ const hasCaller = (kind: Kind) => kind !== 'deliver';
 const HEAP_OF_A_128_MB_FUNCTION = ['--max-old-space-size=64', '--max-semi-space-size=2'];
 /** Invocations each warm process makes, per function, before it measures. */
 const WARM_UP = 50;
-const setting = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const setting = (name: string, fallback: number) => Number(process.env[name] || fallback);
 const settings = {
   coldRuns: setting('BENCH_COLD_RUNS', 31),
   warmRuns: setting('BENCH_WARM_RUNS', 3),
@@ -90,6 +92,7 @@ const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
 const work = mkdtempSync(join(tmpdir(), 'plant-store-bench-'));
 let jwks: JwksServer | undefined;
 let receiver: Server | undefined;
+let stopStubs = () => {};
 say('Starting DynamoDB Local (in memory)...');
 const dynamo = await startDynamoDbLocal({ port: await freePort() });
 const dynamoClient = localDynamoClient(dynamo.endpoint);
@@ -119,7 +122,10 @@ try {
   await seed(Array.from({ length: 40 }, (_, i) => i + 1));
 
   const keys = await ensureLocalKeys(work);
-  const tokenCount = 2 * (WARM_UP + Math.max(settings.warmInvocations, settings.storeInvocations));
+  const tokenCount =
+    2 *
+    (WARM_UP +
+      Math.max(settings.warmInvocations, settings.storeInvocations, settings.memoryInvocations));
   say(`Minting ${tokenCount} tokens, one per invocation (one caller, each token distinct)...`);
   const signingKey = await importJWK(keys.privateJwk, 'ES256');
   const tokens: string[] = [];
@@ -164,8 +170,9 @@ try {
     BENCH_TOKENS_FILE: tokensFile,
     BENCH_WARM_UP: String(WARM_UP),
   };
-  const localStore = {
-    BENCH_STORE: 'local',
+  // the warm runs "with the store" and the memory runs: DynamoDB Local, the receiver above
+  const withTheStore = {
+    BENCH_DEPENDENCIES: 'given',
     DYNAMODB_ENDPOINT: dynamo.endpoint,
     WEBHOOK_URL: `http://127.0.0.1:${receiverPort}/hooks`,
   };
@@ -179,12 +186,12 @@ try {
   const bundles = await buildBundles(join(work, 'functions'), entries);
 
   let nextFirstId = 1_000_000;
-  /** Fresh plant ids for one process: ours from the first, the baseline from the second. */
+  /** Fresh plant ids for one process: a block for the bundle loaded first, one for the second. */
   const freshIds = () => {
     nextFirstId += 1_000_000;
     return {
       BENCH_FIRST_ID: String(nextFirstId),
-      BENCH_BASELINE_FIRST_ID: String(nextFirstId + 500_000),
+      BENCH_SECOND_FIRST_ID: String(nextFirstId + 500_000),
     };
   };
   const resultFile = join(work, 'probe.json');
@@ -199,13 +206,35 @@ try {
     });
     return JSON.parse(readFileSync(resultFile, 'utf8')) as Figures;
   };
-  /** The plants a delete run removes, stored first: `count` from each first id of `ids`. */
+  /** The plants a delete run with the store removes, stored first: `count` from each first id. */
   const seedDeletions = async (kind: Kind, ids: Record<string, string>, count: number) => {
     if (kind !== 'delete') return;
     for (const first of Object.values(ids)) {
       await seed(Array.from({ length: count }, (_, i) => Number(first) + i));
     }
   };
+
+  // the cold starts' dependencies: stubs in a process of their own, so that each cold start loads
+  // node:http itself, as the handler does in Lambda
+  const stubsProcess = spawn(process.execPath, [join(repoRoot, 'bench', 'probe.mjs'), 'stubs'], {
+    env,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  stopStubs = () => stubsProcess.stdin.end();
+  const [stubsLine] = (await once(createInterface({ input: stubsProcess.stdout }), 'line')) as [
+    string,
+  ];
+  const withStubs = {
+    BENCH_DEPENDENCIES: 'given',
+    ...(JSON.parse(stubsLine) as Record<string, string>),
+  };
+
+  say('Warming DynamoDB Local up (a run whose figures are discarded)...');
+  const createBundles = [bundles['ours-createPlant'] ?? '', bundles['baseline-createPlant'] ?? ''];
+  await probe(['warm', 'create', String(settings.storeInvocations), ...createBundles], {
+    ...freshIds(),
+    ...withTheStore,
+  });
 
   const figures = {} as Record<Kind, FunctionFigures>;
   for (const [index, kind] of kinds.entries()) {
@@ -223,7 +252,7 @@ try {
       const firstResponse: Record<string, number> = {};
       for (const subject of order) {
         const bundle = subject === 'ours' ? ours : baseline;
-        const result = await probe<{ firstResponseMs: number }>(['cold', kind, bundle]);
+        const result = await probe<{ firstResponseMs: number }>(['cold', kind, bundle], withStubs);
         firstResponse[subject] = result.firstResponseMs;
       }
       cold.ours.push(firstResponse.ours ?? 0);
@@ -239,17 +268,17 @@ try {
       const runs = { ours: [] as number[], baseline: [] as number[], ratios: [] as number[] };
       for (let run = 0; run < settings.warmRuns; run++) {
         const ids = freshIds();
-        await seedDeletions(kind, ids, WARM_UP + invocations);
+        if (extraEnv === withTheStore) await seedDeletions(kind, ids, WARM_UP + invocations);
         // the one loaded first alternates too
         const [first, second] = run % 2 === 0 ? [ours, baseline] : [baseline, ours];
-        const result = await probe<{ oursP50Ms: number; baselineP50Ms: number }>(
+        const result = await probe<{ firstP50Ms: number; secondP50Ms: number }>(
           ['warm', kind, String(invocations), first, second],
           { ...ids, ...extraEnv },
         );
         const [o, b] =
           run % 2 === 0
-            ? [result.oursP50Ms, result.baselineP50Ms]
-            : [result.baselineP50Ms, result.oursP50Ms];
+            ? [result.firstP50Ms, result.secondP50Ms]
+            : [result.secondP50Ms, result.firstP50Ms];
         runs.ours.push(o);
         runs.baseline.push(b);
         runs.ratios.push(o / b);
@@ -263,7 +292,7 @@ try {
           BENCH_REPEAT_CALLER: '1',
         })
       : undefined;
-    const warmStore = await warm('warm, with the store', settings.storeInvocations, localStore);
+    const warmStore = await warm('warm, with the store', settings.storeInvocations, withTheStore);
 
     const peakRss = async (bundle: string) => {
       const ids = freshIds();
@@ -274,7 +303,7 @@ try {
       );
       const result = await probe<{ peakRssMb: number }>(
         ['memory', kind, String(settings.memoryInvocations), bundle],
-        { ...ids, ...localStore },
+        { ...ids, ...withTheStore },
         HEAP_OF_A_128_MB_FUNCTION,
       );
       return result.peakRssMb;
@@ -348,9 +377,16 @@ try {
 
   // how far each ratio moved from the previous run's, to show how far one run can be trusted
   const resultsFile = join(repoRoot, 'bench', 'results.json');
-  const previous = existsSync(resultsFile)
-    ? (JSON.parse(readFileSync(resultsFile, 'utf8')) as { measuredAt?: string; ratios?: unknown })
+  const previousRun = existsSync(resultsFile)
+    ? (JSON.parse(readFileSync(resultsFile, 'utf8')) as {
+        measuredAt?: string;
+        settings?: unknown;
+        ratios?: unknown;
+      })
     : undefined;
+  // figures measured otherwise say nothing about this run's steadiness
+  const previous =
+    JSON.stringify(previousRun?.settings) === JSON.stringify(settings) ? previousRun : undefined;
   const moves: { name: string; by: number }[] = [];
   const previousRatios = (previous?.ratios ?? {}) as Record<string, Record<string, number>>;
   for (const kind of kinds) {
@@ -397,6 +433,7 @@ try {
     );
   }
 } finally {
+  stopStubs();
   dynamoClient.destroy();
   receiver?.close();
   await jwks?.stop();

@@ -16,16 +16,46 @@ interface EsbuildSettings {
   mainFields: string[];
   outputFileExtension: string;
   alias: Record<string, string>;
+  /** serverless-esbuild's packages left out of the bundle: none, or the bundles would differ. */
+  exclude: string[];
 }
+
+const APPLIED: readonly (keyof EsbuildSettings)[] = [
+  'bundle',
+  'minify',
+  'format',
+  'platform',
+  'target',
+  'mainFields',
+  'outputFileExtension',
+  'alias',
+  'exclude',
+];
 
 const deploySettings = (): EsbuildSettings => {
   const text = readFileSync(join(repoRoot, 'serverless.yml'), 'utf8');
   // CloudFormation tags (!GetAtt) mean nothing here; keep them as plain values
-  const config = parse(text, {
+  const config: unknown = parse(text, {
     customTags: [{ tag: '!GetAtt', resolve: (value: string) => value }],
     logLevel: 'silent',
   });
-  return config.custom.esbuild;
+  const settings = (config as { custom?: { esbuild?: Record<string, unknown> } }).custom?.esbuild;
+  if (!settings) throw new Error('serverless.yml has no custom.esbuild settings');
+  // a setting this file does not apply would make its bundles differ from a deploy's
+  const problems = [
+    ...Object.keys(settings)
+      .filter((key) => !(APPLIED as readonly string[]).includes(key))
+      .map((key) => `custom.esbuild.${key} is not applied`),
+    ...(Array.isArray(settings.exclude) && settings.exclude.length > 0
+      ? ['custom.esbuild.exclude leaves packages out']
+      : []),
+  ];
+  if (problems.length > 0) {
+    throw new Error(
+      `infra/build/bundles.ts would build other bundles than a deploy: ${problems.join('; ')}. Teach it the setting, so that the bench and the bundle tests see what Lambda loads.`,
+    );
+  }
+  return settings as unknown as EsbuildSettings;
 };
 
 const buildOptions = (entry: string): BuildOptions => {
