@@ -55,7 +55,7 @@ const spelledUrl = (text: string) =>
   /^https?:\/\//i.test(text) && !/\s/.test(text) ? URL.parse(text) : null;
 
 /** An http(s) URL. */
-export const isHttpUrl = (text: string): boolean => spelledUrl(text) !== null;
+const isHttpUrl = (text: string): boolean => spelledUrl(text) !== null;
 
 /** An https URL, or an http one on this machine. */
 export const isSecureUrl = (text: string): boolean => {
@@ -75,7 +75,8 @@ const variablesOf = (env: Env, problems: Set<string>): Variables => {
     if (value === '') note(name, BLANK);
     return value || undefined;
   };
-  const checkedUrl = (name: string, test: (text: string) => boolean, rule: string) => {
+  /** An optional variable that, when set, must pass `test`. Trimmed. */
+  const optionalPassing = (name: string, test: (value: string) => boolean, rule: string) => {
     const value = optional(name);
     if (value !== undefined && !test(value)) note(name, rule);
     return value;
@@ -87,18 +88,14 @@ const variablesOf = (env: Env, problems: Set<string>): Variables => {
       return value ?? '';
     },
     optional,
-    matching: (name, pattern, rule) => {
-      const value = optional(name);
-      if (value !== undefined && !pattern.test(value)) note(name, rule);
-      return value;
-    },
+    matching: (name, pattern, rule) => optionalPassing(name, (value) => pattern.test(value), rule),
     checked: (name, test, rule) => {
       const value = raw(name);
       if (value !== undefined && !test(value)) note(name, rule);
       return value;
     },
-    httpUrl: (name) => checkedUrl(name, isHttpUrl, HTTP_URL),
-    secureUrl: (name) => checkedUrl(name, isSecureUrl, SECURE_URL_RULE),
+    httpUrl: (name) => optionalPassing(name, isHttpUrl, HTTP_URL),
+    secureUrl: (name) => optionalPassing(name, isSecureUrl, SECURE_URL_RULE),
     positiveInt: (name, fallback) => {
       const value = optional(name);
       if (value === undefined) return fallback;
