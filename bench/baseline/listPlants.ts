@@ -12,7 +12,7 @@ export const handler = async (event: APIGatewayProxyEventV2): Promise<APIGateway
     const { Items = [] } = await client.send(
       new QueryCommand({
         TableName: table,
-        IndexName: 'byCreator',
+        IndexName: 'plantsByCreator',
         KeyConditionExpression: 'createdBy = :owner',
         ExpressionAttributeValues: { ':owner': sub },
         Limit: limit + 1,

@@ -33,7 +33,13 @@ export const plantsTableDefinition = (): TableDefinition => {
   }) as { Resources: { PlantsTable: { Properties: TableDefinition } } };
   const { AttributeDefinitions, KeySchema, GlobalSecondaryIndexes, StreamSpecification } =
     template.Resources.PlantsTable.Properties;
-  return { AttributeDefinitions, KeySchema, GlobalSecondaryIndexes, StreamSpecification };
+  return {
+    AttributeDefinitions,
+    KeySchema,
+    // the indexes every stage has (not the one an upgrade keeps for a deploy, under Fn::If)
+    GlobalSecondaryIndexes: GlobalSecondaryIndexes.filter((index) => index.IndexName),
+    StreamSpecification,
+  };
 };
 
 const describe = async (client: DynamoDBClient, TableName: string) => {

@@ -3,6 +3,8 @@
 // brings a deleted plant back), and an update with expected versions loses no concurrent update.
 // A failed condition returns the item as it is (ReturnValuesOnConditionCheckFailure), so telling
 // a replay from a conflict, or a missing plant from a stale version, needs no second read.
+
+import { isDeepStrictEqual } from 'node:util';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   DeleteCommand,
@@ -15,11 +17,15 @@ import {
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { StoreSettings } from '#lib/config/store.ts';
 import { createDocumentClient } from '#lib/plants/dynamoClient.ts';
-import type { NewPlant } from '#lib/plants/schemas.ts';
-import type { ListedPlant, PlantStore, StoredPlant, Unavailable } from '#lib/plants/store.ts';
+import { type NewPlant, PLANT_FIELDS } from '#lib/plants/schemas.ts';
+import type { PlantStore, StoredPlant, Unavailable } from '#lib/plants/store.ts';
+import { toIdentifiedPlant } from '#lib/plants/views.ts';
 
-/** The global secondary index of each caller's plants, oldest first (infra/dynamodb.yml). */
-export const BY_CREATOR_INDEX = 'byCreator';
+/**
+ * The global secondary index of each caller's plants, oldest first, projecting every attribute so
+ * that a field added to a plant needs no new index (infra/dynamodb.yml).
+ */
+export const BY_CREATOR_INDEX = 'plantsByCreator';
 
 /** Errors that say "try again later": throttling, DynamoDB's own faults, no answer at all. */
 const RETRY_LATER = new Set([
@@ -42,6 +48,9 @@ const NETWORK_CODES = new Set([
   'ENETUNREACH',
 ]);
 
+/** What DynamoDB says of an index a stack update is still creating or filling. */
+const INDEX_NOT_READY = /backfilling global secondary index|does not have the specified index/i;
+
 interface SdkErrorFields {
   $fault?: string;
   code?: string;
@@ -56,6 +65,8 @@ const isTransient = (error: unknown): boolean => {
   const status = $metadata?.httpStatusCode ?? $response?.statusCode ?? 0;
   return (
     RETRY_LATER.has(error.name) ||
+    // an index being added (a deploy's upgrade) cannot be read until it has been filled
+    (error.name === 'ValidationException' && INDEX_NOT_READY.test(error.message)) ||
     $fault === 'server' ||
     status >= 500 ||
     (code !== undefined && NETWORK_CODES.has(code))
@@ -63,7 +74,7 @@ const isTransient = (error: unknown): boolean => {
 };
 
 /** An item as read: a plant stored before versions existed counts as version 1. */
-const toStoredPlant = (item: Record<string, unknown>): StoredPlant => {
+const toStoredPlant = (item: object): StoredPlant => {
   const plant = item as StoredPlant;
   return plant.version === undefined ? { ...plant, version: 1 } : plant;
 };
@@ -72,8 +83,9 @@ const toStoredPlant = (item: Record<string, unknown>): StoredPlant => {
 const itemAtFailure = (error: ConditionalCheckFailedException) =>
   error.Item ? toStoredPlant(unmarshall(error.Item)) : undefined;
 
+/** A replay stores the same content: every field of the plant alike, none more, none fewer. */
 const sameContent = (stored: StoredPlant, plant: NewPlant) =>
-  stored.name === plant.name && stored.tag === plant.tag;
+  isDeepStrictEqual(toIdentifiedPlant(stored), plant);
 
 /** A transient failure as a result; anything else is a fault of ours and is thrown on. */
 const unavailableOr = (error: unknown): Unavailable => {
@@ -98,9 +110,7 @@ export const dynamoCreate =
   ({ client, table, now = () => new Date() }: DynamoTarget): PlantStore['create'] =>
   async (plant, creator, { signal } = {}) => {
     const item: StoredPlant = {
-      id: plant.id,
-      name: plant.name,
-      ...(plant.tag === undefined ? {} : { tag: plant.tag }),
+      ...plant,
       createdAt: now().toISOString(),
       createdBy: creator,
       version: 1,
@@ -161,7 +171,7 @@ export const dynamoList =
         }),
         abortable(signal),
       );
-      const plants = Items.slice(0, limit) as ListedPlant[];
+      const plants = Items.slice(0, limit).map(toStoredPlant);
       const last = plants.at(-1);
       // a page cut short by DynamoDB's 1 MB limit (long names) ends where DynamoDB stopped
       const more = Items.length > limit || (LastEvaluatedKey !== undefined && Items.length > 0);
@@ -184,6 +194,10 @@ export const dynamoUpdate =
         : ` AND (version IN (${versions.map((_, i) => `:v${i}`).join(', ') || ':none'})${
             versions.includes(1) ? ' OR attribute_not_exists(version)' : ''
           })`;
+    // every field of the plant: set when the content has it, removed when it has not
+    const given = PLANT_FIELDS.filter((field) => content[field] !== undefined);
+    const absent = PLANT_FIELDS.filter((field) => content[field] === undefined);
+    const set = given.map((field) => `#f_${field} = :f_${field}`);
     try {
       const { Attributes } = await client.send(
         new UpdateCommand({
@@ -191,15 +205,18 @@ export const dynamoUpdate =
           Key: { id },
           // attribute_exists: an update never creates, so a deleted plant stays deleted
           ConditionExpression: `attribute_exists(id) AND createdBy = :owner${versionCondition}`,
-          UpdateExpression: `SET #name = :name, version = if_not_exists(version, :one) + :one${
-            content.tag === undefined ? ' REMOVE tag' : ', tag = :tag'
+          UpdateExpression: `SET ${[...set, 'version = if_not_exists(version, :one) + :one'].join(', ')}${
+            absent.length > 0 ? ` REMOVE ${absent.map((field) => `#f_${field}`).join(', ')}` : ''
           }`,
-          ExpressionAttributeNames: { '#name': 'name' },
+          // names by placeholder (f_ keeps them apart from the other values): a field may be a
+          // reserved word, as name is
+          ExpressionAttributeNames: Object.fromEntries(
+            PLANT_FIELDS.map((field) => [`#f_${field}`, field]),
+          ),
           ExpressionAttributeValues: {
             ':owner': owner,
-            ':name': content.name,
             ':one': 1,
-            ...(content.tag === undefined ? {} : { ':tag': content.tag }),
+            ...Object.fromEntries(given.map((field) => [`:f_${field}`, content[field]])),
             ...(expectedVersions === undefined
               ? {}
               : versions.length === 0

@@ -1,29 +1,23 @@
 // The plant store's contract, in domain terms: it knows nothing of HTTP. Every method is one
 // DynamoDB request; a plant belongs to its creator, and another caller's plant is, to every method
 // but create, a plant that is not there.
-import type { NewPlant } from '#lib/plants/schemas.ts';
+import type { NewPlant, PlantContent } from '#lib/plants/schemas.ts';
 
-/** A plant as stored: what the client sent, who created it and when, and its version. */
-export type StoredPlant = NewPlant & {
+/** What the store keeps of a plant besides its id and content: never shown to a client. */
+export interface PlantMetadata {
   createdAt: string;
   createdBy: string;
   /** 1 at creation, +1 on every update; a plant stored before versions existed counts as 1. */
   version: number;
-};
+}
 
-/** A plant as a page of the list has it (the index holds no more). */
-export type ListedPlant = Pick<StoredPlant, 'id' | 'name' | 'tag' | 'createdAt'>;
+/** A plant as stored: what the client sent, who created it and when, and its version. */
+export type StoredPlant = NewPlant & PlantMetadata;
 
 /** Where a page of a caller's plants ends: the next page starts after it. */
 export interface ListPosition {
   createdAt: string;
   id: number;
-}
-
-/** What a caller may change of a plant: its name and its tag (none removes it). */
-export interface PlantContent {
-  name: string;
-  tag?: string | undefined;
 }
 
 /** The store is throttling or unreachable after the client's bounded retries. */
@@ -35,9 +29,9 @@ export type NotFound = { outcome: 'notFound'; reason: 'absent' | 'notOwner' };
 export type CreateResult =
   /** Newly written. */
   | { outcome: 'created'; plant: StoredPlant }
-  /** Already stored by this caller with the same name and tag: a safe retry, nothing written. */
+  /** Already stored by this caller with the same content: a safe retry, nothing written. */
   | { outcome: 'replayed'; plant: StoredPlant }
-  /** Already stored with a different name or tag, or by another caller: nothing written. */
+  /** Already stored with different content, or by another caller: nothing written. */
   | { outcome: 'conflict'; reason: 'content' | 'notOwner' }
   | Unavailable;
 
@@ -45,7 +39,7 @@ export type GetResult = { outcome: 'found'; plant: StoredPlant } | NotFound | Un
 
 export type ListResult =
   /** The caller's plants, oldest first; `next` when more remain. */
-  { outcome: 'page'; plants: ListedPlant[]; next?: ListPosition } | Unavailable;
+  { outcome: 'page'; plants: StoredPlant[]; next?: ListPosition } | Unavailable;
 
 export type UpdateResult =
   | { outcome: 'updated'; plant: StoredPlant }
@@ -66,6 +60,7 @@ export interface ListRequest {
 }
 
 export interface UpdateRequest {
+  /** The plant's new content: a field it lacks is removed. */
   content: PlantContent;
   /** Update only if the plant has one of these versions; any version when undefined. */
   expectedVersions?: readonly number[] | undefined;

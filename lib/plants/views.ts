@@ -1,23 +1,27 @@
-// What a client is shown of a plant: name, and tag only when it has one (and its id where the
-// answer needs one). Plain functions: answering needs no schema.
+// What a client is shown of a stored plant: everything but the store's metadata (and its id where
+// the answer has none). Derived by leaving out, so a field added to the plant's schema is shown
+// without a change here; plain functions, since answering needs no schema.
+import type { IdentifiedPlant, PlantContent } from '#lib/plants/schemas.ts';
+import type { StoredPlant } from '#lib/plants/store.ts';
 
-/** The Plant a client sees for a stored or requested plant: name, and tag only when it has one. */
-export const toPlant = ({
-  name,
-  tag,
-}: {
-  name: string;
-  tag?: string | undefined;
-}): { name: string; tag?: string } => (tag === undefined ? { name } : { name, tag });
-
-/** The plant with its id, as listing, reading and updating answer it. */
+/**
+ * The plant with its id, as listing, reading, updating and the webhook answer it: the id first,
+ * then its fields by name, so that a plant is always the same text whatever order the store kept.
+ */
 export const toIdentifiedPlant = ({
+  createdAt: _createdAt,
+  createdBy: _createdBy,
+  version: _version,
   id,
-  name,
-  tag,
-}: {
-  id: number;
-  name: string;
-  tag?: string | undefined;
-}): { id: number; name: string; tag?: string } =>
-  tag === undefined ? { id, name } : { id, name, tag };
+  ...content
+}: StoredPlant): IdentifiedPlant =>
+  ({
+    id,
+    ...Object.fromEntries(Object.entries(content).sort(([a], [b]) => (a < b ? -1 : 1))),
+  }) as IdentifiedPlant;
+
+/** The Plant a created plant is answered with: the spec's Plant has no id. */
+export const toPlant = (stored: StoredPlant): PlantContent => {
+  const { id: _id, ...content } = toIdentifiedPlant(stored);
+  return content;
+};

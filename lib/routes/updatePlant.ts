@@ -1,4 +1,4 @@
-// PUT /plants/{id}: replace the caller's plant's name and tag, in one conditional update. With
+// PUT /plants/{id}: replace the caller's plant's content, in one conditional update. With
 // If-Match, only while the plant still has that version (else 412); never creating a plant.
 import { parseIfMatch } from '#lib/http/conditional.ts';
 import { jsonRequestBody } from '#lib/http/jsonBody.ts';
@@ -30,11 +30,11 @@ export const updatePlantHandler = ({ plantStore, ...http }: UpdatePlantDependenc
       path: PlantPath,
       body: jsonRequestBody(PlantUpdate, { describedAs: 'a Plant', integerFields: ['id'] }),
     },
-    async ({ path: { id }, body, headers, caller, signal }) => {
-      if (body.id !== undefined && body.id !== id) {
+    async ({ path: { id }, body: { id: bodyId, ...content }, headers, caller, signal }) => {
+      if (bodyId !== undefined && bodyId !== id) {
         return {
           status: 400,
-          message: `id in the body (${body.id}) must be the id in the path (${id}), or be left out`,
+          message: `id in the body (${bodyId}) must be the id in the path (${id}), or be left out`,
           metric: 'ValidationFailures',
         };
       }
@@ -57,10 +57,7 @@ export const updatePlantHandler = ({ plantStore, ...http }: UpdatePlantDependenc
       const result = await plantStore.update(
         id,
         caller.sub,
-        {
-          content: { name: body.name, tag: body.tag },
-          expectedVersions,
-        },
+        { content, expectedVersions },
         { signal },
       );
       switch (result.outcome) {

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
+import type { StoredPlant } from '#lib/plants/store.ts';
 import { toIdentifiedPlant } from '#lib/plants/views.ts';
 
 export interface PlantAddedEvent {
@@ -14,7 +15,7 @@ export interface PlantAddedEvent {
    */
   webhookId: string;
   plantId: number;
-  /** The JSON body: the original document's NewPlant, `{"id", "name", "tag"?}`. */
+  /** The JSON body: the plant with its id (the original document's NewPlant). */
   body: string;
 }
 
@@ -24,14 +25,10 @@ export const plantAddedEvent = (record: DynamoDBRecord): PlantAddedEvent => {
   if (record.eventName !== 'INSERT' || !image) {
     throw new Error(`stream record ${record.eventID} is not the insert of a plant`);
   }
-  const item = unmarshall(image as Record<string, AttributeValue>);
-  const { id, name, tag, createdAt } = item;
-  if (
-    typeof id !== 'number' ||
-    typeof name !== 'string' ||
-    (tag !== undefined && typeof tag !== 'string') ||
-    typeof createdAt !== 'string'
-  ) {
+  // the store wrote it from a validated plant: only what the event is made of is checked
+  const plant = unmarshall(image as Record<string, AttributeValue>) as StoredPlant;
+  const { id, createdAt } = plant;
+  if (typeof id !== 'number' || typeof createdAt !== 'string') {
     throw new Error(`stream record ${record.eventID} does not hold a plant`);
   }
   const digest = createHash('sha256')
@@ -40,6 +37,6 @@ export const plantAddedEvent = (record: DynamoDBRecord): PlantAddedEvent => {
   return {
     webhookId: `msg_${digest.slice(0, 32)}`,
     plantId: id,
-    body: JSON.stringify(toIdentifiedPlant({ id, name, tag })),
+    body: JSON.stringify(toIdentifiedPlant(plant)),
   };
 };

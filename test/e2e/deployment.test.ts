@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { BY_CREATOR_INDEX } from '#lib/plants/dynamoStore.ts';
 import { PLANT_ROUTES } from '#lib/routes/plantsApi.ts';
 
 const run = promisify(execFile);
@@ -19,12 +20,17 @@ interface Resource {
 }
 interface Template {
   Resources: Record<string, Resource>;
+  Conditions?: Record<string, unknown>;
 }
 
 const templates = new Map<string, Template>();
 
-const packageStage = async (stage: string, env: NodeJS.ProcessEnv = {}): Promise<Template> => {
-  await run(process.execPath, [join(repoRoot, 'infra', 'package.ts'), '--stage', stage], {
+const packageStage = async (
+  stage: string,
+  env: NodeJS.ProcessEnv = {},
+  args: string[] = [],
+): Promise<Template> => {
+  await run(process.execPath, [join(repoRoot, 'infra', 'package.ts'), '--stage', stage, ...args], {
     cwd: repoRoot,
     // no AWS credentials: packaging must not need them
     env: {
@@ -53,7 +59,7 @@ beforeAll(async () => {
 /** Each function's grants beyond its logs: the table actions its route uses, on what. */
 const FUNCTION_GRANTS = {
   CreatePlant: [{ action: 'dynamodb:PutItem', on: 'table' }],
-  ListPlants: [{ action: 'dynamodb:Query', on: 'index byCreator' }],
+  ListPlants: [{ action: 'dynamodb:Query', on: `index ${BY_CREATOR_INDEX}` }],
   GetPlant: [{ action: 'dynamodb:GetItem', on: 'table' }],
   UpdatePlant: [{ action: 'dynamodb:UpdateItem', on: 'table' }],
   DeletePlant: [{ action: 'dynamodb:DeleteItem', on: 'table' }],
@@ -113,17 +119,29 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
     });
   });
 
-  it("indexes each caller's plants by creation time, for the list", () => {
+  it("indexes each caller's whole plants by creation time, for the list", () => {
+    const byCreator = [
+      { AttributeName: 'createdBy', KeyType: 'HASH' },
+      { AttributeName: 'createdAt', KeyType: 'RANGE' },
+    ];
     expect(resource(stage, 'PlantsTable').Properties.GlobalSecondaryIndexes).toEqual([
+      { IndexName: BY_CREATOR_INDEX, KeySchema: byCreator, Projection: { ProjectionType: 'ALL' } },
+      // the first version's index, only in the deploy of an upgrade that keeps it
       {
-        IndexName: 'byCreator',
-        KeySchema: [
-          { AttributeName: 'createdBy', KeyType: 'HASH' },
-          { AttributeName: 'createdAt', KeyType: 'RANGE' },
+        'Fn::If': [
+          'KeepRetiredIndex',
+          {
+            IndexName: 'byCreator',
+            KeySchema: byCreator,
+            Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['name', 'tag'] },
+          },
+          { Ref: 'AWS::NoValue' },
         ],
-        Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['name', 'tag'] },
       },
     ]);
+    expect(templates.get(stage)?.Conditions?.KeepRetiredIndex).toEqual({
+      'Fn::Equals': ['false', 'true'],
+    });
   });
 
   it.each(Object.keys(FUNCTION_GRANTS))('keeps the %s logs for a set period', (name) => {
@@ -314,6 +332,13 @@ describe('a retired setting', () => {
       (error: { stdout?: string; stderr?: string }) => `${error.stdout}${error.stderr}`,
     );
     expect(refused).toMatch(/AUTH_REQUIRED_SCOPE .* is no longer read: set AUTH_WRITE_SCOPE/);
+  });
+});
+
+describe('the upgrade of a table made by the first version', () => {
+  it('keeps its list index for the deploy that adds the new one', async () => {
+    const upgrade = await packageStage('prod', {}, ['--param=keepRetiredIndex=true']);
+    expect(upgrade.Conditions?.KeepRetiredIndex).toEqual({ 'Fn::Equals': ['true', 'true'] });
   });
 });
 

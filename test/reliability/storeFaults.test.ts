@@ -26,6 +26,7 @@ import type { DynamoDbSettings } from '#lib/config/store.ts';
 import { TIMEOUT_MARGIN_MS } from '#lib/http/pipeline.ts';
 import { createDynamoPlantStore } from '#lib/plants/dynamoStore.ts';
 import { createPlantHandler } from '#lib/routes/createPlant.ts';
+import { listPlantsHandler } from '#lib/routes/listPlants.ts';
 import { loadStoreFunctionConfig, type StoreFunctionConfig } from '../support/config.ts';
 import { createTestTable, localDocumentClient } from '../support/dynamodbTables.ts';
 import { httpApiEvent, invokeHandler, lambdaContext } from '../support/events.ts';
@@ -249,6 +250,31 @@ describe('a persistent fault', () => {
     expect(totalRetryDelay).toBeGreaterThan(
       retryBackoffBoundMs(FAST.maxAttempts) - FAST.maxAttempts,
     );
+  });
+});
+
+describe('an index that is still being filled (the deploy of an upgrade)', () => {
+  it('answers the list 503 with Retry-After, never 500, and the list once it is filled', async () => {
+    const list = listPlantsHandler({
+      ...quietTelemetry(),
+      plantStore: storeThroughProxy(),
+      verifyToken,
+    });
+    const request = () =>
+      invokeHandler(
+        list,
+        httpApiEvent({
+          method: 'GET',
+          route: 'GET /plants',
+          headers: { authorization: `Bearer ${token}` },
+        }),
+      );
+    proxy.script(['indexBackfilling']);
+    const filling = await request();
+    expect(filling.statusCode).toBe(503);
+    expect(filling.headers?.['Retry-After']).toMatch(/^[1-9][0-9]*$/);
+    expect(proxy.attempts().map(({ operation }) => operation)).toEqual(['Query']);
+    expect((await request()).statusCode).toBe(200);
   });
 });
 

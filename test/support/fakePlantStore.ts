@@ -1,5 +1,6 @@
 // The one fake plant store of the unit tests: an in-memory store with the real one's semantics
 // (ownership, versions, oldest-first pages), which records every call and can be told to fail.
+import { isDeepStrictEqual } from 'node:util';
 import type { NewPlant } from '#lib/plants/schemas.ts';
 import type {
   CreateResult,
@@ -13,6 +14,7 @@ import type {
   UpdateRequest,
   UpdateResult,
 } from '#lib/plants/store.ts';
+import { toIdentifiedPlant } from '#lib/plants/views.ts';
 
 /** How create answers: as the store would, or a forced outcome. */
 export type CreateAnswer = 'created' | 'replayed' | 'conflict' | 'notOwner';
@@ -102,7 +104,7 @@ export class FakePlantStore implements PlantStore {
           const stored = this.plants.get(plant.id);
           if (!stored) return { outcome: 'created', plant: this.seed(plant, creator) };
           if (stored.createdBy !== creator) return { outcome: 'conflict', reason: 'notOwner' };
-          return stored.name === plant.name && stored.tag === plant.tag
+          return isDeepStrictEqual(toIdentifiedPlant(stored), plant)
             ? { outcome: 'replayed', plant: stored }
             : { outcome: 'conflict', reason: 'content' };
         }
@@ -150,13 +152,8 @@ export class FakePlantStore implements PlantStore {
       if (expectedVersions && !expectedVersions.includes(plant.version)) {
         return { outcome: 'versionMismatch', version: plant.version };
       }
-      const { tag: _old, ...rest } = plant;
-      const updated: StoredPlant = {
-        ...rest,
-        name: content.name,
-        ...(content.tag === undefined ? {} : { tag: content.tag }),
-        version: plant.version + 1,
-      };
+      const { createdAt, createdBy, version } = plant;
+      const updated: StoredPlant = { id, ...content, createdAt, createdBy, version: version + 1 };
       this.plants.set(id, updated);
       return { outcome: 'updated', plant: updated };
     });

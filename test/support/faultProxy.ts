@@ -26,6 +26,8 @@ export type FaultKind =
   | 'throttling'
   /** 500 InternalServerError. */
   | 'internalError'
+  /** 400 ValidationException, as DynamoDB refuses to read an index that is still being filled. */
+  | 'indexBackfilling'
   /** Forward to DynamoDB, wait for its whole answer, then drop the connection instead of relaying it. */
   | 'dropReply';
 
@@ -72,6 +74,11 @@ const errorBodies: Partial<Record<FaultKind, { status: number; type: string; mes
     message: 'Rate of requests exceeds the allowed throughput.',
   },
   internalError: { status: 500, type: 'InternalServerError', message: 'Internal server error' },
+  indexBackfilling: {
+    status: 400,
+    type: 'ValidationException',
+    message: 'Cannot read from backfilling global secondary index: plantsByCreator',
+  },
 };
 
 const readBody = (message: IncomingMessage) =>

@@ -104,7 +104,7 @@ export type components = {
             tag?: string;
         };
         /**
-         * @description A plant in the store, as the service answers it: no id, and tag only when set.
+         * @description A plant in the store, as the service answers it: no id, and an optional field only when set.
          * @example {
          *       "name": "Monstera",
          *       "tag": "indoor"
@@ -123,7 +123,7 @@ export type components = {
             tag?: string;
         };
         /**
-         * @description The plant's new name and tag: a tag left out is removed. An id, if present, must be the path's id, so that a client can send back what it read. Other properties are allowed and ignored.
+         * @description The plant's new content, replacing the old: an optional field left out is removed. An id, if present, must be the path's id, so that a client can send back what it read. Other properties are allowed and ignored.
          * @example {
          *       "name": "Monstera deliciosa",
          *       "tag": "indoor"
@@ -148,7 +148,7 @@ export type components = {
             tag?: string;
         };
         /**
-         * @description A plant of the caller's with its id, so that a client can address it: tag only when set.
+         * @description A plant of the caller's with its id, so that a client can address it: an optional field only when set.
          * @example {
          *       "id": 1,
          *       "name": "Monstera",
@@ -158,7 +158,7 @@ export type components = {
         PlantWithId: {
             /**
              * Format: int64
-             * @description Identification number of the plant: an integer from -9007199254740991 to 9007199254740991
+             * @description Identification number of the plant: an integer from -9007199254740991 to 9007199254740991, the integers every JSON parser represents exactly (I-JSON, RFC 7493). 7 and 7.0 are the same id.
              * @example 1
              */
             id: number;

@@ -50,11 +50,11 @@ describe('each HTTP function bundles only its own route', () => {
     expect(matching(name, /listCursor\.ts$|listQuery\.ts$/).length).toBe(
       name === 'listPlants' ? 2 : 0,
     );
-    // a body's schema only where that body is read (each names itself in its error)
-    expect(texts[name]?.includes('(a NewPlant: id, name and optional tag)')).toBe(
-      name === 'createPlant',
+    // a body's schema only where that body is read (found by its description)
+    expect(texts[name]?.includes('A plant to add to the store')).toBe(name === 'createPlant');
+    expect(texts[name]?.includes("The plant's new content, replacing the old")).toBe(
+      name === 'updatePlant',
     );
-    expect(texts[name]?.includes('(a Plant: name and optional tag)')).toBe(name === 'updatePlant');
     // the response schemas are the OpenAPI document's only: no function builds them
     for (const description of [
       'A plant in the store, as the service answers it',
