@@ -1,15 +1,10 @@
 // POST /plants through the whole Middy pipeline: a fake plant store, the real token verifier with a
-// local key set, and API Gateway events of both payload versions.
+// local key set, and API Gateway HTTP API events.
 import type { Context } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HttpResponse } from '#lib/http/types.ts';
 import { createPlantHandler } from '#lib/routes/createPlant.ts';
-import {
-  apiEvent,
-  lambdaContext,
-  type PayloadVersion,
-  type RequestSpec,
-} from '../support/events.ts';
+import { httpApiEvent, lambdaContext, type RequestSpec } from '../support/events.ts';
 import { FakePlantStore } from '../support/fakePlantStore.ts';
 import { type RecordedTelemetry, recordTelemetry } from '../support/telemetry.ts';
 import { makeKey, signToken, verifierFor, verifierTrusting } from '../support/tokens.ts';
@@ -75,8 +70,6 @@ const bodyOfBytes = (bytes: number, filler = 'a') => {
 
 const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 
-const VERSIONS: PayloadVersion[] = ['2.0', '1.0'];
-
 let telemetry: RecordedTelemetry;
 
 beforeEach(() => {
@@ -90,7 +83,7 @@ afterEach(() => {
   for (const token of allTokens) expect(log).not.toContain(token);
 });
 
-describe.each(VERSIONS)('POST /plants (API Gateway payload %s)', (version) => {
+describe('POST /plants', () => {
   let store: FakePlantStore;
   let handler: Handler;
 
@@ -99,8 +92,7 @@ describe.each(VERSIONS)('POST /plants (API Gateway payload %s)', (version) => {
     handler = createPlantHandler({ plantStore: store, verifyToken, ...telemetry });
   });
 
-  const post = (spec: RequestSpec, context?: Context) =>
-    send(handler, apiEvent(version, spec), context);
+  const post = (spec: RequestSpec, context?: Context) => send(handler, httpApiEvent(spec), context);
 
   /** An authenticated JSON request; `body` undefined sends no body at all. */
   const request = (
@@ -767,7 +759,7 @@ describe.each(VERSIONS)('POST /plants (API Gateway payload %s)', (version) => {
   // -------------------------------------------------------------------------------------------
   describe('the handler never throws', () => {
     it('answers an event without headers or body with 401', async () => {
-      const event = { ...apiEvent(version, {}), headers: null, multiValueHeaders: null };
+      const event = { ...httpApiEvent({}), headers: null };
       await expect(send(handler, event)).resolves.toMatchObject({ statusCode: 401 });
     });
 
