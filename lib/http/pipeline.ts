@@ -12,7 +12,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
-import type { APIGatewayProxyEvent, APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type { Caller, VerifyToken } from '#lib/auth/tokenVerifier.ts';
 import { bearerAuth } from '#lib/http/bearerAuth.ts';
 import { errorResponder } from '#lib/http/errorResponder.ts';
@@ -73,9 +73,9 @@ export type RouteLogic<Body, Path, Query, A extends Access> = (
   request: RouteRequest<Body, Path, Query, A>,
 ) => Promise<Reply>;
 
-/** A Lambda handler for API Gateway (HTTP API 2.0 or REST 1.0 events). */
+/** A Lambda handler for API Gateway HTTP API events (payload 2.0). */
 export type HttpHandler = (
-  event: APIGatewayProxyEventV2 | APIGatewayProxyEvent,
+  event: APIGatewayProxyEventV2,
   context: Context,
 ) => Promise<HttpResponse>;
 
@@ -127,7 +127,7 @@ export const httpRoute = <
         ...input,
         caller: caller as RouteRequest<Body, Path, Query, A>['caller'],
         method: requestMethod(event),
-        apiPath: event.path ?? event.rawPath ?? '/',
+        apiPath: event.rawPath ?? '/',
         headers: event.headers ?? {},
         url: requestUrl(event),
         signal,

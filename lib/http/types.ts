@@ -2,7 +2,8 @@ import type { Context } from 'aws-lambda';
 import type { Caller } from '#lib/auth/tokenVerifier.ts';
 
 /**
- * What the pipeline reads of an API Gateway event, HTTP API (payload 2.0) or REST API (1.0).
+ * What the pipeline reads of an API Gateway event: an HTTP API's (payload 2.0), the only kind
+ * serverless.yml deploys.
  * Middy's header normalizer lower-cases the header names; no other stage changes the event: each
  * writes its result to its own field of the RouteContext.
  */
@@ -11,17 +12,11 @@ export interface HttpEvent {
   body?: string | null;
   isBase64Encoded?: boolean;
   pathParameters?: Record<string, string | undefined> | null;
-  /** 2.0: the query as the client sent it, still percent-encoded. */
+  /** The query as the client sent it, still percent-encoded. */
   rawQueryString?: string;
-  /** 1.0: each query parameter with all its values. */
-  multiValueQueryStringParameters?: Record<string, string[] | undefined> | null;
-  /** 2.0: the path as the client sent it. */
+  /** The path as the client sent it. */
   rawPath?: string;
-  /** 1.0: `path` is the resource's; the request context's is the client's (stage or base path included). */
-  path?: string;
-  /** 1.0 */
-  httpMethod?: string;
-  requestContext?: { path?: string; domainName?: string; http?: { method?: string } };
+  requestContext?: { domainName?: string; http?: { method?: string } };
 }
 
 export interface HttpResponse {

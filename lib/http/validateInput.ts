@@ -26,15 +26,9 @@ export interface InputSchemas<Body, Path, Query> {
  */
 export const queryParameters = (event: HttpEvent): Record<string, string | string[]> => {
   const grouped = new Map<string, string[]>();
-  if (event.rawQueryString !== undefined) {
-    // HTTP API joins repeated values with commas in queryStringParameters: the raw query keeps them
-    for (const [name, value] of new URLSearchParams(event.rawQueryString)) {
-      grouped.set(name, [...(grouped.get(name) ?? []), value]);
-    }
-  } else {
-    for (const [name, values] of Object.entries(event.multiValueQueryStringParameters ?? {})) {
-      if (values) grouped.set(name, values);
-    }
+  // HTTP API joins repeated values with commas in queryStringParameters: the raw query keeps them
+  for (const [name, value] of new URLSearchParams(event.rawQueryString)) {
+    grouped.set(name, [...(grouped.get(name) ?? []), value]);
   }
   return Object.fromEntries(
     [...grouped].map(([name, values]) => [name, values.length === 1 ? (values[0] ?? '') : values]),

@@ -28,11 +28,8 @@ const nestingOf = (text: string): number => {
 /** API.md: ids from -9007199254740991 to 9007199254740991. */
 export const ID_LIMIT = 9_007_199_254_740_991n;
 
-export type PayloadVersion = '2.0' | '1.0';
-
 /** A request as the client sends it: header names in any casing, repeats allowed, in order. */
 export interface ClientRequest {
-  version: PayloadVersion;
   headers: readonly (readonly [name: string, value: string])[];
   /** The event's body: base64 text when `isBase64Encoded`; absent when the client sent none. */
   body: string | undefined;
@@ -54,40 +51,21 @@ export type Verdict =
 // API Gateway: how the headers reach the function.
 
 /**
- * The header fields of the event, as API Gateway builds them: HTTP API (2.0) lower-cases the names
- * and joins repeated fields with commas; REST API (1.0) keeps the last value in `headers` and
- * every value in `multiValueHeaders`.
+ * The header fields of the event, as API Gateway's HTTP API builds them: names lower-cased,
+ * repeated fields joined with commas.
  */
-export const deliveredHeaders = (request: ClientRequest) => {
-  const byName = new Map<string, { name: string; values: string[] }>();
+export const deliveredHeaders = (request: ClientRequest): Record<string, string> => {
+  const byName = new Map<string, string[]>();
   for (const [name, value] of request.headers) {
     const key = name.toLowerCase();
-    const field = byName.get(key) ?? { name, values: [] };
-    field.name = name;
-    field.values.push(value);
-    byName.set(key, field);
+    byName.set(key, [...(byName.get(key) ?? []), value]);
   }
-  const fields = [...byName.values()];
-  if (request.version === '2.0') {
-    return {
-      headers: Object.fromEntries(
-        fields.map(({ name, values }) => [name.toLowerCase(), values.join(',')]),
-      ),
-      multiValueHeaders: undefined,
-    };
-  }
-  return {
-    headers: Object.fromEntries(fields.map(({ name, values }) => [name, values.at(-1) ?? ''])),
-    multiValueHeaders: Object.fromEntries(fields.map(({ name, values }) => [name, values])),
-  };
+  return Object.fromEntries([...byName].map(([name, values]) => [name, values.join(',')]));
 };
 
-/** The value a handler sees for a header name, matched case-insensitively. */
-const headerValue = (request: ClientRequest, name: string): string | undefined => {
-  const { headers } = deliveredHeaders(request);
-  const entry = Object.entries(headers).find(([key]) => key.toLowerCase() === name);
-  return entry?.[1];
-};
+/** The value a handler sees for a header name, given lower-cased. */
+const headerValue = (request: ClientRequest, name: string): string | undefined =>
+  deliveredHeaders(request)[name];
 
 // ---------------------------------------------------------------------------------------------
 // The rules, in API.md's order: authentication, media type, size, JSON, fields.

@@ -10,13 +10,13 @@
 //   FC_SEED=<seed> FC_PATH=<path> npx vitest run --project reliability test/reliability/badInput.test.ts
 // FC_REQUESTS changes how many requests a run sends in all (default 10,000).
 import { BatchWriteCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import type { APIGatewayProxyEvent, APIGatewayProxyEventV2 } from 'aws-lambda';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDynamoPlantStore } from '#lib/plants/dynamoStore.ts';
 import { createPlantHandler } from '#lib/routes/createPlant.ts';
 import { createTestTable, localDocumentClient } from '../support/dynamodbTables.ts';
-import { httpApiEvent, invokeHandler, lambdaContext, restApiEvent } from '../support/events.ts';
+import { httpApiEvent, invokeHandler, lambdaContext } from '../support/events.ts';
 import { contractViolations } from '../support/openapiResponses.ts';
 import { quietTelemetry } from '../support/telemetry.ts';
 import { makeKey, signToken, verifierTrusting } from '../support/tokens.ts';
@@ -99,13 +99,12 @@ const clearTable = async () => {
 };
 
 /** The event API Gateway would hand the function for this request. */
-const eventOf = (request: ClientRequest): APIGatewayProxyEventV2 | APIGatewayProxyEvent => {
-  const { headers, multiValueHeaders } = deliveredHeaders(request);
-  const spec = { headers, body: request.body ?? null, isBase64Encoded: request.isBase64Encoded };
-  return request.version === '2.0'
-    ? httpApiEvent(spec)
-    : { ...restApiEvent(spec), multiValueHeaders: multiValueHeaders ?? {} };
-};
+const eventOf = (request: ClientRequest): APIGatewayProxyEventV2 =>
+  httpApiEvent({
+    headers: deliveredHeaders(request),
+    body: request.body ?? null,
+    isBase64Encoded: request.isBase64Encoded,
+  });
 
 /**
  * A Lambda context with time to spare: this suite is about input, and a busy machine must not turn

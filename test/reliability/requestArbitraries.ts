@@ -1,7 +1,7 @@
 // fast-check generators of POST /plants requests, from valid to hostile: bodies valid, almost valid,
 // of wrong types, deeply nested, huge, not UTF-8 or with lone surrogates, with ids at and beyond the
 // id range, duplicate keys and prototype-pollution keys, or not JSON at all; headers in every
-// casing, missing or repeated; both payload versions; base64 or not. What each must get is decided
+// casing, missing or repeated; base64 or not. What each must get is decided
 // by the model (apiModel.ts), not here.
 import fc from 'fast-check';
 import { type ClientRequest, ID_LIMIT, MAX_BODY_BYTES } from './apiModel.ts';
@@ -387,7 +387,7 @@ const authorizationValues = (tokens: TestTokens): fc.Arbitrary<readonly string[]
         [`Bearer ${tokens.stranger}`],
         [`Bearer ${tokens.expired}`],
         [`Bearer ${tokens.alice}x`],
-        // repeated: API Gateway joins them (2.0) or keeps the last (1.0)
+        // repeated: API Gateway joins them with a comma
         [`Bearer ${tokens.alice}`, `Bearer ${tokens.alice}`],
         ['Bearer not-a-jwt', `Bearer ${tokens.bob}`],
         [`Bearer ${tokens.bob}`, 'Basic YWxpY2U6c2VjcmV0'],
@@ -486,7 +486,7 @@ const described = (
   ...request,
   [fc.toStringMethod]: () =>
     withTokenNames(
-      `{ ${again ? 'again, ' : ''}version: ${request.version}, isBase64Encoded: ${request.isBase64Encoded}, headers: ${JSON.stringify(
+      `{ ${again ? 'again, ' : ''}isBase64Encoded: ${request.isBase64Encoded}, headers: ${JSON.stringify(
         request.headers,
       )}, body: ${preview(request.body)} }`,
       tokens,
@@ -497,18 +497,17 @@ const described = (
 const requestArb = (tokens: TestTokens): fc.Arbitrary<GeneratedRequest> =>
   fc
     .record({
-      version: fc.constantFrom<'2.0' | '1.0'>('2.0', '1.0'),
       headers: headersArb(tokens),
       body,
       encoding,
     })
-    .map(({ version, headers, body: value, encoding: how }) =>
-      described({ version, headers, ...encode(value, how) }, tokens),
+    .map(({ headers, body: value, encoding: how }) =>
+      described({ headers, ...encode(value, how) }, tokens),
     );
 
 /**
- * A client's sequence of requests: new ones, and now and then one sent again (a client's retry, by
- * either payload version, as text or base64), so that replays meet their originals.
+ * A client's sequence of requests: new ones, and now and then one sent again (a client's retry, as
+ * text or base64), so that replays meet their originals.
  */
 export const requestSequenceArb = (
   tokens: TestTokens,
@@ -522,7 +521,6 @@ export const requestSequenceArb = (
           weight: 1,
           arbitrary: fc.record({
             back: fc.nat({ max: 7 }),
-            version: fc.constantFrom<'2.0' | '1.0' | 'same'>('same', 'same', '2.0', '1.0'),
             base64: fc.boolean(),
           }),
         },
@@ -538,7 +536,7 @@ export const requestSequenceArb = (
         }
         const earlier = sequence[sequence.length - 1 - (step.back % Math.max(1, sequence.length))];
         if (!earlier) continue;
-        sequence.push(againAs(earlier, step.version, step.base64, tokens));
+        sequence.push(againAs(earlier, step.base64, tokens));
       }
       return sequence;
     })
@@ -547,14 +545,12 @@ export const requestSequenceArb = (
 /** The same request again; with `base64`, its text body travels base64-encoded this time. */
 const againAs = (
   request: GeneratedRequest,
-  version: '2.0' | '1.0' | 'same',
   base64: boolean,
   tokens: TestTokens,
 ): GeneratedRequest => {
   const reencode = base64 && !request.isBase64Encoded && request.body !== undefined;
   return described(
     {
-      version: version === 'same' ? request.version : version,
       headers: request.headers,
       body: reencode ? Buffer.from(request.body ?? '', 'utf8').toString('base64') : request.body,
       isBase64Encoded: request.isBase64Encoded || reencode,

@@ -7,7 +7,7 @@ import { createDynamoPlantStore } from '#lib/plants/dynamoStore.ts';
 import { createPlantHandler } from '#lib/routes/createPlant.ts';
 import { type JwksServer, startJwksServer } from '../../infra/local/jwksServer.ts';
 import { createTestTable, localDocumentClient } from '../support/dynamodbTables.ts';
-import { apiEvent, invokeHandler, type PayloadVersion } from '../support/events.ts';
+import { httpApiEvent, invokeHandler } from '../support/events.ts';
 import { quietTelemetry } from '../support/telemetry.ts';
 import {
   jwksOf,
@@ -62,30 +62,23 @@ afterAll(async () => {
 });
 
 const send = (
-  version: PayloadVersion,
   authorization: string | undefined,
   {
     target = handler,
     query = {},
   }: { target?: typeof handler; query?: Record<string, string> } = {},
-) => {
-  const event = apiEvent(version, {
-    headers: {
-      'content-type': 'application/json',
-      ...(authorization === undefined ? {} : { authorization }),
-    },
-    body: JSON.stringify({ id: 1, name: 'Mallory’s fern' }),
-  });
-  const withQuery =
-    version === '2.0'
-      ? {
-          ...event,
-          rawQueryString: new URLSearchParams(query).toString(),
-          queryStringParameters: query,
-        }
-      : { ...event, queryStringParameters: query };
-  return invokeHandler(target, withQuery);
-};
+) =>
+  invokeHandler(
+    target,
+    httpApiEvent({
+      headers: {
+        'content-type': 'application/json',
+        ...(authorization === undefined ? {} : { authorization }),
+      },
+      body: JSON.stringify({ id: 1, name: 'Mallory’s fern' }),
+      query: new URLSearchParams(query).toString(),
+    }),
+  );
 
 /** Sign a token whose header and payload the attacker chose, with an HMAC key of their choice. */
 const hmacSigned = (secret: Uint8Array, kid: string) =>
@@ -169,7 +162,7 @@ const attacks: [string, () => Promise<string | undefined>, string][] = [
   ],
 ];
 
-describe.each<PayloadVersion>(['2.0', '1.0'])('bearer auth attacks (payload %s)', (version) => {
+describe('bearer auth attacks', () => {
   beforeEach(async () => {
     expect(await table.items()).toEqual([]);
   });
@@ -177,7 +170,7 @@ describe.each<PayloadVersion>(['2.0', '1.0'])('bearer auth attacks (payload %s)'
   it.each(attacks)(
     'rejects %s with 401 and stores nothing',
     async (_attack, authorization, challenge) => {
-      const response = await send(version, await authorization());
+      const response = await send(await authorization());
 
       expect(response.statusCode).toBe(401);
       expect(response.headers?.['WWW-Authenticate']).toBe(challenge);
@@ -188,7 +181,7 @@ describe.each<PayloadVersion>(['2.0', '1.0'])('bearer auth attacks (payload %s)'
 
   it('ignores a token sent in the query string instead of the header', async () => {
     const token = await signToken(rsa);
-    const response = await send(version, undefined, { query: { access_token: token } });
+    const response = await send(undefined, { query: { access_token: token } });
 
     expect(response.statusCode).toBe(401);
     expect(response.headers?.['WWW-Authenticate']).toBe(NO_TOKEN);
@@ -197,7 +190,7 @@ describe.each<PayloadVersion>(['2.0', '1.0'])('bearer auth attacks (payload %s)'
 
   it('answers 403 insufficient_scope when the required scope is missing, and stores nothing', async () => {
     const token = await signToken(rsa, { claims: { scope: 'plants:read' } });
-    const response = await send(version, `Bearer ${token}`, { target: scopedHandler });
+    const response = await send(`Bearer ${token}`, { target: scopedHandler });
 
     expect(response.statusCode).toBe(403);
     expect(response.headers?.['WWW-Authenticate']).toBe(
@@ -225,7 +218,7 @@ describe('a key set that (wrongly) publishes a symmetric key', () => {
       verifyToken: verifierFor(keySet),
     });
 
-    const response = await send('2.0', `Bearer ${await hmacSigned(secret, 'shared')}`, {
+    const response = await send(`Bearer ${await hmacSigned(secret, 'shared')}`, {
       target: lenient,
     });
 
@@ -242,7 +235,7 @@ describe('what a valid token may do', () => {
 
   it.each(['Bearer', 'bearer', 'BEARER'])('accepts the scheme written %s', async (scheme) => {
     const token = await signToken(rsa, { subject: `caller-${scheme}` });
-    const event = apiEvent('2.0', {
+    const event = httpApiEvent({
       headers: { 'content-type': 'application/json', authorization: `${scheme} ${token}` },
       body: JSON.stringify({ id: scheme.charCodeAt(1), name: scheme }),
     });
@@ -258,7 +251,7 @@ describe('what a valid token may do', () => {
       [11, { scp: ['plants:write'] }],
     ] as const) {
       const token = await signToken(rsa, { claims });
-      const event = apiEvent('2.0', {
+      const event = httpApiEvent({
         headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
         body: JSON.stringify({ id, name: 'Scoped' }),
       });

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { keySetFrom } from '#lib/auth/tokenVerifier.ts';
 import { createPlantHandler } from '#lib/routes/createPlant.ts';
 import { type JwksServer, startJwksServer } from '../../infra/local/jwksServer.ts';
-import { apiEvent, invokeHandler } from '../support/events.ts';
+import { httpApiEvent, invokeHandler } from '../support/events.ts';
 import { FakePlantStore } from '../support/fakePlantStore.ts';
 import { quietTelemetry } from '../support/telemetry.ts';
 import { jwksOf, makeKey, signToken, type TestKey, verifierFor } from '../support/tokens.ts';
@@ -17,7 +17,7 @@ let key: TestKey;
 let handler: ReturnType<typeof createPlantHandler>;
 
 const post = async (token: string) => {
-  const event = apiEvent('2.0', {
+  const event = httpApiEvent({
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: '{"id":1,"name":"Fern"}',
   });

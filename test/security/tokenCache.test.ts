@@ -13,7 +13,7 @@ import {
 } from '#lib/auth/tokenVerifier.ts';
 import { createPlantHandler } from '#lib/routes/createPlant.ts';
 import { type JwksServer, startJwksServer } from '../../infra/local/jwksServer.ts';
-import { apiEvent, invokeHandler } from '../support/events.ts';
+import { httpApiEvent, invokeHandler } from '../support/events.ts';
 import { FakePlantStore } from '../support/fakePlantStore.ts';
 import { quietTelemetry } from '../support/telemetry.ts';
 import {
@@ -145,7 +145,7 @@ describe('a remembered token through the pipeline', () => {
       (
         await invokeHandler(
           handler,
-          apiEvent('2.0', {
+          httpApiEvent({
             headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
             body: JSON.stringify({ id, name: 'Fern' }),
           }),

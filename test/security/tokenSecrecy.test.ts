@@ -15,7 +15,7 @@ import { createDynamoPlantStore } from '#lib/plants/dynamoStore.ts';
 import { createPlantHandler } from '#lib/routes/createPlant.ts';
 import { freePort } from '../../infra/local/freePort.ts';
 import { createTestTable, localDocumentClient } from '../support/dynamodbTables.ts';
-import { apiEvent, invokeHandler } from '../support/events.ts';
+import { httpApiEvent, invokeHandler } from '../support/events.ts';
 import { loudTelemetry } from '../support/telemetry.ts';
 import { makeKey, signToken, type TestKey, verifierTrusting } from '../support/tokens.ts';
 
@@ -69,7 +69,7 @@ const send = async (
   token: string,
   body: object,
 ) => {
-  const event = apiEvent('2.0', {
+  const event = httpApiEvent({
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });

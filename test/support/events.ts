@@ -1,5 +1,6 @@
-// API Gateway events of both payload versions, and a Lambda context, for calling handlers directly.
-import type { APIGatewayProxyEvent, APIGatewayProxyEventV2, Context } from 'aws-lambda';
+// API Gateway HTTP API events (payload 2.0, the only kind deployed), and a Lambda context, for
+// calling handlers directly.
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 
 export interface RequestSpec {
   /** POST by default. */
@@ -16,7 +17,7 @@ export interface RequestSpec {
   isBase64Encoded?: boolean;
 }
 
-/** Each query parameter with all its values, as payload 1.0 has them. */
+/** Each query parameter with all its values. */
 const multiValueQuery = (query: string) => {
   const grouped: Record<string, string[]> = {};
   for (const [name, value] of new URLSearchParams(query)) {
@@ -24,8 +25,6 @@ const multiValueQuery = (query: string) => {
   }
   return grouped;
 };
-
-export type PayloadVersion = '2.0' | '1.0';
 
 /** HTTP API (payload 2.0): headers lower-cased by API Gateway, body absent when empty. */
 export const httpApiEvent = ({
@@ -74,69 +73,6 @@ export const httpApiEvent = ({
   isBase64Encoded,
 });
 
-/** REST API (payload 1.0): headers as sent (any casing), plus multiValueHeaders; body null when empty. */
-export const restApiEvent = ({
-  method = 'POST',
-  path = '/plants',
-  route = `${method} /plants`,
-  pathParameters,
-  query = '',
-  headers = {},
-  body = null,
-  isBase64Encoded = false,
-}: RequestSpec): APIGatewayProxyEvent => ({
-  resource: route.split(' ')[1] ?? '/plants',
-  path,
-  httpMethod: method,
-  headers,
-  multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]])),
-  // payload 1.0 keeps the last value of a repeated parameter here, every value below
-  queryStringParameters: query
-    ? Object.fromEntries(
-        Object.entries(multiValueQuery(query)).map(([n, v]) => [n, v.at(-1) ?? '']),
-      )
-    : null,
-  multiValueQueryStringParameters: query ? multiValueQuery(query) : null,
-  pathParameters: pathParameters ?? null,
-  stageVariables: null,
-  requestContext: {
-    accountId: '123456789012',
-    apiId: 'api',
-    authorizer: null,
-    protocol: 'HTTP/1.1',
-    httpMethod: method,
-    identity: {
-      accessKey: null,
-      accountId: null,
-      apiKey: null,
-      apiKeyId: null,
-      caller: null,
-      clientCert: null,
-      cognitoAuthenticationProvider: null,
-      cognitoAuthenticationType: null,
-      cognitoIdentityId: null,
-      cognitoIdentityPoolId: null,
-      principalOrgId: null,
-      sourceIp: '127.0.0.1',
-      user: null,
-      userAgent: 'test',
-      userArn: null,
-    },
-    // the path as the client sent it: the stage (or a custom domain's base path) included
-    path: `/prod${path}`,
-    stage: 'prod',
-    requestId: 'request-id',
-    requestTimeEpoch: 1795300000000,
-    resourceId: 'resource',
-    resourcePath: route.split(' ')[1] ?? '/plants',
-  },
-  body,
-  isBase64Encoded,
-});
-
-export const apiEvent = (version: PayloadVersion, spec: RequestSpec) =>
-  version === '2.0' ? httpApiEvent(spec) : restApiEvent(spec);
-
 export const lambdaContext = (remainingMs = 10_000): Context => {
   const deadline = Date.now() + remainingMs;
   return {
@@ -158,12 +94,12 @@ export const lambdaContext = (remainingMs = 10_000): Context => {
 
 /** A handler as API Gateway calls it: Middy types it by what its middlewares produce instead. */
 type LambdaHttpHandler = (
-  event: APIGatewayProxyEventV2 | APIGatewayProxyEvent,
+  event: APIGatewayProxyEventV2,
   context: Context,
 ) => Promise<{ statusCode: number; headers?: Record<string, string>; body: string }>;
 
 export const invokeHandler = (
   handler: unknown,
-  event: APIGatewayProxyEventV2 | APIGatewayProxyEvent,
+  event: APIGatewayProxyEventV2,
   context: Context = lambdaContext(),
 ) => (handler as LambdaHttpHandler)(event, context);

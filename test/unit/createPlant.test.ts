@@ -1,46 +1,26 @@
 // POST /plants through the whole Middy pipeline: a fake plant store, the real token verifier with a
-// local key set, and API Gateway events of both payload versions.
+// local key set, and API Gateway HTTP API events. What every route shares (bearer auth, the JSON
+// body, the order of checks, errors, timeouts) is tested once, in pipeline.test.ts; here is what
+// is POST /plants's own: the NewPlant rules, the store's outcomes, and the route's access and realm.
 import type { Context } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HttpResponse } from '#lib/http/types.ts';
 import { createPlantHandler } from '#lib/routes/createPlant.ts';
-import {
-  apiEvent,
-  lambdaContext,
-  type PayloadVersion,
-  type RequestSpec,
-} from '../support/events.ts';
+import { httpApiEvent, lambdaContext, type RequestSpec } from '../support/events.ts';
 import { FakePlantStore } from '../support/fakePlantStore.ts';
 import { type RecordedTelemetry, recordTelemetry } from '../support/telemetry.ts';
-import { makeKey, signToken, verifierFor, verifierTrusting } from '../support/tokens.ts';
-import { acceptableClaims, hmacToken, tamperedToken, unsecuredToken } from './helpers.ts';
+import { makeKey, signToken, verifierTrusting } from '../support/tokens.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Keys, tokens and the handler.
 
 const key = await makeKey('ES256');
-const strangerKey = await makeKey('ES256');
 const verifyToken = await verifierTrusting(key);
 
-const validToken = await signToken(key);
-const longTokenPadding = 'x'.repeat(9000);
 const tokens = {
-  valid: validToken,
-  expired: await signToken(key, { expiresIn: -120, notBefore: -300 }),
-  notYetValid: await signToken(key, { notBefore: 120, expiresIn: 600 }),
-  wrongIssuer: await signToken(key, { issuer: 'https://evil.test/' }),
-  wrongAudience: await signToken(key, { audience: 'another-api' }),
-  unknownKey: await signToken(strangerKey),
-  wrongKeySameKid: await signToken({ ...strangerKey, kid: key.kid }),
-  hmac: await hmacToken(),
-  none: unsecuredToken(),
-  tampered: tamperedToken(validToken),
-  tooLong: await signToken(key, { claims: { pad: longTokenPadding } }),
-  garbage: 'garbage-token-5f1c9e2a',
+  valid: await signToken(key),
   read: await signToken(key, { claims: { scope: 'plants:read' } }),
   readWrite: await signToken(key, { claims: { scope: 'plants:read plants:write' } }),
-  scpWrite: await signToken(key, { claims: { scp: ['plants:write'] } }),
-  writer: await signToken(key, { claims: { scope: 'plants:writer' } }),
 };
 /** Every token this file presents: none may appear in a response or a log line. */
 const allTokens = Object.values(tokens);
@@ -62,20 +42,12 @@ const expectProtectiveHeaders = (response: HttpResponse) => {
   expect(headerOf(response, 'X-Content-Type-Options')).toBe('nosniff');
 };
 
-/** A JSON NewPlant body of exactly `bytes` UTF-8 bytes, its name made of `filler`. */
-const bodyOfBytes = (bytes: number, filler = 'a') => {
-  const prefix = '{"id":1,"name":"';
-  const suffix = '"}';
-  const room = bytes - Buffer.byteLength(prefix + suffix);
-  const fillerBytes = Buffer.byteLength(filler);
-  const body = `${prefix}${filler.repeat(Math.floor(room / fillerBytes))}${'a'.repeat(room % fillerBytes)}${suffix}`;
+/** A JSON NewPlant body of exactly `bytes` UTF-8 bytes. */
+const bodyOfBytes = (bytes: number) => {
+  const body = `{"id":1,"name":"${'a'.repeat(bytes - Buffer.byteLength('{"id":1,"name":""}'))}"}`;
   expect(Buffer.byteLength(body)).toBe(bytes);
   return body;
 };
-
-const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
-
-const VERSIONS: PayloadVersion[] = ['2.0', '1.0'];
 
 let telemetry: RecordedTelemetry;
 
@@ -90,7 +62,7 @@ afterEach(() => {
   for (const token of allTokens) expect(log).not.toContain(token);
 });
 
-describe.each(VERSIONS)('POST /plants (API Gateway payload %s)', (version) => {
+describe('POST /plants', () => {
   let store: FakePlantStore;
   let handler: Handler;
 
@@ -99,8 +71,7 @@ describe.each(VERSIONS)('POST /plants (API Gateway payload %s)', (version) => {
     handler = createPlantHandler({ plantStore: store, verifyToken, ...telemetry });
   });
 
-  const post = (spec: RequestSpec, context?: Context) =>
-    send(handler, apiEvent(version, spec), context);
+  const post = (spec: RequestSpec, context?: Context) => send(handler, httpApiEvent(spec), context);
 
   /** An authenticated JSON request; `body` undefined sends no body at all. */
   const request = (
@@ -264,38 +235,10 @@ describe.each(VERSIONS)('POST /plants (API Gateway payload %s)', (version) => {
       expectSuccess(response, { name: 'Edge' });
       expect(store.calls[0]?.plant.id).toBe(id);
     });
-
-    it('decodes a base64 body (isBase64Encoded)', async () => {
-      const name = 'Ficus 🌿 e\u0301';
-      const response = await post(
-        request(base64(json({ id: 14, name, tag: 'b64' })), {}, { isBase64Encoded: true }),
-      );
-
-      expectSuccess(response, { name, tag: 'b64' });
-      expect(store.calls[0]?.plant).toStrictEqual({ id: 14, name, tag: 'b64' });
-    });
   });
 
   // -------------------------------------------------------------------------------------------
   describe('400: the body is not a valid NewPlant', () => {
-    it('rejects a request without body', async () => {
-      expectRejected(await post(request(undefined)), 400);
-    });
-
-    it('rejects an empty body', async () => {
-      expectRejected(await post(request('')), 400);
-    });
-
-    it.each([
-      ['a truncated object', '{"id":1,"name":"a"'],
-      ['a trailing comma', '{"id":1,"name":"a",}'],
-      ['single quotes', "{'id':1,'name':'a'}"],
-      ['plain text', 'id=1&name=a'],
-      ['blank space', '   '],
-    ])('rejects invalid JSON: %s', async (_, body) => {
-      expectRejected(await post(request(body)), 400);
-    });
-
     it.each([
       ['an array', '[{"id":1,"name":"a"}]'],
       ['an empty array', '[]'],
@@ -362,291 +305,47 @@ describe.each(VERSIONS)('POST /plants (API Gateway payload %s)', (version) => {
         expect(message).toContain(' 9007199254740991');
       },
     );
-
-    it.each([
-      ['__proto__ at the top', '{"id":1,"name":"a","__proto__":{"isAdmin":true}}', '__proto__'],
-      ['__proto__ nested', '{"id":1,"name":"a","x":{"__proto__":{"isAdmin":true}}}', '__proto__'],
-      [
-        'constructor.prototype',
-        '{"id":1,"name":"a","constructor":{"prototype":{"isAdmin":true}}}',
-        'constructor',
-      ],
-    ])('rejects a prototype-pollution key: %s', async (_, body, keyName) => {
-      const message = expectRejected(await post(request(body)), 400);
-      expect(message).toContain(keyName);
-      expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
-    });
-
-    it('rejects a base64 body that is not valid UTF-8', async () => {
-      const bytes = Buffer.concat([
-        Buffer.from('{"id":1,"name":"'),
-        Buffer.from([0xff, 0xfe, 0xc3]),
-        Buffer.from('"}'),
-      ]);
-      const response = await post(request(bytes.toString('base64'), {}, { isBase64Encoded: true }));
-      const message = expectRejected(response, 400);
-      expect(message).toMatch(/UTF-8/i);
-    });
   });
 
   // -------------------------------------------------------------------------------------------
-  describe('401: the caller is not authenticated', () => {
+  describe("the route's access, realm and body limit", () => {
     const plant = json({ id: 1, name: 'Ficus' });
-    const noToken = 'Bearer realm="plants"';
-    const invalidToken = 'Bearer realm="plants", error="invalid_token"';
 
-    it('rejects a request without Authorization header', async () => {
+    it('answers 401 without a token, challenging for the plants realm', async () => {
       const response = await post({ headers: { 'content-type': 'application/json' }, body: plant });
-
-      expectRejected(response, 401);
-      expect(headerOf(response, 'WWW-Authenticate')).toBe(noToken);
-    });
-
-    it.each([
-      ['an empty header', ''],
-      ['a blank header', '   '],
-      ['the Basic scheme', 'Basic dXNlcjpwYXNzd29yZA=='],
-      ['Bearer without a token', 'Bearer'],
-      ['Bearer followed by blanks only', 'Bearer   '],
-      ['a token without scheme', tokens.valid],
-    ])('rejects %s, with a challenge but no invalid_token', async (_, authorization) => {
-      const response = await post(request(plant, { authorization }));
-
-      expectRejected(response, 401);
-      expect(headerOf(response, 'WWW-Authenticate')).toBe(noToken);
-    });
-
-    it.each([
-      ['a garbage token', tokens.garbage],
-      ['an expired token (beyond the 60 s tolerance)', tokens.expired],
-      ['a token not valid before 120 s from now', tokens.notYetValid],
-      ['a token from another issuer', tokens.wrongIssuer],
-      ['a token for another audience', tokens.wrongAudience],
-      ['a token signed by a key not in the JWKS', tokens.unknownKey],
-      ["a token signed by another key under a trusted key's kid", tokens.wrongKeySameKid],
-      ['an HS256 token (shared secret)', tokens.hmac],
-      ['an unsecured token (alg none)', tokens.none],
-      ['a token with a payload byte changed', tokens.tampered],
-      ['a validly signed token longer than 8192 characters', tokens.tooLong],
-    ])('rejects %s as invalid_token', async (_, token) => {
-      const response = await post(request(plant, { authorization: `Bearer ${token}` }));
-
-      expectRejected(response, 401);
-      expect(headerOf(response, 'WWW-Authenticate')).toBe(invalidToken);
-    });
-
-    it('the long token is rejected for its length alone', () => {
-      expect(tokens.tooLong.length).toBeGreaterThan(8192);
-    });
-
-    it.each([
-      ['bearer', `bearer ${tokens.valid}`],
-      ['BEARER', `BEARER ${tokens.valid}`],
-      ['several spaces', `Bearer   ${tokens.valid}`],
-    ])('takes the scheme case-insensitively and with any spacing: %s', async (_, authorization) => {
-      const response = await post(request(plant, { authorization }));
-
-      expectSuccess(response, { name: 'Ficus' });
-    });
-
-    it.each([
-      ['AUTHORIZATION', 'CONTENT-TYPE'],
-      ['Authorization', 'Content-Type'],
-      ['authorization', 'content-type'],
-    ])('matches the header names %s and %s case-insensitively', async (auth, contentType) => {
-      const response = await post({
-        headers: { [auth]: `Bearer ${tokens.valid}`, [contentType]: 'application/json' },
-        body: plant,
-      });
-
-      expectSuccess(response, { name: 'Ficus' });
-      expect(store.calls).toHaveLength(1);
-    });
-  });
-
-  // -------------------------------------------------------------------------------------------
-  describe('403: the token lacks the required scope', () => {
-    const plant = json({ id: 1, name: 'Ficus' });
-    const withScope = (token: string) => request(plant, { authorization: `Bearer ${token}` });
-
-    beforeEach(() => {
-      handler = createPlantHandler({
-        plantStore: store,
-        ...telemetry,
-        verifyToken,
-        scopes: { write: 'plants:write' },
-      });
-    });
-
-    it.each([
-      ['no scope at all', tokens.valid],
-      ['plants:read only', tokens.read],
-      ['a scope that merely starts with plants:write', tokens.writer],
-    ])('rejects a token with %s', async (_, token) => {
-      const response = await post(withScope(token));
-
-      expectRejected(response, 403);
-      expect(headerOf(response, 'WWW-Authenticate')).toBe(
-        'Bearer realm="plants", error="insufficient_scope", scope="plants:write"',
-      );
-    });
-
-    it.each([
-      ['scope "plants:read plants:write"', tokens.readWrite],
-      ['scp ["plants:write"]', tokens.scpWrite],
-    ])('accepts a token with %s', async (_, token) => {
-      const response = await post(withScope(token));
-
-      expectSuccess(response, { name: 'Ficus' });
-      expect(store.calls).toHaveLength(1);
-    });
-
-    it('checks the scope before the body', async () => {
-      const response = await post(
-        request('not json', {
-          authorization: `Bearer ${tokens.read}`,
-          'content-type': 'text/plain',
-        }),
-      );
-
-      expectRejected(response, 403);
-    });
-  });
-
-  // -------------------------------------------------------------------------------------------
-  describe('order of checks: authentication, media type, size, JSON, fields', () => {
-    const oversized = bodyOfBytes(64 * 1024 + 100);
-
-    it.each<[string, RequestSpec]>([
-      [
-        'no header, text/plain, invalid JSON',
-        { headers: { 'content-type': 'text/plain' }, body: '{' },
-      ],
-      ['no header, no content type, no body', {}],
-      [
-        'no header, oversized body',
-        { headers: { 'content-type': 'application/json' }, body: oversized },
-      ],
-      [
-        'no header, prototype pollution',
-        { headers: { 'content-type': 'application/json' }, body: '{"__proto__":{}}' },
-      ],
-    ])('answers 401, not 400/413/415, without a token: %s', async (_, spec) => {
-      const response = await post(spec);
 
       expectRejected(response, 401);
       expect(headerOf(response, 'WWW-Authenticate')).toBe('Bearer realm="plants"');
     });
 
-    it('answers 401 to an invalid token whatever the body', async () => {
-      const response = await post(
-        request('{', { authorization: `Bearer ${tokens.expired}`, 'content-type': 'text/plain' }),
-      );
-
-      expectRejected(response, 401);
-      expect(headerOf(response, 'WWW-Authenticate')).toBe(
-        'Bearer realm="plants", error="invalid_token"',
-      );
-    });
-
-    it('answers 415 to a wrong content type with an oversized body', async () => {
-      expectRejected(await post(request(oversized, { 'content-type': 'text/plain' })), 415);
-    });
-
-    it('answers 415 to a wrong content type without body', async () => {
-      expectRejected(await post(request(undefined, { 'content-type': 'text/plain' })), 415);
-    });
-
-    it('answers 413 to an oversized body that is not JSON either', async () => {
-      expectRejected(await post(request(`{${'x'.repeat(70_000)}`)), 413);
-    });
-  });
-
-  // -------------------------------------------------------------------------------------------
-  describe('413: the body is larger than 64 KiB', () => {
-    it('rejects a body of 65537 bytes', async () => {
-      expectRejected(await post(request(bodyOfBytes(65_537))), 413);
-    });
-
-    it('measures bytes, not characters', async () => {
-      const body = bodyOfBytes(65_537, 'é');
-      expect(body.length).toBeLessThan(65_536);
-
-      expectRejected(await post(request(body)), 413);
-    });
-
-    it('accepts a body of exactly 65536 bytes', async () => {
-      const response = await post(request(bodyOfBytes(65_536)));
-
-      expect(response.statusCode).toBe(200);
-      expect(store.calls).toHaveLength(1);
-    });
-
-    it('rejects a base64 body that decodes to more than 65536 bytes', async () => {
-      const response = await post(
-        request(base64(bodyOfBytes(65_537)), {}, { isBase64Encoded: true }),
-      );
-      expectRejected(response, 413);
-    });
-
-    it('measures a base64 body after decoding: 65536 bytes pass though the text is longer', async () => {
-      const encoded = base64(bodyOfBytes(65_536));
-      expect(encoded.length).toBeGreaterThan(65_536);
-
-      const response = await post(request(encoded, {}, { isBase64Encoded: true }));
-
-      expect(response.statusCode).toBe(200);
-      expect(store.calls).toHaveLength(1);
-    });
-  });
-
-  // -------------------------------------------------------------------------------------------
-  describe('415: the body is not declared as JSON', () => {
-    const plant = json({ id: 1, name: 'Ficus' });
-
-    it('rejects a request without Content-Type', async () => {
-      const response = await post({
-        headers: { authorization: `Bearer ${tokens.valid}` },
-        body: plant,
+    it('requires the write scope when the deployment sets one: the read scope does not do', async () => {
+      handler = createPlantHandler({
+        plantStore: store,
+        ...telemetry,
+        verifyToken,
+        scopes: { read: 'plants:read', write: 'plants:write' },
       });
-      expectRejected(response, 415);
-    });
 
-    it.each([
-      'text/plain',
-      'application/xml',
-      'text/json',
-      'application/x-www-form-urlencoded',
-      'application/jsonp',
-      'multipart/form-data; boundary=x',
-    ])('rejects Content-Type %s', async (contentType) => {
-      expectRejected(await post(request(plant, { 'content-type': contentType })), 415);
-    });
-
-    it.each([
-      'application/json; charset=utf-8',
-      'application/json;charset=UTF-8',
-      'APPLICATION/JSON',
-      'application/merge-patch+json',
-      'application/vnd.api+json',
-    ])('accepts Content-Type %s as JSON', async (contentType) => {
-      const response = await post(request(plant, { 'content-type': contentType }));
-
-      expectSuccess(response, { name: 'Ficus' });
-    });
-
-    // RFC 9110 §8.3.1: media-type = type "/" subtype *( OWS ";" OWS parameter )
-    it('accepts Content-Type application/json ; charset=utf-8 (whitespace before a parameter)', async () => {
-      const response = await post(
-        request(plant, { 'content-type': 'application/json ; charset=utf-8' }),
+      const refused = await post(request(plant, { authorization: `Bearer ${tokens.read}` }));
+      expectRejected(refused, 403);
+      expect(headerOf(refused, 'WWW-Authenticate')).toBe(
+        'Bearer realm="plants", error="insufficient_scope", scope="plants:write"',
       );
+      const accepted = await post(request(plant, { authorization: `Bearer ${tokens.readWrite}` }));
+      expectSuccess(accepted, { name: 'Ficus' });
+      expect(store.calls).toHaveLength(1);
+    });
 
-      expectSuccess(response, { name: 'Ficus' });
+    it('takes a body of 65536 bytes, and answers 413 to one of 65537', async () => {
+      expectRejected(await post(request(bodyOfBytes(65_537))), 413);
+
+      expect((await post(request(bodyOfBytes(65_536)))).statusCode).toBe(200);
+      expect(store.calls).toHaveLength(1);
     });
   });
 
   // -------------------------------------------------------------------------------------------
-  describe('409, 500, 503: what the store answers', () => {
+  describe('409, 503: what the store answers', () => {
     const plant = json({ id: 7, name: 'Ficus', tag: 'outdoor' });
 
     it('answers 409 when the id is stored with a different name or tag', async () => {
@@ -680,130 +379,14 @@ describe.each(VERSIONS)('POST /plants (API Gateway payload %s)', (version) => {
       expect(response.body).not.toMatch(/Throttling|Rate exceeded/);
     });
 
-    it('answers 500 "Internal server error" when the store throws, and logs the details', async () => {
-      store.fault = 'throw';
-      const failure = new Error('table plants-unit exploded: SECRET-DETAIL-4711');
-      store.failure = failure;
-      const response = await post(request(plant));
-
-      const message = expectError(response, 500);
-      expect(message).toBe('Internal server error');
-      expect(response.body).not.toContain('SECRET-DETAIL-4711');
-      expect(response.body).not.toContain('plants-unit');
-      expect(response.body).not.toMatch(/\bat \S+ \(|Error:/);
-      // API.md: the details go to the log with the request id
-      expect(
-        telemetry
-          .documents()
-          .some(
-            (line) =>
-              line.function_request_id === 'aws-request-id' &&
-              JSON.stringify(line).includes('SECRET-DETAIL-4711'),
-          ),
-      ).toBe(true);
-    });
-
-    it('answers 500 when the store rejects with something that is not an Error', async () => {
-      store.fault = 'throw';
-      store.failure = 'a bare string: SECRET-DETAIL-4711';
-      const response = await post(request(plant));
-
-      expect(expectError(response, 500)).toBe('Internal server error');
-      expect(response.body).not.toContain('SECRET-DETAIL-4711');
-    });
-
-    it.each<[string, () => unknown]>([
-      ['a value JSON cannot hold (a BigInt)', () => ({ count: 1n })],
-      ['an object that cannot even become a string', () => Object.create(null)],
-      [
-        'an error that is its own cause',
-        () => {
-          const loop = new Error('loop');
-          loop.cause = loop;
-          return loop;
-        },
-      ],
-    ])(
-      'answers 500 even when the failure is %s, which the log cannot serialize plainly',
-      async (_case, makeFailure) => {
-        store.fault = 'throw';
-        store.failure = makeFailure();
-        const response = await post(request(plant));
-
-        expect(expectError(response, 500)).toBe('Internal server error');
-      },
-    );
-
-    it('answers 503 with Retry-After when the identity provider keys cannot be fetched', async () => {
-      const unreachableKeys = verifierFor(() => Promise.reject(new TypeError('fetch failed')));
-      handler = createPlantHandler({
-        plantStore: store,
-        verifyToken: unreachableKeys,
-        ...telemetry,
-      });
-      const response = await post(request(plant));
-
-      const message = expectRejected(response, 503);
-      expect(message).toMatch(/retry/i);
-      expect(headerOf(response, 'Retry-After')).toMatch(/^[1-9]\d*$/);
-    });
-
-    it('answers 503 with Retry-After before the Lambda timeout when the store never answers', async () => {
+    it("hands the store the request's signal, aborted when the function runs out of time", async () => {
       store.fault = 'hang';
-      const started = Date.now();
       const response = await post(request(plant), lambdaContext(700));
-      const elapsed = Date.now() - started;
 
-      const message = expectError(response, 503);
-      expect(message).toMatch(/retry/i);
-      expect(headerOf(response, 'Retry-After')).toMatch(/^[1-9]\d*$/);
-      expect(elapsed).toBeLessThan(700);
+      expectError(response, 503);
       // the store's work is cancelled, not left running
       expect(store.calls).toHaveLength(1);
       expect(store.calls[0]?.signal?.aborted).toBe(true);
     });
-  });
-
-  // -------------------------------------------------------------------------------------------
-  describe('the handler never throws', () => {
-    it('answers an event without headers or body with 401', async () => {
-      const event = { ...apiEvent(version, {}), headers: null, multiValueHeaders: null };
-      await expect(send(handler, event)).resolves.toMatchObject({ statusCode: 401 });
-    });
-
-    it('answers an empty event object with 401', async () => {
-      await expect(send(handler, {})).resolves.toMatchObject({ statusCode: 401 });
-    });
-
-    it('answers an event without headers with a well-formed 401', async () => {
-      const response = await post({ body: json({ id: 1, name: 'Ficus' }) });
-      expectRejected(response, 401);
-    });
-  });
-});
-
-// The token fixtures are what their names say (guards against a test passing for the wrong reason).
-describe('token fixtures', () => {
-  it('the forged tokens carry otherwise acceptable claims', () => {
-    const payloadOf = (token: string) =>
-      JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<
-        string,
-        unknown
-      >;
-    for (const token of [tokens.hmac, tokens.none, tokens.tampered]) {
-      const claims = payloadOf(token);
-      expect(claims).toMatchObject({
-        iss: acceptableClaims().iss,
-        aud: acceptableClaims().aud,
-      });
-      expect(claims.exp).toBeTypeOf('number');
-      expect(Number(claims.exp)).toBeGreaterThan(Date.now() / 1000);
-    }
-    expect(payloadOf(tokens.tampered).sub).toBe('user-2');
-    expect(tokens.tampered.split('.')[2]).toBe(tokens.valid.split('.')[2]);
-  });
-
-  it('the valid token is accepted by the verifier', async () => {
-    await expect(verifyToken(tokens.valid)).resolves.toEqual({ sub: 'user-1', scopes: [] });
   });
 });

@@ -1,5 +1,5 @@
 // GET /plants, GET, PUT and DELETE /plants/{id}, and every other request, through the whole
-// pipeline: the one fake store, the real token verifier, API Gateway events of both payloads.
+// pipeline: the one fake store, the real token verifier, API Gateway HTTP API events.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HttpHandler } from '#lib/http/pipeline.ts';
 import type { HttpResponse } from '#lib/http/types.ts';
@@ -8,12 +8,7 @@ import { getPlantHandler } from '#lib/routes/getPlant.ts';
 import { listPlantsHandler } from '#lib/routes/listPlants.ts';
 import { unmatchedRouteHandler } from '#lib/routes/unmatchedRoute.ts';
 import { updatePlantHandler } from '#lib/routes/updatePlant.ts';
-import {
-  apiEvent,
-  invokeHandler,
-  type PayloadVersion,
-  type RequestSpec,
-} from '../support/events.ts';
+import { httpApiEvent, invokeHandler, type RequestSpec } from '../support/events.ts';
 import { FakePlantStore } from '../support/fakePlantStore.ts';
 import { type RecordedTelemetry, recordTelemetry } from '../support/telemetry.ts';
 import { makeKey, signToken, verifierTrusting } from '../support/tokens.ts';
@@ -29,8 +24,6 @@ const tokens = {
     claims: { scope: 'plants:read plants:write' },
   }),
 };
-
-const VERSIONS: PayloadVersion[] = ['2.0', '1.0'];
 
 let store: FakePlantStore;
 let telemetry: RecordedTelemetry;
@@ -58,7 +51,7 @@ const errorMessage = (response: HttpResponse, status: number) => {
   return body.message;
 };
 
-describe.each(VERSIONS)('with API Gateway payload %s', (version) => {
+describe('with API Gateway payload 2.0', () => {
   const call = (
     handler: HttpHandler,
     spec: RequestSpec,
@@ -66,7 +59,7 @@ describe.each(VERSIONS)('with API Gateway payload %s', (version) => {
   ) =>
     invokeHandler(
       handler,
-      apiEvent(version, {
+      httpApiEvent({
         ...spec,
         headers: {
           host: 'plants.example.com',
@@ -138,8 +131,7 @@ describe.each(VERSIONS)('with API Gateway payload %s', (version) => {
       expect(links).toHaveLength(2);
       for (const link of links) {
         expect(link.origin).toBe('https://plants.example.com');
-        // the path the client used: REST API's carries its stage
-        expect(link.pathname).toBe(version === '2.0' ? '/plants' : '/prod/plants');
+        expect(link.pathname).toBe('/plants');
         expect(link.searchParams.get('limit')).toBe('2');
       }
     });

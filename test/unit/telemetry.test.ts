@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { createTokenVerifier } from '#lib/auth/tokenVerifier.ts';
 import { createPlantHandler } from '#lib/routes/createPlant.ts';
-import { apiEvent, invokeHandler } from '../support/events.ts';
+import { httpApiEvent, invokeHandler } from '../support/events.ts';
 import { FakePlantStore } from '../support/fakePlantStore.ts';
 import { type RecordedTelemetry, recordTelemetry } from '../support/telemetry.ts';
 import { makeKey, signToken, type TestKey, verifierTrusting } from '../support/tokens.ts';
@@ -31,7 +31,7 @@ afterEach(() => telemetry.stop());
 const send = (body: string, authorization = `Bearer ${token}`) =>
   invokeHandler(
     handler,
-    apiEvent('2.0', { headers: { authorization, 'content-type': 'application/json' }, body }),
+    httpApiEvent({ headers: { authorization, 'content-type': 'application/json' }, body }),
   );
 
 const logLines = () => telemetry.documents().filter((doc) => typeof doc.message === 'string');
