@@ -1,12 +1,9 @@
-// The request body, checked in API.md's order (media type, size, JSON) and parsed by
-// @middy/http-json-body-parser, whose 415/422 plain-text errors are turned into ours. The result is
-// context.json; the event is left as it came. A route with a body names it with `jsonRequestBody`,
-// so only the functions of such routes bundle the parser.
+// The request body, checked in API.md's order (media type, size, JSON) and parsed by one
+// JSON.parse, whose reviver refuses prototype-pollution keys and reads integer fields' source text.
+// The result is context.json; the event is left as it came. A route with a body names it with
+// `jsonRequestBody`, so only the functions of such routes bundle the parser.
 import type { MiddlewareObj } from '@middy/core';
-import httpJsonBodyParser from '@middy/http-json-body-parser';
-import type { HttpError } from '@middy/util';
 import { httpError } from '#lib/http/httpError.ts';
-import { inexactIntegerFields } from '#lib/http/integerLiterals.ts';
 import { METRICS } from '#lib/http/metrics.ts';
 import type { HttpEvent, RouteContext } from '#lib/http/types.ts';
 import type { RequestBody } from '#lib/http/validateInput.ts';
@@ -17,8 +14,9 @@ export interface JsonBodyOptions {
   /** Largest body accepted, in bytes after base64 decoding. */
   maxBytes?: number;
   /**
-   * Top-level fields that must be written as whole numbers. One written with a fraction that
-   * JSON.parse rounds away (1.0000000000000001) is reported with its text, so validation rejects it.
+   * Top-level fields that must be written as whole numbers. One written otherwise, even where
+   * JSON.parse rounds it to one (1.0000000000000001), stands as its source text, which the schema
+   * refuses.
    */
   integerFields?: readonly string[];
 }
@@ -26,9 +24,9 @@ export interface JsonBodyOptions {
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 
 /**
- * The deepest nesting of objects and arrays accepted. The parser's prototype-pollution guard is a
- * JSON.parse reviver, which V8 runs recursively: a few thousand levels (well inside 64 KiB) would
- * overflow the stack. No client of this API needs more than a handful.
+ * The deepest nesting of objects and arrays accepted. V8 runs a JSON.parse reviver recursively: a
+ * few thousand levels (well inside 64 KiB) would overflow the stack. No client of this API needs
+ * more than a handful.
  */
 export const MAX_NESTING = 100;
 
@@ -57,7 +55,7 @@ const jsonMediaType = /^application\/([a-z0-9!#$&^_.+-]+\+)?json[ \t]*(;|$)/i;
 // the answer the same body gets as text (RFC 8259 forbids senders to add one)
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** The body as text, rejecting what is too large or not UTF-8 (never silently replaced with U+FFFD). */
+/** A refusal of the body, counted as a validation failure. */
 const invalid = (status: number, message: string, cause?: unknown) =>
   httpError(status, message, { metric: METRICS.validationFailures, cause });
 
@@ -74,62 +72,87 @@ const bodyText = (body: string, isBase64Encoded: boolean, maxBytes: number): str
   }
 };
 
-/** The parser's own refusals (its 415/422 errors) become ours; anything else is a fault. */
-const translateParserError = (error: unknown) => {
-  if (!(error instanceof Error) || typeof (error as HttpError).statusCode !== 'number')
-    return error;
-  const cause = error.cause as { data?: unknown } | undefined;
-  if (error.message === 'Forbidden key in JSON body') {
-    return invalid(400, `Request body must not contain the key "${String(cause?.data)}"`, error);
-  }
-  return invalid(400, 'Request body is not valid JSON', error);
+/** True when a JSON number literal denotes a whole number exactly: 7, 7.0, 1.5e1; not 1e-400. */
+export const isIntegerLiteral = (literal: string): boolean => {
+  const parts = /^-?(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(literal);
+  if (!parts) return false;
+  const [, whole = '', fraction = '', exponent = '0'] = parts;
+  const pointAt = whole.length + Number(exponent);
+  return /^0*$/.test((whole + fraction).slice(Math.max(pointAt, 0)));
 };
 
-// typed for full API Gateway events, Middy's parser reads and writes only these fields
-interface ParserRequest {
-  event: { headers: Record<string, string | undefined>; body: unknown; isBase64Encoded: boolean };
+/** What Node 24's JSON.parse tells a reviver besides the key and value: a primitive's text. */
+interface ReviverContext {
+  source?: string;
 }
+
+/**
+ * The body as JSON, refusing the keys that attempt prototype pollution (those Middy's parser
+ * refuses), with `integerFields` as JsonBodyOptions says.
+ */
+const parseJson = (text: string, integerFields: readonly string[]): unknown => {
+  // the reviver meets an object's members before the object itself: which object is the top-level
+  // one is known only once JSON.parse returns
+  const inexact: { holder: unknown; key: string; source: string }[] = [];
+  const json: unknown = JSON.parse(
+    text,
+    function (this: unknown, key: string, value: unknown, { source }: ReviverContext = {}) {
+      if (
+        key === '__proto__' ||
+        (key === 'constructor' &&
+          typeof value === 'object' &&
+          value !== null &&
+          Object.hasOwn(value, 'prototype'))
+      ) {
+        throw invalid(400, `Request body must not contain the key "${key}"`);
+      }
+      if (
+        typeof value === 'number' &&
+        source !== undefined &&
+        integerFields.includes(key) &&
+        !isIntegerLiteral(source)
+      ) {
+        inexact.push({ holder: this, key, source });
+      }
+      return value;
+    },
+  );
+  for (const { holder, key, source } of inexact) {
+    if (holder === json) (json as Record<string, unknown>)[key] = source;
+  }
+  return json;
+};
 
 export const jsonBody = ({
   describedAs,
   maxBytes = DEFAULT_MAX_BODY_BYTES,
   integerFields = [],
-}: JsonBodyOptions): MiddlewareObj<HttpEvent, unknown, Error, RouteContext> => {
-  // its own content-type check is off: ours runs first, before the size check, as API.md orders them
-  const parser = httpJsonBodyParser({ disableContentTypeCheck: true });
-  const parse = parser.before as unknown as (request: ParserRequest) => void;
-
-  return {
-    before: (request) => {
-      const { headers, body, isBase64Encoded } = request.event;
-      const contentType = headers?.['content-type'];
-      if (!contentType || !jsonMediaType.test(contentType)) {
-        throw invalid(415, 'Content-Type must be application/json');
-      }
-      if (typeof body !== 'string' || body === '') {
-        throw invalid(400, `Request body is required: a JSON object (${describedAs})`);
-      }
-      const text = bodyText(body, isBase64Encoded === true, maxBytes);
-      if (nestingDepth(text) > MAX_NESTING) {
-        throw invalid(
-          400,
-          `Request body nests objects and arrays more than ${MAX_NESTING} levels deep`,
-        );
-      }
-      // the parser works on a request of its own: the event is never changed
-      const parsing: ParserRequest = { event: { headers: {}, body: text, isBase64Encoded: false } };
-      try {
-        parse(parsing);
-      } catch (error) {
-        throw translateParserError(error);
-      }
-      request.context.json = {
-        value: parsing.event.body,
-        inexactIntegers: inexactIntegerFields(text, integerFields),
-      };
-    },
-  };
-};
+}: JsonBodyOptions): MiddlewareObj<HttpEvent, unknown, Error, RouteContext> => ({
+  before: (request) => {
+    const { headers, body, isBase64Encoded } = request.event;
+    const contentType = headers?.['content-type'];
+    if (!contentType || !jsonMediaType.test(contentType)) {
+      throw invalid(415, 'Content-Type must be application/json');
+    }
+    if (typeof body !== 'string' || body === '') {
+      throw invalid(400, `Request body is required: a JSON object (${describedAs})`);
+    }
+    const text = bodyText(body, isBase64Encoded === true, maxBytes);
+    if (nestingDepth(text) > MAX_NESTING) {
+      throw invalid(
+        400,
+        `Request body nests objects and arrays more than ${MAX_NESTING} levels deep`,
+      );
+    }
+    try {
+      request.context.json = parseJson(text, integerFields);
+    } catch (error) {
+      throw error instanceof SyntaxError
+        ? invalid(400, 'Request body is not valid JSON', error)
+        : error;
+    }
+  },
+});
 
 /** A route's JSON body: the stage that parses it, and the schema its content must meet. */
 export const jsonRequestBody = <Body>(

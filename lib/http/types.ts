@@ -25,16 +25,6 @@ export interface HttpResponse {
   body?: string;
 }
 
-/** A JSON body as parsed, before validation. */
-export interface ParsedJson {
-  value: unknown;
-  /**
-   * Top-level integer fields written with a fraction or exponent that JSON.parse rounded to a
-   * whole number (1.0000000000000001): their source text, for validation to refuse.
-   */
-  inexactIntegers: ReadonlyMap<string, string>;
-}
-
 /** The body, path and query as the route's schemas accept them. */
 export interface RouteInput<Body = unknown, Path = unknown, Query = unknown> {
   body: Body;
@@ -49,8 +39,8 @@ export interface RouteInput<Body = unknown, Path = unknown, Query = unknown> {
 export interface RouteContext<Input extends RouteInput = RouteInput> extends Context {
   /** bearerAuth: who is calling. */
   caller?: Caller;
-  /** jsonBody: the body as JSON (routes with a body only). */
-  json?: ParsedJson;
+  /** jsonBody: the body as JSON, before validation (routes with a body only). */
+  json?: unknown;
   /** validateInput: the request as the route's schemas accept it. */
   input?: Input;
 }

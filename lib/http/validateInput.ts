@@ -65,18 +65,10 @@ export const validateInput = <Body, Path, Query>({
       query: query
         ? parseOrRefuse(query, queryParameters(event), 'The query is not valid')
         : undefined,
-      body: undefined as unknown,
+      body: body
+        ? parseOrRefuse(body.schema, context.json, `Request body is not ${body.describedAs}`)
+        : undefined,
     };
-    const { json } = context;
-    if (body && json) {
-      // a number JSON.parse rounded to a whole one stands as its source text, which the schema
-      // refuses in its own words
-      const value =
-        json.inexactIntegers.size > 0
-          ? { ...(json.value as object), ...Object.fromEntries(json.inexactIntegers) }
-          : json.value;
-      input.body = parseOrRefuse(body.schema, value, `Request body is not ${body.describedAs}`);
-    }
     context.input = input as RouteInput<Body, Path, Query>;
   },
 });

@@ -1,27 +1,24 @@
 // The JSON body middleware on its own: bodies at the edges the property suite found.
 import { describe, expect, it } from 'vitest';
-import { jsonBody } from '#lib/http/jsonBody.ts';
-import type { HttpEvent, ParsedJson, RouteContext } from '#lib/http/types.ts';
+import { isIntegerLiteral, jsonBody } from '#lib/http/jsonBody.ts';
+import type { HttpEvent, RouteContext } from '#lib/http/types.ts';
 
-const parseJson = (body: string, isBase64Encoded = false): ParsedJson => {
+const parse = (body: string, isBase64Encoded = false, integerFields = ['id']): unknown => {
   const event: HttpEvent = {
     headers: { 'content-type': 'application/json' },
     body,
     isBase64Encoded,
   };
   const context = {} as RouteContext;
-  const before = jsonBody({ describedAs: 'a NewPlant', integerFields: ['id'] }).before as (
+  const before = jsonBody({ describedAs: 'a NewPlant', integerFields }).before as (
     request: unknown,
   ) => void;
   before({ event, context });
   // the event stays as it came
   expect(event.body).toBe(body);
-  if (!context.json) throw new Error('jsonBody wrote no result');
+  if (!('json' in context)) throw new Error('jsonBody wrote no result');
   return context.json;
 };
-
-const parse = (body: string, isBase64Encoded = false): unknown =>
-  parseJson(body, isBase64Encoded).value;
 
 const refusal = (body: string, isBase64Encoded = false) => {
   try {
@@ -58,11 +55,6 @@ describe('jsonBody', () => {
     expect(parse(`{"id":1,"name":"${name}"}`)).toMatchObject({ id: 1 });
   });
 
-  it('reports an inexact id with its literal, wherever it stands in the body', () => {
-    const { inexactIntegers } = parseJson(`{"deep":${nested(50)},"id":1.5,"name":"Fern"}`);
-    expect(Object.fromEntries(inexactIntegers)).toEqual({ id: '1.5' });
-  });
-
   it('refuses a __proto__ key at the bottom of a deep nesting', () => {
     expect(refusal(`{"id":1,"name":"Fern","deep":${nested(90, '{"__proto__":1}')}}`)).toEqual({
       status: 400,
@@ -94,4 +86,76 @@ describe('jsonBody', () => {
       message: expect.stringMatching(/not valid JSON/),
     });
   });
+
+  describe('integer fields', () => {
+    it('leave an inexact id as its literal, wherever it stands in the body', () => {
+      expect(parse(`{"deep":${nested(50)},"id":1.5,"name":"Fern"}`)).toMatchObject({ id: '1.5' });
+      expect(parse('{"id":-7.5}')).toEqual({ id: '-7.5' });
+    });
+
+    it('leave a number JSON.parse rounds to a whole one as its literal', () => {
+      expect(parse('{"id":1.0000000000000001}')).toEqual({ id: '1.0000000000000001' });
+      expect(parse('{"id":9007199254740990.6}')).toEqual({ id: '9007199254740990.6' });
+      expect(parse('{"id":1e-400}')).toEqual({ id: '1e-400' });
+    });
+
+    it('parse a whole number however it is written, beyond the safe range too', () => {
+      expect(parse('{"id":7,"name":"v1.5"}')).toEqual({ id: 7, name: 'v1.5' });
+      expect(parse('{"id":7.0}')).toEqual({ id: 7 });
+      expect(parse('{"id":1e3}')).toEqual({ id: 1000 });
+      // a whole number the schema refuses for its range, not for its form
+      expect(parse('{"id":9007199254740993}')).toEqual({ id: 9007199254740992 });
+    });
+
+    it('are only the named top-level members: other and nested ones stay numbers', () => {
+      const body = '{"id":1.0000000000000001,"other":2.5,"nested":{"id":3.5},"count":4.0}';
+
+      expect(parse(body, false, ['id', 'count'])).toEqual({
+        id: '1.0000000000000001',
+        other: 2.5,
+        nested: { id: 3.5 },
+        count: 4,
+      });
+      expect(parse('{"":{"id":1.5},"list":[{"id":0.5}]}')).toEqual({
+        '': { id: 1.5 },
+        list: [{ id: 0.5 }],
+      });
+      expect(parse('[{"id":1.5}]')).toEqual([{ id: 1.5 }]);
+    });
+
+    it('read the last of repeated keys, as JSON.parse keeps it, and escaped key names', () => {
+      expect(parse('{"id":1.5,"id":2}')).toEqual({ id: 2 });
+      expect(parse('{"id":2,"id":2.5}')).toEqual({ id: '2.5' });
+      expect(parse('{"\\u0069d" : 2.5 }')).toEqual({ id: '2.5' });
+    });
+
+    it('are numbers only: a string is left as it is, for the schema to refuse', () => {
+      expect(parse('{"id":"7.5","name":"\\"id\\": 3.5"}')).toEqual({
+        id: '7.5',
+        name: '"id": 3.5',
+      });
+    });
+  });
+});
+
+describe('isIntegerLiteral', () => {
+  it.each([
+    '0',
+    '-0',
+    '7',
+    '7.0',
+    '7.000',
+    '1.5e1',
+    '1E3',
+    '-2e+2',
+    '0.0',
+    '0e5',
+    '1e400',
+    '120e-1',
+  ])('takes %s as a whole number', (literal) => expect(isIntegerLiteral(literal)).toBe(true));
+
+  it.each(['7.5', '1.0000000000000001', '9007199254740990.6', '1e-400', '125e-1', '0.1', 'x', ''])(
+    'does not take %s as a whole number',
+    (literal) => expect(isIntegerLiteral(literal)).toBe(false),
+  );
 });
