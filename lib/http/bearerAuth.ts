@@ -7,7 +7,6 @@ import {
   type VerifyToken,
 } from '#lib/auth/tokenVerifier.ts';
 import { httpError, retryAfter } from '#lib/http/httpError.ts';
-import { METRICS } from '#lib/http/metrics.ts';
 import type { HttpEvent, RouteContext } from '#lib/http/types.ts';
 
 export interface BearerAuthOptions {
@@ -30,7 +29,7 @@ export const bearerAuth = ({
   const challenge = `Bearer realm="${realm}"`;
   const refuse = (message: string, challengeParams = '', cause?: unknown) =>
     httpError(401, message, {
-      metric: METRICS.authFailures,
+      metric: 'AuthFailures',
       cause,
       headers: { 'WWW-Authenticate': `${challenge}${challengeParams}` },
     });
@@ -51,7 +50,7 @@ export const bearerAuth = ({
         }
         if (error instanceof KeySetUnavailableError) {
           throw httpError(503, 'Token keys are temporarily unavailable: retry in a few seconds', {
-            metric: METRICS.keySetUnavailable,
+            metric: 'KeySetUnavailable',
             cause: error,
             headers: retryAfter,
           });
@@ -60,7 +59,7 @@ export const bearerAuth = ({
       }
       if (requiredScope && !request.context.caller.scopes.includes(requiredScope)) {
         throw httpError(403, `The token lacks the required scope "${requiredScope}"`, {
-          metric: METRICS.authFailures,
+          metric: 'AuthFailures',
           headers: {
             'WWW-Authenticate': `${challenge}, error="insufficient_scope", scope="${requiredScope}"`,
           },

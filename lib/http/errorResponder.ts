@@ -5,7 +5,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { isRouteError } from '#lib/http/httpError.ts';
-import { METRICS } from '#lib/http/metrics.ts';
 import type { ErrorReply, Reply } from '#lib/http/reply.ts';
 
 export const errorReply = (error: unknown): ErrorReply =>
@@ -20,7 +19,7 @@ export const errorReply = (error: unknown): ErrorReply =>
     : {
         status: 500,
         message: 'Internal server error',
-        metric: METRICS.internalErrors,
+        metric: 'InternalErrors',
         cause: error,
       };
 

@@ -1,16 +1,17 @@
 // Errors the pipeline's stages throw: Middy's HttpError (a status, a client-safe message, a cause)
 // with the response headers it needs and the metric the request counts toward.
 import { createError, type HttpError } from '@middy/util';
+import type { MetricName } from '#lib/telemetry.ts';
 
 export interface HttpErrorOptions {
-  /** The metric this refusal counts toward (lib/http/metrics.ts). */
-  metric: string;
+  /** The metric this refusal counts toward. */
+  metric: MetricName;
   cause?: unknown;
   headers?: Record<string, string>;
 }
 
 export interface RouteError extends HttpError {
-  metric: string;
+  metric: MetricName;
   headers?: Record<string, string>;
 }
 

@@ -4,7 +4,6 @@
 // `jsonRequestBody`, so only the functions of such routes bundle the parser.
 import type { MiddlewareObj } from '@middy/core';
 import { httpError } from '#lib/http/httpError.ts';
-import { METRICS } from '#lib/http/metrics.ts';
 import type { HttpEvent, RouteContext } from '#lib/http/types.ts';
 import type { RequestBody } from '#lib/http/validateInput.ts';
 
@@ -57,7 +56,7 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** A refusal of the body, counted as a validation failure. */
 const invalid = (status: number, message: string, cause?: unknown) =>
-  httpError(status, message, { metric: METRICS.validationFailures, cause });
+  httpError(status, message, { metric: 'ValidationFailures', cause });
 
 /** The body as text, rejecting what is too large or not UTF-8 (never silently replaced with U+FFFD). */
 const bodyText = (body: string, isBase64Encoded: boolean, maxBytes: number): string => {

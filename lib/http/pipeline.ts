@@ -17,7 +17,6 @@ import type { Caller, VerifyToken } from '#lib/auth/tokenVerifier.ts';
 import { bearerAuth } from '#lib/http/bearerAuth.ts';
 import { errorResponder } from '#lib/http/errorResponder.ts';
 import { httpError, retryAfter } from '#lib/http/httpError.ts';
-import { METRICS } from '#lib/http/metrics.ts';
 import { type Reply, toHttpResponse } from '#lib/http/reply.ts';
 import { requestTelemetry } from '#lib/http/requestTelemetry.ts';
 import { requestMethod, requestUrl } from '#lib/http/requestUrl.ts';
@@ -95,7 +94,7 @@ export const httpRoute = <
     timeoutEarlyInMillis: TIMEOUT_MARGIN_MS,
     timeoutEarlyResponse: () => {
       throw httpError(503, 'The request ran out of time: retry in a few seconds', {
-        metric: METRICS.timeouts,
+        metric: 'RequestTimeouts',
         headers: retryAfter,
       });
     },

@@ -4,12 +4,13 @@
 import type { ErrorBody } from '#lib/http/errorBody.ts';
 import { retryAfter } from '#lib/http/httpError.ts';
 import type { HttpResponse } from '#lib/http/types.ts';
+import type { MetricName } from '#lib/telemetry.ts';
 
 interface ReplyBase {
   status: number;
   headers?: Record<string, string>;
   /** The metric the request counts toward (one count per request). */
-  metric: string;
+  metric: MetricName;
   /** What the route did, in its own words, for the log: created, replayed, notFound, ... */
   outcome?: string;
   /** More log fields the route knows once it ran (never client input it has not validated). */

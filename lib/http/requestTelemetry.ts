@@ -2,11 +2,10 @@
 // route's, or the error responder's): the route, status, latency, the caller once known, the
 // route's outcome and log fields, and for a 5xx the error with its stack. Never the body, never
 // the token.
-import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { MiddlewareObj } from '@middy/core';
 import { isErrorReply, type Reply } from '#lib/http/reply.ts';
 import type { RouteContext } from '#lib/http/types.ts';
-import type { Telemetry } from '#lib/telemetry.ts';
+import { count, type Telemetry } from '#lib/telemetry.ts';
 
 type TelemetryMiddleware = MiddlewareObj<unknown, Reply, unknown, RouteContext>;
 type TelemetryRequest = Parameters<NonNullable<TelemetryMiddleware['before']>>[0];
@@ -43,7 +42,7 @@ export const requestTelemetry = (
       ...(caller ? { callerSub: caller.sub } : {}),
       ...(reply.outcome ? { outcome: reply.outcome } : {}),
     };
-    metrics.addMetric(reply.metric, MetricUnit.Count, 1);
+    count(metrics, reply.metric);
 
     try {
       if (!isErrorReply(reply)) logger.info('request', fields);

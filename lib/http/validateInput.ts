@@ -3,7 +3,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import type * as z from 'zod/mini';
 import { httpError } from '#lib/http/httpError.ts';
-import { METRICS } from '#lib/http/metrics.ts';
 import type { HttpEvent, RouteContext, RouteInput } from '#lib/http/types.ts';
 
 /** A JSON body: the stage that parses it (lib/http/jsonBody.ts), and its schema. */
@@ -40,7 +39,7 @@ const parseOrRefuse = <Value>(schema: z.ZodMiniType<Value>, value: unknown, fall
   if (result.success) return result.data;
   // the first problem, in the schema's own words: one actionable sentence
   throw httpError(400, result.error.issues[0]?.message ?? fallback, {
-    metric: METRICS.validationFailures,
+    metric: 'ValidationFailures',
     cause: result.error,
   });
 };

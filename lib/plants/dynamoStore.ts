@@ -4,7 +4,6 @@
 // A failed condition returns the item as it is (ReturnValuesOnConditionCheckFailure), so telling
 // a replay from a conflict, or a missing plant from a stale version, needs no second read.
 
-import { isDeepStrictEqual } from 'node:util';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   DeleteCommand,
@@ -17,9 +16,9 @@ import {
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { StoreSettings } from '#lib/config/store.ts';
 import { createDocumentClient } from '#lib/plants/dynamoClient.ts';
-import { type NewPlant, PLANT_FIELDS } from '#lib/plants/schemas.ts';
+import { PLANT_FIELDS } from '#lib/plants/schemas.ts';
 import type { PlantStore, StoredPlant, Unavailable } from '#lib/plants/store.ts';
-import { toIdentifiedPlant } from '#lib/plants/views.ts';
+import { sameContent } from '#lib/plants/views.ts';
 
 /**
  * The global secondary index of each caller's plants, oldest first, projecting every attribute so
@@ -82,10 +81,6 @@ const toStoredPlant = (item: object): StoredPlant => {
 /** The item a failed condition returned, if it exists. */
 const itemAtFailure = (error: ConditionalCheckFailedException) =>
   error.Item ? toStoredPlant(unmarshall(error.Item)) : undefined;
-
-/** A replay stores the same content: every field of the plant alike, none more, none fewer. */
-const sameContent = (stored: StoredPlant, plant: NewPlant) =>
-  isDeepStrictEqual(toIdentifiedPlant(stored), plant);
 
 /** A transient failure as a result; anything else is a fault of ours and is thrown on. */
 const unavailableOr = (error: unknown): Unavailable => {

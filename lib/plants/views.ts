@@ -1,7 +1,8 @@
 // What a client is shown of a stored plant: everything but the store's metadata (and its id where
 // the answer has none). Derived by leaving out, so a field added to the plant's schema is shown
 // without a change here; plain functions, since answering needs no schema.
-import type { IdentifiedPlant, PlantContent } from '#lib/plants/schemas.ts';
+import { isDeepStrictEqual } from 'node:util';
+import type { IdentifiedPlant, NewPlant, PlantContent } from '#lib/plants/schemas.ts';
 import type { StoredPlant } from '#lib/plants/store.ts';
 
 /**
@@ -25,3 +26,7 @@ export const toPlant = (stored: StoredPlant): PlantContent => {
   const { id: _id, ...content } = toIdentifiedPlant(stored);
   return content;
 };
+
+/** Whether a create repeats the stored plant: every field alike, none more, none fewer. */
+export const sameContent = (stored: StoredPlant, { id: _id, ...content }: NewPlant) =>
+  isDeepStrictEqual(toPlant(stored), content);

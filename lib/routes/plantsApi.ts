@@ -4,6 +4,7 @@ import { strongEtag } from '#lib/http/conditional.ts';
 import { type ErrorReply, type SuccessReply, unavailable } from '#lib/http/reply.ts';
 import type { NotFound, StoredPlant } from '#lib/plants/store.ts';
 import { toIdentifiedPlant } from '#lib/plants/views.ts';
+import type { MetricName } from '#lib/telemetry.ts';
 
 /** The protection space every bearer challenge names: `WWW-Authenticate: Bearer realm="plants"`. */
 export const REALM = 'plants';
@@ -23,7 +24,7 @@ export const etagOf = (version: number) => strongEtag(version);
 /** A plant answered with its id, and its version as the ETag for a later If-Match. */
 export const plantWithEtag = (
   plant: StoredPlant,
-  { metric, outcome }: { metric: string; outcome: string },
+  { metric, outcome }: { metric: MetricName; outcome: string },
 ): SuccessReply => ({
   status: 200,
   body: toIdentifiedPlant(plant),

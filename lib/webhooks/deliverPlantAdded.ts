@@ -6,11 +6,10 @@
 
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { Context, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import type { Telemetry } from '#lib/telemetry.ts';
+import { count, type Telemetry } from '#lib/telemetry.ts';
 import type { DeadLetterSink } from '#lib/webhooks/deadLetters.ts';
 import {
   type DeliveryOutcome,
@@ -70,11 +69,11 @@ export const deliverPlantAddedHandler = ({
       outcome = await deliverOnce(target, event);
       if (outcome.outcome === 'delivered') {
         remember(event.webhookId);
-        metrics.addMetric('WebhooksDelivered', MetricUnit.Count, 1);
+        count(metrics, 'WebhooksDelivered');
         logger.info('webhook delivered', { ...fields, attempts: made, status: outcome.status });
         return;
       }
-      metrics.addMetric('WebhookAttemptsFailed', MetricUnit.Count, 1);
+      count(metrics, 'WebhookAttemptsFailed');
       logger.warn('webhook attempt failed', {
         ...fields,
         attempt: made,
@@ -91,7 +90,7 @@ export const deliverPlantAddedHandler = ({
       failedAt: new Date().toISOString(),
     });
     remember(event.webhookId);
-    metrics.addMetric('WebhooksDeadLettered', MetricUnit.Count, 1);
+    count(metrics, 'WebhooksDeadLettered');
     logger.error('webhook kept as a dead letter', { ...fields, attempts: made, lastError });
   };
 

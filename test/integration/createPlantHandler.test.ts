@@ -96,4 +96,13 @@ describe('POST /plants handler on DynamoDB Local', () => {
     });
     expect(await table.items()).toEqual(stored);
   });
+
+  it('answers a retry of id -0 (stored as 0) with 200: the id is the same number', async () => {
+    expect(await post('{"id":-0.0,"name":"Moss"}')).toEqual({
+      status: 200,
+      body: { name: 'Moss' },
+    });
+    expect(await post('{"id":-0,"name":"Moss"}')).toEqual({ status: 200, body: { name: 'Moss' } });
+    expect(await post('{"id":0,"name":"Moss"}')).toEqual({ status: 200, body: { name: 'Moss' } });
+  });
 });

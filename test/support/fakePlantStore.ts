@@ -1,6 +1,5 @@
 // The one fake plant store of the unit tests: an in-memory store with the real one's semantics
 // (ownership, versions, oldest-first pages), which records every call and can be told to fail.
-import { isDeepStrictEqual } from 'node:util';
 import type { NewPlant } from '#lib/plants/schemas.ts';
 import type {
   CreateResult,
@@ -14,7 +13,7 @@ import type {
   UpdateRequest,
   UpdateResult,
 } from '#lib/plants/store.ts';
-import { toIdentifiedPlant } from '#lib/plants/views.ts';
+import { sameContent } from '#lib/plants/views.ts';
 
 /** How create answers: as the store would, or a forced outcome. */
 export type CreateAnswer = 'created' | 'replayed' | 'conflict' | 'notOwner';
@@ -104,7 +103,7 @@ export class FakePlantStore implements PlantStore {
           const stored = this.plants.get(plant.id);
           if (!stored) return { outcome: 'created', plant: this.seed(plant, creator) };
           if (stored.createdBy !== creator) return { outcome: 'conflict', reason: 'notOwner' };
-          return isDeepStrictEqual(toIdentifiedPlant(stored), plant)
+          return sameContent(stored, plant)
             ? { outcome: 'replayed', plant: stored }
             : { outcome: 'conflict', reason: 'content' };
         }

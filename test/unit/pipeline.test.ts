@@ -127,7 +127,7 @@ let telemetry: RecordedTelemetry;
 beforeEach(() => {
   telemetry = recordTelemetry();
   reached = [];
-  logic = async ({ body }) => ({ status: 200, body, metric: 'ThingsDone', outcome: 'done' });
+  logic = async ({ body }) => ({ status: 200, body, metric: 'PlantsRead', outcome: 'done' });
 });
 
 afterEach(() => {
@@ -664,7 +664,7 @@ describe('a route open to anyone', () => {
       async (request) => ({
         status: 200,
         body: { caller: request.caller ?? null },
-        metric: 'OpenAnswers',
+        metric: 'PlantsRead',
       }),
     );
 

@@ -1,7 +1,11 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { createTokenVerifier } from '#lib/auth/tokenVerifier.ts';
+import { TIMEOUT_MARGIN_MS } from '#lib/http/pipeline.ts';
 import { createPlantHandler } from '#lib/routes/createPlant.ts';
-import { httpApiEvent, invokeHandler } from '../support/events.ts';
+import { METRIC_NAMES } from '#lib/telemetry.ts';
+import { httpApiEvent, invokeHandler, lambdaContext } from '../support/events.ts';
 import { FakePlantStore } from '../support/fakePlantStore.ts';
 import { type RecordedTelemetry, recordTelemetry } from '../support/telemetry.ts';
 import { makeKey, signToken, type TestKey, verifierTrusting } from '../support/tokens.ts';
@@ -176,5 +180,30 @@ describe('request telemetry', () => {
       },
     });
     expect(metricNames()).toContain('InternalErrors');
+  });
+
+  it('counts a request that ran out of time as RequestTimeouts, whatever it waited for', async () => {
+    await send('{"id":1,"name":"warm-up"}');
+    telemetry.clear();
+    store.fault = 'hang';
+
+    const response = await invokeHandler(
+      handler,
+      httpApiEvent({
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: '{"id":6,"name":"Ivy"}',
+      }),
+      lambdaContext(TIMEOUT_MARGIN_MS + 50),
+    );
+
+    expect(response.statusCode).toBe(503);
+    expect(metricNames()).toEqual(['RequestTimeouts']);
+  });
+});
+
+describe('the metrics', () => {
+  it('are each named in the README, as the service counts them', () => {
+    const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
+    for (const name of METRIC_NAMES) expect(readme, name).toContain(`\`${name}\``);
   });
 });
