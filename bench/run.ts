@@ -23,10 +23,10 @@ import { buildBundles } from '../infra/build/bundles.ts';
 import { localDynamoClient } from '../infra/local/dynamoClient.ts';
 import { startDynamoDbLocal } from '../infra/local/dynamodbLocal.ts';
 import { freePort } from '../infra/local/freePort.ts';
-import { type JwksServer, startJwksServer } from '../infra/local/jwksServer.ts';
 import { ensureLocalKeys, LOCAL_AUDIENCE, LOCAL_ISSUER } from '../infra/local/keys.ts';
 import { repoRoot } from '../infra/local/paths.ts';
 import { ensurePlantsTable } from '../infra/local/plantsTable.ts';
+import { type JwksServer, startJwksServer } from '../test/support/jwksServer.ts';
 import { ratio, type Spread, spread } from './stats.ts';
 
 const execute = promisify(execFile);

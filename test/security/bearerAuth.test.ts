@@ -5,9 +5,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'v
 import { keySetFrom } from '#lib/auth/tokenVerifier.ts';
 import { createDynamoPlantStore } from '#lib/plants/dynamoStore.ts';
 import { createPlantHandler } from '#lib/routes/createPlant.ts';
-import { type JwksServer, startJwksServer } from '../../infra/local/jwksServer.ts';
 import { createTestTable, localDocumentClient } from '../support/dynamodbTables.ts';
 import { apiEvent, invokeHandler, type PayloadVersion } from '../support/events.ts';
+import { type JwksServer, startJwksServer } from '../support/jwksServer.ts';
 import { quietTelemetry } from '../support/telemetry.ts';
 import {
   jwksOf,

@@ -3,11 +3,11 @@
 // against the declared schema (which forbids undeclared properties), and the headers the document
 // requires are present and well-formed. One helper, so each new test gets the check for free.
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import { parse } from 'yaml';
+import { repoRoot } from '../../infra/local/paths.ts';
 
-const repoRoot = resolve(import.meta.dirname, '..', '..');
 const DOCUMENT = 'openapi.yaml';
 
 export interface ContractResponse {
