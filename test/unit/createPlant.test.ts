@@ -13,8 +13,16 @@ import {
 import { FakePlantStore } from '../support/fakePlantStore.ts';
 import { headerOf } from '../support/headers.ts';
 import { type RecordedTelemetry, recordTelemetry } from '../support/telemetry.ts';
-import { makeKey, signToken, verifierFor, verifierTrusting } from '../support/tokens.ts';
-import { acceptableClaims, hmacToken, tamperedToken, unsecuredToken } from './helpers.ts';
+import {
+  acceptableClaims,
+  hmacToken,
+  makeKey,
+  signToken,
+  tamperedToken,
+  unsecuredToken,
+  verifierFor,
+  verifierTrusting,
+} from '../support/tokens.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Keys, tokens and the handler.
