@@ -18,15 +18,19 @@ import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { type AttributeValue, BatchWriteItemCommand } from '@aws-sdk/client-dynamodb';
-import { importJWK, SignJWT } from 'jose';
 import { buildBundles } from '../infra/build/bundles.ts';
 import { localDynamoClient } from '../infra/local/dynamoClient.ts';
 import { startDynamoDbLocal } from '../infra/local/dynamodbLocal.ts';
 import { freePort } from '../infra/local/freePort.ts';
-import { type JwksServer, startJwksServer } from '../infra/local/jwksServer.ts';
-import { ensureLocalKeys, LOCAL_AUDIENCE, LOCAL_ISSUER } from '../infra/local/keys.ts';
+import {
+  ensureLocalKeys,
+  LOCAL_AUDIENCE,
+  LOCAL_ISSUER,
+  mintLocalToken,
+} from '../infra/local/keys.ts';
 import { repoRoot } from '../infra/local/paths.ts';
 import { ensurePlantsTable } from '../infra/local/plantsTable.ts';
+import { type JwksServer, startJwksServer } from '../test/support/jwksServer.ts';
 import { ratio, type Spread, spread } from './stats.ts';
 
 const execute = promisify(execFile);
@@ -127,18 +131,10 @@ try {
     (WARM_UP +
       Math.max(settings.warmInvocations, settings.storeInvocations, settings.memoryInvocations));
   say(`Minting ${tokenCount} tokens, one per invocation (one caller, each token distinct)...`);
-  const signingKey = await importJWK(keys.privateJwk, 'ES256');
   const tokens: string[] = [];
   for (let i = 0; i < tokenCount; i++) {
     tokens.push(
-      await new SignJWT({ jti: `bench-${i}` })
-        .setProtectedHeader({ alg: 'ES256', kid: String(keys.privateJwk.kid), typ: 'JWT' })
-        .setIssuer(LOCAL_ISSUER)
-        .setAudience(LOCAL_AUDIENCE)
-        .setSubject(CALLER)
-        .setIssuedAt()
-        .setExpirationTime('1h')
-        .sign(signingKey),
+      await mintLocalToken(keys.privateJwk, { sub: CALLER, ttlSeconds: 3600, jti: `bench-${i}` }),
     );
   }
   const tokensFile = join(work, 'tokens.txt');

@@ -3,14 +3,14 @@
 // asserted on each CloudFormation template.
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BY_CREATOR_INDEX } from '#lib/plants/dynamoStore.ts';
 import { PLANT_ROUTES } from '#lib/routes/plantsApi.ts';
+import { repoRoot } from '../../infra/local/paths.ts';
 
 const run = promisify(execFile);
-const repoRoot = resolve(import.meta.dirname, '..', '..');
 
 interface Resource {
   Type: string;

@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import {
   DeleteCommand,
@@ -16,11 +16,11 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localDynamoClient } from '../../infra/local/dynamoClient.ts';
-import { type LocalService, startLocalService } from '../../infra/local/localService.ts';
+import { repoRoot } from '../../infra/local/paths.ts';
 import { type Caller, type LoadReport, runLoadTest, verifyLists } from '../load/loadRun.ts';
+import { type LocalService, startLocalService } from '../support/localService.ts';
 import { expectResponseMatchesContract } from '../support/openapiResponses.ts';
 
-const repoRoot = resolve(import.meta.dirname, '..', '..');
 const run = promisify(execFile);
 /** The table `npm start` serves (infra/local/start.ts). */
 const LOCAL_TABLE = 'plant-store-local-plants';

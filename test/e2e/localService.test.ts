@@ -4,11 +4,7 @@ import { createServer } from 'node:net';
 import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../infra/local/freePort.ts';
-import {
-  type LocalService,
-  spawnStart,
-  startLocalService,
-} from '../../infra/local/localService.ts';
+import { type LocalService, spawnStart, startLocalService } from '../support/localService.ts';
 import { expectResponseMatchesContract } from '../support/openapiResponses.ts';
 
 let service: LocalService;

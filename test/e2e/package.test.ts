@@ -2,15 +2,15 @@
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../infra/local/freePort.ts';
+import { repoRoot } from '../../infra/local/paths.ts';
 import { makeWebhookSecret } from '../support/webhookSecrets.ts';
 import { readZipEntry } from '../support/zip.ts';
 
 const run = promisify(execFile);
-const repoRoot = resolve(import.meta.dirname, '..', '..');
 
 interface Template {
   Resources: Record<

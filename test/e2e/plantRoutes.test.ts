@@ -5,7 +5,7 @@
 import { request as httpRequest } from 'node:http';
 import createClient, { type Middleware } from 'openapi-fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalService, startLocalService } from '../../infra/local/localService.ts';
+import { type LocalService, startLocalService } from '../support/localService.ts';
 import { expectResponseMatchesContract } from '../support/openapiResponses.ts';
 import type { paths } from '../support/plantStoreApi.d.ts';
 

@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
@@ -15,6 +15,7 @@ import { type DeadLetterSink, folderDeadLetters } from '#lib/webhooks/deadLetter
 import { deliverPlantAddedHandler } from '#lib/webhooks/deliverPlantAdded.ts';
 import { signingKeys } from '#lib/webhooks/signature.ts';
 import { localStreamsClient } from '../../infra/local/dynamoClient.ts';
+import { repoRoot } from '../../infra/local/paths.ts';
 import {
   type FailedBatch,
   type StreamPoller,
@@ -29,7 +30,6 @@ import { quietTelemetry } from '../support/telemetry.ts';
 import { makeWebhookSecret } from '../support/webhookSecrets.ts';
 
 const endpoint = inject('dynamodbEndpoint');
-const repoRoot = resolve(import.meta.dirname, '..', '..');
 const run = promisify(execFile);
 const secret = makeWebhookSecret();
 

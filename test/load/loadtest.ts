@@ -4,9 +4,10 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type LocalService, startLocalService } from '../../infra/local/localService.ts';
+import { repoRoot } from '../../infra/local/paths.ts';
+import { type LocalService, startLocalService } from '../support/localService.ts';
 import {
   type Caller,
   formatProgress,
@@ -48,8 +49,6 @@ Options:
 Against a running npm start (in another terminal):
   npm run loadtest -- --url http://127.0.0.1:3000
 `;
-
-const repoRoot = resolve(import.meta.dirname, '..', '..');
 
 const fail = (message: string): never => {
   process.stderr.write(`loadtest: ${message} (npm run loadtest -- --help for the options)\n`);

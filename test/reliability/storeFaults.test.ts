@@ -27,6 +27,7 @@ import { TIMEOUT_MARGIN_MS } from '#lib/http/pipeline.ts';
 import { createDynamoPlantStore } from '#lib/plants/dynamoStore.ts';
 import { createPlantHandler } from '#lib/routes/createPlant.ts';
 import { listPlantsHandler } from '#lib/routes/listPlants.ts';
+import { repoRoot } from '../../infra/local/paths.ts';
 import { loadStoreFunctionConfig, type StoreFunctionConfig } from '../support/config.ts';
 import { createTestTable, localDocumentClient } from '../support/dynamodbTables.ts';
 import { httpApiEvent, invokeHandler, lambdaContext } from '../support/events.ts';
@@ -42,7 +43,6 @@ import { quietTelemetry } from '../support/telemetry.ts';
 import { makeKey, signToken, verifierTrusting } from '../support/tokens.ts';
 
 const endpoint = inject('dynamodbEndpoint');
-const repoRoot = join(import.meta.dirname, '..', '..');
 
 /** The function timeout that serverless.yml deploys (its CloudFormation tags need not resolve). */
 const functionTimeoutMs = () => {

@@ -1,28 +1,29 @@
 // The attacks that break JWT services, against the handler with its real store on DynamoDB Local:
 // each gets 401 with the right challenge, and nothing is stored.
-import { createLocalJWKSet, exportSPKI, SignJWT } from 'jose';
+import { createLocalJWKSet, exportSPKI } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { keySetFrom } from '#lib/auth/tokenVerifier.ts';
 import { createDynamoPlantStore } from '#lib/plants/dynamoStore.ts';
 import { createPlantHandler } from '#lib/routes/createPlant.ts';
-import { type JwksServer, startJwksServer } from '../../infra/local/jwksServer.ts';
 import { createTestTable, localDocumentClient } from '../support/dynamodbTables.ts';
 import { httpApiEvent, invokeHandler } from '../support/events.ts';
+import { type JwksServer, startJwksServer } from '../support/jwksServer.ts';
 import { quietTelemetry } from '../support/telemetry.ts';
 import {
+  acceptableClaims,
+  hmacToken,
   jwksOf,
   makeKey,
   signToken,
-  TEST_AUDIENCE,
-  TEST_ISSUER,
   type TestKey,
+  tamperedToken,
+  unsecuredToken,
   verifierFor,
 } from '../support/tokens.ts';
 
 const endpoint = inject('dynamodbEndpoint');
 const NO_TOKEN = 'Bearer realm="plants"';
 const INVALID_TOKEN = 'Bearer realm="plants", error="invalid_token"';
-const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 let table: Awaited<ReturnType<typeof createTestTable>>;
 let jwks: JwksServer;
@@ -82,13 +83,7 @@ const send = (
 
 /** Sign a token whose header and payload the attacker chose, with an HMAC key of their choice. */
 const hmacSigned = (secret: Uint8Array, kid: string) =>
-  new SignJWT({ sub: 'mallory' })
-    .setProtectedHeader({ alg: 'HS256', kid })
-    .setIssuer(TEST_ISSUER)
-    .setAudience(TEST_AUDIENCE)
-    .setIssuedAt()
-    .setExpirationTime('10m')
-    .sign(secret);
+  hmacToken(acceptableClaims({ sub: 'mallory' }), { secret, kid });
 
 const attacks: [string, () => Promise<string | undefined>, string][] = [
   ['no Authorization header', async () => undefined, NO_TOKEN],
@@ -102,15 +97,7 @@ const attacks: [string, () => Promise<string | undefined>, string][] = [
   ['Bearer and spaces only', async () => 'Bearer    ', NO_TOKEN],
   [
     'alg none',
-    async () => {
-      const claims = {
-        iss: TEST_ISSUER,
-        aud: TEST_AUDIENCE,
-        sub: 'mallory',
-        exp: Math.floor(Date.now() / 1000) + 600,
-      };
-      return `Bearer ${base64url({ alg: 'none', typ: 'JWT' })}.${base64url(claims)}.`;
-    },
+    async () => `Bearer ${unsecuredToken(acceptableClaims({ sub: 'mallory' }))}`,
     INVALID_TOKEN,
   ],
   [
@@ -121,12 +108,7 @@ const attacks: [string, () => Promise<string | undefined>, string][] = [
   ],
   [
     'a valid token with one payload byte changed',
-    async () => {
-      const [header, payload, signature] = (await signToken(rsa)).split('.');
-      const bytes = Buffer.from(payload ?? '', 'base64url');
-      bytes[bytes.length - 3] = (bytes.at(-3) ?? 0) ^ 1;
-      return `Bearer ${header}.${bytes.toString('base64url')}.${signature}`;
-    },
+    async () => `Bearer ${tamperedToken(await signToken(rsa))}`,
     INVALID_TOKEN,
   ],
   [

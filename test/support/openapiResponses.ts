@@ -3,17 +3,18 @@
 // against the declared schema (which forbids undeclared properties), and the headers the document
 // requires are present and well-formed. One helper, so each new test gets the check for free.
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import { parse } from 'yaml';
+import { repoRoot } from '../../infra/local/paths.ts';
+import { headerOf, type ResponseHeaders } from './headers.ts';
 
-const repoRoot = resolve(import.meta.dirname, '..', '..');
 const DOCUMENT = 'openapi.yaml';
 
 export interface ContractResponse {
   status: number;
-  /** fetch's Headers, or a plain object as a Lambda handler returns it (any name casing) */
-  headers: Headers | Record<string, string | undefined>;
+  /** any name casing */
+  headers: ResponseHeaders;
   /** the body as received, unparsed: whether it is JSON is part of the check */
   body: string;
 }
@@ -75,12 +76,6 @@ const describeErrors = (errors: readonly ErrorObject[]) =>
     })
     .join('; ');
 
-const headerOf = (headers: ContractResponse['headers'], name: string): string | undefined => {
-  if (headers instanceof Headers) return headers.get(name) ?? undefined;
-  const wanted = name.toLowerCase();
-  return Object.entries(headers).find(([key]) => key.toLowerCase() === wanted)?.[1];
-};
-
 /** What is wrong with a response of `method path` by the document: empty when it matches. */
 export const contractViolations = (
   method: string,
@@ -100,7 +95,7 @@ export const contractViolations = (
 
   for (const name of Object.keys((response.node?.headers ?? {}) as Node)) {
     const header = follow(document, `${response.pointer}/headers/${escapePointer(name)}`);
-    const received = headerOf(headers, name);
+    const received = headerOf({ headers }, name);
     if (received === undefined) {
       if (header.node?.required === true) problems.push(`header ${name} is required but missing`);
       continue;
@@ -116,7 +111,7 @@ export const contractViolations = (
   }
 
   const content = response.node?.content as Node | undefined;
-  const mediaType = headerOf(headers, 'content-type')?.split(';')[0]?.trim().toLowerCase();
+  const mediaType = headerOf({ headers }, 'content-type')?.split(';')[0]?.trim().toLowerCase();
   if (!content) {
     if (body !== '') problems.push('a body was sent, but the document declares none');
     return problems;

@@ -8,6 +8,7 @@ import type { HttpResponse } from '#lib/http/types.ts';
 import { createPlantHandler } from '#lib/routes/createPlant.ts';
 import { httpApiEvent, lambdaContext, type RequestSpec } from '../support/events.ts';
 import { FakePlantStore } from '../support/fakePlantStore.ts';
+import { headerOf } from '../support/headers.ts';
 import { type RecordedTelemetry, recordTelemetry } from '../support/telemetry.ts';
 import { makeKey, signToken, verifierTrusting } from '../support/tokens.ts';
 
@@ -30,9 +31,6 @@ type Handler = ReturnType<typeof createPlantHandler>;
 /** Middy's typing expects the parsed body and an authenticated context; we send raw events. */
 const send = (handler: Handler, event: unknown, context: Context = lambdaContext()) =>
   handler(event as never, context as never) as Promise<HttpResponse>;
-
-const headerOf = (response: HttpResponse, name: string): string | undefined =>
-  Object.entries(response.headers).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1];
 
 const json = (value: unknown) => JSON.stringify(value);
 

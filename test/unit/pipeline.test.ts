@@ -16,9 +16,18 @@ import {
 import type { Reply } from '#lib/http/reply.ts';
 import type { HttpResponse } from '#lib/http/types.ts';
 import { httpApiEvent, lambdaContext, type RequestSpec } from '../support/events.ts';
+import { headerOf } from '../support/headers.ts';
 import { type RecordedTelemetry, recordTelemetry } from '../support/telemetry.ts';
-import { makeKey, signToken, verifierFor, verifierTrusting } from '../support/tokens.ts';
-import { acceptableClaims, hmacToken, tamperedToken, unsecuredToken } from './helpers.ts';
+import {
+  acceptableClaims,
+  hmacToken,
+  makeKey,
+  signToken,
+  tamperedToken,
+  unsecuredToken,
+  verifierFor,
+  verifierTrusting,
+} from '../support/tokens.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Keys and tokens.
@@ -97,9 +106,6 @@ const thingRoute = (dependencies: HttpDependencies) =>
 /** Middy's typing expects the parsed body and an authenticated context; we send raw events. */
 const send = (handler: HttpHandler, event: unknown, context: Context = lambdaContext()) =>
   handler(event as never, context as never) as Promise<HttpResponse>;
-
-const headerOf = (response: HttpResponse, name: string): string | undefined =>
-  Object.entries(response.headers).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1];
 
 const json = (value: unknown) => JSON.stringify(value);
 

@@ -10,6 +10,7 @@ import { unmatchedRouteHandler } from '#lib/routes/unmatchedRoute.ts';
 import { updatePlantHandler } from '#lib/routes/updatePlant.ts';
 import { httpApiEvent, invokeHandler, type RequestSpec } from '../support/events.ts';
 import { FakePlantStore } from '../support/fakePlantStore.ts';
+import { headerOf } from '../support/headers.ts';
 import { type RecordedTelemetry, recordTelemetry } from '../support/telemetry.ts';
 import { makeKey, signToken, verifierTrusting } from '../support/tokens.ts';
 
@@ -35,9 +36,6 @@ beforeEach(() => {
 afterEach(() => telemetry.stop());
 
 const dependencies = (scopes = {}) => ({ plantStore: store, verifyToken, scopes, ...telemetry });
-
-const headerOf = (response: HttpResponse, name: string) =>
-  Object.entries(response.headers).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1];
 
 const bodyOf = (response: HttpResponse): unknown => JSON.parse(response.body ?? 'null');
 

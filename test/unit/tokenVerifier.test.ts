@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLocalJWKSet, exportJWK, generateKeyPair, errors as joseErrors, SignJWT } from 'jose';
+import { errors as joseErrors } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   KeySetUnavailableError,
@@ -12,15 +12,19 @@ import {
   type VerifyToken,
 } from '#lib/auth/tokenVerifier.ts';
 import {
+  acceptableClaims,
+  hmacToken,
   jwksOf,
   makeKey,
+  signClaims,
   signToken,
   TEST_AUDIENCE,
   type TestKey,
+  tamperedToken,
+  unsecuredToken,
   verifierFor,
   verifierTrusting,
 } from '../support/tokens.ts';
-import { acceptableClaims, hmacToken, tamperedToken, unsecuredToken } from './helpers.ts';
 
 const es256 = await makeKey('ES256');
 const rs256 = await makeKey('RS256');
@@ -49,9 +53,7 @@ const expectTokenRejected = async (token: string, verifier: VerifyToken = verify
 /** A token signed with a key that is in the JWKS, without exp or sub as asked. */
 const tokenWithout = (claim: 'sub' | 'exp') => {
   const { [claim]: _, ...claims } = acceptableClaims();
-  return new SignJWT(claims)
-    .setProtectedHeader({ alg: es256.alg, kid: es256.kid })
-    .sign(es256.privateKey);
+  return signClaims(es256, claims);
 };
 
 /**
@@ -126,22 +128,16 @@ describe('createTokenVerifier', () => {
       ['a token with an empty sub', () => signToken(es256, { subject: '' })],
       [
         'a token whose sub is not a string',
-        () =>
-          new SignJWT(acceptableClaims({ sub: 42 as unknown as string }))
-            .setProtectedHeader({ alg: es256.alg, kid: es256.kid })
-            .sign(es256.privateKey),
+        () => signClaims(es256, acceptableClaims({ sub: 42 as unknown as string })),
       ],
     ])('%s', async (_, makeToken) => {
       await expectTokenRejected(await makeToken());
     });
 
     it('a PS256 token, though its key is in the JWKS (not on the allow-list)', async () => {
-      const { privateKey, publicKey } = await generateKeyPair('PS256', { extractable: true });
-      const jwk = { ...(await exportJWK(publicKey)), kid: 'ps', alg: 'PS256', use: 'sig' };
-      const verifier = verifierFor(createLocalJWKSet({ keys: [jwk] }));
-      const token = await new SignJWT(acceptableClaims())
-        .setProtectedHeader({ alg: 'PS256', kid: 'ps' })
-        .sign(privateKey);
+      const ps256 = await makeKey('PS256');
+      const verifier = await verifierTrusting(ps256);
+      const token = await signClaims(ps256, acceptableClaims());
 
       const error = await expectTokenRejected(token, verifier);
       expect(error.message).toMatch(/algorithm/);
@@ -312,9 +308,7 @@ describe('the audience', () => {
   /** A token without the standard aud claim, as Amazon Cognito issues access tokens. */
   const cognitoStyle = (claims: Record<string, unknown>) => {
     const { aud: _withoutAud, ...standard } = acceptableClaims();
-    return new SignJWT({ ...standard, ...claims })
-      .setProtectedHeader({ alg: es256.alg, kid: es256.kid })
-      .sign(es256.privateKey);
+    return signClaims(es256, { ...standard, ...claims });
   };
 
   it('accepts an aud array that names this API', async () => {

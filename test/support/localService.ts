@@ -3,11 +3,11 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from './freePort.ts';
+import { freePort } from '../../infra/local/freePort.ts';
+import { repoRoot } from '../../infra/local/paths.ts';
 
-const repoRoot = resolve(import.meta.dirname, '..', '..');
 const run = promisify(execFile);
 
 export interface LocalService {

@@ -2,7 +2,7 @@
 // HTTP and counts the fetches.
 import { createServer } from 'node:http';
 import type { JSONWebKeySet } from 'jose';
-import { freePort } from './freePort.ts';
+import { freePort } from '../../infra/local/freePort.ts';
 
 export interface JwksServer {
   url: string;
