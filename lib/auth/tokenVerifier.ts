@@ -155,8 +155,3 @@ export const createClaimsVerifier =
       notBefore: payload.nbf,
     };
   };
-
-export const createTokenVerifier = (options: TokenVerifierOptions): VerifyToken => {
-  const verifyClaims = createClaimsVerifier(options);
-  return async (token) => (await verifyClaims(token)).caller;
-};

@@ -1,7 +1,27 @@
 // The "plant added" webhook: where deliveries go, how they are signed, how patiently they are
 // retried, and where what still fails is kept.
-import { signingKeys } from '#lib/webhooks/signature.ts';
 import { isSecureUrl, SECURE_URL_RULE, type SettingsLoader, type Variables } from './load.ts';
+
+const SECRET_PREFIX = 'whsec_';
+
+/**
+ * The signing keys of `whsec_<base64>` secrets separated by spaces; undefined when any is not one
+ * (a key shorter than 24 bytes counts as not one: Standard Webhooks asks for 24 to 64).
+ */
+export const signingKeys = (secrets: string): Buffer[] | undefined => {
+  const keys = secrets
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((secret) => {
+      if (!secret.startsWith(SECRET_PREFIX)) return undefined;
+      const encoded = secret.slice(SECRET_PREFIX.length);
+      if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) return undefined;
+      const key = Buffer.from(encoded, 'base64');
+      return key.length >= 24 && key.length <= 64 ? key : undefined;
+    });
+  if (keys.length === 0 || keys.some((key) => key === undefined)) return undefined;
+  return keys as Buffer[];
+};
 
 export type SecretSource =
   | { kind: 'value'; keys: Buffer[] }

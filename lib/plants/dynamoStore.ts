@@ -17,7 +17,8 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { StoreSettings } from '#lib/config/store.ts';
 import { createDocumentClient } from '#lib/plants/dynamoClient.ts';
 import { PLANT_FIELDS } from '#lib/plants/schemas.ts';
-import type { PlantStore, StoredPlant, Unavailable } from '#lib/plants/store.ts';
+import type { PlantStore, StoredPlant } from '#lib/plants/store.ts';
+import { unavailableOr } from '#lib/plants/storeErrors.ts';
 import { sameContent } from '#lib/plants/views.ts';
 
 /**
@@ -25,52 +26,6 @@ import { sameContent } from '#lib/plants/views.ts';
  * that a field added to a plant needs no new index (infra/dynamodb.yml).
  */
 export const BY_CREATOR_INDEX = 'plantsByCreator';
-
-/** Errors that say "try again later": throttling, DynamoDB's own faults, no answer at all. */
-const RETRY_LATER = new Set([
-  'ProvisionedThroughputExceededException',
-  'ThrottlingException',
-  'RequestLimitExceeded',
-  'TransactionConflictException',
-  'TimeoutError',
-  'AbortError',
-]);
-const NETWORK_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ECONNABORTED',
-  'EPIPE',
-  'ETIMEDOUT',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-]);
-
-/** What DynamoDB says of an index a stack update is still creating or filling. */
-const INDEX_NOT_READY = /backfilling global secondary index|does not have the specified index/i;
-
-interface SdkErrorFields {
-  $fault?: string;
-  code?: string;
-  $metadata?: { httpStatusCode?: number };
-  $response?: { statusCode?: number };
-}
-
-const isTransient = (error: unknown): boolean => {
-  if (!(error instanceof Error)) return false;
-  const { $fault, code, $metadata, $response } = error as SdkErrorFields;
-  // a 5xx whose body the SDK could not even parse (a proxy's HTML error page) is an outage too
-  const status = $metadata?.httpStatusCode ?? $response?.statusCode ?? 0;
-  return (
-    RETRY_LATER.has(error.name) ||
-    // an index being added (a deploy's upgrade) cannot be read until it has been filled
-    (error.name === 'ValidationException' && INDEX_NOT_READY.test(error.message)) ||
-    $fault === 'server' ||
-    status >= 500 ||
-    (code !== undefined && NETWORK_CODES.has(code))
-  );
-};
 
 /** An item as read: a plant stored before versions existed counts as version 1. */
 const toStoredPlant = (item: object): StoredPlant => {
@@ -81,12 +36,6 @@ const toStoredPlant = (item: object): StoredPlant => {
 /** The item a failed condition returned, if it exists. */
 const itemAtFailure = (error: ConditionalCheckFailedException) =>
   error.Item ? toStoredPlant(unmarshall(error.Item)) : undefined;
-
-/** A transient failure as a result; anything else is a fault of ours and is thrown on. */
-const unavailableOr = (error: unknown): Unavailable => {
-  if (isTransient(error)) return { outcome: 'unavailable', cause: error };
-  throw error;
-};
 
 /** The table, and the client that reaches it. */
 export interface DynamoTarget {
@@ -254,15 +203,6 @@ export const dynamoDelete =
       return { outcome: 'notFound', reason: error.Item ? 'notOwner' : 'absent' };
     }
   };
-
-/** Every operation on one table: for tests and tools that use more than one. */
-export const createDynamoPlantStore = (target: DynamoTarget): PlantStore => ({
-  create: dynamoCreate(target),
-  get: dynamoGet(target),
-  list: dynamoList(target),
-  update: dynamoUpdate(target),
-  delete: dynamoDelete(target),
-});
 
 /** The table the settings name, through a client made for them. */
 export const dynamoTargetFrom = ({ table, dynamodb }: StoreSettings): DynamoTarget => ({

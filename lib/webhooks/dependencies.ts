@@ -4,14 +4,13 @@
 
 import { getParameter } from '@aws-lambda-powertools/parameters/ssm';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import type { SecretSource, WebhookSettings } from '#lib/config/webhook.ts';
+import { type SecretSource, signingKeys, type WebhookSettings } from '#lib/config/webhook.ts';
 import {
   type DeadLetterSink,
   folderDeadLetters,
   sqsDeadLetters,
 } from '#lib/webhooks/deadLetters.ts';
 import type { DeliveryTarget } from '#lib/webhooks/delivery.ts';
-import { signingKeys } from '#lib/webhooks/signature.ts';
 
 /** How long a secret read from SSM is used before it is read again. */
 export const SECRET_MAX_AGE_SECONDS = 300;

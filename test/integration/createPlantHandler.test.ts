@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createDynamoPlantStore } from '#lib/plants/dynamoStore.ts';
 import { createPlantHandler } from '#lib/routes/createPlant.ts';
-import { createTestTable, localDocumentClient } from '../support/dynamodbTables.ts';
+import {
+  createDynamoPlantStore,
+  createTestTable,
+  localDocumentClient,
+} from '../support/dynamodbTables.ts';
 import { httpApiEvent, invokeHandler } from '../support/events.ts';
 import { expectResponseMatchesContract } from '../support/openapiResponses.ts';
 import { quietTelemetry } from '../support/telemetry.ts';

@@ -2,10 +2,13 @@
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import { createDynamoPlantStore } from '#lib/plants/dynamoStore.ts';
 import type { PlantStore } from '#lib/plants/store.ts';
 import { freePort } from '../../infra/local/freePort.ts';
-import { createTestTable, localDocumentClient } from '../support/dynamodbTables.ts';
+import {
+  createDynamoPlantStore,
+  createTestTable,
+  localDocumentClient,
+} from '../support/dynamodbTables.ts';
 
 const endpoint = inject('dynamodbEndpoint');
 const fixedNow = () => new Date('2026-11-22T10:00:00.000Z');

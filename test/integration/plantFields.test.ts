@@ -11,7 +11,6 @@ import {
 import type { DynamoDBRecord } from 'aws-lambda';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createDynamoPlantStore } from '#lib/plants/dynamoStore.ts';
 import type { PlantContent } from '#lib/plants/schemas.ts';
 import { createPlantHandler } from '#lib/routes/createPlant.ts';
 import { getPlantHandler } from '#lib/routes/getPlant.ts';
@@ -19,7 +18,11 @@ import { listPlantsHandler } from '#lib/routes/listPlants.ts';
 import { updatePlantHandler } from '#lib/routes/updatePlant.ts';
 import { plantAddedEvent } from '#lib/webhooks/plantAdded.ts';
 import { localStreamsClient } from '../../infra/local/dynamoClient.ts';
-import { createTestTable, localDocumentClient } from '../support/dynamodbTables.ts';
+import {
+  createDynamoPlantStore,
+  createTestTable,
+  localDocumentClient,
+} from '../support/dynamodbTables.ts';
 import { httpApiEvent, invokeHandler } from '../support/events.ts';
 import { expectResponseMatchesContract } from '../support/openapiResponses.ts';
 import { plantContent, plantFieldNames } from '../support/plantArbitraries.ts';

@@ -1,9 +1,12 @@
 // The plant store's reads, updates and deletes against DynamoDB Local: ownership, versions, the
 // index's pages, and the races a conditional write must win.
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import { createDynamoPlantStore } from '#lib/plants/dynamoStore.ts';
 import type { ListPosition, PlantStore } from '#lib/plants/store.ts';
-import { createTestTable, localDocumentClient } from '../support/dynamodbTables.ts';
+import {
+  createDynamoPlantStore,
+  createTestTable,
+  localDocumentClient,
+} from '../support/dynamodbTables.ts';
 
 const endpoint = inject('dynamodbEndpoint');
 

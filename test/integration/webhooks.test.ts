@@ -9,11 +9,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import { createDynamoPlantStore } from '#lib/plants/dynamoStore.ts';
+import { signingKeys } from '#lib/config/webhook.ts';
 import type { PlantStore } from '#lib/plants/store.ts';
 import { type DeadLetterSink, folderDeadLetters } from '#lib/webhooks/deadLetters.ts';
 import { deliverPlantAddedHandler } from '#lib/webhooks/deliverPlantAdded.ts';
-import { signingKeys } from '#lib/webhooks/signature.ts';
 import { localStreamsClient } from '../../infra/local/dynamoClient.ts';
 import { repoRoot } from '../../infra/local/paths.ts';
 import {
@@ -23,7 +22,11 @@ import {
 } from '../../infra/local/streamPoller.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../infra/local/webhookReceiver.ts';
 import { folderLetters, redrive } from '../../infra/webhooks/redrive.ts';
-import { createTestTable, localDocumentClient } from '../support/dynamodbTables.ts';
+import {
+  createDynamoPlantStore,
+  createTestTable,
+  localDocumentClient,
+} from '../support/dynamodbTables.ts';
 import { lambdaContext } from '../support/events.ts';
 import { webhookBodyViolations } from '../support/openapiResponses.ts';
 import { quietTelemetry } from '../support/telemetry.ts';

@@ -13,9 +13,12 @@ import { BatchWriteCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createDynamoPlantStore } from '#lib/plants/dynamoStore.ts';
 import { createPlantHandler } from '#lib/routes/createPlant.ts';
-import { createTestTable, localDocumentClient } from '../support/dynamodbTables.ts';
+import {
+  createDynamoPlantStore,
+  createTestTable,
+  localDocumentClient,
+} from '../support/dynamodbTables.ts';
 import { httpApiEvent, invokeHandler, lambdaContext } from '../support/events.ts';
 import { contractViolations } from '../support/openapiResponses.ts';
 import { quietTelemetry } from '../support/telemetry.ts';

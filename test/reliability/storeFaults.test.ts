@@ -21,15 +21,18 @@ import {
   vi,
 } from 'vitest';
 import { parse } from 'yaml';
-import type { createTokenVerifier } from '#lib/auth/tokenVerifier.ts';
+import type { VerifyToken } from '#lib/auth/tokenVerifier.ts';
 import type { DynamoDbSettings } from '#lib/config/store.ts';
 import { TIMEOUT_MARGIN_MS } from '#lib/http/pipeline.ts';
-import { createDynamoPlantStore } from '#lib/plants/dynamoStore.ts';
 import { createPlantHandler } from '#lib/routes/createPlant.ts';
 import { listPlantsHandler } from '#lib/routes/listPlants.ts';
 import { repoRoot } from '../../infra/local/paths.ts';
 import { loadStoreFunctionConfig, type StoreFunctionConfig } from '../support/config.ts';
-import { createTestTable, localDocumentClient } from '../support/dynamodbTables.ts';
+import {
+  createDynamoPlantStore,
+  createTestTable,
+  localDocumentClient,
+} from '../support/dynamodbTables.ts';
 import { httpApiEvent, invokeHandler, lambdaContext } from '../support/events.ts';
 import { type FaultKind, type FaultProxy, startFaultProxy } from '../support/faultProxy.ts';
 import { expectResponseMatchesContract } from '../support/openapiResponses.ts';
@@ -77,7 +80,7 @@ const SCHEDULING_SLACK_MS = 1500;
 let proxy: FaultProxy;
 let table: Awaited<ReturnType<typeof createTestTable>>;
 let token: string;
-let verifyToken: ReturnType<typeof createTokenVerifier>;
+let verifyToken: VerifyToken;
 const clients: DynamoDBDocumentClient[] = [];
 
 beforeAll(async () => {

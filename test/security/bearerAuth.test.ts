@@ -3,9 +3,12 @@
 import { createLocalJWKSet, exportSPKI } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { keySetFrom } from '#lib/auth/tokenVerifier.ts';
-import { createDynamoPlantStore } from '#lib/plants/dynamoStore.ts';
 import { createPlantHandler } from '#lib/routes/createPlant.ts';
-import { createTestTable, localDocumentClient } from '../support/dynamodbTables.ts';
+import {
+  createDynamoPlantStore,
+  createTestTable,
+  localDocumentClient,
+} from '../support/dynamodbTables.ts';
 import { httpApiEvent, invokeHandler } from '../support/events.ts';
 import { type JwksServer, startJwksServer } from '../support/jwksServer.ts';
 import { quietTelemetry } from '../support/telemetry.ts';

@@ -10,11 +10,14 @@ import {
   onTestFinished,
   vi,
 } from 'vitest';
-import type { createTokenVerifier } from '#lib/auth/tokenVerifier.ts';
-import { createDynamoPlantStore } from '#lib/plants/dynamoStore.ts';
+import type { VerifyToken } from '#lib/auth/tokenVerifier.ts';
 import { createPlantHandler } from '#lib/routes/createPlant.ts';
 import { freePort } from '../../infra/local/freePort.ts';
-import { createTestTable, localDocumentClient } from '../support/dynamodbTables.ts';
+import {
+  createDynamoPlantStore,
+  createTestTable,
+  localDocumentClient,
+} from '../support/dynamodbTables.ts';
 import { httpApiEvent, invokeHandler } from '../support/events.ts';
 import { loudTelemetry } from '../support/telemetry.ts';
 import { makeKey, signToken, type TestKey, verifierTrusting } from '../support/tokens.ts';
@@ -23,7 +26,7 @@ const endpoint = inject('dynamodbEndpoint');
 
 let table: Awaited<ReturnType<typeof createTestTable>>;
 let key: TestKey;
-let verifyToken: ReturnType<typeof createTokenVerifier>;
+let verifyToken: VerifyToken;
 let written: string[];
 
 beforeAll(async () => {

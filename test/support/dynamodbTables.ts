@@ -7,6 +7,15 @@ import {
   ScanCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from '#lib/plants/dynamoClient.ts';
+import {
+  type DynamoTarget,
+  dynamoCreate,
+  dynamoDelete,
+  dynamoGet,
+  dynamoList,
+  dynamoUpdate,
+} from '#lib/plants/dynamoStore.ts';
+import type { PlantStore } from '#lib/plants/store.ts';
 import { localDynamoClient } from '../../infra/local/dynamoClient.ts';
 import { ensurePlantsTable } from '../../infra/local/plantsTable.ts';
 
@@ -52,3 +61,12 @@ export const createTestTable = async (endpoint: string) => {
     },
   };
 };
+
+/** Every operation of the DynamoDB store on one table (each function deploys only its own). */
+export const createDynamoPlantStore = (target: DynamoTarget): PlantStore => ({
+  create: dynamoCreate(target),
+  get: dynamoGet(target),
+  list: dynamoList(target),
+  update: dynamoUpdate(target),
+  delete: dynamoDelete(target),
+});

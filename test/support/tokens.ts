@@ -10,7 +10,7 @@ import {
   type JWTVerifyGetKey,
   SignJWT,
 } from 'jose';
-import { createTokenVerifier, type VerifyToken } from '#lib/auth/tokenVerifier.ts';
+import { createClaimsVerifier, type VerifyToken } from '#lib/auth/tokenVerifier.ts';
 
 type CryptoKey = webcrypto.CryptoKey;
 
@@ -88,9 +88,15 @@ export const signToken = (key: TestKey, options: TokenOptions = {}): Promise<str
   });
 };
 
-/** The real verifier, for the test issuer and audience, trusting `keySet`. */
-export const verifierFor = (keySet: JWTVerifyGetKey): VerifyToken =>
-  createTokenVerifier({ issuer: TEST_ISSUER, audience: TEST_AUDIENCE, keySet });
+/** The real verifier, for the test issuer and audience, trusting `keySet` (no token cache). */
+export const verifierFor = (keySet: JWTVerifyGetKey): VerifyToken => {
+  const verifyClaims = createClaimsVerifier({
+    issuer: TEST_ISSUER,
+    audience: TEST_AUDIENCE,
+    keySet,
+  });
+  return async (token) => (await verifyClaims(token)).caller;
+};
 
 /** The real verifier, trusting exactly the given keys (a local JWKS). */
 export const verifierTrusting = async (...keys: TestKey[]): Promise<VerifyToken> =>

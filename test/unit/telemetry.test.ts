@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { createTokenVerifier } from '#lib/auth/tokenVerifier.ts';
+import type { VerifyToken } from '#lib/auth/tokenVerifier.ts';
 import { TIMEOUT_MARGIN_MS } from '#lib/http/pipeline.ts';
 import { createPlantHandler } from '#lib/routes/createPlant.ts';
 import { METRIC_NAMES } from '#lib/telemetry.ts';
@@ -13,7 +13,7 @@ import { makeKey, signToken, type TestKey, verifierTrusting } from '../support/t
 const SECRET_NAME = 'Fern-7f3a-not-for-logs';
 
 let key: TestKey;
-let verifyToken: ReturnType<typeof createTokenVerifier>;
+let verifyToken: VerifyToken;
 let token: string;
 let telemetry: RecordedTelemetry;
 let handler: ReturnType<typeof createPlantHandler>;

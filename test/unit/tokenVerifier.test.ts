@@ -74,7 +74,7 @@ const tokenOfLength = async (length: number) => {
   throw new Error(`could not build a token of ${length} characters`);
 };
 
-describe('createTokenVerifier', () => {
+describe('the token verifier', () => {
   it.each([
     ['ES256', es256],
     ['RS256', rs256],

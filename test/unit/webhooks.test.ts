@@ -6,10 +6,10 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '#lib/config/load.ts';
-import { webhookSettings } from '#lib/config/webhook.ts';
+import { signingKeys, webhookSettings } from '#lib/config/webhook.ts';
 import { deliverOnce } from '#lib/webhooks/delivery.ts';
 import { plantAddedEvent } from '#lib/webhooks/plantAdded.ts';
-import { signatureHeader, signingKeys } from '#lib/webhooks/signature.ts';
+import { signatureHeader } from '#lib/webhooks/signature.ts';
 import { freePort } from '../../infra/local/freePort.ts';
 import { makeWebhookSecret } from '../support/webhookSecrets.ts';
 
