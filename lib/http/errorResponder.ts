@@ -8,6 +8,9 @@ import { isRouteError } from '#lib/http/httpError.ts';
 import { METRICS } from '#lib/http/metrics.ts';
 import type { ErrorReply, Reply } from '#lib/http/reply.ts';
 
+/** All a client learns of a fault of ours. */
+export const INTERNAL_ERROR = 'Internal server error';
+
 export const errorReply = (error: unknown): ErrorReply =>
   isRouteError(error)
     ? {
@@ -19,7 +22,7 @@ export const errorReply = (error: unknown): ErrorReply =>
       }
     : {
         status: 500,
-        message: 'Internal server error',
+        message: INTERNAL_ERROR,
         metric: METRICS.internalErrors,
         cause: error,
       };
