@@ -30,22 +30,17 @@ import {
 } from '../infra/local/keys.ts';
 import { repoRoot } from '../infra/local/paths.ts';
 import { ensurePlantsTable } from '../infra/local/plantsTable.ts';
+import { ROUTE_NAMES } from '../lib/routes/routeList.ts';
 import { type JwksServer, startJwksServer } from '../test/support/jwksServer.ts';
 import { ratio, type Spread, spread } from './stats.ts';
 
 const execute = promisify(execFile);
-const FUNCTIONS = {
-  create: 'createPlant',
-  list: 'listPlants',
-  get: 'getPlant',
-  update: 'updatePlant',
-  delete: 'deletePlant',
-  deliver: 'deliverPlantAdded',
-} as const;
-type Kind = keyof typeof FUNCTIONS;
-const kinds = Object.keys(FUNCTIONS) as Kind[];
+/** Every function, by its name (bench/probe.mjs's kinds): the routes of the list, the webhook's. */
+const kinds = [...ROUTE_NAMES, 'deliverPlantAdded'] as const;
+type Kind = (typeof kinds)[number];
+const FUNCTIONS = Object.fromEntries(kinds.map((kind) => [kind, kind])) as Record<Kind, Kind>;
 /** The functions that verify a caller's token (the webhook has no caller). */
-const hasCaller = (kind: Kind) => kind !== 'deliver';
+const hasCaller = (kind: Kind) => kind !== 'deliverPlantAdded';
 /**
  * V8's heap held to what fits a 128 MB Lambda function (Lambda's smallest size). Left alone, V8
  * sizes its heap from this machine's memory and collects lazily, which measures the machine.
@@ -204,7 +199,7 @@ try {
   };
   /** The plants a delete run with the store removes, stored first: `count` from each first id. */
   const seedDeletions = async (kind: Kind, ids: Record<string, string>, count: number) => {
-    if (kind !== 'delete') return;
+    if (kind !== 'deletePlant') return;
     for (const first of Object.values(ids)) {
       await seed(Array.from({ length: count }, (_, i) => Number(first) + i));
     }
@@ -227,7 +222,7 @@ try {
 
   say('Warming DynamoDB Local up (a run whose figures are discarded)...');
   const createBundles = [bundles['ours-createPlant'] ?? '', bundles['baseline-createPlant'] ?? ''];
-  await probe(['warm', 'create', String(settings.storeInvocations), ...createBundles], {
+  await probe(['warm', 'createPlant', String(settings.storeInvocations), ...createBundles], {
     ...freshIds(),
     ...withTheStore,
   });

@@ -23,7 +23,7 @@ const readOrUndefined = (file: string) => {
   }
 };
 
-const document = openApiYaml();
+const document = await openApiYaml();
 let stale = false;
 for (const [name, generated] of [
   [OPENAPI_FILE, document],

@@ -1,40 +1,115 @@
 // The published contract: the OpenAPI 3.1 document of the service as built. Its schemas are Zod's
 // own JSON Schema output for lib/plants/schemas.ts (the schemas that validate requests), so they
-// cannot drift from the code; each operation is described in operations/, and what they share
-// (headers, API.md's error statuses) in shared.ts. `npm run openapi` writes it to openapi.yaml.
+// cannot drift from the code. Each route of the route list (lib/routes/routeList.ts) is an
+// operation: where it is from the list; its parameters and request body from the schemas its route
+// validates with; its words from operations/<function name>.ts. What operations share (headers,
+// API.md's error statuses) is in shared.ts. `npm run openapi` writes it to openapi.yaml.
 import { stringify } from 'yaml';
 import { ErrorBody } from '#lib/http/errorBody.ts';
+import { PlantPath } from '#lib/plants/params.ts';
 import { IdentifiedPlant, NewPlant, Plant, PlantUpdate } from '#lib/plants/schemas.ts';
-import { createPlant } from './operations/createPlant.ts';
-import { deletePlant } from './operations/deletePlant.ts';
-import { getPlant } from './operations/getPlant.ts';
-import { listPlants } from './operations/listPlants.ts';
+import { ROUTE_NAMES, ROUTES, type RouteName, routeKey } from '#lib/routes/routeList.ts';
 import { plantAdded } from './operations/plantAdded.ts';
-import { updatePlant } from './operations/updatePlant.ts';
 import {
   componentHeaders,
-  componentParameters,
   type Json,
   jsonSchema,
-  type OperationEntry,
+  type OperationDescription,
+  parameterRef,
+  parametersOf,
+  schemaRef,
 } from './shared.ts';
 
 /** The document's file, at the repository root. */
 export const OPENAPI_FILE = 'openapi.yaml';
 
-/** Every operation, in the order the document lists them. */
-const OPERATIONS: OperationEntry[] = [listPlants, createPlant, getPlant, updatePlant, deletePlant];
+/** The named schemas: request bodies as a client may send them, answers as the service sends them. */
+const SCHEMAS = {
+  NewPlant: { schema: NewPlant, io: 'input' },
+  Plant: { schema: Plant, io: 'output' },
+  PlantUpdate: { schema: PlantUpdate, io: 'input' },
+  PlantWithId: { schema: IdentifiedPlant, io: 'output' },
+  Error: { schema: ErrorBody, io: 'output' },
+} as const;
 
-const paths = () => {
+/** Path schemas of several routes, each of one parameter, named once. */
+const SHARED_PATHS = { PlantId: PlantPath };
+
+/** The words of a route, from operations/<name>.ts: a route without them fails the generator. */
+const descriptionOf = async (name: RouteName): Promise<OperationDescription> => {
+  let described: { operation?: OperationDescription };
+  try {
+    described = await import(`./operations/${name}.ts`);
+  } catch (cause) {
+    const missing = `${name} is in the route list: describe it in infra/openapi/operations/${name}.ts`;
+    throw new Error(missing, { cause });
+  }
+  const { operation } = described;
+  if (operation?.route.name !== routeKey(ROUTES[name])) {
+    throw new Error(
+      `infra/openapi/operations/${name}.ts must export the operation of ${name}'s route`,
+    );
+  }
+  return operation;
+};
+
+/** One route as an OpenAPI Operation Object. */
+const operationOf = async (name: RouteName): Promise<Json> => {
+  const {
+    route,
+    summary,
+    description,
+    parameters: read = [],
+    requestBody,
+    responses,
+  } = await descriptionOf(name);
+  const { path, query, body } = route;
+  const sharedPath = Object.entries(SHARED_PATHS).find(([, shared]) => shared === path)?.[0];
+  const parameters = [
+    ...(sharedPath ? [parameterRef(sharedPath)] : path ? parametersOf(path, 'path') : []),
+    ...(query ? parametersOf(query, 'query') : []),
+    ...read,
+  ];
+  if (Boolean(body) !== Boolean(requestBody)) {
+    throw new Error(`${name}: describe a request body exactly when the route reads one`);
+  }
+  const bodySchema = Object.entries(SCHEMAS).find(([, { schema }]) => schema === body?.schema)?.[0];
+  if (body && !bodySchema) throw new Error(`${name}'s body schema has no name in SCHEMAS`);
+  return {
+    tags: ['plants'],
+    operationId: name,
+    summary,
+    description,
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(bodySchema && requestBody
+      ? {
+          requestBody: {
+            description: requestBody.description,
+            required: true,
+            content: {
+              'application/json': {
+                schema: schemaRef(bodySchema),
+                examples: requestBody.examples,
+              },
+            },
+          },
+        }
+      : {}),
+    responses,
+  };
+};
+
+const paths = async () => {
   const byPath: Record<string, Json> = {};
-  for (const { method, path, operation } of OPERATIONS) {
-    byPath[path] = { ...byPath[path], [method]: operation };
+  for (const name of ROUTE_NAMES) {
+    const { method, path } = ROUTES[name];
+    byPath[path] = { ...byPath[path], [method.toLowerCase()]: await operationOf(name) };
   }
   return byPath;
 };
 
 /** The OpenAPI document, as a plain object in the order it is written. */
-export const openApiDocument = (): Json => ({
+export const openApiDocument = async (): Promise<Json> => ({
   openapi: '3.1.0',
   info: {
     title: 'Plant Store API',
@@ -49,17 +124,15 @@ export const openApiDocument = (): Json => ({
     { name: 'plants', description: 'The plants in the store' },
     { name: 'webhooks', description: 'What the service POSTs to a receiver of yours' },
   ],
-  paths: paths(),
+  paths: await paths(),
   webhooks: { [plantAdded.name]: plantAdded.operation },
   components: {
-    schemas: {
-      NewPlant: jsonSchema(NewPlant, 'input'),
-      Plant: jsonSchema(Plant, 'output'),
-      PlantUpdate: jsonSchema(PlantUpdate, 'input'),
-      PlantWithId: jsonSchema(IdentifiedPlant, 'output'),
-      Error: jsonSchema(ErrorBody, 'output'),
-    },
-    parameters: componentParameters,
+    schemas: Object.fromEntries(
+      Object.entries(SCHEMAS).map(([name, { schema, io }]) => [name, jsonSchema(schema, io)]),
+    ),
+    parameters: Object.fromEntries(
+      Object.entries(SHARED_PATHS).map(([name, path]) => [name, parametersOf(path, 'path')[0]]),
+    ),
     headers: componentHeaders,
     securitySchemes: {
       bearerAuth: {
@@ -74,9 +147,9 @@ export const openApiDocument = (): Json => ({
 });
 
 /** The document as openapi.yaml holds it: the same text for the same code, ending in a newline. */
-export const openApiYaml = (): string =>
-  `# Generated by \`npm run openapi\` from lib/plants/schemas.ts and infra/openapi/: do not edit.\n${stringify(
-    openApiDocument(),
+export const openApiYaml = async (): Promise<string> =>
+  `# Generated by \`npm run openapi\` from lib/routes/routeList.ts, the routes' schemas and infra/openapi/: do not edit.\n${stringify(
+    await openApiDocument(),
     // no folded lines (a changed word re-wraps no paragraph) and no YAML anchors for repeated parts
     { lineWidth: 0, aliasDuplicateObjects: false },
   )}`;

@@ -1,17 +1,34 @@
-// What every operation of the document shares: references, JSON Schema from Zod, the headers of
-// every answer, and API.md's error statuses with the messages the service sends.
+// What every operation of the document shares: references, JSON Schema and parameters from Zod, the
+// headers of every answer, and API.md's error statuses with the messages the service sends (taken
+// from the code that sends them, or from running the schema that refuses).
 import * as z from 'zod/mini';
+import { TOKEN_EXPIRED } from '#lib/auth/tokenVerifier.ts';
+import { BEARER_REFUSALS } from '#lib/http/bearerAuth.ts';
+import { INTERNAL_ERROR } from '#lib/http/errorResponder.ts';
 import { RETRY_AFTER_SECONDS } from '#lib/http/httpError.ts';
-import { DEFAULT_MAX_BODY_BYTES, MAX_NESTING } from '#lib/http/jsonBody.ts';
-import { REALM } from '#lib/routes/plantsApi.ts';
+import { BODY_REFUSALS, DEFAULT_MAX_BODY_BYTES, MAX_NESTING } from '#lib/http/jsonBody.ts';
+import type { InputSchemas } from '#lib/http/validateInput.ts';
+import { NewPlant } from '#lib/plants/schemas.ts';
+import { plantNotFoundMessage, REALM, STORE_UNAVAILABLE } from '#lib/routes/plantsApi.ts';
 
 export type Json = Record<string, unknown>;
 
-/** One operation of the document: where it is, and its OpenAPI Operation Object. */
-export interface OperationEntry {
-  method: 'get' | 'post' | 'put' | 'delete';
-  path: string;
-  operation: Json;
+type Examples = Record<string, { summary: string; value: unknown }>;
+
+/**
+ * What a file of operations/ says of its route, named as the route's function: the words. Where it
+ * is, its parameters and its request body's schema come from the route list and the route itself.
+ */
+export interface OperationDescription {
+  /** The route as the pipeline runs it: its name, and the schemas of its body, path and query. */
+  route: { name: string } & InputSchemas<unknown, unknown, unknown>;
+  summary: string;
+  description: string;
+  /** Parameters the route reads besides its schemas' (a header its logic reads). */
+  parameters?: Json[];
+  /** Only for a route with a body. */
+  requestBody?: { description: string; examples: Examples };
+  responses: Json;
 }
 
 /**
@@ -37,11 +54,38 @@ export const commonHeaders = {
   'X-Content-Type-Options': headerRef('XContentTypeOptions'),
 };
 
+/** The message a schema refuses this input with: what the service answers it (a 400). */
+export const refusalOf = (schema: z.ZodMiniType, input: unknown): string => {
+  const result = schema.safeParse(input);
+  const message = result.error?.issues[0]?.message;
+  if (!message) throw new Error(`the example ${JSON.stringify(input)} is not refused`);
+  return message;
+};
+
+/**
+ * The parameters of a path or query schema (an object of texts), as OpenAPI describes them: the
+ * JSON Schema each text's metadata gives (what it stands for), its description and first example.
+ */
+export const parametersOf = (schema: z.ZodMiniType, location: 'path' | 'query'): Json[] => {
+  const { properties = {}, required = [] } = jsonSchema(schema, 'input') as {
+    properties?: Record<string, Json>;
+    required?: string[];
+  };
+  return Object.entries(properties).map(([name, { description, examples, ...rest }]) => ({
+    name,
+    in: location,
+    required: location === 'path' || required.includes(name),
+    description,
+    schema: rest,
+    ...(Array.isArray(examples) ? { example: examples[0] } : {}),
+  }));
+};
+
 /** A success with a JSON body: its schema, description, named examples and headers. */
 export const jsonSuccess = (
   description: string,
   schema: Json,
-  examples: Record<string, { summary: string; value: unknown }>,
+  examples: Examples,
   headers: Json = {},
 ) => ({
   description,
@@ -61,6 +105,9 @@ export type ErrorOverrides = Partial<Record<number, ErrorStatus>>;
 
 const bodyRefusals = `the body is missing or empty, not valid JSON, not a JSON object, nests objects and arrays more than ${MAX_NESTING} levels deep, holds a key that attempts prototype pollution (\`__proto__\`, \`constructor.prototype\`), or breaks a field rule`;
 
+/** The scope the 403's examples name. */
+const EXAMPLE_SCOPE = 'plants:write';
+
 /** API.md's error statuses as every route means them; a route may word one its own way. */
 const errorStatuses: Record<number, ErrorStatus> = {
   400: {
@@ -68,9 +115,9 @@ const errorStatuses: Record<number, ErrorStatus> = {
     examples: {
       missingName: {
         summary: 'A required field is missing',
-        message: 'name is required: a string',
+        message: refusalOf(NewPlant, { id: 1 }),
       },
-      notJson: { summary: 'The body is not JSON', message: 'Request body is not valid JSON' },
+      notJson: { summary: 'The body is not JSON', message: BODY_REFUSALS.notJson },
     },
   },
   401: {
@@ -87,11 +134,11 @@ const errorStatuses: Record<number, ErrorStatus> = {
     examples: {
       missingToken: {
         summary: 'No Authorization header',
-        message: 'Authorization header is missing: send "Authorization: Bearer <token>"',
+        message: BEARER_REFUSALS.missing,
       },
       expiredToken: {
         summary: 'An expired token',
-        message: 'Bearer token rejected: the token has expired',
+        message: BEARER_REFUSALS.rejected(TOKEN_EXPIRED),
       },
     },
   },
@@ -103,13 +150,13 @@ const errorStatuses: Record<number, ErrorStatus> = {
         description: `The Bearer challenge (RFC 6750) naming the missing scope: \`${challenge}, error="insufficient_scope", scope="..."\`.`,
         required: true,
         schema: { type: 'string' },
-        example: `${challenge}, error="insufficient_scope", scope="plants:write"`,
+        example: `${challenge}, error="insufficient_scope", scope="${EXAMPLE_SCOPE}"`,
       },
     },
     examples: {
       missingScope: {
         summary: 'The token lacks the required scope',
-        message: 'The token lacks the required scope "plants:write"',
+        message: BEARER_REFUSALS.lacksScope(EXAMPLE_SCOPE),
       },
     },
   },
@@ -119,7 +166,7 @@ const errorStatuses: Record<number, ErrorStatus> = {
     examples: {
       notFound: {
         summary: "No such plant, or not the caller's",
-        message: 'No plant with id 1: it does not exist, or it is not yours',
+        message: plantNotFoundMessage(1),
       },
     },
   },
@@ -128,7 +175,7 @@ const errorStatuses: Record<number, ErrorStatus> = {
     examples: {
       tooLarge: {
         summary: 'The body is too large',
-        message: `Request body is larger than ${DEFAULT_MAX_BODY_BYTES} bytes`,
+        message: BODY_REFUSALS.tooLarge(DEFAULT_MAX_BODY_BYTES),
       },
     },
   },
@@ -138,14 +185,13 @@ const errorStatuses: Record<number, ErrorStatus> = {
     examples: {
       notJson: {
         summary: 'A body sent as text/plain',
-        message: 'Content-Type must be application/json',
+        message: BODY_REFUSALS.mediaType,
       },
     },
   },
   500: {
-    description:
-      'A fault of ours. The message is always `Internal server error`; the details go to the log with the request id, never to the client.',
-    examples: { internal: { summary: 'An unexpected fault', message: 'Internal server error' } },
+    description: `A fault of ours. The message is always \`${INTERNAL_ERROR}\`; the details go to the log with the request id, never to the client.`,
+    examples: { internal: { summary: 'An unexpected fault', message: INTERNAL_ERROR } },
   },
   503: {
     description:
@@ -154,11 +200,11 @@ const errorStatuses: Record<number, ErrorStatus> = {
     examples: {
       storeUnavailable: {
         summary: 'The plant store is busy or unreachable',
-        message: 'The plant store is busy or unreachable: retry in a few seconds',
+        message: STORE_UNAVAILABLE,
       },
       keysUnavailable: {
         summary: "The identity provider's key set cannot be fetched",
-        message: 'Token keys are temporarily unavailable: retry in a few seconds',
+        message: BEARER_REFUSALS.keysUnavailable,
       },
     },
   },
@@ -190,13 +236,6 @@ export const errorResponses = (statuses: number[], overrides: ErrorOverrides = {
     }),
   );
 
-/** The statuses every operation with a token can answer, besides its own. */
-export const AUTH_ERRORS = [401, 403];
-/** The statuses of every operation that reaches the store. */
-export const OUTAGE_ERRORS = [500, 503];
-/** The statuses of a JSON request body. */
-export const BODY_ERRORS = [400, 413, 415];
-
 /** The reusable headers every operation may refer to. */
 export const componentHeaders = {
   CacheControl: {
@@ -221,23 +260,5 @@ export const componentHeaders = {
     required: true,
     schema: { type: 'string', pattern: '^"[1-9][0-9]*"$' },
     example: '"1"',
-  },
-};
-
-/** The reusable parameters the operations refer to. */
-export const componentParameters = {
-  PlantId: {
-    name: 'id',
-    in: 'path',
-    required: true,
-    description:
-      "The plant's id, in plain decimal digits (`-?(0|[1-9][0-9]*)`) within the id range: `7.0`, `007`, `1e3` or text answer 400 naming `id`.",
-    schema: {
-      type: 'integer',
-      format: 'int64',
-      minimum: -Number.MAX_SAFE_INTEGER,
-      maximum: Number.MAX_SAFE_INTEGER,
-    },
-    example: 1,
   },
 };

@@ -30,9 +30,11 @@ export class KeySetUnavailableError extends Error {
   override name = 'KeySetUnavailableError';
 }
 
+export const TOKEN_EXPIRED = 'the token has expired';
+
 /** jose error codes that mean the token itself is unacceptable, with the reason we tell the caller. */
 const rejectionReasons: Record<string, string> = {
-  ERR_JWT_EXPIRED: 'the token has expired',
+  ERR_JWT_EXPIRED: TOKEN_EXPIRED,
   ERR_JOSE_ALG_NOT_ALLOWED: `the token's algorithm is not allowed (accepted: ${ALLOWED_ALGORITHMS.join(', ')})`,
   ERR_JWS_SIGNATURE_VERIFICATION_FAILED: "the token's signature is not valid",
   ERR_JWKS_NO_MATCHING_KEY: 'the token is not signed by a known key',

@@ -17,6 +17,15 @@ export interface BearerAuthOptions {
   requiredScope: string | undefined;
 }
 
+/** What the client is told of a request refused for its token (the OpenAPI examples too). */
+export const BEARER_REFUSALS = {
+  missing: 'Authorization header is missing: send "Authorization: Bearer <token>"',
+  notBearer: 'Authorization header must be "Bearer <token>"',
+  rejected: (reason: string) => `Bearer token rejected: ${reason}`,
+  keysUnavailable: 'Token keys are temporarily unavailable: retry in a few seconds',
+  lacksScope: (scope: string) => `The token lacks the required scope "${scope}"`,
+};
+
 // The scheme name is case-insensitive (RFC 7235). Whatever follows it counts as a presented token,
 // so a malformed one is reported as invalid_token by the verifier.
 const bearerPattern = /^Bearer[ \t]+(\S.*?)[ \t]*$/i;
@@ -38,18 +47,18 @@ export const bearerAuth = ({
     before: async (request) => {
       const header = request.event.headers?.authorization;
       if (!header?.trim()) {
-        throw refuse('Authorization header is missing: send "Authorization: Bearer <token>"');
+        throw refuse(BEARER_REFUSALS.missing);
       }
       const token = bearerPattern.exec(header)?.[1];
-      if (!token) throw refuse('Authorization header must be "Bearer <token>"');
+      if (!token) throw refuse(BEARER_REFUSALS.notBearer);
       try {
         request.context.caller = await verifyToken(token);
       } catch (error) {
         if (error instanceof TokenRejectedError) {
-          throw refuse(`Bearer token rejected: ${error.message}`, ', error="invalid_token"', error);
+          throw refuse(BEARER_REFUSALS.rejected(error.message), ', error="invalid_token"', error);
         }
         if (error instanceof KeySetUnavailableError) {
-          throw httpError(503, 'Token keys are temporarily unavailable: retry in a few seconds', {
+          throw httpError(503, BEARER_REFUSALS.keysUnavailable, {
             metric: 'KeySetUnavailable',
             cause: error,
             headers: retryAfter,
@@ -58,7 +67,7 @@ export const bearerAuth = ({
         throw error;
       }
       if (requiredScope && !request.context.caller.scopes.includes(requiredScope)) {
-        throw httpError(403, `The token lacks the required scope "${requiredScope}"`, {
+        throw httpError(403, BEARER_REFUSALS.lacksScope(requiredScope), {
           metric: 'AuthFailures',
           headers: {
             'WWW-Authenticate': `${challenge}, error="insufficient_scope", scope="${requiredScope}"`,

@@ -1,5 +1,6 @@
 // The Error object of every error response: the HTTP status code and one sentence to act on.
 import * as z from 'zod/mini';
+import { BODY_REFUSALS } from '#lib/http/jsonBody.ts';
 
 export const ErrorBody = z
   .object({
@@ -11,11 +12,11 @@ export const ErrorBody = z
     message: z.string().register(z.globalRegistry, {
       description:
         'One plain sentence a client developer can act on (for a rejected field: which one, and why)',
-      examples: ['name is required: a string'],
+      examples: [BODY_REFUSALS.notJson],
     }),
   })
   .register(z.globalRegistry, {
     description: 'Every error response: the status code and what went wrong.',
-    examples: [{ error: 400, message: 'name is required: a string' }],
+    examples: [{ error: 400, message: BODY_REFUSALS.notJson }],
   });
 export type ErrorBody = z.infer<typeof ErrorBody>;

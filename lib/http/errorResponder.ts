@@ -7,6 +7,9 @@ import type { Context } from 'aws-lambda';
 import { isRouteError } from '#lib/http/httpError.ts';
 import type { ErrorReply, Reply } from '#lib/http/reply.ts';
 
+/** All a client learns of a fault of ours. */
+export const INTERNAL_ERROR = 'Internal server error';
+
 export const errorReply = (error: unknown): ErrorReply =>
   isRouteError(error)
     ? {
@@ -18,7 +21,7 @@ export const errorReply = (error: unknown): ErrorReply =>
       }
     : {
         status: 500,
-        message: 'Internal server error',
+        message: INTERNAL_ERROR,
         metric: 'InternalErrors',
         cause: error,
       };

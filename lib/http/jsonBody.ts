@@ -47,6 +47,13 @@ export const nestingDepth = (text: string): number => {
   return deepest;
 };
 
+/** What the client is told of a body refused before its fields are read (the OpenAPI examples too). */
+export const BODY_REFUSALS = {
+  mediaType: 'Content-Type must be application/json',
+  notJson: 'Request body is not valid JSON',
+  tooLarge: (maxBytes: number) => `Request body is larger than ${maxBytes} bytes`,
+};
+
 /** application/json and application/<x>+json, with or without parameters (RFC 9110 allows a space before ";"). */
 const jsonMediaType = /^application\/([a-z0-9!#$&^_.+-]+\+)?json[ \t]*(;|$)/i;
 
@@ -62,7 +69,7 @@ const invalid = (status: number, message: string, cause?: unknown) =>
 const bodyText = (body: string, isBase64Encoded: boolean, maxBytes: number): string => {
   const bytes = isBase64Encoded ? Buffer.from(body, 'base64') : undefined;
   const size = bytes ? bytes.byteLength : Buffer.byteLength(body, 'utf8');
-  if (size > maxBytes) throw invalid(413, `Request body is larger than ${maxBytes} bytes`);
+  if (size > maxBytes) throw invalid(413, BODY_REFUSALS.tooLarge(maxBytes));
   if (!bytes) return body;
   try {
     return strictUtf8.decode(bytes);
@@ -131,7 +138,7 @@ export const jsonBody = ({
     const { headers, body, isBase64Encoded } = request.event;
     const contentType = headers?.['content-type'];
     if (!contentType || !jsonMediaType.test(contentType)) {
-      throw invalid(415, 'Content-Type must be application/json');
+      throw invalid(415, BODY_REFUSALS.mediaType);
     }
     if (typeof body !== 'string' || body === '') {
       throw invalid(400, `Request body is required: a JSON object (${describedAs})`);
@@ -146,9 +153,7 @@ export const jsonBody = ({
     try {
       request.context.json = parseJson(text, integerFields);
     } catch (error) {
-      throw error instanceof SyntaxError
-        ? invalid(400, 'Request body is not valid JSON', error)
-        : error;
+      throw error instanceof SyntaxError ? invalid(400, BODY_REFUSALS.notJson, error) : error;
     }
   },
 });

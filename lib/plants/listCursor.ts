@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { ListPosition } from '#lib/plants/store.ts';
 
 /** Far above any cursor this service makes. */
-const MAX_CURSOR_LENGTH = 200;
+export const MAX_CURSOR_LENGTH = 200;
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 const checkOf = (payload: string, owner: string) =>

@@ -5,56 +5,55 @@ import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import { NewPlant } from '#lib/plants/schemas.ts';
 import type { PlantStore } from '#lib/plants/store.ts';
 import { toPlant } from '#lib/plants/views.ts';
-import { REALM, storeUnavailable } from '#lib/routes/plantsApi.ts';
+import { plantRoute, storeUnavailable } from '#lib/routes/plantsApi.ts';
 
 export interface CreatePlantDependencies extends HttpDependencies {
   plantStore: Pick<PlantStore, 'create'>;
 }
 
+/** What the pipeline checks of the request, and the document describes. */
+export const createPlantRoute = {
+  ...plantRoute('createPlant'),
+  body: jsonRequestBody(NewPlant, { describedAs: 'a NewPlant', integerFields: ['id'] }),
+};
+
+/** The 409: another plant of the caller's holds the id, or another caller's (never named). */
+export const conflictMessage = (id: number, reason: 'content' | 'notOwner') =>
+  reason === 'content'
+    ? `A plant with id ${id} already exists with a different name or tag`
+    : `A plant with id ${id} already exists: choose another id`;
+
 export const createPlantHandler = ({ plantStore, ...http }: CreatePlantDependencies) =>
-  httpRoute(
-    http,
-    {
-      name: 'POST /plants',
-      access: 'write',
-      realm: REALM,
-      body: jsonRequestBody(NewPlant, { describedAs: 'a NewPlant', integerFields: ['id'] }),
-    },
-    async ({ body, caller, signal }) => {
-      const result = await plantStore.create(body, caller.sub, { signal });
-      // only once the store has seen the plant: before that the id is unvalidated client input
-      const log = { plantId: body.id };
-      switch (result.outcome) {
-        case 'created':
-          return {
-            status: 200,
-            body: toPlant(result.plant),
-            metric: 'PlantsCreated',
-            log,
-            outcome: 'created',
-          };
-        case 'replayed':
-          return {
-            status: 200,
-            body: toPlant(result.plant),
-            metric: 'PlantReplays',
-            log,
-            outcome: 'replayed',
-          };
-        case 'conflict':
-          return {
-            status: 409,
-            // another caller's plant is named by nobody: only that the id is taken
-            message:
-              result.reason === 'content'
-                ? `A plant with id ${body.id} already exists with a different name or tag`
-                : `A plant with id ${body.id} already exists: choose another id`,
-            metric: 'PlantConflicts',
-            log: { ...log, detail: result.reason },
-            outcome: 'conflict',
-          };
-        case 'unavailable':
-          return storeUnavailable(result.cause, log);
-      }
-    },
-  );
+  httpRoute(http, createPlantRoute, async ({ body, caller, signal }) => {
+    const result = await plantStore.create(body, caller.sub, { signal });
+    // only once the store has seen the plant: before that the id is unvalidated client input
+    const log = { plantId: body.id };
+    switch (result.outcome) {
+      case 'created':
+        return {
+          status: 200,
+          body: toPlant(result.plant),
+          metric: 'PlantsCreated',
+          log,
+          outcome: 'created',
+        };
+      case 'replayed':
+        return {
+          status: 200,
+          body: toPlant(result.plant),
+          metric: 'PlantReplays',
+          log,
+          outcome: 'replayed',
+        };
+      case 'conflict':
+        return {
+          status: 409,
+          message: conflictMessage(body.id, result.reason),
+          metric: 'PlantConflicts',
+          log: { ...log, detail: result.reason },
+          outcome: 'conflict',
+        };
+      case 'unavailable':
+        return storeUnavailable(result.cause, log);
+    }
+  });

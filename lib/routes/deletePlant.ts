@@ -3,25 +3,24 @@
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import { PlantPath } from '#lib/plants/params.ts';
 import type { PlantStore } from '#lib/plants/store.ts';
-import { plantNotFound, REALM, storeUnavailable } from '#lib/routes/plantsApi.ts';
+import { plantNotFound, plantRoute, storeUnavailable } from '#lib/routes/plantsApi.ts';
 
 export interface DeletePlantDependencies extends HttpDependencies {
   plantStore: Pick<PlantStore, 'delete'>;
 }
 
+/** What the pipeline checks of the request, and the document describes. */
+export const deletePlantRoute = { ...plantRoute('deletePlant'), path: PlantPath };
+
 export const deletePlantHandler = ({ plantStore, ...http }: DeletePlantDependencies) =>
-  httpRoute(
-    http,
-    { name: 'DELETE /plants/{id}', access: 'write', realm: REALM, path: PlantPath },
-    async ({ path: { id }, caller, signal }) => {
-      const result = await plantStore.delete(id, caller.sub, { signal });
-      switch (result.outcome) {
-        case 'deleted':
-          return { status: 204, metric: 'PlantsDeleted', outcome: 'deleted', log: { plantId: id } };
-        case 'notFound':
-          return plantNotFound(id, result);
-        case 'unavailable':
-          return storeUnavailable(result.cause, { plantId: id });
-      }
-    },
-  );
+  httpRoute(http, deletePlantRoute, async ({ path: { id }, caller, signal }) => {
+    const result = await plantStore.delete(id, caller.sub, { signal });
+    switch (result.outcome) {
+      case 'deleted':
+        return { status: 204, metric: 'PlantsDeleted', outcome: 'deleted', log: { plantId: id } };
+      case 'notFound':
+        return plantNotFound(id, result);
+      case 'unavailable':
+        return storeUnavailable(result.cause, { plantId: id });
+    }
+  });

@@ -2,25 +2,29 @@
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import { PlantPath } from '#lib/plants/params.ts';
 import type { PlantStore } from '#lib/plants/store.ts';
-import { plantNotFound, plantWithEtag, REALM, storeUnavailable } from '#lib/routes/plantsApi.ts';
+import {
+  plantNotFound,
+  plantRoute,
+  plantWithEtag,
+  storeUnavailable,
+} from '#lib/routes/plantsApi.ts';
 
 export interface GetPlantDependencies extends HttpDependencies {
   plantStore: Pick<PlantStore, 'get'>;
 }
 
+/** What the pipeline checks of the request, and the document describes. */
+export const getPlantRoute = { ...plantRoute('getPlant'), path: PlantPath };
+
 export const getPlantHandler = ({ plantStore, ...http }: GetPlantDependencies) =>
-  httpRoute(
-    http,
-    { name: 'GET /plants/{id}', access: 'read', realm: REALM, path: PlantPath },
-    async ({ path: { id }, caller, signal }) => {
-      const result = await plantStore.get(id, caller.sub, { signal });
-      switch (result.outcome) {
-        case 'found':
-          return plantWithEtag(result.plant, { metric: 'PlantsRead', outcome: 'found' });
-        case 'notFound':
-          return plantNotFound(id, result);
-        case 'unavailable':
-          return storeUnavailable(result.cause, { plantId: id });
-      }
-    },
-  );
+  httpRoute(http, getPlantRoute, async ({ path: { id }, caller, signal }) => {
+    const result = await plantStore.get(id, caller.sub, { signal });
+    switch (result.outcome) {
+      case 'found':
+        return plantWithEtag(result.plant, { metric: 'PlantsRead', outcome: 'found' });
+      case 'notFound':
+        return plantNotFound(id, result);
+      case 'unavailable':
+        return storeUnavailable(result.cause, { plantId: id });
+    }
+  });

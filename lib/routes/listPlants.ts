@@ -5,43 +5,44 @@ import { decodeCursor, encodeCursor } from '#lib/plants/listCursor.ts';
 import { ListQuery } from '#lib/plants/listQuery.ts';
 import type { PlantStore } from '#lib/plants/store.ts';
 import { toIdentifiedPlant } from '#lib/plants/views.ts';
-import { REALM, storeUnavailable } from '#lib/routes/plantsApi.ts';
+import { plantRoute, storeUnavailable } from '#lib/routes/plantsApi.ts';
 
 export interface ListPlantsDependencies extends HttpDependencies {
   plantStore: Pick<PlantStore, 'list'>;
 }
 
+/** What the pipeline checks of the request, and the document describes. */
+export const listPlantsRoute = { ...plantRoute('listPlants'), query: ListQuery };
+
+export const INVALID_CURSOR =
+  'cursor is not valid: copy it unchanged from the Link header of the previous page, as the same caller';
+
 export const listPlantsHandler = ({ plantStore, ...http }: ListPlantsDependencies) =>
-  httpRoute(
-    http,
-    { name: 'GET /plants', access: 'read', realm: REALM, query: ListQuery },
-    async ({ query: { limit, cursor }, caller, url, signal }) => {
-      const after = cursor === undefined ? undefined : decodeCursor(cursor, caller.sub);
-      if (cursor !== undefined && !after) {
-        return {
-          status: 400,
-          message:
-            'cursor is not valid: copy it unchanged from the Link header of the previous page, as the same caller',
-          metric: 'ValidationFailures',
-        };
-      }
-      const result = await plantStore.list(caller.sub, { limit, after }, { signal });
-      if (result.outcome === 'unavailable') return storeUnavailable(result.cause);
-      const headers: Record<string, string> = {};
-      if (result.next) {
-        const next = new URL(url);
-        next.search = '';
-        next.searchParams.set('limit', String(limit));
-        next.searchParams.set('cursor', encodeCursor(result.next, caller.sub));
-        headers.Link = `<${next.href}>; rel="next"`;
-      }
+  httpRoute(http, listPlantsRoute, async ({ query: { limit, cursor }, caller, url, signal }) => {
+    const after = cursor === undefined ? undefined : decodeCursor(cursor, caller.sub);
+    if (cursor !== undefined && !after) {
       return {
-        status: 200,
-        body: result.plants.map(toIdentifiedPlant),
-        headers,
-        metric: 'PlantsListed',
-        outcome: 'listed',
-        log: { count: result.plants.length, more: result.next !== undefined },
+        status: 400,
+        message: INVALID_CURSOR,
+        metric: 'ValidationFailures',
       };
-    },
-  );
+    }
+    const result = await plantStore.list(caller.sub, { limit, after }, { signal });
+    if (result.outcome === 'unavailable') return storeUnavailable(result.cause);
+    const headers: Record<string, string> = {};
+    if (result.next) {
+      const next = new URL(url);
+      next.search = '';
+      next.searchParams.set('limit', String(limit));
+      next.searchParams.set('cursor', encodeCursor(result.next, caller.sub));
+      headers.Link = `<${next.href}>; rel="next"`;
+    }
+    return {
+      status: 200,
+      body: result.plants.map(toIdentifiedPlant),
+      headers,
+      metric: 'PlantsListed',
+      outcome: 'listed',
+      log: { count: result.plants.length, more: result.next !== undefined },
+    };
+  });

@@ -2,14 +2,14 @@
 // API does not have, 405 with Allow for a path it has with another method. Open to anyone: it
 // reads no token and tells nothing that the published OpenAPI document does not.
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
-import { PLANT_ROUTES, REALM } from '#lib/routes/plantsApi.ts';
+import { REALM } from '#lib/routes/plantsApi.ts';
+import { ROUTES } from '#lib/routes/routeList.ts';
 
 /** Each path template of the API, as a pattern, with the methods it has. */
 const paths = (() => {
   const methods = new Map<string, string[]>();
-  for (const route of PLANT_ROUTES) {
-    const [method = '', template = ''] = route.split(' ');
-    methods.set(template, [...(methods.get(template) ?? []), method]);
+  for (const { method, path } of Object.values(ROUTES)) {
+    methods.set(path, [...(methods.get(path) ?? []), method]);
   }
   return [...methods].map(([template, allowed]) => ({
     pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),

@@ -6,7 +6,12 @@ import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import { PlantPath } from '#lib/plants/params.ts';
 import { PlantUpdate } from '#lib/plants/schemas.ts';
 import type { PlantStore } from '#lib/plants/store.ts';
-import { plantNotFound, plantWithEtag, REALM, storeUnavailable } from '#lib/routes/plantsApi.ts';
+import {
+  plantNotFound,
+  plantRoute,
+  plantWithEtag,
+  storeUnavailable,
+} from '#lib/routes/plantsApi.ts';
 
 export interface UpdatePlantDependencies extends HttpDependencies {
   plantStore: Pick<PlantStore, 'update'>;
@@ -20,21 +25,28 @@ const versionsOf = (tags: string[]) => [
 /** DynamoDB's limit on the values of one IN condition. */
 const MAX_IF_MATCH_VERSIONS = 100;
 
+/** What the pipeline checks of the request, and the document describes. */
+export const updatePlantRoute = {
+  ...plantRoute('updatePlant'),
+  path: PlantPath,
+  body: jsonRequestBody(PlantUpdate, { describedAs: 'a Plant', integerFields: ['id'] }),
+};
+
+export const otherIdMessage = (bodyId: number, pathId: number) =>
+  `id in the body (${bodyId}) must be the id in the path (${pathId}), or be left out`;
+
+export const versionMismatchMessage = (id: number) =>
+  `Plant ${id} has changed since it was read (If-Match does not match its ETag): read it again, then retry`;
+
 export const updatePlantHandler = ({ plantStore, ...http }: UpdatePlantDependencies) =>
   httpRoute(
     http,
-    {
-      name: 'PUT /plants/{id}',
-      access: 'write',
-      realm: REALM,
-      path: PlantPath,
-      body: jsonRequestBody(PlantUpdate, { describedAs: 'a Plant', integerFields: ['id'] }),
-    },
+    updatePlantRoute,
     async ({ path: { id }, body: { id: bodyId, ...content }, headers, caller, signal }) => {
       if (bodyId !== undefined && bodyId !== id) {
         return {
           status: 400,
-          message: `id in the body (${bodyId}) must be the id in the path (${id}), or be left out`,
+          message: otherIdMessage(bodyId, id),
           metric: 'ValidationFailures',
         };
       }
@@ -66,7 +78,7 @@ export const updatePlantHandler = ({ plantStore, ...http }: UpdatePlantDependenc
         case 'versionMismatch':
           return {
             status: 412,
-            message: `Plant ${id} has changed since it was read (If-Match does not match its ETag): read it again, then retry`,
+            message: versionMismatchMessage(id),
             metric: 'PreconditionFailures',
             outcome: 'versionMismatch',
             log: { plantId: id, version: result.version },

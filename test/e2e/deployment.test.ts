@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BY_CREATOR_INDEX } from '#lib/plants/dynamoStore.ts';
-import { PLANT_ROUTES } from '#lib/routes/plantsApi.ts';
+import { ROUTE_NAMES, ROUTES, routeKey } from '#lib/routes/routeList.ts';
 import { repoRoot } from '../../infra/local/paths.ts';
 
 const run = promisify(execFile);
@@ -75,13 +75,9 @@ const FUNCTION_GRANTS = {
     { action: 'ssm:GetParameter', on: 'parameter /plant-store/webhook-secret' },
   ],
 } as const;
-const PLANT_ROUTE_FUNCTIONS = [
-  'CreatePlant',
-  'ListPlants',
-  'GetPlant',
-  'UpdatePlant',
-  'DeletePlant',
-];
+/** A function as CloudFormation names its resources: CreatePlantLambdaFunction. */
+const resourceName = (name: string) => `${name[0]?.toUpperCase()}${name.slice(1)}`;
+const PLANT_ROUTE_FUNCTIONS = ROUTE_NAMES.map(resourceName);
 
 type Statement = { Effect: string; Action: string[]; Resource: unknown[] };
 
@@ -174,11 +170,31 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
     expect(template).not.toMatch(/dynamodb:Scan|dynamodb:\*/);
   });
 
-  it('routes each operation to its function, and everything else to ours (404/405)', () => {
-    const routes = Object.values(templates.get(stage)?.Resources ?? {})
+  // serverless.yml checked against the route list, in this one place
+  it('routes each route of the list to its function, and everything else to ours (404/405)', () => {
+    const resources = templates.get(stage)?.Resources ?? {};
+    /** The first logical id a value refers to that matches: {"Ref": id} or {"Fn::GetAtt": [id, ...]}. */
+    const idIn = (value: unknown, pattern: RegExp) =>
+      pattern.exec(JSON.stringify(value))?.[1] ?? '';
+    const handlerOf = Object.fromEntries(
+      Object.entries(resources)
+        .filter(([, r]) => r.Type === 'AWS::Lambda::Function')
+        .map(([id, r]) => [id, String(r.Properties.Handler)]),
+    );
+    const routes = Object.values(resources)
       .filter((r) => r.Type === 'AWS::ApiGatewayV2::Route')
-      .map((r) => String(r.Properties.RouteKey));
-    expect(routes.sort()).toEqual([...PLANT_ROUTES, '$default'].sort());
+      .map((r) => {
+        const integration = resources[idIn(r.Properties.Target, /"Ref":"(\w+)"/)];
+        const fn = idIn(integration?.Properties.IntegrationUri, /"(\w+LambdaFunction)"/);
+        return [String(r.Properties.RouteKey), handlerOf[fn]];
+      });
+    expect(Object.fromEntries(routes)).toEqual({
+      ...Object.fromEntries(
+        ROUTE_NAMES.map((name) => [routeKey(ROUTES[name]), `handlers/${name}.handler`]),
+      ),
+      $default: 'handlers/unmatchedRoute.handler',
+    });
+    expect(routes).toHaveLength(ROUTE_NAMES.length + 1);
   });
 
   it('gives each function only the settings it reads', () => {

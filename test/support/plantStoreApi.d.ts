@@ -177,7 +177,7 @@ export type components = {
          * @description Every error response: the status code and what went wrong.
          * @example {
          *       "error": 400,
-         *       "message": "name is required: a string"
+         *       "message": "Request body is not valid JSON"
          *     }
          */
         Error: {
@@ -189,7 +189,7 @@ export type components = {
             error: number;
             /**
              * @description One plain sentence a client developer can act on (for a rejected field: which one, and why)
-             * @example name is required: a string
+             * @example Request body is not valid JSON
              */
             message: string;
         };

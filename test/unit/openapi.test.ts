@@ -5,7 +5,6 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { PLANT_ROUTES } from '#lib/routes/plantsApi.ts';
 import { OPENAPI_FILE, openApiYaml } from '../../infra/openapi/document.ts';
 import {
   contractViolations,
@@ -53,8 +52,8 @@ const json = {
 };
 
 describe('openapi.yaml', () => {
-  it('is exactly what npm run openapi writes (run it and commit the file when this fails)', () => {
-    expect(committed).toBe(openApiYaml());
+  it('is exactly what npm run openapi writes (run it and commit the file when this fails)', async () => {
+    expect(committed).toBe(await openApiYaml());
   });
 
   it("declares every status of API.md's table for POST /plants", () => {
@@ -69,12 +68,6 @@ describe('openapi.yaml', () => {
       '500',
       '503',
     ]);
-  });
-
-  it('describes every route of the service, and no other', () => {
-    expect(operations.map(({ method, path }) => `${method.toUpperCase()} ${path}`).sort()).toEqual(
-      [...PLANT_ROUTES].sort(),
-    );
   });
 
   it.each([

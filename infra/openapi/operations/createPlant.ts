@@ -1,56 +1,46 @@
 // POST /plants in the published document.
-import { errorResponses, jsonSuccess, type OperationEntry, schemaRef } from '../shared.ts';
+import { conflictMessage, createPlantRoute } from '#lib/routes/createPlant.ts';
+import { errorResponses, jsonSuccess, type OperationDescription, schemaRef } from '../shared.ts';
 
-export const createPlant: OperationEntry = {
-  method: 'post',
-  path: '/plants',
-  operation: {
-    tags: ['plants'],
-    operationId: 'createPlant',
-    summary: 'Create a plant',
-    description:
-      "Creates a new plant in the store. Retries are safe: the same `id` with the same `name` and `tag`, sent again by the caller who created it, answers 200 with that plant and writes nothing; the same `id` with a different `name` or `tag`, or another caller's plant, answers 409. Properties other than `id`, `name` and `tag` are ignored: never stored, never echoed.",
-    requestBody: {
-      description: 'The plant to create.',
-      required: true,
-      content: {
-        'application/json': {
-          schema: schemaRef('NewPlant'),
-          examples: {
-            withTag: {
-              summary: 'A plant with a tag',
-              value: { id: 1, name: 'Monstera', tag: 'indoor' },
-            },
-            withoutTag: { summary: 'A plant without a tag', value: { id: 2, name: 'Fern' } },
+export const operation: OperationDescription = {
+  route: createPlantRoute,
+  summary: 'Create a plant',
+  description:
+    "Creates a new plant in the store. Retries are safe: the same `id` with the same `name` and `tag`, sent again by the caller who created it, answers 200 with that plant and writes nothing; the same `id` with a different `name` or `tag`, or another caller's plant, answers 409. Properties other than `id`, `name` and `tag` are ignored: never stored, never echoed.",
+  requestBody: {
+    description: 'The plant to create.',
+    examples: {
+      withTag: {
+        summary: 'A plant with a tag',
+        value: { id: 1, name: 'Monstera', tag: 'indoor' },
+      },
+      withoutTag: { summary: 'A plant without a tag', value: { id: 2, name: 'Fern' } },
+    },
+  },
+  responses: {
+    200: jsonSuccess(
+      'The plant is stored, or was already stored by this caller with the same name and tag (an identical retry writes nothing). The body is the Plant: no id, and `tag` only when the plant has one.',
+      schemaRef('Plant'),
+      {
+        withTag: { summary: 'A plant with a tag', value: { name: 'Monstera', tag: 'indoor' } },
+        withoutTag: { summary: 'A plant without a tag', value: { name: 'Fern' } },
+      },
+    ),
+    ...errorResponses([400, 401, 403, 409, 413, 415, 500, 503], {
+      409: {
+        description:
+          'A plant with this id is already stored with a different name or tag, or by another caller (who is never named). A stored plant is never overwritten.',
+        examples: {
+          conflict: {
+            summary: 'The id holds another plant',
+            message: conflictMessage(1, 'content'),
+          },
+          taken: {
+            summary: "The id is another caller's",
+            message: conflictMessage(1, 'notOwner'),
           },
         },
       },
-    },
-    responses: {
-      200: jsonSuccess(
-        'The plant is stored, or was already stored by this caller with the same name and tag (an identical retry writes nothing). The body is the Plant: no id, and `tag` only when the plant has one.',
-        schemaRef('Plant'),
-        {
-          withTag: { summary: 'A plant with a tag', value: { name: 'Monstera', tag: 'indoor' } },
-          withoutTag: { summary: 'A plant without a tag', value: { name: 'Fern' } },
-        },
-      ),
-      ...errorResponses([400, 401, 403, 409, 413, 415, 500, 503], {
-        409: {
-          description:
-            'A plant with this id is already stored with a different name or tag, or by another caller (who is never named). A stored plant is never overwritten.',
-          examples: {
-            conflict: {
-              summary: 'The id holds another plant',
-              message: 'A plant with id 1 already exists with a different name or tag',
-            },
-            taken: {
-              summary: "The id is another caller's",
-              message: 'A plant with id 1 already exists: choose another id',
-            },
-          },
-        },
-      }),
-    },
+    }),
   },
 };

@@ -1,90 +1,83 @@
 // PUT /plants/{id} in the published document.
+import { PlantUpdate } from '#lib/plants/schemas.ts';
+import {
+  otherIdMessage,
+  updatePlantRoute,
+  versionMismatchMessage,
+} from '#lib/routes/updatePlant.ts';
 import {
   errorResponses,
   headerRef,
   jsonSuccess,
-  type OperationEntry,
-  parameterRef,
+  type OperationDescription,
+  refusalOf,
   schemaRef,
 } from '../shared.ts';
 
-export const updatePlant: OperationEntry = {
-  method: 'put',
-  path: '/plants/{id}',
-  operation: {
-    tags: ['plants'],
-    operationId: 'updatePlant',
-    summary: 'Update a plant',
-    description:
-      "Replaces the `name` and `tag` of the caller's plant (a `tag` left out is removed). With `If-Match`, only while the plant still has that version: a concurrent update answers 412 and nothing is written. Never creates a plant: a new plant comes from `POST /plants`.",
-    parameters: [
-      parameterRef('PlantId'),
-      {
-        name: 'If-Match',
-        in: 'header',
-        required: false,
-        description:
-          'The `ETag` of the plant as read (strong comparison, RFC 9110), several separated by commas, or `*` for any version. A weak tag never matches.',
-        schema: { type: 'string' },
-        example: '"1"',
-      },
-    ],
-    requestBody: {
+export const operation: OperationDescription = {
+  route: updatePlantRoute,
+  summary: 'Update a plant',
+  description:
+    "Replaces the `name` and `tag` of the caller's plant (a `tag` left out is removed). With `If-Match`, only while the plant still has that version: a concurrent update answers 412 and nothing is written. Never creates a plant: a new plant comes from `POST /plants`.",
+  parameters: [
+    {
+      name: 'If-Match',
+      in: 'header',
+      required: false,
       description:
-        "The plant's new name and tag. An id, if present, must be the path's id, so that what was read can be sent back.",
-      required: true,
-      content: {
-        'application/json': {
-          schema: schemaRef('PlantUpdate'),
-          examples: {
-            rename: { summary: 'A new name, no tag', value: { name: 'Monstera deliciosa' } },
-            asRead: {
-              summary: 'A plant as read, changed',
-              value: { id: 1, name: 'Monstera', tag: 'outdoor' },
-            },
+        'The `ETag` of the plant as read (strong comparison, RFC 9110), several separated by commas, or `*` for any version. A weak tag never matches.',
+      schema: { type: 'string' },
+      example: '"1"',
+    },
+  ],
+  requestBody: {
+    description:
+      "The plant's new name and tag. An id, if present, must be the path's id, so that what was read can be sent back.",
+    examples: {
+      rename: { summary: 'A new name, no tag', value: { name: 'Monstera deliciosa' } },
+      asRead: {
+        summary: 'A plant as read, changed',
+        value: { id: 1, name: 'Monstera', tag: 'outdoor' },
+      },
+    },
+  },
+  responses: {
+    200: jsonSuccess(
+      'The plant as updated, with its new `ETag`.',
+      schemaRef('PlantWithId'),
+      {
+        updated: {
+          summary: 'The updated plant',
+          value: { id: 1, name: 'Monstera deliciosa' },
+        },
+      },
+      { ETag: headerRef('ETag') },
+    ),
+    ...errorResponses([400, 401, 403, 404, 412, 413, 415, 500, 503], {
+      400: {
+        description:
+          'The path id, the body or `If-Match` is not valid: the body is missing, not JSON or not an object, breaks a field rule, or carries another id than the path. The message names the field and why.',
+        examples: {
+          missingName: {
+            summary: 'A required field is missing',
+            message: refusalOf(PlantUpdate, {}),
+          },
+          otherId: {
+            summary: 'The body names another plant',
+            message: otherIdMessage(2, 1),
           },
         },
       },
-    },
-    responses: {
-      200: jsonSuccess(
-        'The plant as updated, with its new `ETag`.',
-        schemaRef('PlantWithId'),
-        {
-          updated: {
-            summary: 'The updated plant',
-            value: { id: 1, name: 'Monstera deliciosa' },
+      412: {
+        description:
+          'The plant no longer has the version `If-Match` names: someone updated it since it was read. Nothing was written; read it again and retry.',
+        examples: {
+          changed: {
+            summary: 'A concurrent update won',
+            message: versionMismatchMessage(1),
           },
         },
-        { ETag: headerRef('ETag') },
-      ),
-      ...errorResponses([400, 401, 403, 404, 412, 413, 415, 500, 503], {
-        400: {
-          description:
-            'The path id, the body or `If-Match` is not valid: the body is missing, not JSON or not an object, breaks a field rule, or carries another id than the path. The message names the field and why.',
-          examples: {
-            missingName: {
-              summary: 'A required field is missing',
-              message: 'name is required: a string',
-            },
-            otherId: {
-              summary: 'The body names another plant',
-              message: 'id in the body (2) must be the id in the path (1), or be left out',
-            },
-          },
-        },
-        412: {
-          description:
-            'The plant no longer has the version `If-Match` names: someone updated it since it was read. Nothing was written; read it again and retry.',
-          examples: {
-            changed: {
-              summary: 'A concurrent update won',
-              message:
-                'Plant 1 has changed since it was read (If-Match does not match its ETag): read it again, then retry',
-            },
-          },
-        },
-      }),
-    },
+      },
+    }),
   },
 };
