@@ -9,7 +9,8 @@ import { RETRY_AFTER_SECONDS } from '#lib/http/httpError.ts';
 import { BODY_REFUSALS, DEFAULT_MAX_BODY_BYTES, MAX_NESTING } from '#lib/http/jsonBody.ts';
 import type { InputSchemas } from '#lib/http/validateInput.ts';
 import { NewPlant } from '#lib/plants/schemas.ts';
-import { plantNotFoundMessage, REALM, STORE_UNAVAILABLE } from '#lib/routes/plantsApi.ts';
+import { plantNotFoundMessage, STORE_UNAVAILABLE } from '#lib/routes/plantReplies.ts';
+import { REALM } from '#lib/routes/routeList.ts';
 
 export type Json = Record<string, unknown>;
 

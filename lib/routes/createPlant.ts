@@ -5,7 +5,8 @@ import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import { NewPlant } from '#lib/plants/schemas.ts';
 import type { PlantStore } from '#lib/plants/store.ts';
 import { toPlant } from '#lib/plants/views.ts';
-import { plantRoute, storeUnavailable } from '#lib/routes/plantsApi.ts';
+import { storeUnavailable } from '#lib/routes/plantReplies.ts';
+import { plantRoute } from '#lib/routes/routeList.ts';
 
 export interface CreatePlantDependencies extends HttpDependencies {
   plantStore: Pick<PlantStore, 'create'>;
@@ -20,7 +21,7 @@ export const createPlantRoute = {
 /** The 409: another plant of the caller's holds the id, or another caller's (never named). */
 export const conflictMessage = (id: number, reason: 'content' | 'notOwner') =>
   reason === 'content'
-    ? `A plant with id ${id} already exists with a different name or tag`
+    ? `A plant with id ${id} already exists with different content: read it, or choose another id`
     : `A plant with id ${id} already exists: choose another id`;
 
 export const createPlantHandler = ({ plantStore, ...http }: CreatePlantDependencies) =>

@@ -3,7 +3,8 @@
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import { PlantPath } from '#lib/plants/params.ts';
 import type { PlantStore } from '#lib/plants/store.ts';
-import { plantNotFound, plantRoute, storeUnavailable } from '#lib/routes/plantsApi.ts';
+import { plantNotFound, storeUnavailable } from '#lib/routes/plantReplies.ts';
+import { plantRoute } from '#lib/routes/routeList.ts';
 
 export interface DeletePlantDependencies extends HttpDependencies {
   plantStore: Pick<PlantStore, 'delete'>;

@@ -2,12 +2,8 @@
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import { PlantPath } from '#lib/plants/params.ts';
 import type { PlantStore } from '#lib/plants/store.ts';
-import {
-  plantNotFound,
-  plantRoute,
-  plantWithEtag,
-  storeUnavailable,
-} from '#lib/routes/plantsApi.ts';
+import { plantNotFound, plantWithEtag, storeUnavailable } from '#lib/routes/plantReplies.ts';
+import { plantRoute } from '#lib/routes/routeList.ts';
 
 export interface GetPlantDependencies extends HttpDependencies {
   plantStore: Pick<PlantStore, 'get'>;

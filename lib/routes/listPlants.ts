@@ -5,7 +5,8 @@ import { decodeCursor, encodeCursor } from '#lib/plants/listCursor.ts';
 import { ListQuery } from '#lib/plants/listQuery.ts';
 import type { PlantStore } from '#lib/plants/store.ts';
 import { toIdentifiedPlant } from '#lib/plants/views.ts';
-import { plantRoute, storeUnavailable } from '#lib/routes/plantsApi.ts';
+import { storeUnavailable } from '#lib/routes/plantReplies.ts';
+import { plantRoute } from '#lib/routes/routeList.ts';
 
 export interface ListPlantsDependencies extends HttpDependencies {
   plantStore: Pick<PlantStore, 'list'>;

@@ -2,8 +2,7 @@
 // API does not have, 405 with Allow for a path it has with another method. Open to anyone: it
 // reads no token and tells nothing that the published OpenAPI document does not.
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
-import { REALM } from '#lib/routes/plantsApi.ts';
-import { ROUTES } from '#lib/routes/routeList.ts';
+import { REALM, ROUTES } from '#lib/routes/routeList.ts';
 
 /** Each path template of the API, as a pattern, with the methods it has. */
 const paths = (() => {

@@ -6,12 +6,8 @@ import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import { PlantPath } from '#lib/plants/params.ts';
 import { PlantUpdate } from '#lib/plants/schemas.ts';
 import type { PlantStore } from '#lib/plants/store.ts';
-import {
-  plantNotFound,
-  plantRoute,
-  plantWithEtag,
-  storeUnavailable,
-} from '#lib/routes/plantsApi.ts';
+import { plantNotFound, plantWithEtag, storeUnavailable } from '#lib/routes/plantReplies.ts';
+import { plantRoute } from '#lib/routes/routeList.ts';
 
 export interface UpdatePlantDependencies extends HttpDependencies {
   plantStore: Pick<PlantStore, 'update'>;

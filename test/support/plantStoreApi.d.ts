@@ -392,7 +392,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A plant with this id is already stored with a different name or tag, or by another caller (who is never named). A stored plant is never overwritten. */
+            /** @description A plant with this id is already stored with different content (any field), or by another caller (who is never named). A stored plant is never overwritten. */
             409: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];

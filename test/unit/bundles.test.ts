@@ -49,7 +49,7 @@ describe('each HTTP function bundles only its own route', () => {
   it.each(ROUTE_NAMES)('%s', async (name) => {
     const command = ITEM_COMMAND[name];
     expect(matching(name, /^lib\/routes\//).sort()).toEqual(
-      [`lib/routes/${name}.ts`, 'lib/routes/plantsApi.ts', 'lib/routes/routeList.ts'].sort(),
+      [`lib/routes/${name}.ts`, 'lib/routes/plantReplies.ts', 'lib/routes/routeList.ts'].sort(),
     );
     expect(commandsOf(name)).toEqual(command ? [command] : []);
     // the JSON body parser only where there is a body to parse

@@ -29,7 +29,7 @@ export const operation: OperationDescription = {
     ...errorResponses([400, 401, 403, 409, 413, 415, 500, 503], {
       409: {
         description:
-          'A plant with this id is already stored with a different name or tag, or by another caller (who is never named). A stored plant is never overwritten.',
+          'A plant with this id is already stored with different content (any field), or by another caller (who is never named). A stored plant is never overwritten.',
         examples: {
           conflict: {
             summary: 'The id holds another plant',

@@ -1,21 +1,10 @@
-// What the routes of the plants API share: the bearer realm, their names and access from the route
-// list, and the replies that more than one route gives.
+// The replies that more than one route of the plants API gives: a plant with its ETag, a store
+// outage, a plant that is not there (or not the caller's).
 import { strongEtag } from '#lib/http/conditional.ts';
 import { type ErrorReply, type SuccessReply, unavailable } from '#lib/http/reply.ts';
 import type { NotFound, StoredPlant } from '#lib/plants/store.ts';
 import { toIdentifiedPlant } from '#lib/plants/views.ts';
-import { ROUTES, type RouteName, routeKey } from '#lib/routes/routeList.ts';
 import type { MetricName } from '#lib/telemetry.ts';
-
-/** The protection space every bearer challenge names: `WWW-Authenticate: Bearer realm="plants"`. */
-export const REALM = 'plants';
-
-/** A route as the pipeline knows it: its name and access from the route list, and the realm. */
-export const plantRoute = <Name extends RouteName>(name: Name) => ({
-  name: routeKey(ROUTES[name]),
-  access: ROUTES[name].access,
-  realm: REALM,
-});
 
 /** A plant's ETag: its version. */
 export const etagOf = (version: number) => strongEtag(version);
