@@ -11,6 +11,7 @@
 // `stubs` process, so that a cold start loads node:http itself, as the handler does).
 // BENCH_TOKENS_FILE: one token a line; each invocation presents the next (a new caller each time),
 // or with BENCH_REPEAT_CALLER=1 always the first (one caller sending many requests).
+// BENCH_WARM_UP: the invocations a warm or memory process makes before it measures.
 // BENCH_FIRST_ID, and BENCH_SECOND_FIRST_ID for the second bundle in warm mode: the first plant id
 // each creates or deletes (the bench seeds the ones they delete).
 
@@ -130,7 +131,7 @@ const invoke = async (subject) => {
 };
 const report = (figures) => writeFileSync(env.BENCH_RESULT_FILE, JSON.stringify(figures));
 const firstId = Number(env.BENCH_FIRST_ID ?? 1);
-const WARM_UP = Number(env.BENCH_WARM_UP ?? 50);
+const WARM_UP = Number(env.BENCH_WARM_UP);
 
 if (mode === 'cold') {
   const beforeImport = performance.now();
