@@ -17,24 +17,17 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { plantItem } from './plant.mjs';
 
 const [mode, kind, ...rest] = process.argv.slice(2);
 const env = process.env;
 
-const item = (id) => ({
-  id: { N: String(id) },
-  name: { S: 'Monstera' },
-  tag: { S: 'indoor' },
-  createdAt: { S: '2026-11-22T10:00:00.000Z' },
-  createdBy: { S: 'bench' },
-  version: { N: '1' },
-});
 /** The stub DynamoDB's answer to each command, by its X-Amz-Target. */
 const answers = {
   PutItem: {},
-  GetItem: { Item: item(7) },
-  Query: { Items: Array.from({ length: 21 }, (_, i) => item(i + 1)), Count: 21 },
-  UpdateItem: { Attributes: { ...item(7), version: { N: '2' } } },
+  GetItem: { Item: plantItem(7) },
+  Query: { Items: Array.from({ length: 21 }, (_, i) => plantItem(i + 1)), Count: 21 },
+  UpdateItem: { Attributes: { ...plantItem(7), version: { N: '2' } } },
   DeleteItem: {},
 };
 /** DynamoDB and a webhook receiver, both answering success at once: their URLs. */
@@ -105,7 +98,7 @@ const events = {
       {
         eventID: String(id),
         eventName: 'INSERT',
-        dynamodb: { SequenceNumber: String(id), NewImage: item(id) },
+        dynamodb: { SequenceNumber: String(id), NewImage: plantItem(id) },
       },
     ],
   }),
