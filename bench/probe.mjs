@@ -13,28 +13,22 @@
 // or with BENCH_REPEAT_CALLER=1 always the first (one caller sending many requests).
 // BENCH_FIRST_ID, and BENCH_SECOND_FIRST_ID for the second bundle in warm mode: the first plant id
 // each creates or deletes (the bench seeds the ones they delete).
+// BENCH_WARM_UP: the invocations a warm or memory process makes before it measures.
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { ROUTES } from '../lib/routes/routeList.ts';
+import { plantItem } from './plant.mjs';
 
 const [mode, kind, ...rest] = process.argv.slice(2);
 const env = process.env;
 
-const item = (id) => ({
-  id: { N: String(id) },
-  name: { S: 'Monstera' },
-  tag: { S: 'indoor' },
-  createdAt: { S: '2026-11-22T10:00:00.000Z' },
-  createdBy: { S: 'bench' },
-  version: { N: '1' },
-});
 /** The stub DynamoDB's answer to each command, by its X-Amz-Target. */
 const answers = {
   PutItem: {},
-  GetItem: { Item: item(7) },
-  Query: { Items: Array.from({ length: 21 }, (_, i) => item(i + 1)), Count: 21 },
-  UpdateItem: { Attributes: { ...item(7), version: { N: '2' } } },
+  GetItem: { Item: plantItem(7) },
+  Query: { Items: Array.from({ length: 21 }, (_, i) => plantItem(i + 1)), Count: 21 },
+  UpdateItem: { Attributes: { ...plantItem(7), version: { N: '2' } } },
   DeleteItem: {},
 };
 /** DynamoDB and a webhook receiver, both answering success at once: their URLs. */
@@ -109,7 +103,7 @@ const deliverEvent = (id) => ({
     {
       eventID: String(id),
       eventName: 'INSERT',
-      dynamodb: { SequenceNumber: String(id), NewImage: item(id) },
+      dynamodb: { SequenceNumber: String(id), NewImage: plantItem(id) },
     },
   ],
 });
@@ -139,7 +133,7 @@ const invoke = async (subject) => {
 };
 const report = (figures) => writeFileSync(env.BENCH_RESULT_FILE, JSON.stringify(figures));
 const firstId = Number(env.BENCH_FIRST_ID ?? 1);
-const WARM_UP = Number(env.BENCH_WARM_UP ?? 50);
+const WARM_UP = Number(env.BENCH_WARM_UP);
 
 if (mode === 'cold') {
   const beforeImport = performance.now();

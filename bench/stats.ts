@@ -1,4 +1,5 @@
-// The bench's summaries: a median with its interquartile range, and ratios rounded for reading.
+// The bench's summaries: a median with its interquartile range, and ratios rounded for reading;
+// one function's runs summed up as its figures.
 
 export interface Spread {
   median: number;
@@ -26,3 +27,68 @@ export const spread = (values: number[]): Spread => {
 };
 
 export const ratio = (ours: number, baseline: number) => round(ours / baseline);
+
+/** Each run's figure for ours and the baseline, and their ratio. */
+export interface Runs {
+  ours: number[];
+  baseline: number[];
+  ratios: number[];
+}
+export const newRuns = (): Runs => ({ ours: [], baseline: [], ratios: [] });
+export const record = (runs: Runs, ours: number, baseline: number) => {
+  runs.ours.push(ours);
+  runs.baseline.push(baseline);
+  runs.ratios.push(ours / baseline);
+};
+
+export interface FunctionFigures {
+  bundle: { ours: number; baseline: number; oursGzip: number; baselineGzip: number };
+  coldStartMs: { ours: Spread; baseline: Spread };
+  warmCpuP50Ms: { ours: Spread; baseline: Spread };
+  repeatCallerWarmCpuP50Ms?: { ours: Spread; baseline: Spread };
+  warmStoreP50Ms: { ours: Spread; baseline: Spread };
+  peakRssMb: { ours: number; baseline: number };
+  ratios: {
+    bundle: number;
+    bundleGzip: number;
+    coldStart: Spread;
+    warmCpuP50: Spread;
+    repeatCallerWarmCpuP50?: Spread;
+    warmStoreP50: Spread;
+  };
+}
+
+type Size = { raw: number; gzip: number };
+const medians = (runs: Runs) => ({ ours: spread(runs.ours), baseline: spread(runs.baseline) });
+
+export const figuresOf = (measured: {
+  bundle: { ours: Size; baseline: Size };
+  cold: Runs;
+  warmCpu: Runs;
+  repeatCaller: Runs | undefined;
+  warmStore: Runs;
+  peakRssMb: { ours: number; baseline: number };
+}): FunctionFigures => {
+  const { bundle, cold, warmCpu, repeatCaller, warmStore, peakRssMb } = measured;
+  return {
+    bundle: {
+      ours: bundle.ours.raw,
+      baseline: bundle.baseline.raw,
+      oursGzip: bundle.ours.gzip,
+      baselineGzip: bundle.baseline.gzip,
+    },
+    coldStartMs: medians(cold),
+    warmCpuP50Ms: medians(warmCpu),
+    ...(repeatCaller ? { repeatCallerWarmCpuP50Ms: medians(repeatCaller) } : {}),
+    warmStoreP50Ms: medians(warmStore),
+    peakRssMb,
+    ratios: {
+      bundle: ratio(bundle.ours.raw, bundle.baseline.raw),
+      bundleGzip: ratio(bundle.ours.gzip, bundle.baseline.gzip),
+      coldStart: spread(cold.ratios),
+      warmCpuP50: spread(warmCpu.ratios),
+      ...(repeatCaller ? { repeatCallerWarmCpuP50: spread(repeatCaller.ratios) } : {}),
+      warmStoreP50: spread(warmStore.ratios),
+    },
+  };
+};

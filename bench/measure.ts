@@ -1,0 +1,220 @@
+// Each function and its baseline, built with the deploy settings, measured side by side through
+// bench/probe.mjs: bundle bytes; cold starts (a fresh process per run, ours and the baseline in
+// turn, the dependencies stubbed in another process); warm p50 with the dependencies stubbed in
+// process (CPU only), for new callers and for one repeat caller; warm p50 with the store; peak RSS
+// with the heap of a 128 MB function. Each run's ratio is taken against its pair.
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { buildBundles } from '../infra/build/bundles.ts';
+import { LOCAL_AUDIENCE, LOCAL_ISSUER } from '../infra/local/keys.ts';
+import { repoRoot } from '../infra/local/paths.ts';
+import { hasCaller, type Kind, kinds } from './functions.ts';
+import { seedPlants } from './seed.ts';
+import { elapsed, say, settings, WARM_UP } from './settings.ts';
+import { PLANTS_TABLE, type Stack } from './stack.ts';
+import { type FunctionFigures, figuresOf, newRuns, record } from './stats.ts';
+
+const execute = promisify(execFile);
+/**
+ * V8's heap held to what fits a 128 MB Lambda function (Lambda's smallest size). Left alone, V8
+ * sizes its heap from this machine's memory and collects lazily, which measures the machine.
+ */
+const HEAP_OF_A_128_MB_FUNCTION = ['--max-old-space-size=64', '--max-semi-space-size=2'];
+
+/** One function's bundle and its baseline's. */
+interface Pair {
+  ours: string;
+  baseline: string;
+}
+type Env = Record<string, string | undefined>;
+export const buildFunctions = async (work: string): Promise<Record<Kind, Pair>> => {
+  say('Building every function and its baseline with the deploy settings...');
+  const entries: Record<string, string> = {};
+  for (const name of kinds) {
+    entries[`ours-${name}`] = join(repoRoot, 'handlers', `${name}.ts`);
+    entries[`baseline-${name}`] = join(repoRoot, 'bench', 'baseline', `${name}.ts`);
+  }
+  const bundles = await buildBundles(join(work, 'functions'), entries);
+  return Object.fromEntries(
+    kinds.map((kind) => [
+      kind,
+      {
+        ours: bundles[`ours-${kind}`] ?? '',
+        baseline: bundles[`baseline-${kind}`] ?? '',
+      },
+    ]),
+  ) as Record<Kind, Pair>;
+};
+
+export const measureFunctions = async (
+  stack: Stack,
+  tokensFile: string,
+  bundles: Record<Kind, Pair>,
+): Promise<Record<Kind, FunctionFigures>> => {
+  // what Lambda would give the functions, pointed at the local stack
+  const env: Env = {
+    PATH: process.env.PATH,
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_LAMBDA_INITIALIZATION_TYPE: 'on-demand',
+    PLANTS_TABLE,
+    AUTH_ISSUER: LOCAL_ISSUER,
+    AUTH_AUDIENCE: LOCAL_AUDIENCE,
+    AUTH_JWKS_URL: stack.jwksUrl,
+    WEBHOOK_SECRET: `whsec_${Buffer.alloc(32, 7).toString('base64')}`,
+    WEBHOOK_DEAD_LETTER_DIR: join(stack.work, 'dead-letters'),
+    BENCH_TOKENS_FILE: tokensFile,
+    BENCH_WARM_UP: String(WARM_UP),
+    BENCH_RESULT_FILE: join(stack.work, 'probe.json'),
+  };
+  // the cold starts' dependencies: the stubs process's
+  const withStubs = { ...env, BENCH_DEPENDENCIES: 'given', ...stack.stubs };
+  // the warm runs "with the store" and the memory runs: DynamoDB Local, the stubs' receiver
+  const withTheStore = { ...withStubs, DYNAMODB_ENDPOINT: stack.dynamoEndpoint };
+
+  say('Warming DynamoDB Local up (a run whose figures are discarded)...');
+  const { ours, baseline } = bundles.createPlant;
+  await probe(['warm', 'createPlant', String(settings.storeInvocations), ours, baseline], {
+    ...withTheStore,
+    ...freshIds(),
+  });
+
+  const figures = {} as Record<Kind, FunctionFigures>;
+  for (const [index, kind] of kinds.entries()) {
+    const subject: Subject = {
+      kind,
+      pair: bundles[kind],
+      stack,
+      progress: (what, done, of) =>
+        say(`  [${index + 1}/${kinds.length}] ${kind}: ${what} ${done}/${of} (${elapsed()})`),
+    };
+    const cold = await coldStarts(subject, withStubs);
+    const warmCpu = await warmRuns(subject, 'warm, CPU only', settings.warmInvocations, env);
+    const repeatCaller = hasCaller(kind)
+      ? await warmRuns(subject, 'warm, CPU only, one repeat caller', settings.warmInvocations, {
+          ...env,
+          BENCH_REPEAT_CALLER: '1',
+        })
+      : undefined;
+    const warmStore = await warmRuns(
+      subject,
+      'warm, with the store',
+      settings.storeInvocations,
+      withTheStore,
+    );
+    const peakRssMb = {
+      ours: await peakRss(subject, subject.pair.ours, withTheStore),
+      baseline: await peakRss(subject, subject.pair.baseline, withTheStore),
+    };
+    subject.progress('peak RSS', 1, 1);
+    const bundle = { ours: size(subject.pair.ours), baseline: size(subject.pair.baseline) };
+    figures[kind] = figuresOf({ bundle, cold, warmCpu, repeatCaller, warmStore, peakRssMb });
+  }
+  return figures;
+};
+
+/** The function measured: its bundles, and how it says how far it has got. */
+interface Subject {
+  kind: Kind;
+  pair: Pair;
+  stack: Stack;
+  progress: (what: string, done: number, of: number) => void;
+}
+
+/** A fresh process per run, ours and the baseline in turn. */
+const coldStarts = async ({ kind, pair, progress }: Subject, env: Env) => {
+  const runs = newRuns();
+  for (let run = 0; run < settings.coldRuns; run++) {
+    const order = run % 2 === 0 ? (['ours', 'baseline'] as const) : (['baseline', 'ours'] as const);
+    const firstResponseMs = { ours: 0, baseline: 0 };
+    for (const which of order) {
+      const result = await probe<{ firstResponseMs: number }>(['cold', kind, pair[which]], env);
+      firstResponseMs[which] = result.firstResponseMs;
+    }
+    record(runs, firstResponseMs.ours, firstResponseMs.baseline);
+    if ((run + 1) % 5 === 0 || run + 1 === settings.coldRuns) {
+      progress('cold starts', run + 1, settings.coldRuns);
+    }
+  }
+  return runs;
+};
+
+/** Both in one process, invoked in turn; the one loaded first alternates too. */
+const warmRuns = async (subject: Subject, what: string, invocations: number, env: Env) => {
+  const { kind, pair, progress } = subject;
+  const runs = newRuns();
+  for (let run = 0; run < settings.warmRuns; run++) {
+    const ids = freshIds();
+    await seedDeletions(subject, env, Object.values(ids), WARM_UP + invocations);
+    const [first, second] = run % 2 === 0 ? [pair.ours, pair.baseline] : [pair.baseline, pair.ours];
+    const result = await probe<{ firstP50Ms: number; secondP50Ms: number }>(
+      ['warm', kind, String(invocations), first, second],
+      { ...env, ...ids },
+    );
+    if (run % 2 === 0) record(runs, result.firstP50Ms, result.secondP50Ms);
+    else record(runs, result.secondP50Ms, result.firstP50Ms);
+    progress(what, run + 1, settings.warmRuns);
+  }
+  return runs;
+};
+
+/** One bundle alone, with the heap of a 128 MB function. */
+const peakRss = async (subject: Subject, bundle: string, env: Env) => {
+  const ids = freshIds();
+  await seedDeletions(subject, env, [ids.BENCH_FIRST_ID], WARM_UP + settings.memoryInvocations);
+  const result = await probe<{ peakRssMb: number }>(
+    ['memory', subject.kind, String(settings.memoryInvocations), bundle],
+    { ...env, ...ids },
+    HEAP_OF_A_128_MB_FUNCTION,
+  );
+  return result.peakRssMb;
+};
+
+/** The plants a delete run with the store removes, stored first: `count` from each first id. */
+const seedDeletions = async (
+  { kind, stack }: Subject,
+  env: Env,
+  firstIds: string[],
+  count: number,
+) => {
+  if (kind !== 'deletePlant' || env.DYNAMODB_ENDPOINT !== stack.dynamoEndpoint) return;
+  for (const first of firstIds) {
+    await seedPlants(
+      stack.dynamoClient,
+      Array.from({ length: count }, (_, i) => Number(first) + i),
+    );
+  }
+};
+
+/** Runs bench/probe.mjs in a fresh process with `env`; returns the figures it wrote. */
+const probe = async <Figures>(
+  args: string[],
+  env: Env,
+  nodeFlags: string[] = [],
+): Promise<Figures> => {
+  await execute(process.execPath, [...nodeFlags, join(repoRoot, 'bench', 'probe.mjs'), ...args], {
+    env,
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  return JSON.parse(readFileSync(env.BENCH_RESULT_FILE ?? '', 'utf8')) as Figures;
+};
+
+let nextFirstId = 1_000_000;
+/** Fresh plant ids for one process: a block for the bundle loaded first, one for the second. */
+const freshIds = () => {
+  nextFirstId += 1_000_000;
+  return {
+    BENCH_FIRST_ID: String(nextFirstId),
+    BENCH_SECOND_FIRST_ID: String(nextFirstId + 500_000),
+  };
+};
+
+/** Bytes of a bundle, as loaded and gzipped. */
+const size = (file: string) => {
+  const bytes = readFileSync(file);
+  return { raw: bytes.length, gzip: gzipSync(bytes).length };
+};

@@ -1,0 +1,118 @@
+// The figures as one table on stdout and in bench/results.json, with how far each ratio moved
+// from the previous run's, to show how far one run can be trusted.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '../infra/local/paths.ts';
+import { type Kind, kinds } from './functions.ts';
+import { elapsed, settings } from './settings.ts';
+import type { FunctionFigures, Spread } from './stats.ts';
+
+const RATIO_NAMES = [
+  'bundle',
+  'coldStart',
+  'warmCpuP50',
+  'repeatCallerWarmCpuP50',
+  'warmStoreP50',
+] as const;
+type RatioName = (typeof RATIO_NAMES)[number];
+type Figures = Record<Kind, FunctionFigures>;
+interface Move {
+  name: string;
+  by: number;
+}
+const resultsFile = join(repoRoot, 'bench', 'results.json');
+
+export const report = (figures: Figures) => {
+  const medianOf = (kind: Kind, name: RatioName): number | undefined => {
+    const value = figures[kind].ratios[name];
+    return typeof value === 'number' ? value : value?.median;
+  };
+  const perFunction = Object.fromEntries(
+    kinds.map((kind) => [
+      kind,
+      Object.fromEntries(
+        RATIO_NAMES.flatMap((name) => {
+          const value = medianOf(kind, name);
+          return value === undefined ? [] : [[name, value]];
+        }),
+      ),
+    ]),
+  ) as Record<Kind, Partial<Record<RatioName, number>>>;
+  // the worst function's: the targets are set for it
+  const worstOf = Object.fromEntries(
+    RATIO_NAMES.map((name) => [
+      name,
+      Math.max(...kinds.map((kind) => medianOf(kind, name) ?? Number.NEGATIVE_INFINITY)),
+    ]),
+  ) as Record<RatioName, number>;
+  const results = {
+    measuredAt: new Date().toISOString(),
+    node: process.versions.node,
+    settings,
+    functions: figures,
+    ratios: { ...perFunction, ...worstOf },
+    peakRssMb: Math.max(...kinds.map((kind) => figures[kind].peakRssMb.ours)),
+  };
+
+  const previous = previousRun();
+  const previousRatios = (previous?.ratios ?? {}) as Record<string, Record<string, number>>;
+  const moves: Move[] = kinds.flatMap((kind) =>
+    RATIO_NAMES.flatMap((name) => {
+      const now = medianOf(kind, name);
+      const before = previousRatios[kind]?.[name];
+      return now !== undefined && typeof before === 'number'
+        ? [{ name: `${kind} ${name}`, by: Math.round((now - before) * 1000) / 1000 }]
+        : [];
+    }),
+  );
+  writeFileSync(resultsFile, `${JSON.stringify(results, null, 2)}\n`);
+
+  printTable(figures, worstOf, results.peakRssMb);
+  if (moves.length > 0) {
+    const largest = moves.reduce((a, b) => (Math.abs(b.by) > Math.abs(a.by) ? b : a));
+    const sign = largest.by > 0 ? '+' : '';
+    out(
+      `Against the previous run (${previous?.measuredAt}): every ratio within ±${Math.abs(largest.by).toFixed(3)}; the largest move ${sign}${largest.by.toFixed(3)} (${largest.name}).`,
+    );
+  }
+};
+
+/**
+ * The previous run's results, when measured with these settings: figures measured otherwise say
+ * nothing about this run's steadiness.
+ */
+const previousRun = () => {
+  if (!existsSync(resultsFile)) return undefined;
+  const previous = JSON.parse(readFileSync(resultsFile, 'utf8')) as {
+    measuredAt?: string;
+    settings?: unknown;
+    ratios?: unknown;
+  };
+  return JSON.stringify(previous.settings) === JSON.stringify(settings) ? previous : undefined;
+};
+
+const out = (line: string) => process.stdout.write(`${line}\n`);
+const cell = (s: Spread | undefined) =>
+  s ? `${s.median.toFixed(2)} (${s.q1.toFixed(2)}–${s.q3.toFixed(2)})` : '–';
+const ms = (s: Spread) => s.median.toFixed(s.median >= 10 ? 0 : 2);
+
+const printTable = (figures: Figures, worstOf: Record<RatioName, number>, peakRssMb: number) => {
+  out('');
+  out(
+    '| function | bundle KB | ratio | cold start ms | ratio (IQR) | warm CPU p50 ms | ratio (IQR) | repeat caller (IQR) | with store p50 ms | ratio (IQR) | peak RSS MB |',
+  );
+  out('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const kind of kinds) {
+    const f = figures[kind];
+    out(
+      `| ${kind} | ${(f.bundle.ours / 1000).toFixed(0)} / ${(f.bundle.baseline / 1000).toFixed(0)} | ${f.ratios.bundle.toFixed(2)} | ${ms(f.coldStartMs.ours)} / ${ms(f.coldStartMs.baseline)} | ${cell(f.ratios.coldStart)} | ${ms(f.warmCpuP50Ms.ours)} / ${ms(f.warmCpuP50Ms.baseline)} | ${cell(f.ratios.warmCpuP50)} | ${cell(f.ratios.repeatCallerWarmCpuP50)} | ${ms(f.warmStoreP50Ms.ours)} / ${ms(f.warmStoreP50Ms.baseline)} | ${cell(f.ratios.warmStoreP50)} | ${f.peakRssMb.ours.toFixed(0)} / ${f.peakRssMb.baseline.toFixed(0)} |`,
+    );
+  }
+  out(
+    `| **worst** | | ${worstOf.bundle.toFixed(2)} | | ${worstOf.coldStart.toFixed(2)} | | ${worstOf.warmCpuP50.toFixed(2)} | ${worstOf.repeatCallerWarmCpuP50.toFixed(2)} | | ${worstOf.warmStoreP50.toFixed(2)} | ${peakRssMb.toFixed(0)} |`,
+  );
+  out('');
+  out(
+    `Ours / baseline; ratios are medians over runs (interquartile range). Node ${process.versions.node}; ${settings.coldRuns} cold runs, ${settings.warmRuns} warm runs of ${settings.warmInvocations} invocations each (${settings.storeInvocations} with the store); ${elapsed()}. Figures in bench/results.json.`,
+  );
+};

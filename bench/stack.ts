@@ -1,0 +1,67 @@
+// What the functions run against, on this machine: DynamoDB Local (in memory) with the plants
+// table, the signing keys behind a JWKS URL, and DynamoDB and a webhook receiver stubbed in a
+// process of their own.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { localDynamoClient } from '../infra/local/dynamoClient.ts';
+import { startDynamoDbLocal } from '../infra/local/dynamodbLocal.ts';
+import { freePort } from '../infra/local/freePort.ts';
+import { ensureLocalKeys, type LocalKeys } from '../infra/local/keys.ts';
+import { repoRoot } from '../infra/local/paths.ts';
+import { ensurePlantsTable } from '../infra/local/plantsTable.ts';
+import { startJwksServer } from '../test/support/jwksServer.ts';
+import { say } from './settings.ts';
+
+export const PLANTS_TABLE = 'plants-bench';
+
+export interface Stack {
+  /** This run's own directory: bundles, tokens, keys, figures. */
+  work: string;
+  dynamoEndpoint: string;
+  dynamoClient: DynamoDBClient;
+  keys: LocalKeys;
+  jwksUrl: string;
+  /** DYNAMODB_ENDPOINT and WEBHOOK_URL of the stubs process, both answering success at once. */
+  stubs: Record<string, string>;
+}
+
+/** Starts the stack, pushing each part's stop onto `stops` as soon as the part is up. */
+export const startStack = async (stops: (() => unknown)[]): Promise<Stack> => {
+  const work = mkdtempSync(join(tmpdir(), 'plant-store-bench-'));
+  stops.push(() => rmSync(work, { recursive: true, force: true }));
+  say('Starting DynamoDB Local (in memory)...');
+  const dynamo = await startDynamoDbLocal({ port: await freePort() });
+  stops.push(() => dynamo.stop());
+  const dynamoClient = localDynamoClient(dynamo.endpoint);
+  stops.push(() => dynamoClient.destroy());
+  await ensurePlantsTable(dynamoClient, PLANTS_TABLE);
+
+  const keys = await ensureLocalKeys(work);
+  // keys from a JWKS URL, as every deployed stage has them: each cold start fetches them once
+  const jwks = await startJwksServer(JSON.parse(readFileSync(keys.jwksPath, 'utf8')));
+  stops.push(() => jwks.stop());
+
+  // a process of their own, so that each cold start loads node:http itself, as the handler does
+  // in Lambda; its receiver also takes the webhook's runs with the store, over real sockets
+  const stubsProcess = spawn(process.execPath, [join(repoRoot, 'bench', 'probe.mjs'), 'stubs'], {
+    env: { PATH: process.env.PATH },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  stops.push(() => stubsProcess.stdin.end());
+  const [stubsLine] = (await once(createInterface({ input: stubsProcess.stdout }), 'line')) as [
+    string,
+  ];
+  return {
+    work,
+    dynamoEndpoint: dynamo.endpoint,
+    dynamoClient,
+    keys,
+    jwksUrl: jwks.url,
+    stubs: JSON.parse(stubsLine) as Record<string, string>,
+  };
+};

@@ -1,0 +1,34 @@
+// The callers' tokens, one per invocation: one caller, each token distinct (a probe presents the
+// next each time, or the first throughout for a repeat caller).
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { importJWK, SignJWT } from 'jose';
+import { LOCAL_AUDIENCE, LOCAL_ISSUER, type LocalKeys } from '../infra/local/keys.ts';
+import { CALLER } from './plant.mjs';
+import { say, settings, WARM_UP } from './settings.ts';
+
+/** Writes the tokens one a line to a file in `work`; returns the file. */
+export const writeTokens = async (work: string, keys: LocalKeys) => {
+  const count =
+    2 *
+    (WARM_UP +
+      Math.max(settings.warmInvocations, settings.storeInvocations, settings.memoryInvocations));
+  say(`Minting ${count} tokens, one per invocation (one caller, each token distinct)...`);
+  const signingKey = await importJWK(keys.privateJwk, 'ES256');
+  const tokens: string[] = [];
+  for (let i = 0; i < count; i++) {
+    tokens.push(
+      await new SignJWT({ jti: `bench-${i}` })
+        .setProtectedHeader({ alg: 'ES256', kid: String(keys.privateJwk.kid), typ: 'JWT' })
+        .setIssuer(LOCAL_ISSUER)
+        .setAudience(LOCAL_AUDIENCE)
+        .setSubject(CALLER)
+        .setIssuedAt()
+        .setExpirationTime('1h')
+        .sign(signingKey),
+    );
+  }
+  const file = join(work, 'tokens.txt');
+  writeFileSync(file, tokens.join('\n'));
+  return file;
+};
