@@ -19,7 +19,7 @@ import { createDocumentClient } from '#lib/plants/dynamoClient.ts';
 import { PLANT_FIELDS } from '#lib/plants/schemas.ts';
 import type { PlantStore, StoredPlant } from '#lib/plants/store.ts';
 import { unavailableOr } from '#lib/plants/storeErrors.ts';
-import { sameContent } from '#lib/plants/views.ts';
+import { contentOf, sameContent } from '#lib/plants/views.ts';
 
 /**
  * The global secondary index of each caller's plants, oldest first, projecting every attribute so
@@ -54,7 +54,8 @@ export const dynamoCreate =
   ({ client, table, now = () => new Date() }: DynamoTarget): PlantStore['create'] =>
   async (plant, creator, { signal } = {}) => {
     const item: StoredPlant = {
-      ...plant,
+      id: plant.id,
+      ...contentOf(plant),
       createdAt: now().toISOString(),
       createdBy: creator,
       version: 1,

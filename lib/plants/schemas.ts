@@ -24,23 +24,29 @@ const unicodeString = (field: string, required: boolean) =>
       ),
     );
 
-/** A plant's content, field by field: the one place a field is written. */
-const plantFields = {
-  name: /* @__PURE__ */ unicodeString('name', true).register(z.globalRegistry, {
-    description:
-      'The name of the plant. Any Unicode string, the empty string included, stored and returned exactly as sent.',
-    examples: ['Monstera'],
-  }),
-  tag: /* @__PURE__ */ z.optional(
-    unicodeString('tag', false).register(z.globalRegistry, {
-      description: 'Tag to specify the type of the plant',
-      examples: ['indoor'],
-    }),
-  ),
-};
+/**
+ * The names of a plant's content fields, in the order answers give them: what the store sets (or
+ * removes when a plant has none) and what a client is shown. Plain names, so that a function that
+ * only stores or shows plants builds no schema.
+ */
+export const PLANT_FIELDS = ['name', 'tag'] as const;
+export type PlantField = (typeof PLANT_FIELDS)[number];
 
-/** The names of a plant's content fields: what the store sets, or removes when a field is absent. */
-export const PLANT_FIELDS = /* @__PURE__ */ Object.keys(plantFields) as (keyof PlantContent)[];
+/** A plant's content, field by field: each name above with its rules and its description. */
+const plantFields = /* @__PURE__ */ (() =>
+  ({
+    name: unicodeString('name', true).register(z.globalRegistry, {
+      description:
+        'The name of the plant. Any Unicode string, the empty string included, stored and returned exactly as sent.',
+      examples: ['Monstera'],
+    }),
+    tag: z.optional(
+      unicodeString('tag', false).register(z.globalRegistry, {
+        description: 'Tag to specify the type of the plant',
+        examples: ['indoor'],
+      }),
+    ),
+  }) satisfies Record<PlantField, z.ZodMiniType>)();
 
 /** The fields as a message lists them: "name and optional tag". */
 const listed = (shape: Record<string, z.ZodMiniType>) => {
@@ -58,16 +64,17 @@ const body = <Shape extends Record<string, z.ZodMiniType>>(describedAs: string, 
 
 // z.int() accepts only safe integers, which is exactly the API's id range (its JSON Schema carries
 // that range as minimum and maximum)
-const plantId = /* @__PURE__ */ z
-  .int({
-    error: (issue) =>
-      issue.input === undefined ? `id is required: ${idRule}` : `id must be ${idRule}`,
-  })
-  .register(z.globalRegistry, {
-    description: `Identification number of the plant: ${idRule}, the integers every JSON parser represents exactly (I-JSON, RFC 7493). 7 and 7.0 are the same id.`,
-    format: 'int64',
-    examples: [1],
-  });
+const plantId = /* @__PURE__ */ (() =>
+  z
+    .int({
+      error: (issue) =>
+        issue.input === undefined ? `id is required: ${idRule}` : `id must be ${idRule}`,
+    })
+    .register(z.globalRegistry, {
+      description: `Identification number of the plant: ${idRule}, the integers every JSON parser represents exactly (I-JSON, RFC 7493). 7 and 7.0 are the same id.`,
+      format: 'int64',
+      examples: [1],
+    }))();
 
 /** The request body of `POST /plants`. Unknown properties are dropped, never stored. */
 export const NewPlant = /* @__PURE__ */ body('a NewPlant', {

@@ -23,8 +23,12 @@ const NETWORK_CODES = new Set([
   'ENETUNREACH',
 ]);
 
-/** What DynamoDB says of an index a stack update is still creating or filling. */
-const INDEX_NOT_READY = /backfilling global secondary index|does not have the specified index/i;
+/**
+ * What DynamoDB says of an index a stack update added and is still filling from the stored items.
+ * (The list function's code is updated only after the table: its role names the table, so
+ * CloudFormation never runs it against an index that does not exist yet.)
+ */
+const INDEX_NOT_READY = /backfilling global secondary index/i;
 
 interface SdkErrorFields {
   $fault?: string;

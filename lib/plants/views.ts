@@ -1,32 +1,31 @@
-// What a client is shown of a stored plant: everything but the store's metadata (and its id where
-// the answer has none). Derived by leaving out, so a field added to the plant's schema is shown
-// without a change here; plain functions, since answering needs no schema.
+// What a client is shown of a stored plant: its id (where the answer has one) and its content
+// fields, picked by name from lib/plants/schemas.ts in that order, so that a field added to the
+// plant is shown without a change here, and nothing else the item holds ever is. Plain functions,
+// since answering needs no schema.
 import { isDeepStrictEqual } from 'node:util';
-import type { IdentifiedPlant, NewPlant, PlantContent } from '#lib/plants/schemas.ts';
+import {
+  type IdentifiedPlant,
+  type NewPlant,
+  PLANT_FIELDS,
+  type PlantContent,
+} from '#lib/plants/schemas.ts';
 import type { StoredPlant } from '#lib/plants/store.ts';
 
-/**
- * The plant with its id, as listing, reading, updating and the webhook answer it: the id first,
- * then its fields by name, so that a plant is always the same text whatever order the store kept.
- */
-export const toIdentifiedPlant = ({
-  createdAt: _createdAt,
-  createdBy: _createdBy,
-  version: _version,
-  id,
-  ...content
-}: StoredPlant): IdentifiedPlant =>
-  ({
-    id,
-    ...Object.fromEntries(Object.entries(content).sort(([a], [b]) => (a < b ? -1 : 1))),
-  }) as IdentifiedPlant;
-
-/** The Plant a created plant is answered with: the spec's Plant has no id. */
-export const toPlant = (stored: StoredPlant): PlantContent => {
-  const { id: _id, ...content } = toIdentifiedPlant(stored);
-  return content;
+/** The content fields a plant has, in the schema's order (a field it lacks is left out). */
+export const contentOf = (plant: Partial<PlantContent>): PlantContent => {
+  const content: Record<string, unknown> = {};
+  for (const field of PLANT_FIELDS) {
+    if (plant[field] !== undefined) content[field] = plant[field];
+  }
+  return content as PlantContent;
 };
 
+/** The plant with its id, as listing, reading, updating and the webhook answer it. */
+export const toIdentifiedPlant = (plant: StoredPlant): IdentifiedPlant => ({
+  id: plant.id,
+  ...contentOf(plant),
+});
+
 /** Whether a create repeats the stored plant: every field alike, none more, none fewer. */
-export const sameContent = (stored: StoredPlant, { id: _id, ...content }: NewPlant) =>
-  isDeepStrictEqual(toPlant(stored), content);
+export const sameContent = (stored: StoredPlant, plant: NewPlant) =>
+  isDeepStrictEqual(contentOf(stored), contentOf(plant));

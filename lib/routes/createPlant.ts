@@ -4,7 +4,7 @@ import { jsonRequestBody } from '#lib/http/jsonBody.ts';
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import { NewPlant } from '#lib/plants/schemas.ts';
 import type { PlantStore } from '#lib/plants/store.ts';
-import { toPlant } from '#lib/plants/views.ts';
+import { contentOf } from '#lib/plants/views.ts';
 import { storeUnavailable } from '#lib/routes/plantReplies.ts';
 import { plantRoute } from '#lib/routes/routeList.ts';
 
@@ -33,7 +33,7 @@ export const createPlantHandler = ({ plantStore, ...http }: CreatePlantDependenc
       case 'created':
         return {
           status: 200,
-          body: toPlant(result.plant),
+          body: contentOf(result.plant),
           metric: 'PlantsCreated',
           log,
           outcome: 'created',
@@ -41,7 +41,7 @@ export const createPlantHandler = ({ plantStore, ...http }: CreatePlantDependenc
       case 'replayed':
         return {
           status: 200,
-          body: toPlant(result.plant),
+          body: contentOf(result.plant),
           metric: 'PlantReplays',
           log,
           outcome: 'replayed',

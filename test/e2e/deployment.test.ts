@@ -59,7 +59,10 @@ beforeAll(async () => {
 /** Each function's grants beyond its logs: the table actions its route uses, on what. */
 const FUNCTION_GRANTS = {
   CreatePlant: [{ action: 'dynamodb:PutItem', on: 'table' }],
-  ListPlants: [{ action: 'dynamodb:Query', on: `index ${BY_CREATOR_INDEX}` }],
+  ListPlants: [
+    { action: 'dynamodb:Query', on: `index ${BY_CREATOR_INDEX}` },
+    { action: 'dynamodb:Query', on: 'index byCreator, while KeepRetiredIndex' },
+  ],
   GetPlant: [{ action: 'dynamodb:GetItem', on: 'table' }],
   UpdatePlant: [{ action: 'dynamodb:UpdateItem', on: 'table' }],
   DeletePlant: [{ action: 'dynamodb:DeleteItem', on: 'table' }],
@@ -83,6 +86,11 @@ type Statement = { Effect: string; Action: string[]; Resource: unknown[] };
 
 /** What a resource reference in a statement names: the table, or one of its indexes. */
 const target = (resource: unknown): string => {
+  const conditional = (resource as { 'Fn::If'?: [string, unknown, unknown] })['Fn::If'];
+  if (conditional) {
+    expect(conditional[2]).toEqual({ Ref: 'AWS::NoValue' });
+    return `${target(conditional[1])}, while ${conditional[0]}`;
+  }
   const text = JSON.stringify(resource);
   if (text === JSON.stringify({ 'Fn::GetAtt': ['PlantsTable', 'Arn'] })) return 'table';
   if (text === JSON.stringify({ 'Fn::GetAtt': ['PlantsTable', 'StreamArn'] })) return 'stream';
@@ -138,6 +146,19 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
     expect(templates.get(stage)?.Conditions?.KeepRetiredIndex).toEqual({
       'Fn::Equals': ['false', 'true'],
     });
+  });
+
+  it('describes the grants of every function it deploys', () => {
+    const functions = Object.entries(templates.get(stage)?.Resources ?? {})
+      .filter(([, { Type }]) => Type === 'AWS::Lambda::Function')
+      .map(([id]) => id.replace(/LambdaFunction$/, ''));
+    expect(functions.sort()).toEqual(Object.keys(FUNCTION_GRANTS).sort());
+  });
+
+  it('watches the throttles of the index the list reads', () => {
+    expect(JSON.stringify(resource(stage, 'StoreThrottlesAlarm').Properties)).toContain(
+      `{"Name":"GlobalSecondaryIndexName","Value":"${BY_CREATOR_INDEX}"}`,
+    );
   });
 
   it.each(Object.keys(FUNCTION_GRANTS))('keeps the %s logs for a set period', (name) => {

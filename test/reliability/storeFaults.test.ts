@@ -256,22 +256,24 @@ describe('a persistent fault', () => {
   });
 });
 
-describe('an index that is still being filled (the deploy of an upgrade)', () => {
-  it('answers the list 503 with Retry-After, never 500, and the list once it is filled', async () => {
-    const list = listPlantsHandler({
-      ...quietTelemetry(),
-      plantStore: storeThroughProxy(),
-      verifyToken,
-    });
-    const request = () =>
-      invokeHandler(
-        list,
-        httpApiEvent({
-          method: 'GET',
-          route: 'GET /plants',
-          headers: { authorization: `Bearer ${token}` },
-        }),
-      );
+describe("the list's index", () => {
+  const list = () =>
+    invokeHandler(
+      listPlantsHandler({ ...quietTelemetry(), plantStore: storeThroughProxy(), verifyToken }),
+      httpApiEvent({
+        method: 'GET',
+        route: 'GET /plants',
+        headers: { authorization: `Bearer ${token}` },
+      }),
+    );
+
+  it('when a missing one (a fault of ours, not an outage) answers 500', async () => {
+    proxy.script(['unknownIndex']);
+    expect((await list()).statusCode).toBe(500);
+  });
+
+  it('still being filled (the deploy of an upgrade) answers 503 with Retry-After, never 500', async () => {
+    const request = list;
     proxy.script(['indexBackfilling']);
     const filling = await request();
     expect(filling.statusCode).toBe(503);

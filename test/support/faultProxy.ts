@@ -28,6 +28,8 @@ export type FaultKind =
   | 'internalError'
   /** 400 ValidationException, as DynamoDB refuses to read an index that is still being filled. */
   | 'indexBackfilling'
+  /** 400 ValidationException, as DynamoDB answers a Query of an index the table does not have. */
+  | 'unknownIndex'
   /** Forward to DynamoDB, wait for its whole answer, then drop the connection instead of relaying it. */
   | 'dropReply';
 
@@ -78,6 +80,11 @@ const errorBodies: Partial<Record<FaultKind, { status: number; type: string; mes
     status: 400,
     type: 'ValidationException',
     message: 'Cannot read from backfilling global secondary index: plantsByCreator',
+  },
+  unknownIndex: {
+    status: 400,
+    type: 'ValidationException',
+    message: 'The table does not have the specified index: plantsByCreator',
   },
 };
 

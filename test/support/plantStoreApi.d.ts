@@ -15,7 +15,7 @@ export type paths = {
         put?: never;
         /**
          * Create a plant
-         * @description Creates a new plant in the store. Retries are safe: the same `id` with the same `name` and `tag`, sent again by the caller who created it, answers 200 with that plant and writes nothing; the same `id` with a different `name` or `tag`, or another caller's plant, answers 409. Properties other than `id`, `name` and `tag` are ignored: never stored, never echoed.
+         * @description Creates a new plant in the store. Retries are safe: the same `id` with the same fields, sent again by the caller who created it, answers 200 with that plant and writes nothing; the same `id` with any field different, or another caller's plant, answers 409. Properties that are not fields of NewPlant are ignored: never stored, never echoed.
          */
         post: operations["createPlant"];
         delete?: never;
@@ -38,7 +38,7 @@ export type paths = {
         get: operations["getPlant"];
         /**
          * Update a plant
-         * @description Replaces the `name` and `tag` of the caller's plant (a `tag` left out is removed). With `If-Match`, only while the plant still has that version: a concurrent update answers 412 and nothing is written. Never creates a plant: a new plant comes from `POST /plants`.
+         * @description Replaces the fields of the caller's plant (an optional field left out, such as `tag`, is removed). With `If-Match`, only while the plant still has that version: a concurrent update answers 412 and nothing is written. Never creates a plant: a new plant comes from `POST /plants`.
          */
         put: operations["updatePlant"];
         post?: never;
@@ -240,7 +240,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of the caller's plants, oldest first (`[]` when there are none), each with its id and `tag` only when set. */
+            /** @description A page of the caller's plants, oldest first (`[]` when there are none), each with its id, and an optional field only when set. */
             200: {
                 headers: {
                     /**
@@ -338,7 +338,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The plant is stored, or was already stored by this caller with the same name and tag (an identical retry writes nothing). The body is the Plant: no id, and `tag` only when the plant has one. */
+            /** @description The plant is stored, or was already stored by this caller with the same fields (an identical retry writes nothing). The body is the Plant: no id, and an optional field only when the plant has it. */
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
@@ -465,7 +465,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The plant, with its id, and `tag` only when set. */
+            /** @description The plant, with its id, and an optional field only when set. */
             200: {
                 headers: {
                     ETag: components["headers"]["ETag"];
@@ -575,7 +575,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description The plant's new name and tag. An id, if present, must be the path's id, so that what was read can be sent back. */
+        /** @description The plant's new fields. An id, if present, must be the path's id, so that what was read can be sent back. */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PlantUpdate"];
@@ -832,7 +832,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description Plant added to the store: its id, name and tag (only when it has one). */
+        /** @description Plant added to the store: its id and its fields (an optional one only when set). */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PlantWithId"];

@@ -63,6 +63,13 @@ describe('each HTTP function bundles only its own route', () => {
     expect(texts[name]?.includes("The plant's new content, replacing the old")).toBe(
       name === 'updatePlant',
     );
+    // the plant's field schemas (and the id's) only where a body is validated with them: the
+    // other functions store and show plants by the fields' names alone
+    for (const description of ['Tag to specify the type of the plant', 'Identification number']) {
+      expect(texts[name]?.includes(description), description).toBe(
+        name === 'createPlant' || name === 'updatePlant',
+      );
+    }
     // the response schemas are the OpenAPI document's only: no function builds them
     for (const description of [
       'A plant in the store, as the service answers it',
@@ -82,6 +89,8 @@ describe('the other functions', () => {
         /node_modules\/jose\/|^lib\/(auth|http|routes)\/|@middy\/http-|client-dynamodb\/dist-es\/commands/,
       ),
     ).toEqual([]);
+    // the plant's fields by name only: no schema, and so no Zod
+    expect(matching('deliverPlantAdded', /node_modules\/zod\//)).toEqual([]);
   });
 
   it('the 404/405 function reads no token, no body and no store', () => {

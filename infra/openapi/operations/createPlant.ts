@@ -6,7 +6,7 @@ export const operation: OperationDescription = {
   route: createPlantRoute,
   summary: 'Create a plant',
   description:
-    "Creates a new plant in the store. Retries are safe: the same `id` with the same `name` and `tag`, sent again by the caller who created it, answers 200 with that plant and writes nothing; the same `id` with a different `name` or `tag`, or another caller's plant, answers 409. Properties other than `id`, `name` and `tag` are ignored: never stored, never echoed.",
+    "Creates a new plant in the store. Retries are safe: the same `id` with the same fields, sent again by the caller who created it, answers 200 with that plant and writes nothing; the same `id` with any field different, or another caller's plant, answers 409. Properties that are not fields of NewPlant are ignored: never stored, never echoed.",
   requestBody: {
     description: 'The plant to create.',
     examples: {
@@ -19,7 +19,7 @@ export const operation: OperationDescription = {
   },
   responses: {
     200: jsonSuccess(
-      'The plant is stored, or was already stored by this caller with the same name and tag (an identical retry writes nothing). The body is the Plant: no id, and `tag` only when the plant has one.',
+      'The plant is stored, or was already stored by this caller with the same fields (an identical retry writes nothing). The body is the Plant: no id, and an optional field only when the plant has it.',
       schemaRef('Plant'),
       {
         withTag: { summary: 'A plant with a tag', value: { name: 'Monstera', tag: 'indoor' } },

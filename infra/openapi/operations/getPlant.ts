@@ -16,7 +16,7 @@ export const operation: OperationDescription = {
     "Returns the caller's plant with this id, and its version as a strong `ETag` to send back in `If-Match` when updating it.",
   responses: {
     200: jsonSuccess(
-      'The plant, with its id, and `tag` only when set.',
+      'The plant, with its id, and an optional field only when set.',
       schemaRef('PlantWithId'),
       { plant: { summary: 'A plant', value: { id: 1, name: 'Monstera', tag: 'indoor' } } },
       { ETag: headerRef('ETag') },

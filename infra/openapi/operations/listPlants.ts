@@ -16,7 +16,7 @@ export const operation: OperationDescription = {
     "Returns all plants from the system that the user has access to: the caller's own, oldest first, a page at a time. When more remain, the `Link` header holds the next page's address; the last page has none. One request reads one page.",
   responses: {
     200: jsonSuccess(
-      "A page of the caller's plants, oldest first (`[]` when there are none), each with its id and `tag` only when set.",
+      "A page of the caller's plants, oldest first (`[]` when there are none), each with its id, and an optional field only when set.",
       { type: 'array', items: schemaRef('PlantWithId') },
       {
         page: {

@@ -41,7 +41,8 @@ export const plantAdded = {
         },
       ],
       requestBody: {
-        description: 'Plant added to the store: its id, name and tag (only when it has one).',
+        description:
+          'Plant added to the store: its id and its fields (an optional one only when set).',
         required: true,
         content: {
           'application/json': {

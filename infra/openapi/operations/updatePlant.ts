@@ -18,7 +18,7 @@ export const operation: OperationDescription = {
   route: updatePlantRoute,
   summary: 'Update a plant',
   description:
-    "Replaces the `name` and `tag` of the caller's plant (a `tag` left out is removed). With `If-Match`, only while the plant still has that version: a concurrent update answers 412 and nothing is written. Never creates a plant: a new plant comes from `POST /plants`.",
+    "Replaces the fields of the caller's plant (an optional field left out, such as `tag`, is removed). With `If-Match`, only while the plant still has that version: a concurrent update answers 412 and nothing is written. Never creates a plant: a new plant comes from `POST /plants`.",
   parameters: [
     {
       name: 'If-Match',
@@ -32,7 +32,7 @@ export const operation: OperationDescription = {
   ],
   requestBody: {
     description:
-      "The plant's new name and tag. An id, if present, must be the path's id, so that what was read can be sent back.",
+      "The plant's new fields. An id, if present, must be the path's id, so that what was read can be sent back.",
     examples: {
       rename: { summary: 'A new name, no tag', value: { name: 'Monstera deliciosa' } },
       asRead: {
