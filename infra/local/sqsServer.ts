@@ -96,7 +96,6 @@ export const startLocalSqs = async ({
 }): Promise<LocalSqs> => {
   const queueArn = (name: string) => `arn:aws:sqs:${region}:${LOCAL_ACCOUNT}:${name}`;
   const queues = openQueues(dir, settings, queueArn);
-  let stopped = false;
 
   const queueOf = (input: Input) => {
     const queue = queues.get(String(input.QueueUrl).split('/').at(-1) ?? '');
@@ -107,7 +106,8 @@ export const startLocalSqs = async ({
     );
   };
 
-  const actions: Record<string, (input: Input) => object | Promise<object>> = {
+  /** Each action's answer; gone is aborted when the caller hangs up (or the server stops). */
+  const actions: Record<string, (input: Input, gone: AbortSignal) => object | Promise<object>> = {
     SendMessage: (input) => {
       const queue = queueOf(input);
       const body = input.MessageBody;
@@ -118,17 +118,18 @@ export const startLocalSqs = async ({
       const message = queue.send(body, wholeNumber(input, 'DelaySeconds', 0, 900) ?? 0);
       return { MessageId: message.messageId, MD5OfMessageBody: md5Hex(body) };
     },
-    ReceiveMessage: async (input) => {
+    ReceiveMessage: async (input, gone) => {
       const queue = queueOf(input);
       const max = wholeNumber(input, 'MaxNumberOfMessages', 1, 10) ?? 1;
       const visibility = wholeNumber(input, 'VisibilityTimeout', 0, 43_200);
       const deadline = Date.now() + (wholeNumber(input, 'WaitTimeSeconds', 0, 20) ?? 0) * 1000;
       const asked = [...names(input.MessageSystemAttributeNames), ...names(input.AttributeNames)];
       let received = queue.receive(max, visibility);
-      // long polling: asked again until a message is due or the wait is over
+      // long polling: asked again until a message is due or the wait is over; none is taken
+      // for a caller that is gone, where it would stay hidden for nothing
       while (received.length === 0 && Date.now() < deadline) {
         await sleep(50);
-        if (stopped) return {};
+        if (gone.aborted) return {};
         received = queue.receive(max, visibility);
       }
       if (received.length === 0) return {};
@@ -170,13 +171,15 @@ export const startLocalSqs = async ({
       response
         .writeHead(status, { 'content-type': 'application/x-amz-json-1.0' })
         .end(JSON.stringify(body));
+    const gone = new AbortController();
+    response.once('close', () => gone.abort());
     try {
       const target = String(request.headers['x-amz-target'] ?? '');
       const action = target.startsWith('AmazonSQS.') ? actions[target.slice(10)] : undefined;
       const body = await text(request);
       if (request.method !== 'POST' || !action)
         throw new SqsError('UnknownOperationException', `The local SQS does not serve ${target}.`);
-      answer(200, await action(JSON.parse(body || '{}') as Input));
+      answer(200, await action(JSON.parse(body || '{}') as Input, gone.signal));
     } catch (error) {
       const type = error instanceof SqsError ? error.type : 'InternalFailure';
       const message = error instanceof Error ? error.message : String(error);
@@ -200,7 +203,6 @@ export const startLocalSqs = async ({
     },
     stop: () =>
       new Promise<void>((resolve) => {
-        stopped = true;
         server.closeAllConnections();
         server.close(() => resolve());
       }),

@@ -4,7 +4,12 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import {
+  ReceiveMessageCommand,
+  SendMessageBatchCommand,
+  SendMessageCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestSqs, type TestSqs } from '../support/localSqs.ts';
 
@@ -60,12 +65,33 @@ describe('the local SQS', () => {
     });
   });
 
-  it('hides a message for its DelaySeconds', async () => {
+  it('hides a message for its DelaySeconds; a long poll waits for it', async () => {
+    const sent = Date.now();
     await sqs.send('later', 1);
     expect(await sqs.receive()).toEqual([]);
     expect(await sqs.counts()).toEqual({ visible: '0', inFlight: '0', delayed: '1' });
-    await sleep(1100);
-    expect((await sqs.receive()).map((m) => m.Body)).toEqual(['later']);
+    const { Messages = [] } = await sqs.client.send(
+      new ReceiveMessageCommand({ QueueUrl: sqs.url, WaitTimeSeconds: 5 }),
+    );
+    expect(Messages.map((m) => m.Body)).toEqual(['later']);
+    expect(Date.now() - sent).toBeGreaterThanOrEqual(1000);
+    expect(Date.now() - sent).toBeLessThan(2000);
+  });
+
+  it('takes no message for a long poll whose caller hung up', async () => {
+    const hangUp = new AbortController();
+    const poll = sqs.client.send(
+      new ReceiveMessageCommand({ QueueUrl: sqs.url, WaitTimeSeconds: 5 }),
+      {
+        abortSignal: hangUp.signal,
+      },
+    );
+    await sleep(100);
+    hangUp.abort();
+    await expect(poll).rejects.toThrow();
+    await sqs.send('for a later poll');
+    await sleep(150);
+    expect(await sqs.counts()).toEqual({ visible: '1', inFlight: '0', delayed: '0' });
   });
 
   it('returns a message not deleted after its visibility timeout, which ChangeMessageVisibility moves', async () => {

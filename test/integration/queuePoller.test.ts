@@ -16,10 +16,7 @@ describe('the queue poller', () => {
   /** Polls until the function has been invoked `times` times, then stops. */
   const pollFor = async (times: number, answer: (event: SQSEvent) => Promise<unknown>) => {
     const events: SQSEvent[] = [];
-    let reached: () => void = () => {};
-    const done = new Promise<void>((resolve) => {
-      reached = resolve;
-    });
+    const reached = Promise.withResolvers<void>();
     const poller = startQueuePoller({
       client: sqs.client,
       queueUrl: sqs.url,
@@ -27,11 +24,11 @@ describe('the queue poller', () => {
       pollIntervalMs: 20,
       invoke: async (event) => {
         events.push(event);
-        if (events.length === times) reached();
+        if (events.length === times) reached.resolve();
         return answer(event);
       },
     });
-    await done;
+    await reached.promise;
     await poller.stop();
     return events;
   };
@@ -78,10 +75,7 @@ describe('the queue poller', () => {
     let running = 0;
     let most = 0;
     let finished = 0;
-    let second: () => void = () => {};
-    const secondStarted = new Promise<void>((resolve) => {
-      second = resolve;
-    });
+    const secondStarted = Promise.withResolvers<void>();
     const poller = startQueuePoller({
       client: sqs.client,
       queueUrl: sqs.url,
@@ -90,14 +84,14 @@ describe('the queue poller', () => {
       invoke: async (event) => {
         running += 1;
         most = Math.max(most, running);
-        if (event.Records[0]?.body === 'b') second();
+        if (event.Records[0]?.body === 'b') secondStarted.resolve();
         await sleep(150);
         running -= 1;
         finished += 1;
         return { batchItemFailures: [] };
       },
     });
-    await secondStarted;
+    await secondStarted.promise;
     await poller.stop();
     expect(finished).toBe(2);
     expect(most).toBe(1);
