@@ -1,0 +1,130 @@
+// An SQS queue read the way Lambda's event source mapping reads it (ReportBatchItemFailures on),
+// for the local run and the tests: up to batchSize messages a poll, given to the function as an
+// SQSEvent, one invocation at a time. The messages the answer lists as failures are left to come
+// back after their visibility timeout, the others deleted; a function error deletes none. An
+// answer Lambda could not read (a failure that names no message of the batch) fails them all.
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  DeleteMessageCommand,
+  type Message,
+  ReceiveMessageCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
+import type { SQSEvent, SQSRecord } from 'aws-lambda';
+
+export interface QueuePollerOptions {
+  client: SQSClient;
+  queueUrl: string;
+  /** 1 to 10: one ReceiveMessage's worth (Lambda batches more only over a batching window). */
+  batchSize: number;
+  /** Invokes the function; throws when it fails (a function error). */
+  invoke: (event: SQSEvent) => Promise<unknown>;
+  region?: string;
+  pollIntervalMs?: number;
+  log?: (line: string) => void;
+}
+
+export interface QueuePoller {
+  /** Stops polling; resolves once the invocation under way (and its deletes) is over. */
+  stop: () => Promise<void>;
+}
+
+/** A queue's ARN from its URL (https://host/<account>/<name>). */
+const arnOf = (queueUrl: string, region: string) => {
+  const [account, name] = new URL(queueUrl).pathname.split('/').slice(-2);
+  return `arn:aws:sqs:${region}:${account}:${name}`;
+};
+
+/** A received message as Lambda hands it to the function. */
+const asLambdaRecord = (message: Message, eventSourceARN: string, awsRegion: string): SQSRecord =>
+  ({
+    messageId: message.MessageId,
+    receiptHandle: message.ReceiptHandle,
+    body: message.Body,
+    attributes: message.Attributes ?? {},
+    messageAttributes: {},
+    md5OfBody: message.MD5OfBody,
+    eventSource: 'aws:sqs',
+    eventSourceARN,
+    awsRegion,
+  }) as SQSRecord;
+
+/** The ids the answer reports failed, or all of the batch when Lambda could not read it. */
+const failedIds = (answer: unknown, batch: SQSRecord[]): Set<string> => {
+  const ids = batch.map((record) => record.messageId);
+  // no answer, or one without batchItemFailures: every message succeeded
+  if (answer === undefined || answer === null || answer === '') return new Set();
+  const failures = (answer as { batchItemFailures?: unknown }).batchItemFailures;
+  if (failures === undefined || failures === null) return new Set();
+  if (!Array.isArray(failures)) return new Set(ids);
+  const listed = failures.map(
+    (failure) => (failure as { itemIdentifier?: unknown })?.itemIdentifier,
+  );
+  if (listed.some((id) => typeof id !== 'string' || !ids.includes(id))) return new Set(ids);
+  return new Set(listed as string[]);
+};
+
+export const startQueuePoller = (options: QueuePollerOptions): QueuePoller => {
+  const {
+    client,
+    queueUrl,
+    batchSize,
+    invoke,
+    region = 'us-east-1',
+    pollIntervalMs = 100,
+    log = () => {},
+  } = options;
+  if (!(Number.isInteger(batchSize) && batchSize >= 1 && batchSize <= 10))
+    throw new RangeError(`batchSize must be a whole number from 1 to 10, got ${batchSize}`);
+  const eventSourceARN = arnOf(queueUrl, region);
+  let stopping = false;
+
+  const handleBatch = async (messages: Message[]) => {
+    const batch = messages.map((message) => asLambdaRecord(message, eventSourceARN, region));
+    let failed: Set<string>;
+    try {
+      failed = failedIds(await invoke({ Records: batch }), batch);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      log(`queue: the function failed on ${batch.length} messages (${reason}); they come back`);
+      return;
+    }
+    if (failed.size > 0)
+      log(`queue: ${failed.size} of ${batch.length} messages failed; they come back`);
+    for (const record of batch.filter((r) => !failed.has(r.messageId))) {
+      await client.send(
+        new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: record.receiptHandle }),
+      );
+    }
+  };
+
+  const loop = (async () => {
+    while (!stopping) {
+      try {
+        const { Messages = [] } = await client.send(
+          new ReceiveMessageCommand({
+            QueueUrl: queueUrl,
+            MaxNumberOfMessages: batchSize,
+            MessageSystemAttributeNames: ['All'],
+          }),
+        );
+        if (Messages.length > 0) {
+          await handleBatch(Messages);
+          continue;
+        }
+      } catch (error) {
+        if (stopping) break;
+        // a message not deleted comes back after its visibility timeout: handled again
+        log(`queue: ${error instanceof Error ? error.message : String(error)}; retrying`);
+      }
+      await sleep(pollIntervalMs);
+    }
+  })();
+
+  return {
+    stop: async () => {
+      stopping = true;
+      await loop;
+    },
+  };
+};

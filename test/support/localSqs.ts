@@ -1,0 +1,87 @@
+// A local SQS (infra/local/sqsServer.ts) for one test, in a folder of its own: a retry queue with
+// a 1 s visibility timeout and a redrive (after 2 receives) to its dead-letter queue, the real SDK
+// client, and the calls the tests make with it.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  ChangeMessageVisibilityCommand,
+  DeleteMessageCommand,
+  GetQueueAttributesCommand,
+  ReceiveMessageCommand,
+  SendMessageCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
+import { freePort } from '../../infra/local/freePort.ts';
+import { startLocalSqs } from '../../infra/local/sqsServer.ts';
+
+const QUEUES = {
+  retries: {
+    visibilityTimeoutSeconds: 1,
+    redrive: { deadLetterQueue: 'dead', maxReceiveCount: 2 },
+  },
+  dead: {},
+};
+
+export const startTestSqs = async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'local-sqs-'));
+  // the same port after a restart: the queue URLs stay valid, as the local run's do
+  const port = await freePort();
+  let server = await startLocalSqs({ dir, queues: QUEUES, port });
+  const url = server.queueUrl('retries');
+  const client = new SQSClient({ region: 'us-east-1', endpoint: server.endpoint });
+  return {
+    dir,
+    client,
+    endpoint: server.endpoint,
+    url,
+    deadLetterUrl: server.queueUrl('dead'),
+    send: async (body: string, DelaySeconds?: number) =>
+      (
+        await client.send(
+          new SendMessageCommand({ QueueUrl: url, MessageBody: body, DelaySeconds }),
+        )
+      ).MessageId as string,
+    /** Up to 10 messages, with every system attribute. */
+    receive: async (VisibilityTimeout?: number, QueueUrl = url) =>
+      (
+        await client.send(
+          new ReceiveMessageCommand({
+            QueueUrl,
+            MaxNumberOfMessages: 10,
+            VisibilityTimeout,
+            MessageSystemAttributeNames: ['All'],
+          }),
+        )
+      ).Messages ?? [],
+    deleteMessage: (ReceiptHandle: string | undefined) =>
+      client.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle })),
+    changeVisibility: (ReceiptHandle: string | undefined, VisibilityTimeout: number) =>
+      client.send(
+        new ChangeMessageVisibilityCommand({ QueueUrl: url, ReceiptHandle, VisibilityTimeout }),
+      ),
+    /** The retry queue's messages: visible, in flight, delayed. */
+    counts: async () => {
+      const { Attributes = {} } = await client.send(
+        new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['All'] }),
+      );
+      return {
+        visible: Attributes.ApproximateNumberOfMessages,
+        inFlight: Attributes.ApproximateNumberOfMessagesNotVisible,
+        delayed: Attributes.ApproximateNumberOfMessagesDelayed,
+      };
+    },
+    /** A new server on the same folder and port. */
+    restart: async () => {
+      await server.stop();
+      server = await startLocalSqs({ dir, queues: QUEUES, port });
+    },
+    stop: async () => {
+      client.destroy();
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+};
+
+export type TestSqs = Awaited<ReturnType<typeof startTestSqs>>;
