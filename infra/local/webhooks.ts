@@ -1,18 +1,65 @@
 // The "plant added" webhook in the local run: where deliveries go (WEBHOOK_URL and WEBHOOK_SECRET
 // from the environment, or a receiver on this machine that verifies and prints each one), where
-// dead letters are kept, and the stream poller that feeds the function through serverless-offline
-// the way Lambda's event source mapping would (settings as serverless.yml gives them).
+// dead letters are kept, the retry queue (a local stand-in for SQS, kept under the data folder so
+// that a waiting event survives a restart), and the pollers that feed the two functions through
+// serverless-offline the way Lambda's event source mappings would.
 
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
+import { parse } from 'yaml';
 import { localStreamsClient } from './dynamoClient.ts';
+import { repoRoot } from './paths.ts';
+import { type QueuePoller, startQueuePoller } from './queuePoller.ts';
+import { type LocalSqs, startLocalSqs } from './sqsServer.ts';
 import { type StreamPoller, startStreamPoller } from './streamPoller.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './webhookReceiver.ts';
 
-/** The local function, as serverless-offline names it (service-stage-function). */
-const FUNCTION_NAME = 'plant-store-local-deliverPlantAdded';
+/** A local function's invocation URL, as serverless-offline names it (service-stage-function). */
+const invocationsOf = (lambdaPort: number, name: string) =>
+  `http://127.0.0.1:${lambdaPort}/2015-03-31/functions/plant-store-local-${name}/invocations`;
+
+/** Invokes a local function with `event` and answers its result, or throws its failure. */
+const invoker = (url: string) => async (event: unknown) => {
+  const response = await fetch(url, { method: 'POST', body: JSON.stringify(event) });
+  const text = await response.text();
+  if (!response.ok || response.headers.get('x-amz-function-error')) {
+    throw new Error(`the function failed: ${text.slice(0, 300)}`);
+  }
+  return text ? JSON.parse(text) : null;
+};
+
+const RETRY_QUEUE = 'plant-store-local-webhook-retries';
+const POISON_QUEUE = 'plant-store-local-webhook-poison';
+
+/** A YAML file of the repository, its CloudFormation tags (!GetAtt, ...) left unresolved. */
+const yamlOf = (...path: string[]) =>
+  parse(readFileSync(join(repoRoot, ...path), 'utf8'), { logLevel: 'error' });
+
+/**
+ * The event sources as serverless.yml deploys them: the stream's batches and retries, the retry
+ * queue's batches, visibility and redrive (infra/webhooks.yml), so the local run behaves alike.
+ */
+const deployedEventSources = () => {
+  const { functions } = yamlOf('serverless.yml');
+  const stream = functions.deliverPlantAdded.events[0].stream;
+  const queue = functions.retryPlantAdded.events[0].sqs;
+  const retryQueue = yamlOf('infra', 'webhooks.yml').Resources.WebhookRetryQueue.Properties;
+  return {
+    stream: {
+      batchSize: Number(stream.batchSize),
+      maximumRetryAttempts: Number(stream.maximumRetryAttempts),
+      bisectBatchOnFunctionError: stream.bisectBatchOnFunctionError === true,
+    },
+    queue: {
+      batchSize: Number(queue.batchSize),
+      visibilityTimeoutSeconds: Number(retryQueue.VisibilityTimeout),
+      maxReceiveCount: Number(retryQueue.RedrivePolicy.maxReceiveCount),
+    },
+  };
+};
 
 /** The local receiver's secret: made on first start, kept with the local keys. */
 const localSecret = (dataDir: string) => {
@@ -68,37 +115,50 @@ export const startLocalWebhooks = async ({
   }
   const deadLetterDir = join(dataDir, 'webhook-dead-letters');
   const failureDir = join(dataDir, 'webhook-stream-failures');
+  const sources = deployedEventSources();
+  const sqs: LocalSqs = await startLocalSqs({
+    dir: join(dataDir, 'queues'),
+    queues: {
+      [RETRY_QUEUE]: {
+        visibilityTimeoutSeconds: sources.queue.visibilityTimeoutSeconds,
+        redrive: { deadLetterQueue: POISON_QUEUE, maxReceiveCount: sources.queue.maxReceiveCount },
+      },
+      [POISON_QUEUE]: {},
+    },
+  });
   let poller: StreamPoller | undefined;
+  let retries: QueuePoller | undefined;
   return {
     env: {
       WEBHOOK_URL: url,
       WEBHOOK_SECRET: secret ?? '',
       WEBHOOK_DEAD_LETTER_DIR: deadLetterDir,
+      WEBHOOK_RETRY_QUEUE_URL: sqs.queueUrl(RETRY_QUEUE),
+      // the SDK then sends every SQS request to the stand-in, without a warning per request
+      AWS_ENDPOINT_URL_SQS: sqs.endpoint,
     },
     description: receiver
       ? `delivered to the local receiver at ${url}, which verifies and prints each one`
       : `delivered to ${url}`,
     startPoller: ({ dynamodbEndpoint, streamArn, lambdaPort }) => {
-      const invocations = `http://127.0.0.1:${lambdaPort}/2015-03-31/functions/${FUNCTION_NAME}/invocations`;
+      retries = startQueuePoller({
+        client: new SQSClient({
+          endpoint: sqs.endpoint,
+          region: 'us-east-1',
+          credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+        }),
+        queueUrl: sqs.queueUrl(RETRY_QUEUE),
+        batchSize: sources.queue.batchSize,
+        invoke: invoker(invocationsOf(lambdaPort, 'retryPlantAdded')),
+        log: (line) => process.stderr.write(`${line}\n`),
+      });
       poller = startStreamPoller({
         client: localStreamsClient(dynamodbEndpoint),
         streamArn,
-        // as serverless.yml's stream event says
-        batchSize: 10,
-        maximumRetryAttempts: 5,
-        bisectBatchOnFunctionError: true,
+        ...sources.stream,
         accepts: (record) => record.eventName === 'INSERT',
-        invoke: async (event: DynamoDBStreamEvent) => {
-          const response = await fetch(invocations, {
-            method: 'POST',
-            body: JSON.stringify(event),
-          });
-          const text = await response.text();
-          if (!response.ok || response.headers.get('x-amz-function-error')) {
-            throw new Error(`the function failed: ${text.slice(0, 300)}`);
-          }
-          return text ? JSON.parse(text) : null;
-        },
+        invoke: (event: DynamoDBStreamEvent) =>
+          invoker(invocationsOf(lambdaPort, 'deliverPlantAdded'))(event),
         onFailure: async (batch) => {
           mkdirSync(failureDir, { recursive: true });
           writeFileSync(
@@ -112,6 +172,8 @@ export const startLocalWebhooks = async ({
     },
     stop: async () => {
       await poller?.stop();
+      await retries?.stop();
+      await sqs.stop();
       await receiver?.stop();
     },
   };

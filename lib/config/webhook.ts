@@ -35,16 +35,33 @@ export interface WebhookSettings {
   secret: SecretSource;
   /** How long one attempt may wait for an answer. */
   timeoutMs: number;
-  /** Attempts per event in one invocation, before it goes to the dead letters. */
-  attempts: number;
-  /** The wait after the first failed attempt; each later one doubles it. */
-  backoffMs: number;
+  /** The wait after each failed attempt, in ms: one more attempt per step, then a dead letter. */
+  schedule: number[];
+  /** The SQS queue where an event waits for its next attempt. */
+  retryQueueUrl: string;
   deadLetters: DeadLetterTarget;
   region: string;
 }
 
 const secretRule =
   'must be one or more whsec_ secrets (whsec_ and a base64 key of 24 to 64 bytes), separated by spaces';
+
+/** The longest wait: SQS hides a message for at most 12 hours at a time. */
+export const MAX_WAIT_MS = 12 * 3600 * 1000;
+export const DEFAULT_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
+const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000 } as const;
+const scheduleRule =
+  'must be waits separated by commas, each a whole number of s, m or h from 1s to 12h (as 5s,5m,30m,2h)';
+
+/** The waits of a schedule such as "5s,5m,2h", in ms; undefined when any step is not one. */
+export const retrySchedule = (text: string): number[] | undefined => {
+  const waits = text.split(',').map((step) => {
+    const parts = /^\s*([1-9][0-9]{0,5})(s|m|h)\s*$/.exec(step);
+    const wait = parts ? Number(parts[1]) * UNIT_MS[parts[2] as keyof typeof UNIT_MS] : Number.NaN;
+    return wait <= MAX_WAIT_MS ? wait : Number.NaN;
+  });
+  return waits.every(Number.isFinite) ? waits : undefined;
+};
 
 /** Exactly one of two variables must be set; else the problem says which and why. */
 const exactlyOne = (read: Variables, names: [string, string], what: string) => {
@@ -73,6 +90,24 @@ export const webhookSettings: SettingsLoader<WebhookSettings> = (read) => {
     ['WEBHOOK_SECRET', 'WEBHOOK_SECRET_PARAMETER'],
     'the signing secrets, or the SSM parameter that holds them',
   );
+  const schedule = read.checked(
+    'WEBHOOK_RETRY_SCHEDULE',
+    (text) => retrySchedule(text) !== undefined,
+    scheduleRule,
+  );
+  if (!read.isSet('WEBHOOK_RETRY_QUEUE_URL')) {
+    read.problem(
+      'WEBHOOK_RETRY_QUEUE_URL is required: the SQS queue where events wait to be retried',
+    );
+  }
+  read.retired(
+    'WEBHOOK_ATTEMPTS',
+    'set WEBHOOK_RETRY_SCHEDULE (one attempt per step, then a dead letter)',
+  );
+  read.retired(
+    'WEBHOOK_BACKOFF_MS',
+    'set WEBHOOK_RETRY_SCHEDULE (the wait after each failed attempt)',
+  );
   const queueUrl = read.httpUrl('WEBHOOK_DEAD_LETTER_QUEUE_URL');
   const deadLetterDir = read.optional('WEBHOOK_DEAD_LETTER_DIR');
   exactlyOne(
@@ -86,8 +121,8 @@ export const webhookSettings: SettingsLoader<WebhookSettings> = (read) => {
       ? { kind: 'parameter', name: secretParameter }
       : { kind: 'value', keys: signingKeys(secret ?? '') ?? [] },
     timeoutMs: read.positiveInt('WEBHOOK_TIMEOUT_MS', 5000),
-    attempts: read.positiveInt('WEBHOOK_ATTEMPTS', 3),
-    backoffMs: read.positiveInt('WEBHOOK_BACKOFF_MS', 1000),
+    schedule: retrySchedule(schedule ?? DEFAULT_RETRY_SCHEDULE) ?? [],
+    retryQueueUrl: read.httpUrl('WEBHOOK_RETRY_QUEUE_URL') ?? '',
     deadLetters: queueUrl
       ? { kind: 'queue', url: queueUrl }
       : { kind: 'folder', dir: deadLetterDir ?? '' },

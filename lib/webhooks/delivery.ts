@@ -1,5 +1,6 @@
 // One delivery attempt of a webhook: signed, POSTed with a timeout, and its outcome classified.
-// Any 2xx is delivered; anything else, no answer or no answer in time is worth another attempt.
+// Any 2xx is delivered; 410 Gone says never again; anything else, no answer or no answer in time
+// is worth another attempt, after at least the Retry-After of a 429 or 503 (Standard Webhooks).
 import { signatureHeader } from '#lib/webhooks/signature.ts';
 
 export interface WebhookMessage {
@@ -10,7 +11,9 @@ export interface WebhookMessage {
 export type DeliveryOutcome =
   | { outcome: 'delivered'; status: number }
   /** The receiver answered, but not 2xx (a redirect included: it is not followed). */
-  | { outcome: 'refused'; status: number }
+  | { outcome: 'refused'; status: number; retryAfterMs?: number }
+  /** 410 Gone: the endpoint is no more; no attempt follows. */
+  | { outcome: 'gone'; status: 410 }
   /** No answer: the connection failed or the receiver did not answer within the timeout. */
   | { outcome: 'unreachable'; reason: string };
 
@@ -43,9 +46,16 @@ export const deliverOnce = async (
     });
     // the answer's body is not needed: release the connection
     await response.body?.cancel();
-    return response.status >= 200 && response.status < 300
-      ? { outcome: 'delivered', status: response.status }
-      : { outcome: 'refused', status: response.status };
+    const { status } = response;
+    if (status >= 200 && status < 300) return { outcome: 'delivered', status };
+    if (status === 410) return { outcome: 'gone', status };
+    const retryAfterMs =
+      status === 429 || status === 503
+        ? retryAfter(response.headers.get('retry-after'), Date.now())
+        : undefined;
+    return retryAfterMs === undefined
+      ? { outcome: 'refused', status }
+      : { outcome: 'refused', status, retryAfterMs };
   } catch (error) {
     const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
@@ -56,6 +66,18 @@ export const deliverOnce = async (
   }
 };
 
+/** A Retry-After header's wait in ms: delay-seconds or an HTTP date (RFC 9110 §10.2.3). */
+export const retryAfter = (header: string | null, now: number): number | undefined => {
+  if (!header) return undefined;
+  if (/^\s*\d+\s*$/.test(header)) return Number(header) * 1000;
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+};
+
 /** What a failed outcome says, for a log line or a dead letter. */
-export const describeOutcome = (outcome: DeliveryOutcome) =>
-  outcome.outcome === 'unreachable' ? outcome.reason : `answered ${outcome.status}`;
+export const describeOutcome = (outcome: DeliveryOutcome) => {
+  if (outcome.outcome === 'unreachable') return outcome.reason;
+  if (outcome.outcome === 'gone')
+    return 'answered 410 Gone: the receiver says the endpoint is gone';
+  return `answered ${outcome.status}`;
+};

@@ -1,16 +1,19 @@
-// What the delivery function builds once per container from its settings: the receiver with its
+// What the webhook functions build once per container from their settings: the receiver with its
 // signing keys (from the settings, or from SSM Parameter Store, cached for five minutes so that a
-// rotation arrives without a deploy), and the dead letters (SQS, or a folder locally).
+// rotation arrives without a deploy), the retry queue and its schedule, and the dead letters (SQS,
+// or a folder locally).
 
 import { getParameter } from '@aws-lambda-powertools/parameters/ssm';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { type SecretSource, signingKeys, type WebhookSettings } from '#lib/config/webhook.ts';
+import type { AttemptDependencies } from '#lib/webhooks/attempt.ts';
 import {
   type DeadLetterSink,
   folderDeadLetters,
   sqsDeadLetters,
 } from '#lib/webhooks/deadLetters.ts';
 import type { DeliveryTarget } from '#lib/webhooks/delivery.ts';
+import { sqsRetryQueue } from '#lib/webhooks/retries.ts';
 
 /** How long a secret read from SSM is used before it is read again. */
 export const SECRET_MAX_AGE_SECONDS = 300;
@@ -36,21 +39,19 @@ export const webhookDependencies = ({
   url,
   secret,
   timeoutMs,
-  attempts,
-  backoffMs,
+  schedule,
+  retryQueueUrl,
   deadLetters,
   region,
-}: WebhookSettings): {
-  target: DeliveryTarget;
-  deadLetters: DeadLetterSink;
-  attempts: number;
-  backoffMs: number;
-} => ({
-  target: { url, signingKeys: keysFrom(secret), timeoutMs },
-  deadLetters:
-    deadLetters.kind === 'queue'
-      ? sqsDeadLetters(new SQSClient({ region }), deadLetters.url)
-      : folderDeadLetters(deadLetters.dir),
-  attempts,
-  backoffMs,
-});
+}: WebhookSettings): Omit<AttemptDependencies, 'logger' | 'metrics'> => {
+  const sqs = new SQSClient({ region });
+  return {
+    target: { url, signingKeys: keysFrom(secret), timeoutMs },
+    schedule,
+    retryQueue: sqsRetryQueue(sqs, retryQueueUrl),
+    deadLetters:
+      deadLetters.kind === 'queue'
+        ? sqsDeadLetters(sqs, deadLetters.url)
+        : folderDeadLetters(deadLetters.dir),
+  };
+};

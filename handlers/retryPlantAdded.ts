@@ -1,0 +1,15 @@
+// The "plant added" webhook's later attempts, from the retry queue: config → clients → consumer,
+// once per container.
+import { loadConfig } from '#lib/config/load.ts';
+import { telemetrySettings } from '#lib/config/telemetry.ts';
+import { webhookSettings } from '#lib/config/webhook.ts';
+import { createTelemetry } from '#lib/telemetry.ts';
+import { webhookDependencies } from '#lib/webhooks/dependencies.ts';
+import { retryPlantAddedHandler } from '#lib/webhooks/retryPlantAdded.ts';
+
+const config = loadConfig(process.env, { webhook: webhookSettings, telemetry: telemetrySettings });
+
+export const handler = retryPlantAddedHandler({
+  ...webhookDependencies(config.webhook),
+  ...createTelemetry(config.telemetry),
+});

@@ -1,0 +1,74 @@
+// What becomes of an event after a failed attempt: it waits in the retry queue (SQS) for the next
+// step of the schedule, or longer when the receiver asked for it with Retry-After; or it ends in
+// the dead letters, when the receiver answered 410 Gone or the schedule is used up. No function
+// sleeps through a wait: the queue keeps the event, durably, until it is due.
+import {
+  ChangeMessageVisibilityCommand,
+  SendMessageCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
+import { MAX_WAIT_MS } from '#lib/config/webhook.ts';
+import { type DeliveryOutcome, describeOutcome } from '#lib/webhooks/delivery.ts';
+
+/** An event waiting for its next attempt, as the retry queue holds it. */
+export interface WaitingEvent {
+  webhookId: string;
+  plantId: number;
+  body: string;
+  /** Attempts made so far. */
+  attempts: number;
+  lastError: string;
+  /** When the next attempt is due, in ms since the epoch. */
+  dueAt: number;
+}
+
+export type Failure = Exclude<DeliveryOutcome, { outcome: 'delivered' }>;
+
+export type NextStep = { kind: 'wait'; waitMs: number } | { kind: 'deadLetter'; reason: string };
+
+/** After `attempts` attempts, the last of which failed so: wait how long, or give up why. */
+export const nextStep = (attempts: number, failure: Failure, schedule: number[]): NextStep => {
+  if (failure.outcome === 'gone') return { kind: 'deadLetter', reason: describeOutcome(failure) };
+  const step = schedule[attempts - 1];
+  if (step === undefined) {
+    return {
+      kind: 'deadLetter',
+      reason: `${describeOutcome(failure)}; the retry schedule is used up after ${attempts} attempts`,
+    };
+  }
+  const asked = failure.outcome === 'refused' ? (failure.retryAfterMs ?? 0) : 0;
+  return { kind: 'wait', waitMs: Math.max(step, Math.min(asked, MAX_WAIT_MS)) };
+};
+
+/** SQS delays a new message at most 15 minutes; a longer wait is held by its visibility. */
+const MAX_DELAY_SECONDS = 900;
+
+export interface RetryQueue {
+  /** Keep the event until it is due. */
+  wait(event: WaitingEvent): Promise<void>;
+  /** A message received before it is due goes back, hidden until then (at most 12 hours). */
+  holdUntilDue(receiptHandle: string, dueAt: number): Promise<void>;
+}
+
+export const sqsRetryQueue = (client: SQSClient, queueUrl: string): RetryQueue => ({
+  async wait(event) {
+    const seconds = Math.ceil((event.dueAt - Date.now()) / 1000);
+    await client.send(
+      new SendMessageCommand({
+        QueueUrl: queueUrl,
+        MessageBody: JSON.stringify(event),
+        DelaySeconds: Math.min(Math.max(seconds, 0), MAX_DELAY_SECONDS),
+      }),
+    );
+  },
+  async holdUntilDue(receiptHandle, dueAt) {
+    const seconds = Math.ceil((dueAt - Date.now()) / 1000);
+    await client.send(
+      new ChangeMessageVisibilityCommand({
+        QueueUrl: queueUrl,
+        ReceiptHandle: receiptHandle,
+        VisibilityTimeout: Math.min(Math.max(seconds, 0), MAX_WAIT_MS / 1000),
+      }),
+    );
+  },
+});
