@@ -13,16 +13,23 @@ export interface ReceivedWebhook {
   verified: boolean;
   /** The status it was answered with, or 'hang' when it got none. */
   answered: number | 'hang';
+  /** When it arrived (ms since the epoch). */
+  receivedAt: number;
 }
 
-/** What to answer a delivery: a status, or 'hang' to keep the sender waiting for nothing. */
-export type Answer = number | 'hang';
+/**
+ * What to answer a delivery: a status (with headers, such as Retry-After), or 'hang' to keep the
+ * sender waiting for nothing.
+ */
+export type Answer = number | 'hang' | { status: number; headers: Record<string, string> };
 
 export interface WebhookReceiver {
   url: string;
   received: ReceivedWebhook[];
   /** How the next deliveries are answered; the default answers 200. */
-  answerWith: (answer: (delivery: Omit<ReceivedWebhook, 'answered'>) => Answer) => void;
+  answerWith: (
+    answer: (delivery: Omit<ReceivedWebhook, 'answered' | 'receivedAt'>) => Answer,
+  ) => void;
   stop: () => Promise<void>;
 }
 
@@ -75,10 +82,13 @@ export const startWebhookReceiver = async ({
       body,
       verified,
     };
-    const status = verified ? answer(delivery) : 401;
-    received.push({ ...delivery, answered: status });
-    onDelivery?.({ ...delivery, answered: status });
-    if (status !== 'hang') response.writeHead(status).end();
+    const given = verified ? answer(delivery) : 401;
+    const status = typeof given === 'object' ? given.status : given;
+    const answered = { ...delivery, answered: status, receivedAt: Date.now() };
+    received.push(answered);
+    onDelivery?.(answered);
+    if (typeof given === 'object') response.writeHead(given.status, given.headers).end();
+    else if (given !== 'hang') response.writeHead(given).end();
   });
   const listenPort = port ?? (await freePort());
   await new Promise<void>((resolve, reject) => {

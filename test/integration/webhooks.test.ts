@@ -1,20 +1,27 @@
 // The "plant added" webhook end to end below HTTP: plants written by the store into DynamoDB
-// Local, its stream read as Lambda reads it (infra/local/streamPoller.ts), the real consumer, and
-// a real receiver on 127.0.0.1 that verifies every signature with the standardwebhooks package.
+// Local, its stream read as Lambda reads it (infra/local/streamPoller.ts), the first attempt from
+// the stream consumer, the later ones from the retry queue (npm start's SQS stand-in, polled as
+// Lambda's SQS event source does), and a real receiver on 127.0.0.1 that verifies every signature
+// with the standardwebhooks package.
 
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { DynamoDBStreamEvent } from 'aws-lambda';
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { DynamoDBStreamEvent, SQSEvent } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { signingKeys } from '#lib/config/webhook.ts';
 import type { PlantStore } from '#lib/plants/store.ts';
 import { type DeadLetterSink, folderDeadLetters } from '#lib/webhooks/deadLetters.ts';
 import { deliverPlantAddedHandler } from '#lib/webhooks/deliverPlantAdded.ts';
+import { sqsRetryQueue, type WaitingEvent } from '#lib/webhooks/retries.ts';
+import { retryPlantAddedHandler } from '#lib/webhooks/retryPlantAdded.ts';
 import { localStreamsClient } from '../../infra/local/dynamoClient.ts';
 import { repoRoot } from '../../infra/local/paths.ts';
+import { type QueuePoller, startQueuePoller } from '../../infra/local/queuePoller.ts';
+import { type LocalSqs, startLocalSqs } from '../../infra/local/sqsServer.ts';
 import {
   type FailedBatch,
   type StreamPoller,
@@ -22,11 +29,7 @@ import {
 } from '../../infra/local/streamPoller.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../infra/local/webhookReceiver.ts';
 import { folderLetters, redrive } from '../../infra/webhooks/redrive.ts';
-import {
-  createDynamoPlantStore,
-  createTestTable,
-  localDocumentClient,
-} from '../support/dynamodbTables.ts';
+import { createDynamoPlantStore, createTestTable, localDocumentClient } from '../support/dynamodbTables.ts';
 import { lambdaContext } from '../support/events.ts';
 import { webhookBodyViolations } from '../support/openapiResponses.ts';
 import { quietTelemetry } from '../support/telemetry.ts';
@@ -40,6 +43,9 @@ let table: Awaited<ReturnType<typeof createTestTable>>;
 let store: PlantStore;
 let receiver: WebhookReceiver;
 let poller: StreamPoller | undefined;
+let retries: QueuePoller | undefined;
+let sqs: LocalSqs | undefined;
+let sqsClient: SQSClient;
 let deadLetterDir: string;
 let givenUp: FailedBatch[];
 
@@ -49,42 +55,60 @@ const target = (timeoutMs = 400) => ({
   timeoutMs,
 });
 
-/** The consumer with short waits, fed by the stream as Lambda would feed it. */
-const startDelivering = ({
+/** Both consumers, fed by the stream and the retry queue as Lambda would feed them. */
+const startDelivering = async ({
+  schedule = [1000, 1000],
   deadLetters = folderDeadLetters(deadLetterDir),
-  attempts = 3,
   timeoutMs = 400,
   maximumRetryAttempts = 2,
 }: {
+  schedule?: number[];
   deadLetters?: DeadLetterSink;
-  attempts?: number;
   timeoutMs?: number;
   maximumRetryAttempts?: number;
 } = {}) => {
-  const handler = deliverPlantAddedHandler({
+  sqs = await startLocalSqs({
+    dir: mkdtempSync(join(tmpdir(), 'plant-store-queues-')),
+    queues: { retries: { visibilityTimeoutSeconds: 30 } },
+  });
+  sqsClient = new SQSClient({
+    endpoint: sqs.endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  const dependencies = {
     ...quietTelemetry(),
     target: target(timeoutMs),
+    schedule,
+    retryQueue: sqsRetryQueue(sqsClient, sqs.queueUrl('retries')),
     deadLetters,
-    attempts,
-    backoffMs: 20,
-  });
+  };
+  const first = deliverPlantAddedHandler(dependencies);
+  const later = retryPlantAddedHandler(dependencies);
   poller = startStreamPoller({
     client: localStreamsClient(endpoint),
     streamArn: table.streamArn,
-    invoke: (event: DynamoDBStreamEvent) => handler(event, lambdaContext(60_000)),
+    invoke: (event: DynamoDBStreamEvent) => first(event, lambdaContext(60_000)),
     onFailure: async (batch) => {
       givenUp.push(batch);
     },
     batchSize: 10,
     maximumRetryAttempts,
-    bisectBatchOnFunctionError: true,
+    bisectBatchOnFunctionError: false,
     accepts: (record) => record.eventName === 'INSERT',
+  });
+  retries = startQueuePoller({
+    client: sqsClient,
+    queueUrl: sqs.queueUrl('retries'),
+    batchSize: 10,
+    pollIntervalMs: 100,
+    invoke: (event: SQSEvent) => later(event, lambdaContext(60_000)),
   });
 };
 
 /** Waits until `count` deliveries have arrived (or fails), then until the stream is quiet. */
 const deliveries = async (count: number) => {
-  const deadline = Date.now() + 15_000;
+  const deadline = Date.now() + 20_000;
   while (receiver.received.length < count) {
     if (Date.now() > deadline) {
       throw new Error(`${receiver.received.length} deliveries arrived, expected ${count}`);
@@ -104,66 +128,18 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await poller?.stop();
+  await retries?.stop();
+  await sqs?.stop();
   poller = undefined;
+  retries = undefined;
+  sqs = undefined;
   await receiver.stop();
   await table.drop();
 });
 
-describe('the waits between attempts', () => {
-  /** The consumer fed one new plant directly, its waits recorded instead of slept. */
-  const deliverOne = async () => {
-    const waits: number[] = [];
-    const handler = deliverPlantAddedHandler({
-      ...quietTelemetry(),
-      target: target(),
-      deadLetters: folderDeadLetters(deadLetterDir),
-      attempts: 3,
-      backoffMs: 20,
-      sleep: async (ms) => {
-        waits.push(ms);
-      },
-    });
-    const image = {
-      id: { N: '9' },
-      name: { S: 'Aloe' },
-      createdAt: { S: '2026-11-22T10:00:00.000Z' },
-      createdBy: { S: 'alice' },
-      version: { N: '1' },
-    };
-    const result = await handler(
-      {
-        Records: [
-          {
-            eventID: 'e9',
-            eventName: 'INSERT',
-            dynamodb: { SequenceNumber: '9', NewImage: image },
-          },
-        ],
-      } as DynamoDBStreamEvent,
-      lambdaContext(60_000),
-    );
-    return { waits, result };
-  };
-
-  it('are none before the first attempt', async () => {
-    const { waits, result } = await deliverOne();
-    expect(result).toEqual({ batchItemFailures: [] });
-    expect(receiver.received).toHaveLength(1);
-    expect(waits).toEqual([]);
-  });
-
-  it('double after each failed attempt', async () => {
-    let refusals = 2;
-    receiver.answerWith(() => (refusals-- > 0 ? 500 : 200));
-    const { waits } = await deliverOne();
-    expect(receiver.received.map((d) => d.answered)).toEqual([500, 500, 200]);
-    expect(waits).toEqual([20, 40]);
-  });
-});
-
 describe('the plant added webhook', () => {
   it('delivers each new plant once, signed, and nothing for a replay, a 409, a PUT or a DELETE', async () => {
-    startDelivering();
+    await startDelivering();
     await store.create({ id: 1, name: 'Monstera', tag: 'indoor' }, 'alice');
     await store.create({ id: 2, name: 'Fern' }, 'alice');
     await store.create({ id: 1, name: 'Monstera', tag: 'indoor' }, 'alice'); // replay
@@ -185,10 +161,10 @@ describe('the plant added webhook', () => {
     expect(readdirSync(deadLetterDir)).toEqual([]);
   });
 
-  it('tries again with the same webhook-id after two 500s, and the plant arrives', async () => {
+  it('tries again after each step of the schedule, with the same webhook-id, until it arrives', async () => {
     let refusals = 2;
     receiver.answerWith(() => (refusals-- > 0 ? 500 : 200));
-    startDelivering();
+    await startDelivering({ schedule: [1000, 2000, 1000] });
     await store.create({ id: 3, name: 'Ivy' }, 'alice');
 
     const received = await deliveries(3);
@@ -196,6 +172,9 @@ describe('the plant added webhook', () => {
     expect(received.map((d) => d.answered)).toEqual([500, 500, 200]);
     expect(new Set(received.map((d) => d.webhookId)).size).toBe(1);
     expect(received.every((d) => d.verified)).toBe(true);
+    const [first, second, third] = received.map((d) => d.receivedAt);
+    expect((second ?? 0) - (first ?? 0)).toBeGreaterThanOrEqual(1000);
+    expect((third ?? 0) - (second ?? 0)).toBeGreaterThanOrEqual(2000);
   });
 
   it('tries again after a receiver that does not answer in time', async () => {
@@ -205,7 +184,7 @@ describe('the plant added webhook', () => {
       first = false;
       return 'hang';
     });
-    startDelivering({ timeoutMs: 300 });
+    await startDelivering({ timeoutMs: 300 });
     await store.create({ id: 4, name: 'Aloe' }, 'alice');
 
     const received = await deliveries(2);
@@ -214,13 +193,80 @@ describe('the plant added webhook', () => {
     expect(received[0]?.webhookId).toBe(received[1]?.webhookId);
   });
 
-  it('keeps the event whole when the receiver is down past the retries, and the redrive delivers it', async () => {
+  it("waits a 429's Retry-After when it is longer than the schedule's step", async () => {
+    let throttled = true;
+    receiver.answerWith(() => {
+      if (!throttled) return 200;
+      throttled = false;
+      return { status: 429, headers: { 'Retry-After': '3' } };
+    });
+    await startDelivering({ schedule: [1000] });
+    await store.create({ id: 10, name: 'Oak' }, 'alice');
+
+    const [throttledAt, deliveredAt] = (await deliveries(2)).map((d) => d.receivedAt);
+
+    expect((deliveredAt ?? 0) - (throttledAt ?? 0)).toBeGreaterThanOrEqual(3000);
+  });
+
+  it('gives an event up at once on 410 Gone, as a dead letter saying why', async () => {
+    receiver.answerWith(() => 410);
+    await startDelivering();
+    await store.create({ id: 11, name: 'Elm' }, 'alice');
+
+    await deliveries(1);
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+
+    expect(receiver.received).toHaveLength(1);
+    const [file] = readdirSync(deadLetterDir);
+    const letter = JSON.parse(readFileSync(join(deadLetterDir, file ?? ''), 'utf8'));
+    expect(letter).toMatchObject({ plantId: 11, attempts: 1, lastError: expect.stringMatching(/410 Gone/) });
+  });
+
+  it('holds back no plant behind one that waits for its next attempt', async () => {
+    receiver.answerWith((delivery) => (JSON.parse(delivery.body).id === 12 ? 503 : 200));
+    await startDelivering({ schedule: [30_000] });
+    await store.create({ id: 12, name: 'Refused' }, 'alice');
+    await deliveries(1);
+    const createdAt = Date.now();
+    await store.create({ id: 13, name: 'Welcome' }, 'alice');
+
+    const received = await deliveries(2);
+
+    expect(received.map((d) => [JSON.parse(d.body).id, d.answered])).toEqual([
+      [12, 503],
+      [13, 200],
+    ]);
+    expect((received[1]?.receivedAt ?? 0) - createdAt).toBeLessThan(3000);
+  });
+
+  it('holds an event the queue gives early until it is due (a wait over SQS's 15-minute delay)', async () => {
+    await startDelivering();
+    const dueAt = Date.now() + 3000;
+    const waiting: WaitingEvent = {
+      webhookId: 'msg_early',
+      plantId: 14,
+      body: '{"id":14,"name":"Early"}',
+      attempts: 1,
+      lastError: 'answered 503',
+      dueAt,
+    };
+    await sqsClient.send(
+      new SendMessageCommand({ QueueUrl: sqs?.queueUrl('retries'), MessageBody: JSON.stringify(waiting) }),
+    );
+
+    const [delivered] = await deliveries(1);
+
+    expect(delivered).toMatchObject({ webhookId: 'msg_early', answered: 200 });
+    expect(delivered?.receivedAt).toBeGreaterThanOrEqual(dueAt - 1000);
+  });
+
+  it('keeps the event whole when the schedule is used up, and the redrive delivers it', async () => {
     receiver.answerWith(() => 503);
-    startDelivering();
+    await startDelivering({ schedule: [1000, 1000] });
     await store.create({ id: 5, name: 'Cactus', tag: 'desert' }, 'alice');
 
     const attempts = await deliveries(3);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await new Promise((resolve) => setTimeout(resolve, 500));
     const files = readdirSync(deadLetterDir);
     expect(files).toHaveLength(1);
     const letter = JSON.parse(readFileSync(join(deadLetterDir, files[0] ?? ''), 'utf8'));
@@ -229,7 +275,7 @@ describe('the plant added webhook', () => {
       plantId: 5,
       body: '{"id":5,"name":"Cactus","tag":"desert"}',
       attempts: 3,
-      lastError: 'answered 503',
+      lastError: 'answered 503; the retry schedule is used up after 3 attempts',
     });
     expect(givenUp).toEqual([]);
 
@@ -238,8 +284,7 @@ describe('the plant added webhook', () => {
     const report = await redrive(folderLetters(deadLetterDir), target());
 
     expect(report).toMatchObject({ delivered: 1, failed: 0 });
-    const redelivered = receiver.received.at(-1);
-    expect(redelivered).toMatchObject({
+    expect(receiver.received.at(-1)).toMatchObject({
       webhookId: letter.webhookId,
       body: letter.body,
       verified: true,
@@ -247,12 +292,10 @@ describe('the plant added webhook', () => {
     expect(readdirSync(deadLetterDir)).toEqual([]);
   });
 
-  it('tries again only the record that failed in a batch, and gives it up after the retries', async () => {
-    // the receiver refuses plant 7, and its dead letter cannot be kept either
-    receiver.answerWith((delivery) => (JSON.parse(delivery.body).id === 7 ? 500 : 200));
+  it('offers a record again from the stream only when neither queue could keep it', async () => {
+    receiver.answerWith((delivery) => (JSON.parse(delivery.body).id === 7 ? 410 : 200));
     const folder = folderDeadLetters(deadLetterDir);
-    startDelivering({
-      attempts: 1,
+    await startDelivering({
       maximumRetryAttempts: 2,
       deadLetters: {
         put: async (letter) => {
@@ -268,14 +311,13 @@ describe('the plant added webhook', () => {
 
     const byPlant = (id: number) =>
       receiver.received.filter((d) => JSON.parse(d.body).id === id).length;
-    expect([byPlant(6), byPlant(7), byPlant(8)]).toEqual([1, 3, 1]);
+    expect(byPlant(7)).toBe(3);
     expect(givenUp).toHaveLength(1);
-    expect(givenUp[0]).toMatchObject({ size: expect.any(Number) });
   });
 
   it('npm run webhooks:redrive delivers a folder of dead letters and removes each that arrives', async () => {
     receiver.answerWith(() => 503);
-    startDelivering({ attempts: 1 });
+    await startDelivering({ schedule: [] });
     await store.create({ id: 9, name: 'Pilea' }, 'alice');
     await deliveries(1);
     await new Promise((resolve) => setTimeout(resolve, 200));

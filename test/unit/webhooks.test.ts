@@ -6,9 +6,10 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '#lib/config/load.ts';
-import { signingKeys, webhookSettings } from '#lib/config/webhook.ts';
-import { deliverOnce } from '#lib/webhooks/delivery.ts';
+import { retrySchedule, signingKeys, webhookSettings } from '#lib/config/webhook.ts';
+import { deliverOnce, retryAfter } from '#lib/webhooks/delivery.ts';
 import { plantAddedEvent } from '#lib/webhooks/plantAdded.ts';
+import { nextStep } from '#lib/webhooks/retries.ts';
 import { signatureHeader } from '#lib/webhooks/signature.ts';
 import { freePort } from '../../infra/local/freePort.ts';
 import { makeWebhookSecret } from '../support/webhookSecrets.ts';
@@ -135,7 +136,7 @@ describe('one delivery', () => {
     },
   );
 
-  it.each([301, 400, 410, 500, 503])(
+  it.each([301, 400, 429, 500, 503])(
     'is refused on %i (a redirect is not followed)',
     async (status) => {
       const { url } = await receiver(() => status);
@@ -145,6 +146,26 @@ describe('one delivery', () => {
       });
     },
   );
+
+  it('is gone on 410: the receiver says never again', async () => {
+    const { url } = await receiver(() => 410);
+    expect(await deliverOnce(target(url), { webhookId: 'msg_a', body })).toEqual({
+      outcome: 'gone',
+      status: 410,
+    });
+  });
+
+  it.each([429, 503])('reads the Retry-After of a %i, in seconds', async (status) => {
+    server = createServer((request, response) => {
+      request.resume();
+      response.writeHead(status, { 'retry-after': '120' }).end();
+    });
+    const port = await freePort();
+    await new Promise<void>((done) => server?.listen(port, '127.0.0.1', () => done()));
+    expect(
+      await deliverOnce(target(`http://127.0.0.1:${port}/`), { webhookId: 'msg_a', body }),
+    ).toEqual({ outcome: 'refused', status, retryAfterMs: 120_000 });
+  });
 
   it('is unreachable when nothing listens, and when the answer does not come in time', async () => {
     const closed = await deliverOnce(target(`http://127.0.0.1:${await freePort()}/`), {
@@ -169,6 +190,7 @@ describe('the webhook settings', () => {
     WEBHOOK_URL: 'https://hooks.example.com/plants',
     WEBHOOK_SECRET: makeWebhookSecret(),
     WEBHOOK_DEAD_LETTER_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/dead',
+    WEBHOOK_RETRY_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/retries',
   };
   const problems = (env: Record<string, string>) => {
     try {
@@ -184,8 +206,8 @@ describe('the webhook settings', () => {
       url: 'https://hooks.example.com/plants',
       secret: { kind: 'value', keys: [expect.any(Buffer)] },
       timeoutMs: 5000,
-      attempts: 3,
-      backoffMs: 1000,
+      schedule: [5, 300, 1800, 7200, 18_000, 36_000, 36_000].map((seconds) => seconds * 1000),
+      retryQueueUrl: minimal.WEBHOOK_RETRY_QUEUE_URL,
       deadLetters: { kind: 'queue', url: minimal.WEBHOOK_DEAD_LETTER_QUEUE_URL },
     });
   });
@@ -209,8 +231,14 @@ describe('the webhook settings', () => {
     ['a secret that is not whsec_', { WEBHOOK_SECRET: 'hunter2' }, 'WEBHOOK_SECRET'],
     ['two secret sources', { WEBHOOK_SECRET_PARAMETER: '/x' }, 'exactly one of WEBHOOK_SECRET'],
     ['no dead letters', { WEBHOOK_DEAD_LETTER_QUEUE_URL: '' }, 'WEBHOOK_DEAD_LETTER_QUEUE_URL'],
-    ['no attempts', { WEBHOOK_ATTEMPTS: '0' }, 'WEBHOOK_ATTEMPTS'],
-  ])('refuse %s, naming it', (_case, env, named) => {
+    ['a retired attempts setting', { WEBHOOK_ATTEMPTS: '3' }, 'WEBHOOK_ATTEMPTS is no longer'],
+    ['no retry queue', { WEBHOOK_RETRY_QUEUE_URL: '' }, 'WEBHOOK_RETRY_QUEUE_URL'],
+    ...['5x', '-1s', '5s,,5m', '5s,', '13h', '0s', '1.5s', '5 s', 'soon'].map((schedule) => [
+      `the schedule ${JSON.stringify(schedule)}`,
+      { WEBHOOK_RETRY_SCHEDULE: schedule },
+      'WEBHOOK_RETRY_SCHEDULE must be waits separated by commas',
+    ]),
+  ] as [string, Record<string, string>, string][])('refuse %s, naming it', (_case, env, named) => {
     expect(problems({ ...minimal, ...env })).toContain(named);
   });
 
@@ -226,5 +254,49 @@ describe('the webhook settings', () => {
     expect(message).toContain('WEBHOOK_SECRET');
     expect(message).not.toContain(good.slice('whsec_'.length));
     expect(message).not.toContain('c2hvcnQ=');
+  });
+});
+
+describe('the retry schedule', () => {
+  it('reads waits in s, m and h, up to 12 hours a step', () => {
+    expect(retrySchedule('2s, 4m,1h,12h')).toEqual([2000, 240_000, 3_600_000, 43_200_000]);
+  });
+
+  const refused = { outcome: 'refused', status: 500 } as const;
+  const schedule = [2000, 4000];
+
+  it('waits its next step after each failed attempt, then gives the event up', () => {
+    expect(nextStep(1, refused, schedule)).toEqual({ kind: 'wait', waitMs: 2000 });
+    expect(nextStep(2, refused, schedule)).toEqual({ kind: 'wait', waitMs: 4000 });
+    expect(nextStep(3, refused, schedule)).toEqual({
+      kind: 'deadLetter',
+      reason: 'answered 500; the retry schedule is used up after 3 attempts',
+    });
+  });
+
+  it('waits what a Retry-After asks when longer than the step, at most 12 hours', () => {
+    const asking = (ms: number) => ({ ...refused, status: 429, retryAfterMs: ms });
+    expect(nextStep(1, asking(60_000), schedule)).toEqual({ kind: 'wait', waitMs: 60_000 });
+    expect(nextStep(1, asking(500), schedule)).toEqual({ kind: 'wait', waitMs: 2000 });
+    expect(nextStep(1, asking(100 * 3_600_000), schedule)).toEqual({
+      kind: 'wait',
+      waitMs: 12 * 3_600_000,
+    });
+  });
+
+  it('gives up at once on 410 Gone, saying so', () => {
+    expect(nextStep(1, { outcome: 'gone', status: 410 }, schedule)).toEqual({
+      kind: 'deadLetter',
+      reason: 'answered 410 Gone: the receiver says the endpoint is gone',
+    });
+  });
+
+  it('reads Retry-After as seconds or an HTTP date', () => {
+    const now = Date.parse('2026-11-23T10:00:00Z');
+    expect(retryAfter('30', now)).toBe(30_000);
+    expect(retryAfter('Mon, 23 Nov 2026 10:01:00 GMT', now)).toBe(60_000);
+    expect(retryAfter('Mon, 23 Nov 2026 09:00:00 GMT', now)).toBe(0);
+    expect(retryAfter('soon', now)).toBeUndefined();
+    expect(retryAfter(null, now)).toBeUndefined();
   });
 });
