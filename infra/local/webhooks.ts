@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { parse } from 'yaml';
+import { loadConfig } from '#lib/config/load.ts';
+import { webhookSettings } from '#lib/config/webhook.ts';
 import { localStreamsClient } from './dynamoClient.ts';
 import { repoRoot } from './paths.ts';
 import { type QueuePoller, startQueuePoller } from './queuePoller.ts';
@@ -128,15 +130,25 @@ export const startLocalWebhooks = async ({
   });
   let poller: StreamPoller | undefined;
   let retries: QueuePoller | undefined;
+  const env = {
+    WEBHOOK_URL: url,
+    WEBHOOK_SECRET: secret ?? '',
+    WEBHOOK_DEAD_LETTER_DIR: deadLetterDir,
+    WEBHOOK_RETRY_QUEUE_URL: sqs.queueUrl(RETRY_QUEUE),
+    // the SDK then sends every SQS request to the stand-in, without a warning per request
+    AWS_ENDPOINT_URL_SQS: sqs.endpoint,
+  };
+  try {
+    // the functions' own loader, now: a bad setting (WEBHOOK_RETRY_SCHEDULE=5x) stops npm start
+    // naming it, instead of failing each delivery later
+    loadConfig({ ...process.env, ...env }, { webhook: webhookSettings });
+  } catch (error) {
+    await sqs.stop();
+    await receiver?.stop();
+    throw error;
+  }
   return {
-    env: {
-      WEBHOOK_URL: url,
-      WEBHOOK_SECRET: secret ?? '',
-      WEBHOOK_DEAD_LETTER_DIR: deadLetterDir,
-      WEBHOOK_RETRY_QUEUE_URL: sqs.queueUrl(RETRY_QUEUE),
-      // the SDK then sends every SQS request to the stand-in, without a warning per request
-      AWS_ENDPOINT_URL_SQS: sqs.endpoint,
-    },
+    env,
     description: receiver
       ? `delivered to the local receiver at ${url}, which verifies and prints each one`
       : `delivered to ${url}`,

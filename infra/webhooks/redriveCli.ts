@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { loadConfig } from '#lib/config/load.ts';
-import { webhookSettings } from '#lib/config/webhook.ts';
-import { webhookDependencies } from '#lib/webhooks/dependencies.ts';
+import { receiverSettings } from '#lib/config/webhook.ts';
+import { deliveryTarget } from '#lib/webhooks/dependencies.ts';
 import { localDataDir } from '../local/paths.ts';
 import { folderLetters, queueLetters, redrive } from './redrive.ts';
 
@@ -51,15 +51,12 @@ if (values['queue-url'] && values.dir) fail('give --queue-url or --dir, not both
 const settings = (() => {
   try {
     // the dead letters are read here, not written: only the receiver and its secret matter
-    return loadConfig(
-      { ...process.env, WEBHOOK_DEAD_LETTER_DIR: 'unused', WEBHOOK_DEAD_LETTER_QUEUE_URL: '' },
-      { webhook: webhookSettings },
-    ).webhook;
+    return loadConfig(process.env, { receiver: receiverSettings }).receiver;
   } catch (error) {
     return fail((error as Error).message);
   }
 })();
-const { target } = webhookDependencies(settings);
+const target = deliveryTarget(settings);
 const queueUrl = values['queue-url'];
 const letters = queueUrl
   ? queueLetters(new SQSClient({ region: settings.region }), queueUrl)

@@ -30,17 +30,20 @@ export type SecretSource =
 
 export type DeadLetterTarget = { kind: 'queue'; url: string } | { kind: 'folder'; dir: string };
 
-export interface WebhookSettings {
+export interface ReceiverSettings {
   url: string;
   secret: SecretSource;
   /** How long one attempt may wait for an answer. */
   timeoutMs: number;
+  region: string;
+}
+
+export interface WebhookSettings extends ReceiverSettings {
   /** The wait after each failed attempt, in ms: one more attempt per step, then a dead letter. */
   schedule: number[];
   /** The SQS queue where an event waits for its next attempt. */
   retryQueueUrl: string;
   deadLetters: DeadLetterTarget;
-  region: string;
 }
 
 const secretRule =
@@ -70,7 +73,8 @@ const exactlyOne = (read: Variables, names: [string, string], what: string) => {
   }
 };
 
-export const webhookSettings: SettingsLoader<WebhookSettings> = (read) => {
+/** Where deliveries go and how they are signed: all the redrive needs. */
+export const receiverSettings: SettingsLoader<ReceiverSettings> = (read) => {
   const url = read.required('WEBHOOK_URL', 'the https URL of the receiver');
   if (url && !isSecureUrl(url)) {
     read.problem(`WEBHOOK_URL ${SECURE_URL_RULE}`);
@@ -90,6 +94,18 @@ export const webhookSettings: SettingsLoader<WebhookSettings> = (read) => {
     ['WEBHOOK_SECRET', 'WEBHOOK_SECRET_PARAMETER'],
     'the signing secrets, or the SSM parameter that holds them',
   );
+  return {
+    url,
+    secret: secretParameter
+      ? { kind: 'parameter', name: secretParameter }
+      : { kind: 'value', keys: signingKeys(secret ?? '') ?? [] },
+    timeoutMs: read.positiveInt('WEBHOOK_TIMEOUT_MS', 5000),
+    region: read.optional('AWS_REGION') ?? 'us-east-1',
+  };
+};
+
+export const webhookSettings: SettingsLoader<WebhookSettings> = (read) => {
+  const receiver = receiverSettings(read);
   const schedule = read.checked(
     'WEBHOOK_RETRY_SCHEDULE',
     (text) => retrySchedule(text) !== undefined,
@@ -116,16 +132,11 @@ export const webhookSettings: SettingsLoader<WebhookSettings> = (read) => {
     'the SQS queue that keeps undeliverable events, or a folder for a local run',
   );
   return {
-    url,
-    secret: secretParameter
-      ? { kind: 'parameter', name: secretParameter }
-      : { kind: 'value', keys: signingKeys(secret ?? '') ?? [] },
-    timeoutMs: read.positiveInt('WEBHOOK_TIMEOUT_MS', 5000),
+    ...receiver,
     schedule: retrySchedule(schedule ?? DEFAULT_RETRY_SCHEDULE) ?? [],
     retryQueueUrl: read.httpUrl('WEBHOOK_RETRY_QUEUE_URL') ?? '',
     deadLetters: queueUrl
       ? { kind: 'queue', url: queueUrl }
       : { kind: 'folder', dir: deadLetterDir ?? '' },
-    region: read.optional('AWS_REGION') ?? 'us-east-1',
   };
 };

@@ -5,13 +5,14 @@
 
 import { getParameter } from '@aws-lambda-powertools/parameters/ssm';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { type SecretSource, signingKeys, type WebhookSettings } from '#lib/config/webhook.ts';
-import type { AttemptDependencies } from '#lib/webhooks/attempt.ts';
 import {
-  type DeadLetterSink,
-  folderDeadLetters,
-  sqsDeadLetters,
-} from '#lib/webhooks/deadLetters.ts';
+  type ReceiverSettings,
+  type SecretSource,
+  signingKeys,
+  type WebhookSettings,
+} from '#lib/config/webhook.ts';
+import type { AttemptDependencies } from '#lib/webhooks/attempt.ts';
+import { folderDeadLetters, sqsDeadLetters } from '#lib/webhooks/deadLetters.ts';
 import type { DeliveryTarget } from '#lib/webhooks/delivery.ts';
 import { sqsRetryQueue } from '#lib/webhooks/retries.ts';
 
@@ -35,18 +36,20 @@ const keysFrom = (source: SecretSource): DeliveryTarget['signingKeys'] => {
   };
 };
 
-export const webhookDependencies = ({
+/** The receiver, with its signing keys. */
+export const deliveryTarget = ({ url, secret, timeoutMs }: ReceiverSettings): DeliveryTarget => ({
   url,
-  secret,
+  signingKeys: keysFrom(secret),
   timeoutMs,
-  schedule,
-  retryQueueUrl,
-  deadLetters,
-  region,
-}: WebhookSettings): Omit<AttemptDependencies, 'logger' | 'metrics'> => {
+});
+
+export const webhookDependencies = (
+  settings: WebhookSettings,
+): Omit<AttemptDependencies, 'logger' | 'metrics'> => {
+  const { schedule, retryQueueUrl, deadLetters, region } = settings;
   const sqs = new SQSClient({ region });
   return {
-    target: { url, signingKeys: keysFrom(secret), timeoutMs },
+    target: deliveryTarget(settings),
     schedule,
     retryQueue: sqsRetryQueue(sqs, retryQueueUrl),
     deadLetters:

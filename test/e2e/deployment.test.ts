@@ -66,6 +66,13 @@ const FUNCTION_GRANTS = {
   GetPlant: [{ action: 'dynamodb:GetItem', on: 'table' }],
   UpdatePlant: [{ action: 'dynamodb:UpdateItem', on: 'table' }],
   DeletePlant: [{ action: 'dynamodb:DeleteItem', on: 'table' }],
+  // its queue's messages (with the event), hiding one not yet due, the two queues it sends to
+  RetryPlantAdded: [
+    { action: 'sqs:ChangeMessageVisibility', on: 'WebhookRetryQueue' },
+    { action: 'sqs:SendMessage', on: 'WebhookRetryQueue' },
+    { action: 'sqs:SendMessage', on: 'WebhookDeadLetterQueue' },
+    { action: 'ssm:GetParameter', on: 'parameter /plant-store/webhook-secret' },
+  ],
   UnmatchedRoute: [],
   // the stream (nothing of the table), its two queues, and the secret
   DeliverPlantAdded: [
@@ -73,6 +80,7 @@ const FUNCTION_GRANTS = {
     { action: 'dynamodb:GetShardIterator', on: 'stream' },
     { action: 'dynamodb:DescribeStream', on: 'stream' },
     { action: 'dynamodb:ListStreams', on: 'stream' },
+    { action: 'sqs:SendMessage', on: 'WebhookRetryQueue' },
     { action: 'sqs:SendMessage', on: 'WebhookDeadLetterQueue' },
     { action: 'sqs:SendMessage', on: 'WebhookStreamFailureQueue' },
     { action: 'ssm:GetParameter', on: 'parameter /plant-store/webhook-secret' },
@@ -228,15 +236,19 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
         ).Variables,
       ).sort();
     expect(variables('UnmatchedRoute')).toEqual(['LOG_LEVEL', 'METRICS_NAMESPACE']);
-    expect(variables('DeliverPlantAdded')).toEqual([
-      'LOG_LEVEL',
-      'METRICS_NAMESPACE',
-      'WEBHOOK_DEAD_LETTER_DIR',
-      'WEBHOOK_DEAD_LETTER_QUEUE_URL',
-      'WEBHOOK_SECRET',
-      'WEBHOOK_SECRET_PARAMETER',
-      'WEBHOOK_URL',
-    ]);
+    for (const name of ['DeliverPlantAdded', 'RetryPlantAdded']) {
+      expect(variables(name)).toEqual([
+        'LOG_LEVEL',
+        'METRICS_NAMESPACE',
+        'WEBHOOK_DEAD_LETTER_DIR',
+        'WEBHOOK_DEAD_LETTER_QUEUE_URL',
+        'WEBHOOK_RETRY_QUEUE_URL',
+        'WEBHOOK_RETRY_SCHEDULE',
+        'WEBHOOK_SECRET',
+        'WEBHOOK_SECRET_PARAMETER',
+        'WEBHOOK_URL',
+      ]);
+    }
     for (const name of PLANT_ROUTE_FUNCTIONS) {
       expect(variables(name)).toEqual([
         'AUTH_AUDIENCE',
@@ -258,34 +270,71 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
     expect(resource(stage, 'HttpApi').Properties.CorsConfiguration).toBeUndefined();
   });
 
-  it('feeds the webhook function the inserts of the stream, with partial failures, retries, bisect and a destination', () => {
+  it("feeds the first webhook function the stream's inserts and the second the retry queue, each with partial failures", () => {
     expect(resource(stage, 'PlantsTable').Properties.StreamSpecification).toEqual({
       StreamViewType: 'NEW_IMAGE',
     });
-    const [mapping, ...others] = Object.values(templates.get(stage)?.Resources ?? {}).filter(
-      (r) => r.Type === 'AWS::Lambda::EventSourceMapping',
+    const mappings = Object.values(templates.get(stage)?.Resources ?? {})
+      .filter((r) => r.Type === 'AWS::Lambda::EventSourceMapping')
+      .map((r) => r.Properties);
+    expect(mappings).toHaveLength(2);
+    expect(mappings).toContainEqual(
+      expect.objectContaining({
+        EventSourceArn: { 'Fn::GetAtt': ['PlantsTable', 'StreamArn'] },
+        FunctionName: { 'Fn::GetAtt': ['DeliverPlantAddedLambdaFunction', 'Arn'] },
+        FilterCriteria: { Filters: [{ Pattern: '{"eventName":["INSERT"]}' }] },
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        MaximumRetryAttempts: 10,
+        DestinationConfig: {
+          OnFailure: { Destination: { 'Fn::GetAtt': ['WebhookStreamFailureQueue', 'Arn'] } },
+        },
+      }),
     );
-    expect(others).toEqual([]);
-    expect(mapping?.Properties).toMatchObject({
-      EventSourceArn: { 'Fn::GetAtt': ['PlantsTable', 'StreamArn'] },
-      FunctionName: { 'Fn::GetAtt': ['DeliverPlantAddedLambdaFunction', 'Arn'] },
-      FilterCriteria: { Filters: [{ Pattern: '{"eventName":["INSERT"]}' }] },
-      FunctionResponseTypes: ['ReportBatchItemFailures'],
-      MaximumRetryAttempts: 5,
-      BisectBatchOnFunctionError: true,
-      DestinationConfig: {
-        OnFailure: { Destination: { 'Fn::GetAtt': ['WebhookStreamFailureQueue', 'Arn'] } },
-      },
-    });
-    expect(resource(stage, 'DeliverPlantAddedLambdaFunction').Properties).toMatchObject({
-      Timeout: 60,
-      Environment: {
-        Variables: {
-          WEBHOOK_SECRET: '',
-          WEBHOOK_SECRET_PARAMETER: '/plant-store/webhook-secret',
-          WEBHOOK_DEAD_LETTER_QUEUE_URL: { Ref: 'WebhookDeadLetterQueue' },
+    expect(mappings).toContainEqual(
+      expect.objectContaining({
+        EventSourceArn: { 'Fn::GetAtt': ['WebhookRetryQueue', 'Arn'] },
+        FunctionName: { 'Fn::GetAtt': ['RetryPlantAddedLambdaFunction', 'Arn'] },
+        BatchSize: 10,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+      }),
+    );
+    for (const name of ['DeliverPlantAdded', 'RetryPlantAdded']) {
+      expect(resource(stage, `${name}LambdaFunction`).Properties).toMatchObject({
+        Timeout: 30,
+        Environment: {
+          Variables: {
+            WEBHOOK_SECRET: '',
+            WEBHOOK_SECRET_PARAMETER: '/plant-store/webhook-secret',
+            WEBHOOK_DEAD_LETTER_QUEUE_URL: { Ref: 'WebhookDeadLetterQueue' },
+            WEBHOOK_RETRY_QUEUE_URL: { Ref: 'WebhookRetryQueue' },
+            WEBHOOK_RETRY_SCHEDULE: '',
+          },
+        },
+      });
+    }
+  });
+
+  it('keeps waiting webhooks past the whole schedule, encrypted, with a redrive and an alarm on their age', () => {
+    expect(resource(stage, 'WebhookRetryQueue')).toMatchObject({
+      DeletionPolicy: 'Retain',
+      Properties: {
+        MessageRetentionPeriod: 1209600,
+        // six times the retry function's timeout
+        VisibilityTimeout: 180,
+        SqsManagedSseEnabled: true,
+        RedrivePolicy: {
+          deadLetterTargetArn: { 'Fn::GetAtt': ['WebhookDeadLetterQueue', 'Arn'] },
+          maxReceiveCount: 5,
         },
       },
+    });
+    expect(resource(stage, 'WebhookRetriesStuckAlarm').Properties).toMatchObject({
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateAgeOfOldestMessage',
+      Dimensions: [
+        { Name: 'QueueName', Value: { 'Fn::GetAtt': ['WebhookRetryQueue', 'QueueName'] } },
+      ],
+      Threshold: 46800,
     });
   });
 
@@ -309,17 +358,18 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
     }
   });
 
-  it.each(Object.keys(FUNCTION_GRANTS).filter((name) => name !== 'DeliverPlantAdded'))(
-    'sizes %s: 256 MB, and a timeout above the store retry bound',
-    (name) => {
-      expect(resource(stage, `${name}LambdaFunction`).Properties).toMatchObject({
-        Runtime: 'nodejs24.x',
-        MemorySize: 256,
-        Timeout: 10,
-        Environment: { Variables: { LOG_LEVEL: 'INFO', METRICS_NAMESPACE: 'PlantStore' } },
-      });
-    },
-  );
+  it.each(
+    Object.keys(FUNCTION_GRANTS).filter(
+      (name) => name !== 'DeliverPlantAdded' && name !== 'RetryPlantAdded',
+    ),
+  )('sizes %s: 256 MB, and a timeout above the store retry bound', (name) => {
+    expect(resource(stage, `${name}LambdaFunction`).Properties).toMatchObject({
+      Runtime: 'nodejs24.x',
+      MemorySize: 256,
+      Timeout: 10,
+      Environment: { Variables: { LOG_LEVEL: 'INFO', METRICS_NAMESPACE: 'PlantStore' } },
+    });
+  });
 
   it('throttles the HTTP API, with limits of its own per stage', () => {
     expect(resource(stage, 'HttpApiStage').Properties.DefaultRouteSettings).toEqual(

@@ -29,7 +29,11 @@ import {
 } from '../../infra/local/streamPoller.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../infra/local/webhookReceiver.ts';
 import { folderLetters, redrive } from '../../infra/webhooks/redrive.ts';
-import { createDynamoPlantStore, createTestTable, localDocumentClient } from '../support/dynamodbTables.ts';
+import {
+  createDynamoPlantStore,
+  createTestTable,
+  localDocumentClient,
+} from '../support/dynamodbTables.ts';
 import { lambdaContext } from '../support/events.ts';
 import { webhookBodyViolations } from '../support/openapiResponses.ts';
 import { quietTelemetry } from '../support/telemetry.ts';
@@ -219,7 +223,11 @@ describe('the plant added webhook', () => {
     expect(receiver.received).toHaveLength(1);
     const [file] = readdirSync(deadLetterDir);
     const letter = JSON.parse(readFileSync(join(deadLetterDir, file ?? ''), 'utf8'));
-    expect(letter).toMatchObject({ plantId: 11, attempts: 1, lastError: expect.stringMatching(/410 Gone/) });
+    expect(letter).toMatchObject({
+      plantId: 11,
+      attempts: 1,
+      lastError: expect.stringMatching(/410 Gone/),
+    });
   });
 
   it('holds back no plant behind one that waits for its next attempt', async () => {
@@ -239,7 +247,7 @@ describe('the plant added webhook', () => {
     expect((received[1]?.receivedAt ?? 0) - createdAt).toBeLessThan(3000);
   });
 
-  it('holds an event the queue gives early until it is due (a wait over SQS's 15-minute delay)', async () => {
+  it("holds an event the queue gives early until it is due (a wait over SQS's 15-minute delay)", async () => {
     await startDelivering();
     const dueAt = Date.now() + 3000;
     const waiting: WaitingEvent = {
@@ -251,7 +259,10 @@ describe('the plant added webhook', () => {
       dueAt,
     };
     await sqsClient.send(
-      new SendMessageCommand({ QueueUrl: sqs?.queueUrl('retries'), MessageBody: JSON.stringify(waiting) }),
+      new SendMessageCommand({
+        QueueUrl: sqs?.queueUrl('retries'),
+        MessageBody: JSON.stringify(waiting),
+      }),
     );
 
     const [delivered] = await deliveries(1);

@@ -1,0 +1,191 @@
+// The webhook rides out a receiver's outage, through `npm start` over real HTTP: the receiver
+// refuses connections for 20 s while plants are created, and every plant arrives once it is
+// back; a plant created while others wait arrives within seconds; 429 with Retry-After, 503s,
+// 410 and a used-up schedule do what the README says; an event waiting when `npm start` stops is
+// delivered after it starts again; a bad WEBHOOK_RETRY_SCHEDULE stops it, named.
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../infra/local/freePort.ts';
+import {
+  type Answer,
+  startWebhookReceiver,
+  type WebhookReceiver,
+} from '../../infra/local/webhookReceiver.ts';
+import { type LocalService, spawnStart, startLocalService } from '../support/localService.ts';
+import { makeWebhookSecret } from '../support/webhookSecrets.ts';
+
+const secret = makeWebhookSecret();
+const SCHEDULE = '2s,4s,8s,16s,32s';
+const dataDir = mkdtempSync(join(tmpdir(), 'plant-store-retries-e2e-'));
+let port: number;
+let receiver: WebhookReceiver | undefined;
+let service: LocalService;
+let token: string;
+/** How the receiver answers each plant, by id (200 for any other). */
+const answers = new Map<number, () => Answer>();
+
+const startReceiver = async () => {
+  receiver = await startWebhookReceiver({ secrets: secret, port });
+  receiver.answerWith((delivery) => answers.get(JSON.parse(delivery.body).id)?.() ?? 200);
+};
+const start = async () => {
+  service = await startLocalService(dataDir, {
+    WEBHOOK_URL: `http://127.0.0.1:${port}/webhooks/plant-added`,
+    WEBHOOK_SECRET: secret,
+    WEBHOOK_RETRY_SCHEDULE: SCHEDULE,
+  });
+  token = (await service.token()).trim();
+};
+/** Every delivery so far (a restarted receiver's too), with the plant's id. */
+const delivered: { id: number; webhookId: string; answered: Answer; at: number }[] = [];
+const collect = () => {
+  for (const d of receiver?.received.splice(0) ?? []) {
+    delivered.push({
+      id: JSON.parse(d.body).id,
+      webhookId: d.webhookId,
+      answered: d.answered,
+      at: d.receivedAt,
+    });
+  }
+};
+const deliveriesOf = (id: number) => {
+  collect();
+  return delivered.filter((d) => d.id === id);
+};
+const until = async (done: () => boolean, withinMs: number, what: string) => {
+  const deadline = Date.now() + withinMs;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${withinMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+};
+const create = async (id: number, name: string) => {
+  const response = await fetch(`${service.baseUrl}/plants`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ id, name }),
+  });
+  expect(response.status).toBe(200);
+  return Date.now();
+};
+const deadLetters = () => {
+  const dir = join(dataDir, 'webhook-dead-letters');
+  try {
+    return readdirSync(dir).map((file) => JSON.parse(readFileSync(join(dir, file), 'utf8')));
+  } catch {
+    return [];
+  }
+};
+
+beforeAll(async () => {
+  port = await freePort();
+  await startReceiver();
+  await start();
+});
+afterAll(async () => {
+  await service?.stop();
+  await receiver?.stop();
+});
+
+describe('webhook delivery through npm start', () => {
+  it('delivers every plant created during a 20 s outage once the receiver is back, one webhook-id each', async () => {
+    await receiver?.stop();
+    receiver = undefined;
+    const ids = [1, 2, 3];
+    for (const id of ids) await create(id, `Outage ${id}`);
+    await new Promise((resolve) => setTimeout(resolve, 20_000));
+    await startReceiver();
+
+    await until(
+      () => ids.every((id) => deliveriesOf(id).some((d) => d.answered === 200)),
+      40_000,
+      'every plant delivered after the outage',
+    );
+    for (const id of ids) expect(new Set(deliveriesOf(id).map((d) => d.webhookId)).size).toBe(1);
+    expect(deadLetters()).toEqual([]);
+  });
+
+  it('delivers a plant created while another waits for its next attempt within seconds', async () => {
+    answers.set(10, () => 503);
+    await create(10, 'Waiting');
+    await until(() => deliveriesOf(10).length > 0, 10_000, 'a first attempt');
+    const createdAt = await create(11, 'Welcome');
+
+    await until(() => deliveriesOf(11).length > 0, 5000, 'the new plant');
+    expect((deliveriesOf(11)[0]?.at ?? 0) - createdAt).toBeLessThan(5000);
+    answers.set(10, () => 200);
+  });
+
+  it('waits at least a 429 Retry-After, and follows the schedule after 503s', async () => {
+    let throttled = true;
+    answers.set(20, () => {
+      if (!throttled) return 200;
+      throttled = false;
+      return { status: 429, headers: { 'Retry-After': '5' } };
+    });
+    let refusals = 2;
+    answers.set(21, () => (refusals-- > 0 ? 503 : 200));
+    await create(20, 'Throttled');
+    await create(21, 'Refused twice');
+
+    await until(() => deliveriesOf(20).length >= 2, 20_000, 'the throttled plant');
+    await until(() => deliveriesOf(21).length >= 3, 20_000, 'the refused plant');
+    const [throttledAt, retriedAt] = deliveriesOf(20).map((d) => d.at);
+    expect((retriedAt ?? 0) - (throttledAt ?? 0)).toBeGreaterThanOrEqual(5000);
+    const [first, second, third] = deliveriesOf(21).map((d) => d.at);
+    expect((second ?? 0) - (first ?? 0)).toBeGreaterThanOrEqual(2000);
+    expect((third ?? 0) - (second ?? 0)).toBeGreaterThanOrEqual(4000);
+  });
+
+  it('stops after one attempt on 410 Gone, and keeps a dead letter saying why', async () => {
+    answers.set(30, () => 410);
+    await create(30, 'Gone');
+
+    await until(
+      () => deadLetters().some((letter) => letter.plantId === 30),
+      10_000,
+      'a dead letter',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    expect(deliveriesOf(30)).toHaveLength(1);
+    expect(deadLetters().find((letter) => letter.plantId === 30)).toMatchObject({
+      attempts: 1,
+      lastError: expect.stringMatching(/410 Gone/),
+    });
+  });
+
+  it('delivers an event that waits while npm start is stopped, after it starts again', async () => {
+    answers.set(40, () => 503);
+    await create(40, 'Across a restart');
+    await until(() => deliveriesOf(40).length > 0, 10_000, 'a first attempt');
+    await service.stop();
+    answers.set(40, () => 200);
+    await start();
+
+    await until(
+      () => deliveriesOf(40).some((d) => d.answered === 200),
+      30_000,
+      'the delivery after the restart',
+    );
+    expect(new Set(deliveriesOf(40).map((d) => d.webhookId)).size).toBe(1);
+  });
+});
+
+describe('a bad WEBHOOK_RETRY_SCHEDULE', () => {
+  it.each(['5x', '-1s', '5s,,5m', '13h'])(
+    '%s stops npm start, naming the setting',
+    async (schedule) => {
+      const started = spawnStart({
+        PORT: String(await freePort()),
+        LAMBDA_PORT: String(await freePort()),
+        DYNAMODB_PORT: String(await freePort()),
+        PLANTS_LOCAL_DATA: mkdtempSync(join(tmpdir(), 'plant-store-bad-schedule-')),
+        WEBHOOK_RETRY_SCHEDULE: schedule,
+      });
+      expect(await started.exited).not.toBe(0);
+      expect(started.output()).toMatch(/WEBHOOK_RETRY_SCHEDULE must be waits separated by commas/);
+    },
+  );
+});
