@@ -68,6 +68,9 @@ const FUNCTION_GRANTS = {
   DeletePlant: [{ action: 'dynamodb:DeleteItem', on: 'table' }],
   // its queue's messages (with the event), hiding one not yet due, the two queues it sends to
   RetryPlantAdded: [
+    { action: 'sqs:ReceiveMessage', on: 'WebhookRetryQueue' },
+    { action: 'sqs:DeleteMessage', on: 'WebhookRetryQueue' },
+    { action: 'sqs:GetQueueAttributes', on: 'WebhookRetryQueue' },
     { action: 'sqs:ChangeMessageVisibility', on: 'WebhookRetryQueue' },
     { action: 'sqs:SendMessage', on: 'WebhookRetryQueue' },
     { action: 'sqs:SendMessage', on: 'WebhookDeadLetterQueue' },

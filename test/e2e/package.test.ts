@@ -1,12 +1,14 @@
 // `npm run package`: the function a deploy would create, and the bundle Lambda would load.
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../infra/local/freePort.ts';
 import { repoRoot } from '../../infra/local/paths.ts';
+import { startLocalSqs } from '../../infra/local/sqsServer.ts';
 import { makeWebhookSecret } from '../support/webhookSecrets.ts';
 import { readZipEntry } from '../support/zip.ts';
 
@@ -101,7 +103,7 @@ writeFileSync('response.json', JSON.stringify(response));`,
     );
   });
 
-  it('ships a webhook bundle that loads from a real .mjs file and keeps an undeliverable event', async () => {
+  it('ships a webhook bundle that loads from a real .mjs file and keeps a failed event waiting in the retry queue', async () => {
     const dir = unpackedBundle('deliverPlantAdded');
     const record = {
       eventID: '1',
@@ -125,28 +127,48 @@ const response = await handler({ Records: [${JSON.stringify(record)}] },
   { awsRequestId: 'smoke', functionName: 'smoke', getRemainingTimeInMillis: () => 30000 });
 writeFileSync('response.json', JSON.stringify(response));`,
     );
-    await run(process.execPath, [join(dir, 'smoke.mjs')], {
-      cwd: dir,
-      env: {
-        PATH: process.env.PATH,
-        // nothing listens there: the one attempt fails and the event is kept
-        WEBHOOK_URL: `http://127.0.0.1:${await freePort()}/hooks`,
-        WEBHOOK_SECRET: makeWebhookSecret(),
-        WEBHOOK_ATTEMPTS: '1',
-        WEBHOOK_DEAD_LETTER_DIR: join(dir, 'dead-letters'),
-      },
+    const sqs = await startLocalSqs({
+      dir: mkdtempSync(join(tmpdir(), 'plant-store-smoke-queues-')),
+      queues: { retries: {} },
     });
+    try {
+      await run(process.execPath, [join(dir, 'smoke.mjs')], {
+        cwd: dir,
+        env: {
+          PATH: process.env.PATH,
+          // nothing listens there: the first attempt fails and the event waits in the queue
+          WEBHOOK_URL: `http://127.0.0.1:${await freePort()}/hooks`,
+          WEBHOOK_SECRET: makeWebhookSecret(),
+          WEBHOOK_DEAD_LETTER_DIR: join(dir, 'dead-letters'),
+          WEBHOOK_RETRY_QUEUE_URL: sqs.queueUrl('retries'),
+          AWS_ENDPOINT_URL_SQS: sqs.endpoint,
+          AWS_REGION: 'us-east-1',
+          AWS_ACCESS_KEY_ID: 'local',
+          AWS_SECRET_ACCESS_KEY: 'local',
+        },
+      });
 
-    expect(JSON.parse(readFileSync(join(dir, 'response.json'), 'utf8'))).toEqual({
-      batchItemFailures: [],
-    });
-    const [letter] = readdirSync(join(dir, 'dead-letters'));
-    expect(JSON.parse(readFileSync(join(dir, 'dead-letters', letter ?? ''), 'utf8'))).toMatchObject(
-      {
-        plantId: 9,
-        body: '{"id":9,"name":"Pilea"}',
-        lastError: 'ECONNREFUSED',
-      },
-    );
+      expect(JSON.parse(readFileSync(join(dir, 'response.json'), 'utf8'))).toEqual({
+        batchItemFailures: [],
+      });
+      const client = new SQSClient({
+        endpoint: sqs.endpoint,
+        region: 'us-east-1',
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      });
+      const { Messages = [] } = await client.send(
+        new ReceiveMessageCommand({ QueueUrl: sqs.queueUrl('retries'), WaitTimeSeconds: 6 }),
+      );
+      expect(Messages.map((message) => JSON.parse(message.Body ?? '{}'))).toEqual([
+        expect.objectContaining({
+          plantId: 9,
+          body: '{"id":9,"name":"Pilea"}',
+          attempts: 1,
+          lastError: 'ECONNREFUSED',
+        }),
+      ]);
+    } finally {
+      await sqs.stop();
+    }
   });
 });

@@ -105,7 +105,7 @@ describe('webhook delivery through npm start', () => {
     );
     for (const id of ids) expect(new Set(deliveriesOf(id).map((d) => d.webhookId)).size).toBe(1);
     expect(deadLetters()).toEqual([]);
-  });
+  }, 90_000);
 
   it('delivers a plant created while another waits for its next attempt within seconds', async () => {
     answers.set(10, () => 503);
