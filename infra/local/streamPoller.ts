@@ -1,8 +1,8 @@
 // The table's stream, read the way Lambda's event source mapping reads it, for the local run and
 // the tests: GetRecords per shard, only the records the function's filter takes, in batches, and
 // the function's answer honoured: partial batch failures (ReportBatchItemFailures) are tried again
-// from the first failed record, a function error splits the batch in two (bisect), and after the
-// retries the batch's description goes to the on-failure destination. Where each shard has got
+// from the first failed record, a function error tries the batch again, and after the retries the
+// batch's description goes to the on-failure destination. Where each shard has got
 // to is kept in a checkpoint file, so a restart resumes instead of starting over.
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -19,7 +19,6 @@ import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 export interface EventSourceSettings {
   batchSize: number;
   maximumRetryAttempts: number;
-  bisectBatchOnFunctionError: boolean;
   /** The records the function is given (its filter patterns); the others only move the checkpoint. */
   accepts: (record: DynamoDBRecord) => boolean;
 }
@@ -90,7 +89,6 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
     checkpointFile,
     batchSize,
     maximumRetryAttempts,
-    bisectBatchOnFunctionError,
     accepts,
     pollIntervalMs = 100,
     log = () => {},
@@ -108,7 +106,7 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
   /** Waiting for so many more polls that find nothing. */
   let idleWaiters: { polls: number; resolve: () => void }[] = [];
 
-  /** One batch, as Lambda handles it: retried, bisected, given up after the retries. */
+  /** One batch, as Lambda handles it: retried, given up after the retries. */
   const handleBatch = async (shardId: string, batch: DynamoDBRecord[], retriesLeft: number) => {
     let pending = batch;
     let retries = retriesLeft;
@@ -121,13 +119,6 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
         failures = answer?.batchItemFailures ?? [];
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
-        if (bisectBatchOnFunctionError && pending.length > 1) {
-          const half = Math.ceil(pending.length / 2);
-          log(`stream: the function failed on ${pending.length} records (${reason}); splitting`);
-          await handleBatch(shardId, pending.slice(0, half), retries);
-          await handleBatch(shardId, pending.slice(half), retries);
-          return;
-        }
         if (retries <= 0) return giveUp(shardId, pending, reason);
         retries -= 1;
         await sleep(200);

@@ -53,7 +53,6 @@ const deployedEventSources = () => {
     stream: {
       batchSize: Number(stream.batchSize),
       maximumRetryAttempts: Number(stream.maximumRetryAttempts),
-      bisectBatchOnFunctionError: stream.bisectBatchOnFunctionError === true,
     },
     queue: {
       batchSize: Number(queue.batchSize),

@@ -3,11 +3,14 @@
 // back; a plant created while others wait arrives within seconds; 429 with Retry-After, 503s,
 // 410 and a used-up schedule do what the README says; an event waiting when `npm start` stops is
 // delivered after it starts again; a bad WEBHOOK_RETRY_SCHEDULE stops it, named.
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../infra/local/freePort.ts';
+import { repoRoot } from '../../infra/local/paths.ts';
 import {
   type Answer,
   startWebhookReceiver,
@@ -16,6 +19,7 @@ import {
 import { type LocalService, spawnStart, startLocalService } from '../support/localService.ts';
 import { makeWebhookSecret } from '../support/webhookSecrets.ts';
 
+const run = promisify(execFile);
 const secret = makeWebhookSecret();
 const SCHEDULE = '2s,4s,8s,16s,32s';
 const dataDir = mkdtempSync(join(tmpdir(), 'plant-store-retries-e2e-'));
@@ -171,6 +175,62 @@ describe('webhook delivery through npm start', () => {
     );
     expect(new Set(deliveriesOf(40).map((d) => d.webhookId)).size).toBe(1);
   });
+});
+
+describe('a used-up schedule through npm start', () => {
+  it('keeps the event as a dead letter, and the redrive delivers it with its webhook-id', async () => {
+    const shortDataDir = mkdtempSync(join(tmpdir(), 'plant-store-used-up-e2e-'));
+    const short = await startLocalService(shortDataDir, {
+      WEBHOOK_URL: `http://127.0.0.1:${port}/webhooks/plant-added`,
+      WEBHOOK_SECRET: secret,
+      WEBHOOK_RETRY_SCHEDULE: '1s,1s',
+    });
+    const letters = join(shortDataDir, 'webhook-dead-letters');
+    try {
+      answers.set(50, () => 503);
+      const shortToken = (await short.token()).trim();
+      const response = await fetch(`${short.baseUrl}/plants`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${shortToken}`, 'content-type': 'application/json' },
+        body: '{"id":50,"name":"Given up"}',
+      });
+      expect(response.status).toBe(200);
+      const lettersKept = () => {
+        try {
+          return readdirSync(letters);
+        } catch {
+          return [];
+        }
+      };
+      await until(() => lettersKept().length > 0, 20_000, `a dead letter in ${letters}`);
+      const [file] = lettersKept();
+      const letter = JSON.parse(readFileSync(join(letters, file ?? ''), 'utf8'));
+      expect(letter).toMatchObject({
+        plantId: 50,
+        attempts: 3,
+        lastError: 'answered 503; the retry schedule is used up after 3 attempts',
+      });
+
+      answers.set(50, () => 200);
+      const redriven = await run(
+        process.execPath,
+        [join(repoRoot, 'infra', 'webhooks', 'redriveCli.ts'), '--dir', letters],
+        {
+          cwd: repoRoot,
+          env: {
+            PATH: process.env.PATH,
+            WEBHOOK_URL: `http://127.0.0.1:${port}/webhooks/plant-added`,
+            WEBHOOK_SECRET: secret,
+          },
+        },
+      );
+      expect(redriven.stdout).toMatch(/1 delivered, 0 failed/);
+      expect(deliveriesOf(50).at(-1)).toMatchObject({ webhookId: letter.webhookId, answered: 200 });
+      expect(new Set(deliveriesOf(50).map((d) => d.webhookId)).size).toBe(1);
+    } finally {
+      await short.stop();
+    }
+  }, 90_000);
 });
 
 describe('a bad WEBHOOK_RETRY_SCHEDULE', () => {

@@ -98,7 +98,6 @@ const startDelivering = async ({
     },
     batchSize: 10,
     maximumRetryAttempts,
-    bisectBatchOnFunctionError: false,
     accepts: (record) => record.eventName === 'INSERT',
   });
   retries = startQueuePoller({
