@@ -18,6 +18,7 @@ import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 
 export interface EventSourceSettings {
   batchSize: number;
+  /** -1: until the record leaves the stream (Lambda's "infinite"). */
   maximumRetryAttempts: number;
   /** The records the function is given (its filter patterns); the others only move the checkpoint. */
   accepts: (record: DynamoDBRecord) => boolean;
@@ -119,7 +120,7 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
         failures = answer?.batchItemFailures ?? [];
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
-        if (retries <= 0) return giveUp(shardId, pending, reason);
+        if (retries === 0) return giveUp(shardId, pending, reason);
         retries -= 1;
         await sleep(200);
         continue;
@@ -131,7 +132,7 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
       );
       const first = indexes.includes(-1) ? 0 : Math.min(...indexes);
       pending = pending.slice(first);
-      if (retries <= 0) return giveUp(shardId, pending, 'records failed after every retry');
+      if (retries === 0) return giveUp(shardId, pending, 'records failed after every retry');
       retries -= 1;
       await sleep(200);
     }

@@ -15,9 +15,26 @@ export interface RedriveReport {
 }
 
 interface Letter {
-  letter: DeadLetter;
+  /** Where it is kept (a file, a message id), for the report. */
+  source: string;
+  /** Its JSON text: a dead letter, or (in a queue anyone may send to) anything. */
+  text: string;
   remove: () => Promise<void>;
 }
+
+/** The dead letter a text holds: its webhook-id and body at least; undefined for anything else. */
+const deadLetterOf = (
+  text: string,
+): Pick<DeadLetter, 'webhookId' | 'body' | 'plantId'> | undefined => {
+  try {
+    const letter = JSON.parse(text) as Partial<DeadLetter>;
+    return typeof letter.webhookId === 'string' && typeof letter.body === 'string'
+      ? (letter as DeadLetter)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+};
 
 /** The dead letters of a folder (the local run's), each removed by deleting its file. */
 export function* folderLetters(dir: string): Generator<Letter> {
@@ -30,7 +47,8 @@ export function* folderLetters(dir: string): Generator<Letter> {
   for (const file of files) {
     const path = join(dir, file);
     yield {
-      letter: JSON.parse(readFileSync(path, 'utf8')) as DeadLetter,
+      source: path,
+      text: readFileSync(path, 'utf8'),
       remove: async () => rmSync(path, { force: true }),
     };
   }
@@ -57,7 +75,8 @@ export async function* queueLetters(client: SQSClient, queueUrl: string): AsyncG
       if (seen.has(message.MessageId ?? '')) return;
       seen.add(message.MessageId ?? '');
       yield {
-        letter: JSON.parse(message.Body ?? '{}') as DeadLetter,
+        source: `message ${message.MessageId}`,
+        text: message.Body ?? '',
         remove: async () => {
           await client.send(
             new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle }),
@@ -74,7 +93,15 @@ export const redrive = async (
   progress: (line: string) => void = () => {},
 ): Promise<RedriveReport> => {
   const report: RedriveReport = { delivered: 0, failed: 0, failures: new Map() };
-  for await (const { letter, remove } of letters) {
+  for await (const { source, text, remove } of letters) {
+    const letter = deadLetterOf(text);
+    if (!letter) {
+      // kept as it is, for a person to read: the run goes on with the others
+      report.failed += 1;
+      report.failures.set(source, 'not a dead letter (no webhookId and body)');
+      progress(`failed ${source}: not a dead letter (no webhookId and body)`);
+      continue;
+    }
     const outcome = await deliverOnce(target, letter);
     if (outcome.outcome === 'delivered') {
       await remove();

@@ -53,7 +53,7 @@ const secretRule =
 export const MAX_WAIT_MS = 12 * 3600 * 1000;
 export const DEFAULT_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
 const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000 } as const;
-const scheduleRule =
+export const SCHEDULE_RULE =
   'must be waits separated by commas, each a whole number of s, m or h from 1s to 12h (as 5s,5m,30m,2h)';
 
 /** The waits of a schedule such as "5s,5m,2h", in ms; undefined when any step is not one. */
@@ -109,21 +109,13 @@ export const webhookSettings: SettingsLoader<WebhookSettings> = (read) => {
   const schedule = read.checked(
     'WEBHOOK_RETRY_SCHEDULE',
     (text) => retrySchedule(text) !== undefined,
-    scheduleRule,
+    SCHEDULE_RULE,
   );
   if (!read.isSet('WEBHOOK_RETRY_QUEUE_URL')) {
     read.problem(
       'WEBHOOK_RETRY_QUEUE_URL is required: the SQS queue where events wait to be retried',
     );
   }
-  read.retired(
-    'WEBHOOK_ATTEMPTS',
-    'set WEBHOOK_RETRY_SCHEDULE (one attempt per step, then a dead letter)',
-  );
-  read.retired(
-    'WEBHOOK_BACKOFF_MS',
-    'set WEBHOOK_RETRY_SCHEDULE (the wait after each failed attempt)',
-  );
   const queueUrl = read.httpUrl('WEBHOOK_DEAD_LETTER_QUEUE_URL');
   const deadLetterDir = read.optional('WEBHOOK_DEAD_LETTER_DIR');
   exactlyOne(

@@ -22,8 +22,8 @@ export type EventToDeliver = Pick<WaitingEvent, 'webhookId' | 'plantId' | 'body'
 
 /**
  * Delivers `event`, whose earlier attempts numbered `attemptsBefore`; after a failure, the event
- * waits in the retry queue or goes to the dead letters. Throws only when neither could keep it,
- * so that its source (the stream, the queue) offers it again: an event is never lost.
+ * waits in the retry queue or goes to the dead letters. Throws when the one it was meant for could
+ * not keep it, so that its source (the stream, the queue) offers it again: never lost.
  */
 export const attemptDelivery =
   ({ target, schedule, retryQueue, deadLetters, logger, metrics }: AttemptDependencies) =>

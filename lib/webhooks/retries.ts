@@ -22,6 +22,26 @@ export interface WaitingEvent {
   dueAt: number;
 }
 
+/**
+ * The event a retry queue message holds; an Error for any other message (one sent by hand), which
+ * the queue's redrive policy then moves to the dead letters.
+ */
+export const waitingEventOf = (body: string): WaitingEvent => {
+  const event = JSON.parse(body) as Partial<WaitingEvent> | null;
+  const { webhookId, plantId, attempts, dueAt } = event ?? {};
+  if (
+    !event ||
+    typeof webhookId !== 'string' ||
+    typeof plantId !== 'number' ||
+    typeof event.body !== 'string' ||
+    !Number.isSafeInteger(attempts) ||
+    typeof dueAt !== 'number'
+  ) {
+    throw new Error('a message of the retry queue that is no waiting event');
+  }
+  return event as WaitingEvent;
+};
+
 export type Failure = Exclude<DeliveryOutcome, { outcome: 'delivered' }>;
 
 export type NextStep = { kind: 'wait'; waitMs: number } | { kind: 'deadLetter'; reason: string };

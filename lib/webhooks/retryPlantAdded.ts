@@ -8,7 +8,7 @@ import middy from '@middy/core';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { attemptDelivery } from '#lib/webhooks/attempt.ts';
 import type { WebhookDependencies } from '#lib/webhooks/deliverPlantAdded.ts';
-import type { WaitingEvent } from '#lib/webhooks/retries.ts';
+import { waitingEventOf } from '#lib/webhooks/retries.ts';
 
 /** Early by less than this is due: SQS's delays and visibility are whole seconds. */
 const DUE_MARGIN_MS = 1000;
@@ -21,7 +21,7 @@ export const retryPlantAddedHandler = (dependencies: WebhookDependencies) => {
   const attempt = attemptDelivery(dependencies);
   const processor = new BatchProcessor(EventType.SQS);
   const retry = async ({ body, receiptHandle }: SQSRecord) => {
-    const event = JSON.parse(body) as WaitingEvent;
+    const event = waitingEventOf(body);
     if (event.dueAt - Date.now() > DUE_MARGIN_MS) {
       await retryQueue.holdUntilDue(receiptHandle, event.dueAt);
       throw new NotDueYet(`${event.webhookId} is due at ${new Date(event.dueAt).toISOString()}`);
@@ -29,7 +29,8 @@ export const retryPlantAddedHandler = (dependencies: WebhookDependencies) => {
     await attempt(event, event.attempts);
   };
   return middy(async (event: SQSEvent, context: Context) =>
-    processPartialResponse(event, retry, processor, { context }),
+    // a batch of events that are all held until due is no failure of the function
+    processPartialResponse(event, retry, processor, { context, throwOnFullBatchFailure: false }),
   )
     .use(injectLambdaContext(logger, { logEvent: false, resetKeys: true }))
     .use(logMetrics(metrics, { captureColdStartMetric: true }));

@@ -287,7 +287,8 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
         FunctionName: { 'Fn::GetAtt': ['DeliverPlantAddedLambdaFunction', 'Arn'] },
         FilterCriteria: { Filters: [{ Pattern: '{"eventName":["INSERT"]}' }] },
         FunctionResponseTypes: ['ReportBatchItemFailures'],
-        MaximumRetryAttempts: 10,
+        // offered again until the retry queue takes it, for as long as the stream keeps it
+        MaximumRetryAttempts: -1,
         DestinationConfig: {
           OnFailure: { Destination: { 'Fn::GetAtt': ['WebhookStreamFailureQueue', 'Arn'] } },
         },
@@ -317,7 +318,7 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
     }
   });
 
-  it('keeps waiting webhooks past the whole schedule, encrypted, with a redrive and an alarm on their age', () => {
+  it('keeps waiting webhooks far longer than any step, encrypted, with a redrive and an alarm on their age', () => {
     expect(resource(stage, 'WebhookRetryQueue')).toMatchObject({
       DeletionPolicy: 'Retain',
       Properties: {
@@ -412,6 +413,29 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
     expect(throttles.Metrics.find((m) => m.Expression)?.Expression).toMatch(
       /tableReads.*tableWrites.*indexReads/,
     );
+  });
+});
+
+describe('a bad WEBHOOK_RETRY_SCHEDULE', () => {
+  it('stops the packaging, naming the setting and its rule', async () => {
+    const refused = await packageStage('dev', { WEBHOOK_RETRY_SCHEDULE: '5s,,13h' }).then(
+      () => 'packaged',
+      (error: { stdout?: string; stderr?: string }) => `${error.stdout}${error.stderr}`,
+    );
+    expect(refused).toMatch(/WEBHOOK_RETRY_SCHEDULE \(param webhookRetrySchedule\) must be waits/);
+  });
+
+  it('passes a good one to both webhook functions', async () => {
+    const template = await packageStage('dev', { WEBHOOK_RETRY_SCHEDULE: '2s,4s' });
+    for (const name of ['DeliverPlantAdded', 'RetryPlantAdded']) {
+      expect(
+        (
+          template.Resources[`${name}LambdaFunction`]?.Properties.Environment as {
+            Variables: Record<string, unknown>;
+          }
+        ).Variables.WEBHOOK_RETRY_SCHEDULE,
+      ).toBe('2s,4s');
+    }
   });
 });
 

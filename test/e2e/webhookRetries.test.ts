@@ -77,7 +77,9 @@ const create = async (id: number, name: string) => {
 const deadLetters = () => {
   const dir = join(dataDir, 'webhook-dead-letters');
   try {
-    return readdirSync(dir).map((file) => JSON.parse(readFileSync(join(dir, file), 'utf8')));
+    return readdirSync(dir)
+      .filter((file) => file.endsWith('.json'))
+      .map((file) => JSON.parse(readFileSync(join(dir, file), 'utf8')));
   } catch {
     return [];
   }
@@ -197,7 +199,7 @@ describe('a used-up schedule through npm start', () => {
       expect(response.status).toBe(200);
       const lettersKept = () => {
         try {
-          return readdirSync(letters);
+          return readdirSync(letters).filter((file) => file.endsWith('.json'));
         } catch {
           return [];
         }

@@ -5,7 +5,7 @@
 // with the standardwebhooks package.
 
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -357,9 +357,18 @@ describe('the plant added webhook', () => {
     expect(readdirSync(deadLetterDir)).toHaveLength(1);
 
     receiver.answerWith(() => 200);
+    // a file that is no dead letter is kept and reported, and the others are still delivered
+    writeFileSync(join(deadLetterDir, 'junk.json'), 'not a dead letter');
+    const junk = await redriveCli({}).then(
+      () => ({ code: 0, stdout: '' }),
+      (error: { code: number; stdout: string }) => error,
+    );
+    expect(junk.stdout).toMatch(/1 delivered, 1 failed/);
+    expect(readdirSync(deadLetterDir)).toEqual(['junk.json']);
+    rmSync(join(deadLetterDir, 'junk.json'));
     const { stdout } = await redriveCli({});
 
-    expect(stdout).toMatch(/1 delivered, 0 failed/);
+    expect(stdout).toMatch(/0 delivered, 0 failed/);
     expect(readdirSync(deadLetterDir)).toEqual([]);
     const [first, ...rest] = receiver.received;
     expect(rest.at(-1)).toMatchObject({

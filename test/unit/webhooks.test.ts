@@ -9,7 +9,7 @@ import { loadConfig } from '#lib/config/load.ts';
 import { retrySchedule, signingKeys, webhookSettings } from '#lib/config/webhook.ts';
 import { deliverOnce, retryAfter } from '#lib/webhooks/delivery.ts';
 import { plantAddedEvent } from '#lib/webhooks/plantAdded.ts';
-import { nextStep } from '#lib/webhooks/retries.ts';
+import { nextStep, waitingEventOf } from '#lib/webhooks/retries.ts';
 import { signatureHeader } from '#lib/webhooks/signature.ts';
 import { freePort } from '../../infra/local/freePort.ts';
 import { makeWebhookSecret } from '../support/webhookSecrets.ts';
@@ -231,7 +231,6 @@ describe('the webhook settings', () => {
     ['a secret that is not whsec_', { WEBHOOK_SECRET: 'hunter2' }, 'WEBHOOK_SECRET'],
     ['two secret sources', { WEBHOOK_SECRET_PARAMETER: '/x' }, 'exactly one of WEBHOOK_SECRET'],
     ['no dead letters', { WEBHOOK_DEAD_LETTER_QUEUE_URL: '' }, 'WEBHOOK_DEAD_LETTER_QUEUE_URL'],
-    ['a retired attempts setting', { WEBHOOK_ATTEMPTS: '3' }, 'WEBHOOK_ATTEMPTS is no longer'],
     ['no retry queue', { WEBHOOK_RETRY_QUEUE_URL: '' }, 'WEBHOOK_RETRY_QUEUE_URL'],
     ...['5x', '-1s', '5s,,5m', '5s,', '13h', '0s', '1.5s', '5 s', 'soon'].map((schedule) => [
       `the schedule ${JSON.stringify(schedule)}`,
@@ -298,5 +297,23 @@ describe('the retry schedule', () => {
     expect(retryAfter('Mon, 23 Nov 2026 09:00:00 GMT', now)).toBe(0);
     expect(retryAfter('soon', now)).toBeUndefined();
     expect(retryAfter(null, now)).toBeUndefined();
+  });
+});
+
+describe('a retry queue message', () => {
+  it('is the waiting event it holds, or an error for anything else', () => {
+    const event = {
+      webhookId: 'msg_a',
+      plantId: 1,
+      body: '{"id":1,"name":"Fern"}',
+      attempts: 2,
+      lastError: 'answered 503',
+      dueAt: 1_795_300_000_000,
+    };
+    expect(waitingEventOf(JSON.stringify(event))).toEqual(event);
+    for (const other of ['{}', '{"webhookId":"msg_a","body":"{}"}', '[]', 'null']) {
+      expect(() => waitingEventOf(other), other).toThrow('no waiting event');
+    }
+    expect(() => waitingEventOf('not json')).toThrow();
   });
 });
