@@ -47,7 +47,6 @@ export interface Queue {
   delete: (receiptHandle: string) => void;
   changeVisibility: (receiptHandle: string, seconds: number) => void;
   counts: () => { visible: number; inFlight: number; delayed: number };
-  purge: () => void;
   settings: QueueSettings;
 }
 
@@ -178,9 +177,6 @@ const openQueue = (
         else counts.delayed += 1;
       }
       return counts;
-    },
-    purge: () => {
-      for (const messageId of [...messages.keys()]) remove(messageId);
     },
   };
 };

@@ -160,10 +160,6 @@ export const startLocalSqs = async ({
       if (unknown) throw new SqsError('InvalidAttributeName', `Unknown Attribute ${unknown}.`);
       return { Attributes: picked(attributes, asked) };
     },
-    PurgeQueue: (input) => {
-      queueOf(input).purge();
-      return {};
-    },
   };
 
   const server = createServer(async (request, response) => {
