@@ -11,6 +11,7 @@ import { gzipSync } from 'node:zlib';
 import { buildBundles } from '../infra/build/bundles.ts';
 import { LOCAL_AUDIENCE, LOCAL_ISSUER } from '../infra/local/keys.ts';
 import { repoRoot } from '../infra/local/paths.ts';
+import { ROUTES } from '../lib/routes/routeList.ts';
 import { hasCaller, type Kind, kinds } from './functions.ts';
 import { seedPlants } from './seed.ts';
 import { elapsed, say, settings, WARM_UP } from './settings.ts';
@@ -70,6 +71,9 @@ export const measureFunctions = async (
     BENCH_TOKENS_FILE: tokensFile,
     BENCH_WARM_UP: String(WARM_UP),
     BENCH_RESULT_FILE: join(stack.work, 'probe.json'),
+    // the route list as data: a probe that imported it would load Node's TypeScript support,
+    // and measure its memory with the function's
+    BENCH_ROUTES: JSON.stringify(ROUTES),
   };
   // the cold starts' dependencies: the stubs process's
   const withStubs = { ...env, BENCH_DEPENDENCIES: 'given', ...stack.stubs };

@@ -1,5 +1,5 @@
 // The bench's plant as DynamoDB stores it: seeded into DynamoDB Local by bench/seed.ts and answered
-// by bench/probe.mjs's stubs. Plain JavaScript with a declaration file beside it.
+// by bench/probe.mjs's stubs. Plain JavaScript, so that a probe loads no TypeScript.
 
 /** The one caller: the subject of every token and the owner of every plant. */
 export const CALLER = 'bench';

@@ -4,7 +4,7 @@
 //   node bench/probe.mjs warm <kind> <n> <one> <other>    both loaded, invoked in turn, n each
 //   node bench/probe.mjs memory <kind> <n> <bundle>        peak RSS over n invocations
 //   node bench/probe.mjs stubs                             the stubs alone, until stdin closes
-// kind: a function's name: a route of lib/routes/routeList.ts, or deliverPlantAdded.
+// kind: a function's name: a route of the list (BENCH_ROUTES), or deliverPlantAdded.
 // BENCH_DEPENDENCIES: "stubs" (default): DynamoDB and the webhook receiver are HTTP stubs in this
 // process answering success, so only the handler's own work (and the SDK's) is measured; "given":
 // the DYNAMODB_ENDPOINT and WEBHOOK_URL given (DynamoDB Local and a receiver, or the stubs of a
@@ -14,14 +14,16 @@
 // BENCH_FIRST_ID, and BENCH_SECOND_FIRST_ID for the second bundle in warm mode: the first plant id
 // each creates or deletes (the bench seeds the ones they delete).
 // BENCH_WARM_UP: the invocations a warm or memory process makes before it measures.
+// BENCH_ROUTES: the route list (lib/routes/routeList.ts) as JSON, so that a probe loads no TypeScript.
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { ROUTES } from '../lib/routes/routeList.ts';
 import { plantItem } from './plant.mjs';
 
 const [mode, kind, ...rest] = process.argv.slice(2);
 const env = process.env;
+/** The route list (lib/routes/routeList.ts), as the bench passes it. */
+const ROUTES = JSON.parse(env.BENCH_ROUTES ?? '{}');
 
 /** The stub DynamoDB's answer to each command, by its X-Amz-Target. */
 const answers = {

@@ -6,6 +6,7 @@ import type { Context } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HttpResponse } from '#lib/http/types.ts';
 import { createPlantHandler } from '#lib/routes/createPlant.ts';
+import { expectError as expectErrorBody, expectSuccess } from '../support/answers.ts';
 import { httpApiEvent, lambdaContext, type RequestSpec } from '../support/events.ts';
 import { FakePlantStore } from '../support/fakePlantStore.ts';
 import { headerOf } from '../support/headers.ts';
@@ -33,12 +34,6 @@ const send = (handler: Handler, event: unknown, context: Context = lambdaContext
   handler(event as never, context as never) as Promise<HttpResponse>;
 
 const json = (value: unknown) => JSON.stringify(value);
-
-/** Every answer, success or error: per-caller data that no cache keeps and no browser sniffs. */
-const expectProtectiveHeaders = (response: HttpResponse) => {
-  expect(headerOf(response, 'Cache-Control')).toBe('no-store');
-  expect(headerOf(response, 'X-Content-Type-Options')).toBe('nosniff');
-};
 
 /** A JSON NewPlant body of exactly `bytes` UTF-8 bytes. */
 const bodyOfBytes = (bytes: number) => {
@@ -86,28 +81,9 @@ describe('POST /plants', () => {
     ...rest,
   });
 
-  const expectSuccess = (response: HttpResponse, plant: { name: string; tag?: string }) => {
-    expect(response.statusCode).toBe(200);
-    expect(headerOf(response, 'Content-Type')).toBe('application/json');
-    expectProtectiveHeaders(response);
-    expect(JSON.parse(response.body ?? '')).toStrictEqual(plant);
-  };
-
-  /** The Error object of API.md, for any error status; returns its message. */
-  const expectError = (response: HttpResponse, status: number): string => {
-    expect(response.statusCode).toBe(status);
-    expect(headerOf(response, 'Content-Type')).toBe('application/json');
-    expectProtectiveHeaders(response);
-    const body = JSON.parse(response.body ?? '') as Record<string, unknown>;
-    expect(Object.keys(body).sort()).toEqual(['error', 'message']);
-    expect(body.error).toBe(status);
-    expect(typeof body.message).toBe('string');
-    const message = String(body.message);
-    expect(message.trim()).not.toBe('');
-    const whole = JSON.stringify(response);
-    for (const token of allTokens) expect(whole).not.toContain(token);
-    return message;
-  };
+  /** The Error object of API.md, for any error status, showing no token; returns its message. */
+  const expectError = (response: HttpResponse, status: number): string =>
+    expectErrorBody(response, status, allTokens);
 
   /** An error, and the store never reached: a rejected request writes nothing. */
   const expectRejected = (response: HttpResponse, status: number): string => {

@@ -15,6 +15,7 @@ import {
 } from '#lib/http/pipeline.ts';
 import type { Reply } from '#lib/http/reply.ts';
 import type { HttpResponse } from '#lib/http/types.ts';
+import { expectError as expectErrorBody, expectSuccess } from '../support/answers.ts';
 import { httpApiEvent, lambdaContext, type RequestSpec } from '../support/events.ts';
 import { headerOf } from '../support/headers.ts';
 import { type RecordedTelemetry, recordTelemetry } from '../support/telemetry.ts';
@@ -109,12 +110,6 @@ const send = (handler: HttpHandler, event: unknown, context: Context = lambdaCon
 
 const json = (value: unknown) => JSON.stringify(value);
 
-/** Every answer, success or error: per-caller data that no cache keeps and no browser sniffs. */
-const expectProtectiveHeaders = (response: HttpResponse) => {
-  expect(headerOf(response, 'Cache-Control')).toBe('no-store');
-  expect(headerOf(response, 'X-Content-Type-Options')).toBe('nosniff');
-};
-
 /** A JSON Thing body of exactly `bytes` UTF-8 bytes, its name made of `filler`. */
 const bodyOfBytes = (bytes: number, filler = 'a') => {
   const prefix = '{"name":"';
@@ -179,28 +174,9 @@ describe('the pipeline, through a stub route', () => {
     ...rest,
   });
 
-  const expectSuccess = (response: HttpResponse, thing: { name: string }) => {
-    expect(response.statusCode).toBe(200);
-    expect(headerOf(response, 'Content-Type')).toBe('application/json');
-    expectProtectiveHeaders(response);
-    expect(JSON.parse(response.body ?? '')).toStrictEqual(thing);
-  };
-
-  /** The Error object of API.md, for any error status; returns its message. */
-  const expectError = (response: HttpResponse, status: number): string => {
-    expect(response.statusCode).toBe(status);
-    expect(headerOf(response, 'Content-Type')).toBe('application/json');
-    expectProtectiveHeaders(response);
-    const body = JSON.parse(response.body ?? '') as Record<string, unknown>;
-    expect(Object.keys(body).sort()).toEqual(['error', 'message']);
-    expect(body.error).toBe(status);
-    expect(typeof body.message).toBe('string');
-    const message = String(body.message);
-    expect(message.trim()).not.toBe('');
-    const whole = JSON.stringify(response);
-    for (const token of allTokens) expect(whole).not.toContain(token);
-    return message;
-  };
+  /** The Error object of API.md, for any error status, showing no token; returns its message. */
+  const expectError = (response: HttpResponse, status: number): string =>
+    expectErrorBody(response, status, allTokens);
 
   /** An error, and the route's logic never reached: a rejected request does nothing. */
   const expectRejected = (response: HttpResponse, status: number): string => {
