@@ -8,6 +8,8 @@
 // AUTH_READ_SCOPE, AUTH_WRITE_SCOPE and AUTH_JWKS_COOLDOWN_SECONDS pass through to the functions.
 // Each new plant is POSTed as the "plant added" webhook to WEBHOOK_URL (with WEBHOOK_SECRET), or
 // without it to a local receiver that verifies and prints each delivery (infra/local/webhooks.ts).
+// The terminal shows one line per request and per webhook attempt (infra/local/terminal.ts);
+// `npm start -- --json` shows the functions' JSON log lines as deployed instead.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -17,6 +19,7 @@ import { startDynamoDbLocal } from './dynamodbLocal.ts';
 import { ensureLocalKeys, LOCAL_AUDIENCE, LOCAL_ISSUER } from './keys.ts';
 import { localDataDir, repoRoot } from './paths.ts';
 import { ensurePlantsTable } from './plantsTable.ts';
+import { terminalLine } from './terminal.ts';
 import { type LocalWebhooks, startLocalWebhooks } from './webhooks.ts';
 
 const LOCAL_TABLE = 'plant-store-local-plants';
@@ -173,10 +176,13 @@ try {
 
   const base = `http://127.0.0.1:${httpPort}`;
   let ready = false;
-  // pass serverless-offline's output through; announce readiness once it listens
-  const relay = (input: NodeJS.ReadableStream, output: NodeJS.WritableStream) =>
+  // serverless-offline's output, a line per request (or the JSON lines as deployed, with
+  // --json); readiness once it listens
+  const json = process.argv.includes('--json');
+  const relay = (input: NodeJS.ReadableStream, output: NodeJS.WriteStream) =>
     createInterface({ input }).on('line', (line) => {
-      output.write(`${line}\n`);
+      const shown = terminalLine(line, { json, color: output.isTTY === true });
+      if (shown !== undefined) output.write(`${shown}\n`);
       if (!ready && /Server ready/i.test(line)) announceReady();
     });
   const announceReady = () => {

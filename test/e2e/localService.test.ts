@@ -49,6 +49,15 @@ describe('POST /plants over HTTP', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     expect(response.body).toEqual({ name: 'Monstera', tag: 'indoor' });
+    // the terminal: one line for the request, nothing of serverless-offline's own or the metrics'
+    const deadline = Date.now() + 5000;
+    while (!/POST \/plants 200/.test(service.output()) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(service.output()).toMatch(
+      /^\d\d:\d\d:\d\d POST \/plants 200 \d+ ms created plant=1 caller=local-user$/m,
+    );
+    expect(service.output()).not.toMatch(/\(λ: |"_aws"|Function names exposed|┌/);
   });
 
   it('answers an identical retry with 200 and a different plant with the same id with 409', async () => {

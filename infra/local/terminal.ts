@@ -1,0 +1,98 @@
+// What `npm start` shows of serverless-offline's output: one line per request and one per webhook
+// attempt, made from the functions' own JSON log lines (the deployed ones, unchanged), warnings
+// and errors marked; serverless-offline's banner, its per-invocation lines and the metrics' EMF
+// documents are left out. `npm start -- --json` shows the JSON lines as deployed instead. A line
+// that is none of these (a bundling error, a crash) is always shown as it is.
+
+/** serverless-offline's own lines, which tell a user nothing the ready line does not. */
+const NOISE = [
+  /^\s*$/,
+  /^[┌│└]/,
+  /^Starting Offline at stage/,
+  /^Offline \[http for lambda\] listening/,
+  /^Function names exposed for local invocation/,
+  /^ {3}\* \w+: plant-store-local-\w+$/,
+  /^Server ready: /,
+  /^Enter "rp" to replay/,
+  /^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|ANY) \S+ \(λ: \w+\)$/,
+  /^\(λ: \w+\) RequestId: /,
+  // Powertools, when a function counted no metric of its own (the webhook's empty batches)
+  /^No application metrics to publish/,
+];
+
+type LogLine = Record<string, unknown> & { level?: string; message?: string; timestamp?: string };
+
+const parsed = (line: string): LogLine | undefined => {
+  if (!line.startsWith('{')) return undefined;
+  try {
+    return JSON.parse(line) as LogLine;
+  } catch {
+    return undefined;
+  }
+};
+
+const clock = (timestamp: unknown) =>
+  typeof timestamp === 'string' ? new Date(timestamp).toTimeString().slice(0, 8) : '--:--:--';
+
+/** `name=value` for the fields a line has, in this order. */
+const fields = (log: LogLine, names: Record<string, string>) =>
+  Object.entries(names)
+    .filter(([field]) => log[field] !== undefined)
+    .map(([field, name]) => `${name}=${String(log[field])}`);
+
+/** A warning or an error stands out: its level first, in color on a terminal. */
+const marked = (log: LogLine, text: string, color: boolean) => {
+  if (log.level !== 'WARN' && log.level !== 'ERROR') return text;
+  const code = log.level === 'ERROR' ? 31 : 33;
+  return color ? `\u001b[${code}m${log.level} ${text}\u001b[0m` : `${log.level} ${text}`;
+};
+
+/** One request: `15:38:21 POST /plants 200 3 ms created plant=1 caller=local-user`. */
+const requestLine = (log: LogLine) => {
+  const error = log.error as { message?: string } | undefined;
+  return [
+    clock(log.timestamp),
+    log.route,
+    log.status,
+    `${Math.round(Number(log.latencyMs))} ms`,
+    ...(log.outcome === undefined ? [] : [log.outcome]),
+    ...fields(log, { plantId: 'plant', callerSub: 'caller' }),
+    ...(log.reason === undefined ? [] : [`— ${log.reason}`]),
+    ...(error?.message === undefined ? [] : [`— ${error.message}`]),
+  ].join(' ');
+};
+
+/** One webhook attempt: delivered, failed and why (and when the next is due), dead-lettered. */
+const webhookLine = (log: LogLine) =>
+  [
+    clock(log.timestamp),
+    String(log.message),
+    ...fields(log, {
+      plantId: 'plant',
+      attempt: 'attempt',
+      status: 'status',
+      reason: 'reason',
+      nextAttemptAt: 'next',
+      webhookId: 'id',
+    }),
+  ].join(' ');
+
+/** What to show of one output line of serverless-offline: the line, or undefined for none. */
+export const terminalLine = (
+  line: string,
+  { json = false, color = false }: { json?: boolean; color?: boolean } = {},
+): string | undefined => {
+  if (NOISE.some((pattern) => pattern.test(line))) return undefined;
+  const log = parsed(line);
+  if (!log) return line;
+  // the metrics (CloudWatch Embedded Metric Format): CloudWatch's, not a reader's
+  if ('_aws' in log) return json ? line : undefined;
+  if (json) return line;
+  if (log.route !== undefined && log.status !== undefined) {
+    return marked(log, requestLine(log), color);
+  }
+  if (typeof log.message === 'string' && log.message.startsWith('webhook')) {
+    return marked(log, webhookLine(log), color);
+  }
+  return marked(log, `${clock(log.timestamp)} ${log.message ?? line}`, color);
+};

@@ -1,0 +1,103 @@
+// What `npm start` shows of serverless-offline's output (infra/local/terminal.ts), on lines as
+// serverless-offline and the functions write them.
+import { describe, expect, it } from 'vitest';
+import { terminalLine } from '../../infra/local/terminal.ts';
+
+const request = JSON.stringify({
+  level: 'INFO',
+  message: 'request',
+  timestamp: '2026-11-23T17:48:00.947Z',
+  service: 'plant-store',
+  cold_start: false,
+  function_name: 'plant-store-local-createPlant',
+  function_request_id: '2b2199b4-6d23-4517-90a7-41818140296b',
+  route: 'POST /plants',
+  status: 200,
+  latencyMs: 134.7,
+  plantId: 1,
+  callerSub: 'local-user',
+  outcome: 'created',
+});
+const refused = JSON.stringify({
+  level: 'INFO',
+  message: 'request refused',
+  timestamp: '2026-11-23T17:48:02.000Z',
+  route: 'POST /plants',
+  status: 400,
+  latencyMs: 2.2,
+  callerSub: 'local-user',
+  reason: 'name is required: a string',
+});
+const failed = JSON.stringify({
+  level: 'ERROR',
+  message: 'request failed',
+  timestamp: '2026-11-23T17:48:03.000Z',
+  route: 'GET /plants/{id}',
+  status: 500,
+  latencyMs: 4,
+  error: { name: 'Error', message: 'disk on fire', stack: 'Error: disk on fire\n    at ...' },
+});
+const webhookWaits = JSON.stringify({
+  level: 'WARN',
+  message: 'webhook attempt failed; it waits for the next',
+  timestamp: '2026-11-23T17:48:04.000Z',
+  webhookId: 'msg_a',
+  plantId: 1,
+  attempt: 1,
+  reason: 'answered 503',
+  nextAttemptAt: '2026-11-23T17:48:09.000Z',
+});
+const emf = JSON.stringify({
+  _aws: { Timestamp: 1, CloudWatchMetrics: [{ Namespace: 'PlantStore', Metrics: [] }] },
+  PlantsCreated: 1,
+});
+const TIME = '\\d\\d:\\d\\d:\\d\\d';
+
+describe('the npm start terminal', () => {
+  it('shows one line per request, from the function’s own log line', () => {
+    expect(terminalLine(request)).toMatch(
+      new RegExp(`^${TIME} POST /plants 200 135 ms created plant=1 caller=local-user$`),
+    );
+    expect(terminalLine(refused)).toMatch(
+      new RegExp(`^${TIME} POST /plants 400 2 ms caller=local-user — name is required: a string$`),
+    );
+  });
+
+  it('marks warnings and errors, in color on a terminal', () => {
+    expect(terminalLine(failed)).toMatch(
+      new RegExp(`^ERROR ${TIME} GET /plants/\\{id\\} 500 4 ms — disk on fire$`),
+    );
+    expect(terminalLine(webhookWaits)).toMatch(
+      new RegExp(
+        `^WARN ${TIME} webhook attempt failed; it waits for the next plant=1 attempt=1 reason=answered 503 next=2026-11-23T17:48:09.000Z id=msg_a$`,
+      ),
+    );
+    expect(terminalLine(failed, { color: true })).toMatch(/^\u001b\[31mERROR .*\u001b\[0m$/);
+  });
+
+  it("leaves out serverless-offline's banner, its per-invocation lines and the metrics", () => {
+    for (const line of [
+      'Starting Offline at stage local (us-east-1)',
+      'Offline [http for lambda] listening on http://127.0.0.1:3002',
+      'Function names exposed for local invocation by aws-sdk:',
+      '   * createPlant: plant-store-local-createPlant',
+      '┌──────────────────────────────────────────────────────────────────────────────┐',
+      '│   POST   | http://127.0.0.1:3000/plants                                      │',
+      'Server ready: http://127.0.0.1:3000 🚀',
+      'POST /plants (λ: createPlant)',
+      '(λ: createPlant) RequestId: 2b2199b4  Duration: 179.42 ms  Billed Duration: 180 ms',
+      '',
+      emf,
+    ]) {
+      expect(terminalLine(line), line).toBeUndefined();
+    }
+  });
+
+  it('shows the JSON lines as deployed with --json, and anything it does not know as it is', () => {
+    expect(terminalLine(request, { json: true })).toBe(request);
+    expect(terminalLine(emf, { json: true })).toBe(emf);
+    expect(terminalLine('✘ [ERROR] Could not resolve "zod"')).toBe(
+      '✘ [ERROR] Could not resolve "zod"',
+    );
+  });
+});
