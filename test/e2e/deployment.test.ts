@@ -416,6 +416,30 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
   });
 });
 
+/** The actions of every alarm in a template, by alarm. */
+const alarmActions = (template: Template | undefined) =>
+  Object.entries(template?.Resources ?? {})
+    .filter(([, r]) => r.Type === 'AWS::CloudWatch::Alarm')
+    .map(([id, r]) => [id, r.Properties.AlarmActions, r.Properties.OKActions]);
+
+describe.each(['dev', 'prod'])('the alarms of the %s stage, with no alarm topic', (stage) => {
+  it('notify no one (an empty action would fail the deploy)', () => {
+    const alarms = alarmActions(templates.get(stage));
+    expect(alarms).toHaveLength(5);
+    for (const [id, onAlarm, onOk] of alarms) expect([id, onAlarm, onOk]).toEqual([id, [], []]);
+  });
+});
+
+describe('the alarms, with an alarmTopicArn', () => {
+  it('notify that topic when they fire and when they are over', async () => {
+    const topic = 'arn:aws:sns:us-east-1:123456789012:plant-store-alarms';
+    const alarms = alarmActions(await packageStage('dev', {}, [`--param=alarmTopicArn=${topic}`]));
+    expect(alarms).toHaveLength(5);
+    for (const [id, onAlarm, onOk] of alarms)
+      expect([id, onAlarm, onOk]).toEqual([id, [topic], [topic]]);
+  });
+});
+
 describe('a bad WEBHOOK_RETRY_SCHEDULE', () => {
   it('stops the packaging, naming the setting and its rule', async () => {
     const refused = await packageStage('dev', { WEBHOOK_RETRY_SCHEDULE: '5s,,13h' }).then(

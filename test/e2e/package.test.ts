@@ -1,6 +1,6 @@
 // `npm run package`: the function a deploy would create, and the bundle Lambda would load.
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -10,7 +10,7 @@ import { freePort } from '../../infra/local/freePort.ts';
 import { repoRoot } from '../../infra/local/paths.ts';
 import { startLocalSqs } from '../../infra/local/sqsServer.ts';
 import { makeWebhookSecret } from '../support/webhookSecrets.ts';
-import { readZipEntry } from '../support/zip.ts';
+import { readZipEntry, zipEntryNames } from '../support/zip.ts';
 
 const run = promisify(execFile);
 
@@ -43,13 +43,13 @@ beforeAll(async () => {
   );
 });
 
-/** A function's bundle from the package, alone in a new folder (handlers/<name>.mjs). */
+/** A function's own package, as serverless-esbuild writes it with `package.individually`. */
+const functionPackage = (name: string) => join(repoRoot, '.serverless', `${name}.zip`);
+
+/** A function's bundle from its package, alone in a new folder (handlers/<name>.mjs). */
 const unpackedBundle = (name: string) => {
   const dir = mkdtempSync(join(tmpdir(), 'plant-store-bundle-'));
-  const bundle = readZipEntry(
-    join(repoRoot, '.serverless', 'plant-store.zip'),
-    `handlers/${name}.mjs`,
-  );
+  const bundle = readZipEntry(functionPackage(name), `handlers/${name}.mjs`);
   expect(bundle, `the package holds handlers/${name}.mjs`).toBeDefined();
   mkdirSync(join(dir, 'handlers'));
   writeFileSync(join(dir, 'handlers', `${name}.mjs`), bundle ?? '');
@@ -67,6 +67,30 @@ describe('npm run package', () => {
         Variables: { PLANTS_TABLE: 'plant-store-e2e-plants', AUTH_ISSUER: expect.any(String) },
       },
     });
+  });
+
+  it("deploys each function from a package of its own that holds its bundle and no other function's", () => {
+    const functions = Object.values(template.Resources)
+      .filter((resource) => resource.Type === 'AWS::Lambda::Function')
+      .map(({ Properties }) => ({
+        name: /^handlers\/(\w+)\.handler$/.exec(String(Properties.Handler))?.[1],
+        key: (Properties.Code as { S3Key: string }).S3Key,
+      }));
+    // one per handler, and no shared package beside them
+    const handlers = readdirSync(join(repoRoot, 'handlers')).map((file) =>
+      file.replace(/\.ts$/, ''),
+    );
+    expect(functions.map(({ name }) => name).sort()).toEqual(handlers.sort());
+    expect(
+      readdirSync(join(repoRoot, '.serverless'))
+        .filter((file) => file.endsWith('.zip'))
+        .sort(),
+    ).toEqual(handlers.map((name) => `${name}.zip`).sort());
+
+    for (const { name, key } of functions) {
+      expect(key).toMatch(new RegExp(`/${name}\\.zip$`));
+      expect(zipEntryNames(functionPackage(name ?? ''))).toEqual([`handlers/${name}.mjs`]);
+    }
   });
 
   it('ships a bundle that loads from a real .mjs file and answers an Error body', async () => {
