@@ -15,10 +15,11 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { StoreSettings } from '#lib/config/store.ts';
+import { CREATOR_TAG, creatorTagOf } from '#lib/plants/creatorTag.ts';
 import { createDocumentClient } from '#lib/plants/dynamoClient.ts';
-import { PLANT_FIELDS } from '#lib/plants/schemas.ts';
 import type { PlantStore, StoredPlant } from '#lib/plants/store.ts';
 import { unavailableOr } from '#lib/plants/storeErrors.ts';
+import { plantUpdateExpressions } from '#lib/plants/updateExpression.ts';
 import { contentOf, sameContent } from '#lib/plants/views.ts';
 
 /**
@@ -27,9 +28,18 @@ import { contentOf, sameContent } from '#lib/plants/views.ts';
  */
 export const BY_CREATOR_INDEX = 'plantsByCreator';
 
-/** An item as read: a plant stored before versions existed counts as version 1. */
+/**
+ * The sparse index of each caller's plants with one tag, oldest first, every attribute projected:
+ * keyed by the attribute lib/plants/creatorTag.ts makes, which untagged plants lack.
+ */
+export const BY_CREATOR_TAG_INDEX = 'plantsByCreatorTag';
+
+/**
+ * An item as read, without the index key (no plant field): a plant stored before versions
+ * existed counts as version 1.
+ */
 const toStoredPlant = (item: object): StoredPlant => {
-  const plant = item as StoredPlant;
+  const { [CREATOR_TAG]: _indexKey, ...plant } = item as StoredPlant & { [CREATOR_TAG]?: string };
   return plant.version === undefined ? { ...plant, version: 1 } : plant;
 };
 
@@ -64,7 +74,10 @@ export const dynamoCreate =
       await client.send(
         new PutCommand({
           TableName: table,
-          Item: item,
+          Item: {
+            ...item,
+            ...(plant.tag === undefined ? {} : { [CREATOR_TAG]: creatorTagOf(creator, plant.tag) }),
+          },
           ConditionExpression: 'attribute_not_exists(id)',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
@@ -102,17 +115,22 @@ export const dynamoGet =
 
 export const dynamoList =
   ({ client, table }: DynamoTarget): PlantStore['list'] =>
-  async (owner, { limit, after }, { signal } = {}) => {
+  async (owner, { limit, after, tag }, { signal } = {}) => {
+    // one tag: the sparse index's one partition of the owner's plants with it; else all of theirs
+    const [index, keyName, key] =
+      tag === undefined
+        ? [BY_CREATOR_INDEX, 'createdBy', owner]
+        : [BY_CREATOR_TAG_INDEX, CREATOR_TAG, creatorTagOf(owner, tag)];
     try {
       const { Items = [], LastEvaluatedKey } = await client.send(
         new QueryCommand({
           TableName: table,
-          IndexName: BY_CREATOR_INDEX,
-          KeyConditionExpression: 'createdBy = :owner',
-          ExpressionAttributeValues: { ':owner': owner },
+          IndexName: index,
+          KeyConditionExpression: `${keyName} = :key`,
+          ExpressionAttributeValues: { ':key': key },
           // one more than the page: a next page is promised only when a plant is there for it
           Limit: limit + 1,
-          ...(after ? { ExclusiveStartKey: { createdBy: owner, ...after } } : {}),
+          ...(after ? { ExclusiveStartKey: { [keyName]: key, ...after } } : {}),
         }),
         abortable(signal),
       );
@@ -130,44 +148,13 @@ export const dynamoList =
 
 export const dynamoUpdate =
   ({ client, table }: DynamoTarget): PlantStore['update'] =>
-  async (id, owner, { content, expectedVersions }, { signal } = {}) => {
-    const versions = expectedVersions ?? [];
-    // a plant without a version attribute is at version 1
-    const versionCondition =
-      expectedVersions === undefined
-        ? ''
-        : ` AND (version IN (${versions.map((_, i) => `:v${i}`).join(', ') || ':none'})${
-            versions.includes(1) ? ' OR attribute_not_exists(version)' : ''
-          })`;
-    // every field of the plant: set when the content has it, removed when it has not
-    const given = PLANT_FIELDS.filter((field) => content[field] !== undefined);
-    const absent = PLANT_FIELDS.filter((field) => content[field] === undefined);
-    const set = given.map((field) => `#f_${field} = :f_${field}`);
+  async (id, owner, request, { signal } = {}) => {
     try {
       const { Attributes } = await client.send(
         new UpdateCommand({
           TableName: table,
           Key: { id },
-          // attribute_exists: an update never creates, so a deleted plant stays deleted
-          ConditionExpression: `attribute_exists(id) AND createdBy = :owner${versionCondition}`,
-          UpdateExpression: `SET ${[...set, 'version = if_not_exists(version, :one) + :one'].join(', ')}${
-            absent.length > 0 ? ` REMOVE ${absent.map((field) => `#f_${field}`).join(', ')}` : ''
-          }`,
-          // names by placeholder (f_ keeps them apart from the other values): a field may be a
-          // reserved word, as name is
-          ExpressionAttributeNames: Object.fromEntries(
-            PLANT_FIELDS.map((field) => [`#f_${field}`, field]),
-          ),
-          ExpressionAttributeValues: {
-            ':owner': owner,
-            ':one': 1,
-            ...Object.fromEntries(given.map((field) => [`:f_${field}`, content[field]])),
-            ...(expectedVersions === undefined
-              ? {}
-              : versions.length === 0
-                ? { ':none': 0 }
-                : Object.fromEntries(versions.map((version, i) => [`:v${i}`, version]))),
-          },
+          ...plantUpdateExpressions(owner, request),
           ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),

@@ -1,8 +1,9 @@
 // The list's cursor: where the next page starts, opaque to clients. It carries the last plant's
-// position and a check that binds it to the caller it was made for, so that a cursor edited by
-// hand, cut short or taken from another caller's Link header is refused (400) instead of reaching
-// DynamoDB, which would answer a malformed start key with a ValidationException (a 500). The check
-// is no secret: a caller who forges one only moves through their own plants.
+// position and a check that binds it to the query it was made for (the caller, and the tag or
+// none), so that a cursor edited by hand, cut short or taken from another caller's or another
+// list's Link header is refused (400) instead of reaching DynamoDB, which would answer a start key
+// of another index or partition with a ValidationException (a 500). The check is no secret: a
+// caller who forges one only moves through their own plants.
 import { createHash } from 'node:crypto';
 import type { ListPosition } from '#lib/plants/store.ts';
 
@@ -10,19 +11,29 @@ import type { ListPosition } from '#lib/plants/store.ts';
 export const MAX_CURSOR_LENGTH = 200;
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-const checkOf = (payload: string, owner: string) =>
-  createHash('sha256').update(`${payload}\n${owner}`).digest('base64url').slice(0, 16);
+/** The list a cursor belongs to: whose plants, and which tag (undefined: all of them). */
+export interface CursorQuery {
+  owner: string;
+  tag?: string | undefined;
+}
 
-export const encodeCursor = ({ createdAt, id }: ListPosition, owner: string): string => {
+// the unfiltered list's check is the owner alone, as before tags, so its cursors outlive a deploy
+const checkOf = (payload: string, { owner, tag }: CursorQuery) =>
+  createHash('sha256')
+    .update(`${payload}\n${tag === undefined ? owner : JSON.stringify([owner, tag])}`)
+    .digest('base64url')
+    .slice(0, 16);
+
+export const encodeCursor = ({ createdAt, id }: ListPosition, query: CursorQuery): string => {
   const payload = Buffer.from(JSON.stringify([createdAt, id])).toString('base64url');
-  return `${payload}.${checkOf(payload, owner)}`;
+  return `${payload}.${checkOf(payload, query)}`;
 };
 
-/** The position a cursor made for `owner` holds; undefined for anything else. */
-export const decodeCursor = (cursor: string, owner: string): ListPosition | undefined => {
+/** The position a cursor made for `query` holds; undefined for anything else. */
+export const decodeCursor = (cursor: string, query: CursorQuery): ListPosition | undefined => {
   if (cursor.length > MAX_CURSOR_LENGTH) return undefined;
   const [payload = '', check, ...rest] = cursor.split('.');
-  if (rest.length > 0 || check !== checkOf(payload, owner)) return undefined;
+  if (rest.length > 0 || check !== checkOf(payload, query)) return undefined;
   try {
     const position: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
     if (!Array.isArray(position) || position.length !== 2) return undefined;

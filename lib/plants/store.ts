@@ -38,7 +38,7 @@ export type CreateResult =
 export type GetResult = { outcome: 'found'; plant: StoredPlant } | NotFound | Unavailable;
 
 export type ListResult =
-  /** The caller's plants, oldest first; `next` when more remain. */
+  /** The caller's plants (with the tag, if one was asked for), oldest first; `next` when more remain. */
   { outcome: 'page'; plants: StoredPlant[]; next?: ListPosition } | Unavailable;
 
 export type UpdateResult =
@@ -57,6 +57,8 @@ export interface StoreCallOptions {
 export interface ListRequest {
   limit: number;
   after?: ListPosition | undefined;
+  /** Only the plants with exactly this tag; every plant of the owner's when undefined. */
+  tag?: string | undefined;
 }
 
 export interface UpdateRequest {

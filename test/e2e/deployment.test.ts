@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BY_CREATOR_INDEX } from '#lib/plants/dynamoStore.ts';
+import { CREATOR_TAG } from '#lib/plants/creatorTag.ts';
+import { BY_CREATOR_INDEX, BY_CREATOR_TAG_INDEX } from '#lib/plants/dynamoStore.ts';
 import { ROUTE_NAMES, ROUTES, routeKey } from '#lib/routes/routeList.ts';
 import { repoRoot } from '../../infra/local/paths.ts';
 
@@ -61,6 +62,7 @@ const FUNCTION_GRANTS = {
   CreatePlant: [{ action: 'dynamodb:PutItem', on: 'table' }],
   ListPlants: [
     { action: 'dynamodb:Query', on: `index ${BY_CREATOR_INDEX}` },
+    { action: 'dynamodb:Query', on: `index ${BY_CREATOR_TAG_INDEX}` },
     { action: 'dynamodb:Query', on: 'index byCreator, while KeepRetiredIndex' },
   ],
   GetPlant: [{ action: 'dynamodb:GetItem', on: 'table' }],
@@ -134,13 +136,22 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
     });
   });
 
-  it("indexes each caller's whole plants by creation time, for the list", () => {
+  it("indexes each caller's whole plants, and those with one tag, by creation time, for the list", () => {
     const byCreator = [
       { AttributeName: 'createdBy', KeyType: 'HASH' },
       { AttributeName: 'createdAt', KeyType: 'RANGE' },
     ];
+    const byCreatorTag = [
+      { AttributeName: CREATOR_TAG, KeyType: 'HASH' },
+      { AttributeName: 'createdAt', KeyType: 'RANGE' },
+    ];
     expect(resource(stage, 'PlantsTable').Properties.GlobalSecondaryIndexes).toEqual([
       { IndexName: BY_CREATOR_INDEX, KeySchema: byCreator, Projection: { ProjectionType: 'ALL' } },
+      {
+        IndexName: BY_CREATOR_TAG_INDEX,
+        KeySchema: byCreatorTag,
+        Projection: { ProjectionType: 'ALL' },
+      },
       // the first version's index, only in the deploy of an upgrade that keeps it
       {
         'Fn::If': [

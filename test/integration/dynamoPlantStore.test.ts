@@ -2,6 +2,7 @@
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+import { CREATOR_TAG, creatorTagOf } from '#lib/plants/creatorTag.ts';
 import type { PlantStore } from '#lib/plants/store.ts';
 import { freePort } from '../../infra/local/freePort.ts';
 import {
@@ -39,15 +40,18 @@ describe('DynamoDB plant store', () => {
         createdAt: '2026-11-22T10:00:00.000Z',
         createdBy: 'alice',
         version: 1,
+        // the key of the index of alice's plants tagged indoor
+        [CREATOR_TAG]: creatorTagOf('alice', 'indoor'),
       },
     ]);
   });
 
-  it('stores no tag attribute when the plant has none', async () => {
+  it('stores no tag attribute when the plant has none, and so no tag index key', async () => {
     await store.create({ id: 2, name: 'Fern' }, 'alice');
 
     const [item] = await table.items();
     expect(item).not.toHaveProperty('tag');
+    expect(item).not.toHaveProperty(CREATOR_TAG);
     expect(item).toMatchObject({ id: 2, name: 'Fern' });
   });
 
@@ -71,7 +75,8 @@ describe('DynamoDB plant store', () => {
     });
     const result = await laterStore.create({ id: 3, name: 'Aloe', tag: 'succulent' }, 'alice');
 
-    expect(result).toEqual({ outcome: 'replayed', plant: before[0] });
+    const { [CREATOR_TAG]: _indexKey, ...stored } = before[0] ?? {};
+    expect(result).toEqual({ outcome: 'replayed', plant: stored });
     expect(await table.items()).toEqual(before);
   });
 

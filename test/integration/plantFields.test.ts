@@ -1,5 +1,5 @@
 // Every field of a plant, through every route and the webhook: plants generated from the plant's
-// schema (test/support/plantArbitraries.ts) are created, replayed, read, listed, updated and
+// schema (test/support/plantArbitraries.ts) are created, replayed, read, listed (by tag too), updated and
 // announced on DynamoDB Local, and each answer must hold exactly the plant's fields. A field
 // dropped anywhere (a reply, the store's item, its update or replay check, the list's index, the
 // webhook body) fails here.
@@ -132,6 +132,10 @@ describe("a plant's fields, generated from its schema", () => {
         });
         const listed = await call('list', 'GET', '/plants', { query: 'limit=100' });
         expect(listed.body).toContainEqual({ id, ...first });
+        // by its tag too (an empty tag cannot be asked for)
+        const byTag = (tag: string) =>
+          call('list', 'GET', '/plants', { query: `limit=100&tag=${encodeURIComponent(tag)}` });
+        if (first.tag) expect((await byTag(first.tag)).body).toContainEqual({ id, ...first });
 
         expect(await call('update', 'PUT', '/plants/{id}', { id, body: second })).toEqual({
           status: 200,
@@ -141,6 +145,11 @@ describe("a plant's fields, generated from its schema", () => {
           status: 200,
           body: { id, ...second },
         });
+        if (second.tag) expect((await byTag(second.tag)).body).toContainEqual({ id, ...second });
+        if (first.tag && first.tag !== second.tag) {
+          const ids = ((await byTag(first.tag)).body as { id: number }[]).map((plant) => plant.id);
+          expect(ids).not.toContain(id);
+        }
         // a replay compares every field with the plant as it is now
         const replayOfFirst = await call('create', 'POST', '/plants', { body: { id, ...first } });
         expect(replayOfFirst.status).toBe(isSameContent(first, second) ? 200 : 409);

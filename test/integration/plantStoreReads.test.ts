@@ -1,12 +1,17 @@
 // The plant store's reads, updates and deletes against DynamoDB Local: ownership, versions, the
 // index's pages, and the races a conditional write must win.
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+import { CREATOR_TAG } from '#lib/plants/creatorTag.ts';
 import type { ListPosition, PlantStore } from '#lib/plants/store.ts';
+import { listPlantsHandler } from '#lib/routes/listPlants.ts';
 import {
   createDynamoPlantStore,
   createTestTable,
   localDocumentClient,
 } from '../support/dynamodbTables.ts';
+import { httpApiEvent, invokeHandler } from '../support/events.ts';
+import { quietTelemetry } from '../support/telemetry.ts';
+import { makeKey, signToken, verifierTrusting } from '../support/tokens.ts';
 
 const endpoint = inject('dynamodbEndpoint');
 
@@ -30,12 +35,12 @@ beforeEach(async () => {
 });
 afterEach(() => table.drop());
 
-/** Every page of `owner`'s plants, following `next`, as ids. */
-const allPages = async (owner: string, limit: number) => {
+/** Every page of `owner`'s plants (with `tag`, if given), following `next`, as ids. */
+const allPages = async (owner: string, limit: number, tag?: string) => {
   const pages: number[][] = [];
   let after: ListPosition | undefined;
   do {
-    const result = await store.list(owner, { limit, after });
+    const result = await store.list(owner, { limit, after, tag });
     if (result.outcome !== 'page') throw new Error(`list answered ${result.outcome}`);
     pages.push(result.plants.map((plant) => plant.id));
     after = result.next;
@@ -128,6 +133,161 @@ describe('list', () => {
     }
 
     expect([...first.plants.map((plant) => plant.id), ...rest]).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+  });
+});
+
+describe('list by tag', () => {
+  const tagged = async (owner: string, tag: string) => (await allPages(owner, 100, tag)).flat();
+
+  it("pages through the caller's plants with exactly that tag, oldest first, and no others", async () => {
+    for (const id of [5, 3, 9, 1, 7])
+      await store.create({ id, name: `P${id}`, tag: 'indoor' }, 'alice');
+    await store.create({ id: 20, name: 'untagged' }, 'alice');
+    await store.create({ id: 21, name: 'case', tag: 'Indoor' }, 'alice');
+    await store.create({ id: 22, name: 'prefix', tag: 'indoors' }, 'alice');
+    await store.create({ id: 23, name: 'not hers', tag: 'indoor' }, 'bob');
+
+    expect(await allPages('alice', 2, 'indoor')).toEqual([[5, 3], [9, 1], [7]]);
+    expect(await allPages('alice', 5, 'indoor')).toEqual([[5, 3, 9, 1, 7]]);
+    expect(await allPages('bob', 5, 'indoor')).toEqual([[23]]);
+    expect(await allPages('alice', 5, 'cactus')).toEqual([[]]);
+    expect(await allPages('alice', 5, '')).toEqual([[]]);
+  });
+
+  it('keeps untagged plants out of the index, and its key out of every answer', async () => {
+    await store.create({ id: 1, name: 'Fern', tag: 'shade' }, 'alice');
+    await store.create({ id: 2, name: 'Ivy' }, 'alice');
+
+    const items = await table.items();
+    expect(items.find((item) => item.id === 1)).toHaveProperty(CREATOR_TAG);
+    expect(items.find((item) => item.id === 2)).not.toHaveProperty(CREATOR_TAG);
+    const answers = [
+      await store.list('alice', { limit: 10 }),
+      await store.list('alice', { limit: 10, tag: 'shade' }),
+      await store.get(1, 'alice'),
+      await store.update(1, 'alice', { content: { name: 'Fern', tag: 'shade' } }),
+    ];
+    expect(JSON.stringify(answers)).not.toContain(CREATOR_TAG);
+  });
+
+  it('moves a re-tagged plant between the lists at once, and drops an untagged one from both', async () => {
+    await store.create({ id: 1, name: 'Fern', tag: 'shade' }, 'alice');
+    await store.create({ id: 2, name: 'Ivy', tag: 'shade' }, 'alice');
+
+    await store.update(1, 'alice', { content: { name: 'Fern', tag: 'sun' } });
+    expect(await tagged('alice', 'shade')).toEqual([2]);
+    expect(await tagged('alice', 'sun')).toEqual([1]);
+
+    await store.update(1, 'alice', { content: { name: 'Fern' } });
+    expect(await tagged('alice', 'sun')).toEqual([]);
+    expect(await tagged('alice', 'shade')).toEqual([2]);
+
+    await store.update(1, 'alice', { content: { name: 'Fern', tag: 'shade' } });
+    // the plant keeps its place: the list is by creation time
+    expect(await tagged('alice', 'shade')).toEqual([1, 2]);
+    // another caller cannot move it, nor see it
+    await store.update(2, 'bob', { content: { name: 'Ivy', tag: 'bob-tag' } });
+    expect(await tagged('bob', 'bob-tag')).toEqual([]);
+    await store.delete(2, 'alice');
+    expect(await tagged('alice', 'shade')).toEqual([1]);
+  });
+
+  it('misses no plant and repeats none when plants are created and re-tagged between pages', async () => {
+    for (let id = 1; id <= 6; id++) await store.create({ id, name: `P${id}`, tag: 'a' }, 'alice');
+    const first = await store.list('alice', { limit: 2, tag: 'a' });
+    if (first.outcome !== 'page' || !first.next) throw new Error('expected a next page');
+
+    // after the first page: a new plant with the tag, one re-tagged away (not yet listed), one
+    // re-tagged in (created earlier than the page's end: it stays behind), one created untagged
+    await store.create({ id: 7, name: 'P7', tag: 'a' }, 'alice');
+    await store.update(4, 'alice', { content: { name: 'P4', tag: 'b' } });
+    await store.create({ id: 8, name: 'P8' }, 'alice');
+    await store.update(8, 'alice', { content: { name: 'P8', tag: 'a' } });
+    const rest: number[] = [];
+    let after: ListPosition | undefined = first.next;
+    while (after) {
+      const page = await store.list('alice', { limit: 2, after, tag: 'a' });
+      if (page.outcome !== 'page') throw new Error('list failed');
+      rest.push(...page.plants.map((plant) => plant.id));
+      after = page.next;
+    }
+
+    expect([...first.plants.map((plant) => plant.id), ...rest]).toEqual([1, 2, 3, 5, 6, 7, 8]);
+  });
+
+  it('lists a plant stored before the tag index existed only once it is updated', async () => {
+    // as an older version wrote it: a tag, but no index key
+    await table.put({
+      id: 3,
+      name: 'Old',
+      tag: 'indoor',
+      createdAt: '2025-01-01T00:00:00.000Z',
+      createdBy: 'alice',
+    });
+    expect(await tagged('alice', 'indoor')).toEqual([]);
+
+    await store.update(3, 'alice', { content: { name: 'Old', tag: 'indoor' } });
+
+    expect(await tagged('alice', 'indoor')).toEqual([3]);
+  });
+});
+
+describe('GET /plants?tag= on DynamoDB Local', () => {
+  let list: ReturnType<typeof listPlantsHandler>;
+  let token: string;
+  beforeEach(async () => {
+    const key = await makeKey('ES256');
+    list = listPlantsHandler({
+      ...quietTelemetry(),
+      plantStore: store,
+      verifyToken: await verifierTrusting(key),
+    });
+    token = await signToken(key, { subject: 'alice' });
+  });
+  const get = async (query: string) => {
+    const response = await invokeHandler(
+      list,
+      httpApiEvent({
+        method: 'GET',
+        path: '/plants',
+        query,
+        headers: { authorization: `Bearer ${token}`, host: 'plants.example.com' },
+      }),
+    );
+    const link = response.headers?.Link ?? response.headers?.link;
+    const next = link ? new URL(/^<([^>]+)>/.exec(String(link))?.[1] ?? '') : undefined;
+    return { status: response.statusCode, body: JSON.parse(response.body) as unknown, next };
+  };
+
+  it('walks one tag by Link, and refuses its cursor for another list, or tampered, with a 400', async () => {
+    for (let id = 1; id <= 5; id++) {
+      await store.create({ id, name: `P${id}`, ...(id === 3 ? {} : { tag: 'a' }) }, 'alice');
+    }
+    await store.create({ id: 6, name: 'P6', tag: 'b' }, 'alice');
+    const first = await get('limit=2&tag=a');
+    const cursor = first.next?.searchParams.get('cursor') ?? '';
+    expect(first.body).toEqual([
+      { id: 1, name: 'P1', tag: 'a' },
+      { id: 2, name: 'P2', tag: 'a' },
+    ]);
+    expect(first.next?.searchParams.get('tag')).toBe('a');
+    const second = await get(first.next?.search.slice(1) ?? '');
+    expect((second.body as { id: number }[]).map((plant) => plant.id)).toEqual([4, 5]);
+    expect(second.next).toBeUndefined();
+
+    const tampered = `${cursor.slice(0, 3)}${cursor[3] === 'A' ? 'B' : 'A'}${cursor.slice(4)}`;
+    for (const query of [
+      `limit=2&tag=b&cursor=${cursor}`,
+      `limit=2&cursor=${cursor}`,
+      `limit=2&tag=a&cursor=${tampered}`,
+    ]) {
+      const refused = await get(query);
+      expect(refused.status, query).toBe(400);
+      expect((refused.body as { message: string }).message).toMatch(/\bcursor\b/);
+    }
+    const unfiltered = await get('limit=2');
+    const unfilteredCursor = unfiltered.next?.searchParams.get('cursor') ?? '';
+    expect((await get(`limit=2&tag=a&cursor=${unfilteredCursor}`)).status).toBe(400);
   });
 });
 

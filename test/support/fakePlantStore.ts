@@ -123,11 +123,16 @@ export class FakePlantStore implements PlantStore {
 
   list(owner: string, request: ListRequest, options?: StoreCallOptions): Promise<ListResult> {
     return this.answerWith('list', [owner, request], options, (): ListResult => {
-      const { after, limit } = request;
+      const { after, limit, tag } = request;
       const key = (plant: { createdAt: string; id: number }) =>
         `${plant.createdAt}/${String(plant.id).padStart(20, '0')}`;
       const mine = [...this.plants.values()]
-        .filter((plant) => plant.createdBy === owner && (!after || key(plant) > key(after)))
+        .filter(
+          (plant) =>
+            plant.createdBy === owner &&
+            (tag === undefined || plant.tag === tag) &&
+            (!after || key(plant) > key(after)),
+        )
         .sort((a, b) => key(a).localeCompare(key(b)));
       const plants = mine.slice(0, limit);
       const last = plants.at(-1);

@@ -9,7 +9,7 @@ export type paths = {
         };
         /**
          * List the caller's plants
-         * @description Returns all plants from the system that the user has access to: the caller's own, oldest first, a page at a time. When more remain, the `Link` header holds the next page's address; the last page has none. One request reads one page.
+         * @description Returns all plants from the system that the user has access to: the caller's own, oldest first, a page at a time; with `tag`, only those with exactly that tag. When more remain, the `Link` header holds the next page's address (with the same `limit` and `tag`); the last page has none. One request reads one page. A query parameter the list does not know answers 400 naming it, never ignored.
          */
         get: operations["listPlants"];
         put?: never;
@@ -231,7 +231,12 @@ export interface operations {
                  * @example 20
                  */
                 limit?: number;
-                /** @description Where the page starts: opaque, copied from the previous page's `Link` header, never made by hand. One that is altered, cut short or another caller's answers 400 naming `cursor`. */
+                /**
+                 * @description Only the caller's plants whose `tag` is exactly this (no prefix, no case folding), oldest first and paged the same way. Empty or given twice answers 400 naming `tag`.
+                 * @example indoor
+                 */
+                tag?: string;
+                /** @description Where the page starts: opaque, copied from the previous page's `Link` header, never made by hand. One that is altered, cut short, another caller's or from another list (another `tag`, or none) answers 400 naming `cursor`. */
                 cursor?: string;
             };
             header?: never;
@@ -244,7 +249,7 @@ export interface operations {
             200: {
                 headers: {
                     /**
-                     * @description Present when more plants remain: `<next page URL>; rel="next"` (RFC 8288), built from the host and path of the request.
+                     * @description Present when more plants remain: `<next page URL>; rel="next"` (RFC 8288), built from the host and path of the request, keeping its `limit` and `tag`.
                      * @example <https://api.example.com/plants?limit=20&cursor=WyIyMDI2LTExLTIyVDEwOjAwOjAwLjAwMFoiLDFd.Xy3kQ9_aBc1dEf2g>; rel="next"
                      */
                     Link?: string;
@@ -256,7 +261,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlantWithId"][];
                 };
             };
-            /** @description `limit` or `cursor` is not valid. The message names the parameter and why. */
+            /** @description `limit`, `tag` or `cursor` is not valid, or the query has a parameter the list does not know. The message names the parameter and why. */
             400: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];

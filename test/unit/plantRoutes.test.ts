@@ -159,9 +159,90 @@ describe('with API Gateway payload 2.0', () => {
       expect(store.requests).toEqual([]);
     });
 
-    it('ignores query parameters it does not know', async () => {
-      expect((await list('sort=name&limit=3')).statusCode).toBe(200);
+    it.each([
+      ['sort', 'sort=name&limit=3'],
+      ['Tag', 'Tag=indoor'],
+      ['tags', 'limit=3&tags=indoor'],
+      ['', '=indoor'],
+    ])(
+      'refuses a parameter it does not know (%j) with a 400 naming it, never reaching the store',
+      async (name, query) => {
+        const response = await list(query);
+
+        expect(errorMessage(response, 400)).toContain(JSON.stringify(name));
+        expect(store.requests).toEqual([]);
+      },
+    );
+
+    it("answers only the caller's plants with exactly the tag, oldest first", async () => {
+      store.seed({ id: 1, name: 'Fern', tag: 'indoor' }, 'alice');
+      store.seed({ id: 2, name: 'Ivy', tag: 'Indoor' }, 'alice');
+      store.seed({ id: 3, name: 'Oak', tag: 'indoors' }, 'alice');
+      store.seed({ id: 4, name: 'Moss' }, 'alice');
+      store.seed({ id: 5, name: "Bob's", tag: 'indoor' }, 'bob');
+      store.seed({ id: 6, name: 'Palm', tag: 'indoor' }, 'alice');
+
+      const response = await list('tag=indoor');
+
+      expect(bodyOf(response)).toStrictEqual([
+        { id: 1, name: 'Fern', tag: 'indoor' },
+        { id: 6, name: 'Palm', tag: 'indoor' },
+      ]);
+      expect(store.requests.map((r) => r.args[1])).toEqual([{ limit: 20, tag: 'indoor' }]);
+      expect(bodyOf(await list('tag=cactus'))).toStrictEqual([]);
     });
+
+    it('walks the pages of one tag through Link headers that keep limit and tag', async () => {
+      for (let id = 1; id <= 7; id++) {
+        store.seed({ id, name: `P${id}`, ...(id % 2 ? { tag: 'a b&c' } : {}) }, 'alice');
+      }
+
+      const seen: number[] = [];
+      let query = `limit=2&tag=${encodeURIComponent('a b&c')}`;
+      for (;;) {
+        const response = await list(query);
+        seen.push(...(bodyOf(response) as { id: number }[]).map((plant) => plant.id));
+        const next = nextOf(response);
+        if (!next) break;
+        expect(next.searchParams.get('limit')).toBe('2');
+        expect(next.searchParams.get('tag')).toBe('a b&c');
+        query = next.search.slice(1);
+      }
+
+      expect(seen).toEqual([1, 3, 5, 7]);
+    });
+
+    it.each([
+      ['empty', 'tag='],
+      ['repeated', 'tag=a&tag=b'],
+      ['repeated with the same value', 'tag=a&tag=a'],
+    ])('refuses a tag that is %s with a 400 naming tag', async (_case, query) => {
+      const response = await list(query);
+
+      expect(errorMessage(response, 400)).toMatch(/\btag\b/);
+      expect(store.requests).toEqual([]);
+    });
+
+    it.each([
+      ['another tag', 'tag=a', 'tag=b'],
+      ['the unfiltered list', '', 'tag=a'],
+      ['a tagged list, for the unfiltered one', 'tag=a', ''],
+      ['a tag, for the same tag in another case', 'tag=a', 'tag=A'],
+    ])(
+      'refuses a cursor made for %s with a 400 naming cursor, never reaching the store',
+      async (_case, madeFor, usedFor) => {
+        for (let id = 1; id <= 3; id++) store.seed({ id, name: `P${id}`, tag: 'a' }, 'alice');
+        for (let id = 4; id <= 6; id++) store.seed({ id, name: `P${id}`, tag: 'b' }, 'alice');
+        const next = nextOf(await list(`limit=1&${madeFor}`));
+        const cursor = next?.searchParams.get('cursor') ?? '';
+        store.requests.length = 0;
+
+        const response = await list(`limit=1&${usedFor}&cursor=${cursor}`);
+
+        expect(errorMessage(response, 400)).toMatch(/\bcursor\b/);
+        expect(store.requests).toEqual([]);
+      },
+    );
 
     it.each([
       ['garbage', () => 'not-a-cursor'],

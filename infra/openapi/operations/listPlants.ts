@@ -13,7 +13,7 @@ export const operation: OperationDescription = {
   route: listPlantsRoute,
   summary: "List the caller's plants",
   description:
-    "Returns all plants from the system that the user has access to: the caller's own, oldest first, a page at a time. When more remain, the `Link` header holds the next page's address; the last page has none. One request reads one page.",
+    "Returns all plants from the system that the user has access to: the caller's own, oldest first, a page at a time; with `tag`, only those with exactly that tag. When more remain, the `Link` header holds the next page's address (with the same `limit` and `tag`); the last page has none. One request reads one page. A query parameter the list does not know answers 400 naming it, never ignored.",
   responses: {
     200: jsonSuccess(
       "A page of the caller's plants, oldest first (`[]` when there are none), each with its id, and an optional field only when set.",
@@ -31,7 +31,7 @@ export const operation: OperationDescription = {
       {
         Link: {
           description:
-            'Present when more plants remain: `<next page URL>; rel="next"` (RFC 8288), built from the host and path of the request.',
+            'Present when more plants remain: `<next page URL>; rel="next"` (RFC 8288), built from the host and path of the request, keeping its `limit` and `tag`.',
           required: false,
           schema: { type: 'string', pattern: '^<[^>]+>; rel="next"$' },
           example:
@@ -41,11 +41,20 @@ export const operation: OperationDescription = {
     ),
     ...errorResponses([400, 401, 403, 500, 503], {
       400: {
-        description: '`limit` or `cursor` is not valid. The message names the parameter and why.',
+        description:
+          '`limit`, `tag` or `cursor` is not valid, or the query has a parameter the list does not know. The message names the parameter and why.',
         examples: {
           badLimit: {
             summary: 'A limit out of range',
             message: refusalOf(ListQuery, { limit: String(LIST_LIMIT_MAX + 1) }),
+          },
+          emptyTag: {
+            summary: 'An empty tag',
+            message: refusalOf(ListQuery, { tag: '' }),
+          },
+          unknownParameter: {
+            summary: 'A parameter the list does not know',
+            message: refusalOf(ListQuery, { type: 'indoor' }),
           },
           badCursor: {
             summary: 'A cursor that was altered',

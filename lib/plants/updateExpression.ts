@@ -1,0 +1,51 @@
+// The conditional update of a plant as DynamoDB expressions: every content field set when the new
+// content has it and removed when it has not, the tag index's key with it, and the version counted.
+import { CREATOR_TAG, creatorTagOf } from '#lib/plants/creatorTag.ts';
+import { PLANT_FIELDS } from '#lib/plants/schemas.ts';
+import type { UpdateRequest } from '#lib/plants/store.ts';
+
+export const plantUpdateExpressions = (
+  owner: string,
+  { content, expectedVersions }: UpdateRequest,
+) => {
+  const versions = expectedVersions ?? [];
+  // a plant without a version attribute is at version 1
+  const versionCondition =
+    expectedVersions === undefined
+      ? ''
+      : ` AND (version IN (${versions.map((_, i) => `:v${i}`).join(', ') || ':none'})${
+          versions.includes(1) ? ' OR attribute_not_exists(version)' : ''
+        })`;
+  const given = PLANT_FIELDS.filter((field) => content[field] !== undefined);
+  const absent = PLANT_FIELDS.filter((field) => content[field] === undefined);
+  const set = [
+    ...given.map((field) => `#f_${field} = :f_${field}`),
+    ...(content.tag === undefined ? [] : [`${CREATOR_TAG} = :creatorTag`]),
+    'version = if_not_exists(version, :one) + :one',
+  ];
+  const remove = [
+    ...absent.map((field) => `#f_${field}`),
+    ...(content.tag === undefined ? [CREATOR_TAG] : []),
+  ];
+  return {
+    // attribute_exists: an update never creates, so a deleted plant stays deleted
+    ConditionExpression: `attribute_exists(id) AND createdBy = :owner${versionCondition}`,
+    UpdateExpression: `SET ${set.join(', ')}${remove.length > 0 ? ` REMOVE ${remove.join(', ')}` : ''}`,
+    // names by placeholder (f_ keeps them apart from the other values): a field may be a reserved
+    // word, as name is
+    ExpressionAttributeNames: Object.fromEntries(
+      PLANT_FIELDS.map((field) => [`#f_${field}`, field]),
+    ),
+    ExpressionAttributeValues: {
+      ':owner': owner,
+      ':one': 1,
+      ...Object.fromEntries(given.map((field) => [`:f_${field}`, content[field]])),
+      ...(content.tag === undefined ? {} : { ':creatorTag': creatorTagOf(owner, content.tag) }),
+      ...(expectedVersions === undefined
+        ? {}
+        : versions.length === 0
+          ? { ':none': 0 }
+          : Object.fromEntries(versions.map((version, i) => [`:v${i}`, version]))),
+    },
+  };
+};
