@@ -177,10 +177,11 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
     expect(functions.sort()).toEqual(Object.keys(FUNCTION_GRANTS).sort());
   });
 
-  it('watches the throttles of the index the list reads', () => {
-    expect(JSON.stringify(resource(stage, 'StoreThrottlesAlarm').Properties)).toContain(
-      `{"Name":"GlobalSecondaryIndexName","Value":"${BY_CREATOR_INDEX}"}`,
-    );
+  it('watches the throttles of the indexes the list reads', () => {
+    const alarm = JSON.stringify(resource(stage, 'StoreThrottlesAlarm').Properties);
+    for (const index of [BY_CREATOR_INDEX, BY_CREATOR_TAG_INDEX]) {
+      expect(alarm).toContain(`{"Name":"GlobalSecondaryIndexName","Value":"${index}"}`);
+    }
   });
 
   it.each(Object.keys(FUNCTION_GRANTS))('keeps the %s logs for a set period', (name) => {
@@ -420,9 +421,10 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
       ['ReadThrottleEvents', 'TableName'],
       ['WriteThrottleEvents', 'TableName'],
       ['ReadThrottleEvents', 'TableName+GlobalSecondaryIndexName'],
+      ['ReadThrottleEvents', 'TableName+GlobalSecondaryIndexName'],
     ]);
     expect(throttles.Metrics.find((m) => m.Expression)?.Expression).toMatch(
-      /tableReads.*tableWrites.*indexReads/,
+      /tableReads.*tableWrites.*indexReads.*tagIndexReads/,
     );
   });
 });
