@@ -1,6 +1,7 @@
 // `npm start`: the whole service on this machine, nothing in the cloud. DynamoDB Local keeps its
 // data in .local/data (git-ignored), a local key pair signs tokens (`npm run token`), and
-// serverless-offline serves the bundled functions. Ctrl-C stops everything this started.
+// serverless-offline serves the bundled functions behind a front server that also serves the API
+// reference at /docs (infra/local/frontServer.ts). Ctrl-C stops everything this started.
 //
 // Settings (environment): PORT (3000), LAMBDA_PORT (PORT+2, serverless-offline's invoke port),
 // DYNAMODB_PORT (8000), PLANTS_LOCAL_DATA (.local/data). With AUTH_JWKS_URL set (and AUTH_ISSUER,
@@ -14,9 +15,12 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { referencePage } from '../docs/reference.ts';
 import { localDynamoClient } from './dynamoClient.ts';
 import { startDynamoDbLocal } from './dynamodbLocal.ts';
-import { ensureLocalKeys, LOCAL_AUDIENCE, LOCAL_ISSUER } from './keys.ts';
+import { freePort } from './freePort.ts';
+import { startFrontServer } from './frontServer.ts';
+import { ensureLocalKeys, LOCAL_AUDIENCE, LOCAL_ISSUER, mintLocalToken } from './keys.ts';
 import { localDataDir, repoRoot } from './paths.ts';
 import { ensurePlantsTable } from './plantsTable.ts';
 import { terminalLine } from './terminal.ts';
@@ -80,17 +84,21 @@ const authSettings = async () => {
     },
     description: 'from the local key: npm run token',
     token: '$(npm run --silent token)',
+    /** The token the reference page offers, as `npm run token` would print it. */
+    pageToken: () => mintLocalToken(keys.privateJwk, { sub: 'local-user', ttlSeconds: 3600 }),
   };
 };
 
 const children: ChildProcess[] = [];
 let webhooks: LocalWebhooks | undefined;
+let front: { close: () => Promise<void> } | undefined;
 let stopping = false;
 
 const stopAll = async (exitCode: number) => {
   if (stopping) return;
   stopping = true;
   await webhooks?.stop();
+  await front?.close();
   await Promise.all(
     children.map(
       (child) =>
@@ -120,6 +128,14 @@ try {
   await assertPortFree(httpPort, 'PORT');
   await assertPortFree(lambdaPort, 'LAMBDA_PORT');
   await assertPortFree(dynamoPort, 'DYNAMODB_PORT');
+  // serverless-offline listens behind the front server, on a port nobody needs to know
+  const apiPort = await freePort();
+  front = await startFrontServer({
+    port: httpPort,
+    apiPort,
+    page: async (origin) =>
+      referencePage({ serverUrl: origin, localToken: await auth.pageToken?.() }),
+  });
 
   const dynamo = await startDynamoDbLocal({ port: dynamoPort, dataDir: join(dataDir, 'dynamodb') });
   children.push(dynamo.process);
@@ -146,7 +162,7 @@ try {
       '--stage',
       'local',
       '--httpPort',
-      String(httpPort),
+      String(apiPort),
       '--lambdaPort',
       String(lambdaPort),
     ],
@@ -190,6 +206,7 @@ try {
     webhooks?.startPoller({ dynamodbEndpoint: dynamo.endpoint, streamArn, lambdaPort });
     say('');
     say(`Plant store ready at ${base} (DynamoDB Local on port ${dynamoPort}, data in ${dataDir})`);
+    say(`API reference, to send each request from your browser: ${base}/docs`);
     say(`Tokens: ${auth.description}`);
     say(`Webhooks: each new plant is ${webhooks?.description}`);
     say('Try it:');
