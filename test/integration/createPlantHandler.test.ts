@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { creatorTagOf } from '#lib/plants/creatorTag.ts';
 import { createPlantHandler } from '#lib/routes/createPlant.ts';
 import {
   createDynamoPlantStore,
@@ -81,6 +82,7 @@ describe('POST /plants handler on DynamoDB Local', () => {
         name: 'Monstera',
         tag: 'indoor',
         createdBy: 'alice',
+        createdByTag: creatorTagOf('alice', 'indoor'),
         createdAt: expect.any(String),
         version: 1,
       },

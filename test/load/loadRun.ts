@@ -13,6 +13,7 @@ export type Operation =
   | 'read'
   | 'readStranger'
   | 'list'
+  | 'listTag'
   | 'update'
   | 'staleUpdate'
   | 'delete';
@@ -24,7 +25,8 @@ const MIX: [Operation, number][] = [
   ['conflict', 0.05],
   ['read', 0.15],
   ['readStranger', 0.05],
-  ['list', 0.1],
+  ['list', 0.05],
+  ['listTag', 0.05],
   ['update', 0.15],
   ['staleUpdate', 0.05],
   ['delete', 0.1],
@@ -234,7 +236,7 @@ export const runLoad = async (options: LoadOptions): Promise<LoadRun> => {
     const owner = Math.floor(random() * callers.length);
     const caller = callers[owner] as Caller;
     let operation = choose();
-    const needsPlant = !['create', 'list'].includes(operation);
+    const needsPlant = !['create', 'list', 'listTag'].includes(operation);
     const plant = needsPlant ? freePlant(owner, operation === 'readStranger') : undefined;
     if (needsPlant && !plant) operation = 'create';
     if (plant) plant.busy = true;
@@ -327,18 +329,30 @@ export const runLoad = async (options: LoadOptions): Promise<LoadRun> => {
           }
           return record(expected, expected);
         }
-        case 'list': {
-          const answer = await call(caller, 'GET', '/plants?limit=50', '/plants');
+        case 'list':
+        case 'listTag': {
+          // a tag list answers only that tag (while re-tags race with it, its owner is checked)
+          const tag = operation === 'listTag' ? pick(TAGS.filter(Boolean)) : undefined;
+          const query = tag === undefined ? '' : `&tag=${encodeURIComponent(tag)}`;
+          const answer = await call(caller, 'GET', `/plants?limit=50${query}`, '/plants');
           const wrong = check(answer, 200);
           if (wrong) return wrong;
-          const page = parse((answer as Answer).body) as { id: number }[];
+          const page = parse((answer as Answer).body) as { id: number; tag?: string }[];
           // plants of earlier runs are unknown here; a known one must be this caller's
           const foreign = page.filter((p) => {
             const known = plants.get(p.id);
             return known !== undefined && known.owner !== owner;
           });
-          return foreign.length > 0
-            ? record(200, 200, `list of ${caller.name} holds plants of others: ${json(foreign)}`)
+          const otherTag = page.filter((p) => tag !== undefined && p.tag !== tag);
+          if (foreign.length > 0) {
+            return record(
+              200,
+              200,
+              `list of ${caller.name} holds plants of others: ${json(foreign)}`,
+            );
+          }
+          return otherTag.length > 0
+            ? record(200, 200, `list of tag ${json(tag)} holds other tags: ${json(otherTag)}`)
             : record(200, 200);
         }
         case 'update':
@@ -432,10 +446,11 @@ export interface Verification {
   problems: string[];
 }
 
-/** Every plant of a caller, page by page through the Link headers. */
-export const listAll = async (baseUrl: string, caller: Caller) => {
+/** Every plant of a caller (with that tag, when one is given), page by page through the Link headers. */
+export const listAll = async (baseUrl: string, caller: Caller, tag?: string) => {
   const listed: { id: number; name: string; tag?: string }[] = [];
-  let url: string | undefined = `${baseUrl}/plants?limit=100`;
+  const query = tag === undefined ? '' : `&tag=${encodeURIComponent(tag)}`;
+  let url: string | undefined = `${baseUrl}/plants?limit=100${query}`;
   while (url) {
     const response = await fetch(url, { headers: { authorization: `Bearer ${caller.token}` } });
     if (response.status !== 200) {
@@ -478,40 +493,46 @@ export const verifyLists = async (run: LoadRun): Promise<Verification> => {
 
   const { baseUrl, callers } = run.options;
   for (const [owner, caller] of callers.entries()) {
-    const listed = await listAll(baseUrl, caller);
-    const seen = new Set<number>();
-    for (const item of listed) {
-      if (seen.has(item.id)) {
-        v.duplicated += 1;
-        note(`plant ${item.id} is listed twice for ${caller.name}`);
+    // the whole list, then each tag's: each must hold exactly the caller's live plants it should
+    for (const tag of [undefined, ...TAGS.filter(Boolean)]) {
+      const list = tag === undefined ? '' : ` tagged ${json(tag)}`;
+      const belongs = (plant: ModelPlant) => tag === undefined || plant.tag === tag;
+      const listed = await listAll(baseUrl, caller, tag);
+      const seen = new Set<number>();
+      for (const item of listed) {
+        if (seen.has(item.id)) {
+          v.duplicated += 1;
+          note(`plant ${item.id} is listed twice for ${caller.name}${list}`);
+        }
+        seen.add(item.id);
+        const known = run.plants.get(item.id);
+        if (!known || known.uncertain) continue;
+        if (known.owner !== owner) {
+          v.foreign += 1;
+          note(`${caller.name} sees plant ${item.id} of ${callers[known.owner]?.name}${list}`);
+        } else if (known.deleted) {
+          v.resurrected += 1;
+          note(`plant ${item.id} was deleted (204) and is listed again${list}`);
+        } else if (json(item) !== json({ id: known.id, ...plantBody(known) })) {
+          // a stale tag list shows a plant under a tag it no longer has
+          v.altered += 1;
+          note(
+            `plant ${item.id} is listed${list} as ${json(item)}, its last acknowledged state is ${json(plantBody(known))}`,
+          );
+        }
       }
-      seen.add(item.id);
-      const known = run.plants.get(item.id);
-      if (!known || known.uncertain) continue;
-      if (known.owner !== owner) {
-        v.foreign += 1;
-        note(`${caller.name} sees plant ${item.id} of ${callers[known.owner]?.name}`);
-      } else if (known.deleted) {
-        v.resurrected += 1;
-        note(`plant ${item.id} was deleted (204) and is listed again`);
-      } else if (json(item) !== json({ id: known.id, ...plantBody(known) })) {
-        v.altered += 1;
-        note(
-          `plant ${item.id} is listed as ${json(item)}, its last acknowledged state is ${json(plantBody(known))}`,
-        );
-      }
-    }
-    for (const plant of run.plants.values()) {
-      if (plant.owner !== owner) continue;
-      if (plant.uncertain) {
-        v.uncertain += 1;
-        continue;
-      }
-      if (plant.deleted) continue;
-      v.checked += 1;
-      if (!seen.has(plant.id)) {
-        v.lost += 1;
-        note(`plant ${plant.id} of ${caller.name} was acknowledged and is not listed`);
+      for (const plant of run.plants.values()) {
+        if (plant.owner !== owner) continue;
+        if (plant.uncertain) {
+          if (tag === undefined) v.uncertain += 1;
+          continue;
+        }
+        if (plant.deleted || !belongs(plant)) continue;
+        if (tag === undefined) v.checked += 1;
+        if (!seen.has(plant.id)) {
+          v.lost += 1;
+          note(`plant ${plant.id} of ${caller.name} was acknowledged and is not listed${list}`);
+        }
       }
     }
   }

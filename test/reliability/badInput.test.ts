@@ -9,10 +9,12 @@
 // and the shrunk counterexample; replay it with
 //   FC_SEED=<seed> FC_PATH=<path> npx vitest run --project reliability test/reliability/badInput.test.ts
 // FC_REQUESTS changes how many requests a run sends in all (default 10,000).
+
 import { BatchWriteCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { creatorTagOf } from '#lib/plants/creatorTag.ts';
 import { createPlantHandler } from '#lib/routes/createPlant.ts';
 import {
   createDynamoPlantStore,
@@ -161,6 +163,8 @@ const checkTable = async (model: ReadonlyMap<bigint, StoredModelPlant>) => {
       id: Number(id),
       ...plantBody({ name, tag }),
       createdBy,
+      // the key of the tag list's index, for a plant with a tag
+      ...(tag === undefined ? {} : { createdByTag: creatorTagOf(createdBy, tag) }),
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       version: 1,
     }))
