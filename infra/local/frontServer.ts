@@ -2,7 +2,7 @@
 // passed on unchanged to serverless-offline on a port of its own. One origin for the page and the
 // API, so that the page's "Try it" needs no CORS.
 import { createReadStream } from 'node:fs';
-import { createServer, request } from 'node:http';
+import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
 import { referenceAssets } from '../docs/reference.ts';
 
 export interface FrontServerOptions {
@@ -12,10 +12,23 @@ export interface FrontServerOptions {
   page: (origin: string) => Promise<string>;
 }
 
+/** The error bodies of the front server itself: plain text, as a person reads them. */
+const refuse = (res: ServerResponse, status: number, text: string) => {
+  if (res.headersSent) return void res.destroy();
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8' }).end(`${text}\n`);
+};
+
 export const startFrontServer = ({ port, apiPort, page }: FrontServerOptions) => {
-  const server = createServer(async (req, res) => {
+  // only this machine's names for it: a page of another site that a DNS record points here
+  // (DNS rebinding) must not read the token /docs shows, nor call the API through it
+  const hosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    if (!hosts.has(req.headers.host ?? '')) {
+      return refuse(res, 421, `This server answers only as http://127.0.0.1:${port}`);
+    }
     const path = new URL(req.url ?? '/', 'http://x').pathname;
-    const asset = referenceAssets[path.replace(/^\/docs\//, '')];
+    const name = path.replace(/^\/docs\//, '');
+    const asset = Object.hasOwn(referenceAssets, name) ? referenceAssets[name] : undefined;
     if (req.method === 'GET' && path === '/docs') {
       // the page loads its library from beside itself
       res.writeHead(302, { Location: '/docs/' }).end();
@@ -24,6 +37,8 @@ export const startFrontServer = ({ port, apiPort, page }: FrontServerOptions) =>
       res.writeHead(200, {
         'Content-Type': 'text/html; charset=utf-8',
         'Cache-Control': 'no-store',
+        'Content-Security-Policy': "frame-ancestors 'none'",
+        'Referrer-Policy': 'no-referrer',
       });
       res.end(html);
     } else if (req.method === 'GET' && path.startsWith('/docs/') && asset) {
@@ -43,14 +58,17 @@ export const startFrontServer = ({ port, apiPort, page }: FrontServerOptions) =>
           answer.pipe(res);
         },
       );
-      upstream.once('error', () => {
-        if (res.headersSent) return res.destroy();
-        res
-          .writeHead(503, { 'Content-Type': 'text/plain' })
-          .end('The local API is not ready yet.\n');
-      });
+      upstream.once('error', () => refuse(res, 503, 'The local API is not ready yet.'));
+      res.once('close', () => upstream.destroy());
       req.pipe(upstream);
     }
+  };
+  const server = createServer((req, res) => {
+    // a fault here answers 500 and is told, never stopping npm start
+    handle(req, res).catch((error: unknown) => {
+      process.stderr.write(`npm start: /docs failed: ${String(error)}\n`);
+      refuse(res, 500, 'The local server failed on this request (see its terminal).');
+    });
   });
   return new Promise<{ close: () => Promise<void> }>((resolve, reject) => {
     server.once('error', reject);

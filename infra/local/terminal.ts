@@ -42,10 +42,23 @@ const fields = (log: LogLine, names: Record<string, string>) =>
 
 /** A warning or an error stands out: its level first, in color on a terminal. */
 const marked = (log: LogLine, text: string, color: boolean) => {
-  if (log.level !== 'WARN' && log.level !== 'ERROR') return text;
-  const code = log.level === 'ERROR' ? 31 : 33;
+  if (log.level !== 'WARN' && log.level !== 'ERROR' && log.level !== 'CRITICAL') return text;
+  const code = log.level === 'WARN' ? 33 : 31;
   return color ? `\u001b[${code}m${log.level} ${text}\u001b[0m` : `${log.level} ${text}`;
 };
+
+interface LoggedError {
+  stack?: string;
+  cause?: LoggedError;
+}
+
+/** An error's stack and its causes', indented under the line they belong to. */
+const indented = (error: LoggedError): string =>
+  [error.stack, ...(error.cause ? [`caused by ${indented(error.cause).trimStart()}`] : [])]
+    .join('\n')
+    .split('\n')
+    .map((line) => `    ${line.trimStart()}`)
+    .join('\n');
 
 /** One request: `15:38:21 POST /plants 200 3 ms created plant=1 caller=local-user`. */
 const requestLine = (log: LogLine) => {
@@ -89,10 +102,18 @@ export const terminalLine = (
   if ('_aws' in log) return json ? line : undefined;
   if (json) return line;
   if (log.route !== undefined && log.status !== undefined) {
-    return marked(log, requestLine(log), color);
+    // a fault of ours: its stack (and its causes') under the line, as a developer needs it
+    const error = log.error as { stack?: string } | undefined;
+    const stack = log.level === 'ERROR' && error?.stack ? `\n${indented(error)}` : '';
+    return `${marked(log, requestLine(log), color)}${stack}`;
   }
   if (typeof log.message === 'string' && log.message.startsWith('webhook')) {
     return marked(log, webhookLine(log), color);
   }
-  return marked(log, `${clock(log.timestamp)} ${log.message ?? line}`, color);
+  // any other log line: its message, and where to see the rest
+  return marked(
+    log,
+    `${clock(log.timestamp)} ${log.message ?? line} (npm start -- --json shows all)`,
+    color,
+  );
 };

@@ -32,12 +32,18 @@ beforeAll(async () => {
     chromium.launch({ executablePath: chromiumPath }),
   ]);
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  // a wait gives up well before the test's own timeout, so that a failure leaves its screenshot
+  page.setDefaultTimeout(20_000);
   page.on('request', (request) => {
     const url = request.url();
     if (!url.startsWith(`${service.baseUrl}/`) && !url.startsWith('data:'))
       foreignRequests.push(url);
   });
-});
+  // each test starts from the loaded page, whichever runs
+  await page.goto(`${service.baseUrl}/docs`);
+  await page.locator('.opblock').first().waitFor();
+  await page.waitForLoadState('networkidle');
+}, 120_000);
 afterAll(async () => {
   await browser?.close();
   await service?.stop();
@@ -70,7 +76,7 @@ const tryIt = async (operationId: string) => {
   };
 };
 
-describe('the API reference at /docs', () => {
+describe('the API reference at /docs', { timeout: 60_000 }, () => {
   it('lists every operation of openapi.yaml, with nothing loaded from beyond this machine', () =>
     onPage('operations', async () => {
       type Operations = Record<string, Record<string, unknown>>;
@@ -82,8 +88,6 @@ describe('the API reference at /docs', () => {
         .flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`))
         .sort();
 
-      await page.goto(`${service.baseUrl}/docs`);
-      await page.locator('.opblock').first().waitFor();
       const listed = await page
         .locator('.opblock')
         .evaluateAll((blocks) =>

@@ -1,5 +1,6 @@
 // The service over real HTTP, as `npm start` runs it: serverless-offline with the bundled handler,
 // DynamoDB Local, and tokens from `npm run token`.
+import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,6 +33,36 @@ beforeAll(async () => {
   token = (await service.token()).trim();
 });
 afterAll(() => service?.stop());
+
+/** A GET through node:http, whose Host header fetch would not let a test choose. */
+const getWithHost = (path: string, host: string) =>
+  new Promise<number>((resolve, reject) => {
+    const url = new URL(service.baseUrl);
+    request({ host: url.hostname, port: url.port, path, headers: { host } }, (answer) => {
+      answer.resume();
+      resolve(answer.statusCode ?? 0);
+    })
+      .once('error', reject)
+      .end();
+  });
+
+describe('the front of npm start (PORT)', () => {
+  it('answers only as this machine, so that no other site reaches the token /docs shows', async () => {
+    const { host } = new URL(service.baseUrl);
+    expect(await getWithHost('/docs/', host)).toBe(200);
+    expect(await getWithHost('/docs/', `localhost:${new URL(service.baseUrl).port}`)).toBe(200);
+    // a DNS name of another site pointed here (DNS rebinding)
+    expect(await getWithHost('/docs/', `evil.example:${new URL(service.baseUrl).port}`)).toBe(421);
+    expect(await getWithHost('/plants', 'evil.example')).toBe(421);
+  });
+
+  it('stays up for a path that names no file of the page', async () => {
+    for (const path of ['/docs/constructor', '/docs/__proto__', '/docs/toString']) {
+      expect((await fetch(`${service.baseUrl}${path}`)).status, path).toBe(404);
+    }
+    expect((await fetch(`${service.baseUrl}/docs/`)).status).toBe(200);
+  });
+});
 
 describe('npm run token', () => {
   it('prints one JWT and nothing else', async () => {

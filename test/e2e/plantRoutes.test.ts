@@ -250,6 +250,8 @@ describe('listing by tag over HTTP', () => {
     });
     const link = first.response.headers.get('link') ?? '';
     const cursor = new URL(/^<([^>]+)>/.exec(link)?.[1] ?? '').searchParams.get('cursor') ?? '';
+    // a real cursor, or the refusals below would prove nothing
+    expect(cursor).not.toBe('');
 
     const emptyTag = await api.GET('/plants', { ...as('alice'), params: { query: { tag: '' } } });
     const otherTag = await api.GET('/plants', {

@@ -266,6 +266,7 @@ describe('GET /plants?tag= on DynamoDB Local', () => {
     await store.create({ id: 6, name: 'P6', tag: 'b' }, 'alice');
     const first = await get('limit=2&tag=a');
     const cursor = first.next?.searchParams.get('cursor') ?? '';
+    expect(cursor).not.toBe('');
     expect(first.body).toEqual([
       { id: 1, name: 'P1', tag: 'a' },
       { id: 2, name: 'P2', tag: 'a' },
@@ -287,6 +288,7 @@ describe('GET /plants?tag= on DynamoDB Local', () => {
     }
     const unfiltered = await get('limit=2');
     const unfilteredCursor = unfiltered.next?.searchParams.get('cursor') ?? '';
+    expect(unfilteredCursor).not.toBe('');
     expect((await get(`limit=2&tag=a&cursor=${unfilteredCursor}`)).status).toBe(400);
   });
 });

@@ -64,15 +64,18 @@ describe('the npm start terminal', () => {
   });
 
   it('marks warnings and errors, in color on a terminal', () => {
-    expect(terminalLine(failed)).toMatch(
+    const [line, ...stack] = (terminalLine(failed) ?? '').split('\n');
+    expect(line).toMatch(
       new RegExp(`^ERROR ${TIME} GET /plants/\\{id\\} 500 4 ms — disk on fire$`),
     );
+    // a fault of ours shows where it happened
+    expect(stack).toEqual(['    Error: disk on fire', '    at ...']);
     expect(terminalLine(webhookWaits)).toMatch(
       new RegExp(
         `^WARN ${TIME} webhook attempt failed; it waits for the next plant=1 attempt=1 reason=answered 503 next=2026-11-23T17:48:09.000Z id=msg_a$`,
       ),
     );
-    const colored = terminalLine(failed, { color: true }) ?? '';
+    const [colored = ''] = (terminalLine(failed, { color: true }) ?? '').split('\n');
     expect(colored.startsWith('\u001b[31mERROR ')).toBe(true);
     expect(colored.endsWith('\u001b[0m')).toBe(true);
   });
