@@ -5,6 +5,7 @@
 // of another index or partition with a ValidationException (a 500). The check is no secret: a
 // caller who forges one only moves through their own plants.
 import { createHash } from 'node:crypto';
+import { creatorTagOf } from '#lib/plants/creatorTag.ts';
 import type { ListPosition } from '#lib/plants/store.ts';
 
 /** Far above any cursor this service makes. */
@@ -17,10 +18,11 @@ export interface CursorQuery {
   tag?: string | undefined;
 }
 
-// the unfiltered list's check is the owner alone, as before tags, so its cursors outlive a deploy
+// the list a cursor is for: the owner alone for the unfiltered list (as before tags, so its
+// cursors outlive a deploy), the tag list's own key for a tag
 const checkOf = (payload: string, { owner, tag }: CursorQuery) =>
   createHash('sha256')
-    .update(`${payload}\n${tag === undefined ? owner : JSON.stringify([owner, tag])}`)
+    .update(`${payload}\n${tag === undefined ? owner : creatorTagOf(owner, tag)}`)
     .digest('base64url')
     .slice(0, 16);
 
