@@ -2,6 +2,7 @@
 // a middleware for the caller, Zod's safeParse in the route, an error-handling middleware (Express
 // 5 passes a rejected async handler's error to it). Express answers its errors as HTML; the error
 // middleware maps them to our Error body. One console.log line.
+import './nodeRequire.ts';
 import express, { type ErrorRequestHandler } from 'express';
 import serverless from 'serverless-http';
 import { CHALLENGE, errorBody, NewPlant, putPlant, subOf } from './plants.ts';
