@@ -6,3 +6,9 @@ export const kinds = [...ROUTE_NAMES, 'deliverPlantAdded'] as const;
 export type Kind = (typeof kinds)[number];
 /** The functions that verify a caller's token (the webhook has no caller). */
 export const hasCaller = (kind: Kind) => kind !== 'deliverPlantAdded';
+
+/** The frameworks a user would pick instead, each doing the create's job (bench/peers/<name>.ts). */
+export const peers = ['powertools', 'hono', 'express'] as const;
+export type Peer = (typeof peers)[number];
+/** The function the peers do the job of. */
+export const PEERS_KIND: Kind = 'createPlant';

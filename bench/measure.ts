@@ -12,11 +12,18 @@ import { buildBundles } from '../infra/build/bundles.ts';
 import { LOCAL_AUDIENCE, LOCAL_ISSUER } from '../infra/local/keys.ts';
 import { repoRoot } from '../infra/local/paths.ts';
 import { ROUTES } from '../lib/routes/routeList.ts';
-import { hasCaller, type Kind, kinds } from './functions.ts';
+import { hasCaller, type Kind, kinds, PEERS_KIND, type Peer, peers } from './functions.ts';
 import { seedPlants } from './seed.ts';
 import { elapsed, say, settings, WARM_UP } from './settings.ts';
 import { PLANTS_TABLE, type Stack } from './stack.ts';
-import { type FunctionFigures, figuresOf, newRuns, record } from './stats.ts';
+import {
+  type FunctionFigures,
+  figuresOf,
+  newRuns,
+  peerFiguresOf,
+  type Runs,
+  record,
+} from './stats.ts';
 
 const execute = promisify(execFile);
 /**
@@ -25,26 +32,40 @@ const execute = promisify(execFile);
  */
 const HEAP_OF_A_128_MB_FUNCTION = ['--max-old-space-size=64', '--max-semi-space-size=2'];
 
-/** One function's bundle and its baseline's. */
+/** One function's bundle and its baseline's; for the create, with --peers, the peers' too. */
 interface Pair {
   ours: string;
   baseline: string;
+  peers?: Record<Peer, string>;
 }
 type Env = Record<string, string | undefined>;
-export const buildFunctions = async (work: string): Promise<Record<Kind, Pair>> => {
+export const buildFunctions = async (
+  work: string,
+  withPeers: boolean,
+): Promise<Record<Kind, Pair>> => {
   say('Building every function and its baseline with the deploy settings...');
   const entries: Record<string, string> = {};
   for (const name of kinds) {
     entries[`ours-${name}`] = join(repoRoot, 'handlers', `${name}.ts`);
     entries[`baseline-${name}`] = join(repoRoot, 'bench', 'baseline', `${name}.ts`);
   }
+  for (const peer of withPeers ? peers : []) {
+    entries[`peer-${peer}`] = join(repoRoot, 'bench', 'peers', `${peer}.ts`);
+  }
   const bundles = await buildBundles(join(work, 'functions'), entries);
+  const peerBundles = withPeers
+    ? (Object.fromEntries(peers.map((peer) => [peer, bundles[`peer-${peer}`] ?? ''])) as Record<
+        Peer,
+        string
+      >)
+    : undefined;
   return Object.fromEntries(
     kinds.map((kind) => [
       kind,
       {
         ours: bundles[`ours-${kind}`] ?? '',
         baseline: bundles[`baseline-${kind}`] ?? '',
+        ...(kind === PEERS_KIND && peerBundles ? { peers: peerBundles } : {}),
       },
     ]),
   ) as Record<Kind, Pair>;
@@ -99,7 +120,8 @@ export const measureFunctions = async (
         say(`  [${index + 1}/${kinds.length}] ${kind}: ${what} ${done}/${of} (${elapsed()})`),
     };
     const cold = await coldStarts(subject, withStubs);
-    const warmCpu = await warmRuns(subject, 'warm, CPU only', settings.warmInvocations, env);
+    const warmCpu = await warmRuns(subject, 'warm, CPU only', settings.warmInvocations, env, true);
+    const { peers: peerBundles } = subject.pair;
     const repeatCaller = hasCaller(kind)
       ? await warmRuns(subject, 'warm, CPU only, one repeat caller', settings.warmInvocations, {
           ...env,
@@ -118,7 +140,30 @@ export const measureFunctions = async (
     };
     subject.progress('peak RSS', 1, 1);
     const bundle = { ours: size(subject.pair.ours), baseline: size(subject.pair.baseline) };
-    figures[kind] = figuresOf({ bundle, cold, warmCpu, repeatCaller, warmStore, peakRssMb });
+    figures[kind] = {
+      ...figuresOf({
+        bundle,
+        cold: cold.ours,
+        warmCpu: warmCpu.ours,
+        repeatCaller: repeatCaller?.ours,
+        warmStore: warmStore.ours,
+        peakRssMb,
+      }),
+      ...(peerBundles
+        ? {
+            peers: Object.fromEntries(
+              peers.map((peer) => [
+                peer,
+                peerFiguresOf({
+                  bundle: { ours: size(peerBundles[peer]), baseline: bundle.baseline },
+                  cold: cold[peer] ?? newRuns(),
+                  warmCpu: warmCpu[peer] ?? newRuns(),
+                }),
+              ]),
+            ),
+          }
+        : {}),
+    };
   }
   return figures;
 };
@@ -131,17 +176,40 @@ interface Subject {
   progress: (what: string, done: number, of: number) => void;
 }
 
-/** A fresh process per run, ours and the baseline in turn. */
+/**
+ * The bundles a run compares, by name: ours, the baseline and the peers (the create's, with
+ * --peers; for the other runs only ours and the baseline).
+ */
+const bundlesOf = (pair: Pair, withPeers: boolean): [string, string][] => [
+  ['ours', pair.ours],
+  ['baseline', pair.baseline],
+  ...(withPeers ? Object.entries(pair.peers ?? {}) : []),
+];
+
+/** Each run's figures of every bundle but the baseline, recorded against the baseline's. */
+const recorder = (names: string[]) => {
+  const runs: Record<string, Runs> = Object.fromEntries(
+    names.filter((name) => name !== 'baseline').map((name) => [name, newRuns()]),
+  );
+  const add = (figure: Record<string, number>) => {
+    for (const [name, r] of Object.entries(runs))
+      record(r, figure[name] ?? 0, figure.baseline ?? 0);
+  };
+  return { runs: runs as Record<string, Runs> & { ours: Runs }, add };
+};
+
+/** A fresh process per run, each bundle in turn, each taking each place in turn. */
 const coldStarts = async ({ kind, pair, progress }: Subject, env: Env) => {
-  const runs = newRuns();
+  const bundles = bundlesOf(pair, true);
+  const { runs, add } = recorder(bundles.map(([name]) => name));
   for (let run = 0; run < settings.coldRuns; run++) {
-    const order = run % 2 === 0 ? (['ours', 'baseline'] as const) : (['baseline', 'ours'] as const);
-    const firstResponseMs = { ours: 0, baseline: 0 };
-    for (const which of order) {
-      const result = await probe<{ firstResponseMs: number }>(['cold', kind, pair[which]], env);
-      firstResponseMs[which] = result.firstResponseMs;
+    const firstResponseMs: Record<string, number> = {};
+    for (let k = 0; k < bundles.length; k++) {
+      const [name, bundle] = bundles[(run + k) % bundles.length] ?? ['', ''];
+      const result = await probe<{ firstResponseMs: number }>(['cold', kind, bundle], env);
+      firstResponseMs[name] = result.firstResponseMs;
     }
-    record(runs, firstResponseMs.ours, firstResponseMs.baseline);
+    add(firstResponseMs);
     if ((run + 1) % 5 === 0 || run + 1 === settings.coldRuns) {
       progress('cold starts', run + 1, settings.coldRuns);
     }
@@ -149,20 +217,28 @@ const coldStarts = async ({ kind, pair, progress }: Subject, env: Env) => {
   return runs;
 };
 
-/** Both in one process, invoked in turn; the one loaded first alternates too. */
-const warmRuns = async (subject: Subject, what: string, invocations: number, env: Env) => {
+/** All in one process, invoked in turn; the one loaded first rotates too. */
+const warmRuns = async (
+  subject: Subject,
+  what: string,
+  invocations: number,
+  env: Env,
+  withPeers = false,
+) => {
   const { kind, pair, progress } = subject;
-  const runs = newRuns();
+  const bundles = bundlesOf(pair, withPeers);
+  const { runs, add } = recorder(bundles.map(([name]) => name));
   for (let run = 0; run < settings.warmRuns; run++) {
     const ids = freshIds();
     await seedDeletions(subject, env, Object.values(ids), WARM_UP + invocations);
-    const [first, second] = run % 2 === 0 ? [pair.ours, pair.baseline] : [pair.baseline, pair.ours];
-    const result = await probe<{ firstP50Ms: number; secondP50Ms: number }>(
-      ['warm', kind, String(invocations), first, second],
+    const order: [string, string][] = bundles.map(
+      (_, k) => bundles[(run + k) % bundles.length] ?? ['', ''],
+    );
+    const result = await probe<{ p50Ms: number[] }>(
+      ['warm', kind, String(invocations), ...order.map(([, bundle]) => bundle)],
       { ...env, ...ids },
     );
-    if (run % 2 === 0) record(runs, result.firstP50Ms, result.secondP50Ms);
-    else record(runs, result.secondP50Ms, result.firstP50Ms);
+    add(Object.fromEntries(order.map(([name], k) => [name, result.p50Ms[k] ?? 0])));
     progress(what, run + 1, settings.warmRuns);
   }
   return runs;
@@ -209,10 +285,10 @@ const probe = async <Figures>(
   return JSON.parse(readFileSync(env.BENCH_RESULT_FILE ?? '', 'utf8')) as Figures;
 };
 
-let nextFirstId = 1_000_000;
-/** Fresh plant ids for one process: a block for the bundle loaded first, one for the second. */
+let nextFirstId = 10_000_000;
+/** Fresh plant ids for one process: a block for the bundle loaded first, the next for the second... */
 const freshIds = () => {
-  nextFirstId += 1_000_000;
+  nextFirstId += 10_000_000;
   return {
     BENCH_FIRST_ID: String(nextFirstId),
     BENCH_SECOND_FIRST_ID: String(nextFirstId + 500_000),

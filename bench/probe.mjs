@@ -1,7 +1,7 @@
 // One function's bundle (a real .mjs, so load-time crashes show) in a fresh Node process, as Lambda
 // runs it, invoked with the events of its kind. Writes its figures as JSON to BENCH_RESULT_FILE.
 //   node bench/probe.mjs cold <kind> <bundle>             first response of a fresh process
-//   node bench/probe.mjs warm <kind> <n> <one> <other>    both loaded, invoked in turn, n each
+//   node bench/probe.mjs warm <kind> <n> <bundle>...      all loaded, invoked in turn, n each
 //   node bench/probe.mjs memory <kind> <n> <bundle>        peak RSS over n invocations
 //   node bench/probe.mjs stubs                             the stubs alone, until stdin closes
 // kind: a function's name: a route of the list (BENCH_ROUTES), or deliverPlantAdded.
@@ -12,7 +12,8 @@
 // BENCH_TOKENS_FILE: one token a line; each invocation presents the next (a new caller each time),
 // or with BENCH_REPEAT_CALLER=1 always the first (one caller sending many requests).
 // BENCH_FIRST_ID, and BENCH_SECOND_FIRST_ID for the second bundle in warm mode: the first plant id
-// each creates or deletes (the bench seeds the ones they delete).
+// each creates or deletes (the bench seeds the ones they delete); each further bundle's block
+// follows at the same distance.
 // BENCH_WARM_UP: the invocations a warm or memory process makes before it measures.
 // BENCH_ROUTES: the route list (lib/routes/routeList.ts) as JSON, so that a probe loads no TypeScript.
 
@@ -144,22 +145,25 @@ if (mode === 'cold') {
   await invoke(subject);
   report({ importMs, firstResponseMs: performance.now() - beforeImport });
 } else if (mode === 'warm') {
-  // both in one process, invoked in turn: whatever slows the machine slows both alike
+  // all in one process, invoked in turn: whatever slows the machine slows them alike
   const n = Number(rest[0]);
-  const subjects = [
-    await load(rest[1], firstId),
-    await load(rest[2], Number(env.BENCH_SECOND_FIRST_ID)),
-  ];
-  const latencies = [[], []];
+  const bundles = rest.slice(1);
+  const stride = Number(env.BENCH_SECOND_FIRST_ID) - firstId;
+  const subjects = [];
+  for (const [i, bundle] of bundles.entries())
+    subjects.push(await load(bundle, firstId + i * stride));
+  const latencies = subjects.map(() => []);
   for (let i = 0; i < WARM_UP + n; i++) {
-    for (const s of i % 2 ? [1, 0] : [0, 1]) {
+    // each takes each place in turn
+    for (let k = 0; k < subjects.length; k++) {
+      const s = (i + k) % subjects.length;
       const started = performance.now();
       await invoke(subjects[s]);
       if (i >= WARM_UP) latencies[s].push(performance.now() - started);
     }
   }
   const p50 = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
-  report({ firstP50Ms: p50(latencies[0]), secondP50Ms: p50(latencies[1]) });
+  report({ p50Ms: latencies.map(p50) });
 } else if (mode === 'memory') {
   const n = Number(rest[0]);
   const subject = await load(rest[1], firstId);

@@ -3,9 +3,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../infra/local/paths.ts';
-import { type Kind, kinds } from './functions.ts';
+import { type Kind, kinds, PEERS_KIND } from './functions.ts';
 import { elapsed, settings } from './settings.ts';
-import type { FunctionFigures, Spread } from './stats.ts';
+import type { FunctionFigures, PeerFigures, Spread } from './stats.ts';
 
 const RATIO_NAMES = [
   'bundle',
@@ -45,6 +45,7 @@ export const report = (figures: Figures) => {
       Math.max(...kinds.map((kind) => medianOf(kind, name) ?? Number.NEGATIVE_INFINITY)),
     ]),
   ) as Record<RatioName, number>;
+  const peerFigures = figures[PEERS_KIND].peers;
   const results = {
     measuredAt: new Date().toISOString(),
     node: process.versions.node,
@@ -52,6 +53,7 @@ export const report = (figures: Figures) => {
     functions: figures,
     ratios: { ...perFunction, ...worstOf },
     peakRssMb: Math.max(...kinds.map((kind) => figures[kind].peakRssMb.ours)),
+    ...(peerFigures ? { peers: peerRatios(peerFigures) } : {}),
   };
 
   const previous = previousRun();
@@ -68,6 +70,7 @@ export const report = (figures: Figures) => {
   writeFileSync(resultsFile, `${JSON.stringify(results, null, 2)}\n`);
 
   printTable(figures, worstOf, results.peakRssMb);
+  if (peerFigures) printPeers(figures[PEERS_KIND], peerFigures);
   if (moves.length > 0) {
     const largest = moves.reduce((a, b) => (Math.abs(b.by) > Math.abs(a.by) ? b : a));
     const sign = largest.by > 0 ? '+' : '';
@@ -115,4 +118,34 @@ const printTable = (figures: Figures, worstOf: Record<RatioName, number>, peakRs
   out(
     `Ours / baseline; ratios are medians over runs (interquartile range). Node ${process.versions.node}; ${settings.coldRuns} cold runs, ${settings.warmRuns} warm runs of ${settings.warmInvocations} invocations each (${settings.storeInvocations} with the store); ${elapsed()}. Figures in bench/results.json.`,
   );
+};
+
+/** Each peer's ratios to the create's floor, as results.json holds them. */
+const peerRatios = (peerFigures: Record<string, PeerFigures>) =>
+  Object.fromEntries(
+    Object.entries(peerFigures).map(([peer, { ratios }]) => [
+      peer,
+      {
+        bundle: ratios.bundle,
+        coldStart: ratios.coldStart.median,
+        warmCpuP50: ratios.warmCpuP50.median,
+      },
+    ]),
+  );
+
+/** The create beside its peers, every figure a ratio to its floor from the same runs. */
+const printPeers = (ours: FunctionFigures, peerFigures: Record<string, PeerFigures>) => {
+  out('');
+  out(`| ${PEERS_KIND} implementation | bundle | cold start (IQR) | warm CPU p50 (IQR) |`);
+  out('|---|---:|---:|---:|');
+  out(
+    `| ours | ${ours.ratios.bundle.toFixed(2)} | ${cell(ours.ratios.coldStart)} | ${cell(ours.ratios.warmCpuP50)} |`,
+  );
+  for (const [peer, { ratios }] of Object.entries(peerFigures)) {
+    out(
+      `| ${peer} | ${ratios.bundle.toFixed(2)} | ${cell(ratios.coldStart)} | ${cell(ratios.warmCpuP50)} |`,
+    );
+  }
+  out('');
+  out('Ratios to the floor (bench/baseline), from the same interleaved runs.');
 };

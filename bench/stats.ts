@@ -41,6 +41,29 @@ export const record = (runs: Runs, ours: number, baseline: number) => {
   runs.ratios.push(ours / baseline);
 };
 
+/** A peer of the create (bench/peers/): its figures, and its ratios to the create's floor. */
+export interface PeerFigures {
+  bundle: number;
+  coldStartMs: Spread;
+  warmCpuP50Ms: Spread;
+  ratios: { bundle: number; coldStart: Spread; warmCpuP50: Spread };
+}
+
+export const peerFiguresOf = (measured: {
+  bundle: { ours: Size; baseline: Size };
+  cold: Runs;
+  warmCpu: Runs;
+}): PeerFigures => ({
+  bundle: measured.bundle.ours.raw,
+  coldStartMs: spread(measured.cold.ours),
+  warmCpuP50Ms: spread(measured.warmCpu.ours),
+  ratios: {
+    bundle: ratio(measured.bundle.ours.raw, measured.bundle.baseline.raw),
+    coldStart: spread(measured.cold.ratios),
+    warmCpuP50: spread(measured.warmCpu.ratios),
+  },
+});
+
 export interface FunctionFigures {
   bundle: { ours: number; baseline: number; oursGzip: number; baselineGzip: number };
   coldStartMs: { ours: Spread; baseline: Spread };
@@ -48,6 +71,7 @@ export interface FunctionFigures {
   repeatCallerWarmCpuP50Ms?: { ours: Spread; baseline: Spread };
   warmStoreP50Ms: { ours: Spread; baseline: Spread };
   peakRssMb: { ours: number; baseline: number };
+  peers?: Record<string, PeerFigures>;
   ratios: {
     bundle: number;
     bundleGzip: number;

@@ -29,8 +29,10 @@ export const reply = (statusCode: number, body?: unknown): APIGatewayProxyStruct
 export const fail = (status: number, message: string) => reply(status, { error: status, message });
 
 /** The caller's sub, or undefined when the token is not valid. */
-export const callerOf = async (event: APIGatewayProxyEventV2): Promise<string | undefined> => {
-  const authorization = event.headers?.authorization;
+export const callerOf = (event: APIGatewayProxyEventV2) => subOf(event.headers?.authorization);
+
+/** The sub of an Authorization header's bearer token, or undefined when it is not valid. */
+export const subOf = async (authorization: string | undefined): Promise<string | undefined> => {
   if (!authorization?.startsWith('Bearer ')) return undefined;
   try {
     const { payload } = await jwtVerify(authorization.slice(7), keySet, {
