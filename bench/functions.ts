@@ -12,3 +12,12 @@ export const peers = ['powertools', 'hono', 'express'] as const;
 export type Peer = (typeof peers)[number];
 /** The function the peers do the job of. */
 export const PEERS_KIND: Kind = 'createPlant';
+/**
+ * The create's second reference beside its floor: the floor plus, written by hand, the log line
+ * and EMF document ours writes per request (bench/baseline/observed/createPlant.ts). Measured with
+ * the peers.
+ */
+export const OBSERVED_FLOOR = 'observedFloor';
+/** What the create is measured beside, with --peers, each against its floor. */
+export const comparisons = [OBSERVED_FLOOR, ...peers] as const;
+export type Comparison = (typeof comparisons)[number];

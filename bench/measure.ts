@@ -12,7 +12,15 @@ import { buildBundles } from '../infra/build/bundles.ts';
 import { LOCAL_AUDIENCE, LOCAL_ISSUER } from '../infra/local/keys.ts';
 import { repoRoot } from '../infra/local/paths.ts';
 import { ROUTES } from '../lib/routes/routeList.ts';
-import { hasCaller, type Kind, kinds, PEERS_KIND, type Peer, peers } from './functions.ts';
+import {
+  type Comparison,
+  comparisons,
+  hasCaller,
+  type Kind,
+  kinds,
+  OBSERVED_FLOOR,
+  PEERS_KIND,
+} from './functions.ts';
 import { seedPlants } from './seed.ts';
 import { elapsed, say, settings, WARM_UP } from './settings.ts';
 import { PLANTS_TABLE, type Stack } from './stack.ts';
@@ -32,11 +40,14 @@ const execute = promisify(execFile);
  */
 const HEAP_OF_A_128_MB_FUNCTION = ['--max-old-space-size=64', '--max-semi-space-size=2'];
 
-/** One function's bundle and its baseline's; for the create, with --peers, the peers' too. */
+/**
+ * One function's bundle and its baseline's; for the create, with --peers, the peers' and the
+ * observed floor's too.
+ */
 interface Pair {
   ours: string;
   baseline: string;
-  peers?: Record<Peer, string>;
+  peers?: Record<Comparison, string>;
 }
 type Env = Record<string, string | undefined>;
 export const buildFunctions = async (
@@ -49,15 +60,17 @@ export const buildFunctions = async (
     entries[`ours-${name}`] = join(repoRoot, 'handlers', `${name}.ts`);
     entries[`baseline-${name}`] = join(repoRoot, 'bench', 'baseline', `${name}.ts`);
   }
-  for (const peer of withPeers ? peers : []) {
-    entries[`peer-${peer}`] = join(repoRoot, 'bench', 'peers', `${peer}.ts`);
+  for (const name of withPeers ? comparisons : []) {
+    entries[`peer-${name}`] =
+      name === OBSERVED_FLOOR
+        ? join(repoRoot, 'bench', 'baseline', 'observed', `${PEERS_KIND}.ts`)
+        : join(repoRoot, 'bench', 'peers', `${name}.ts`);
   }
   const bundles = await buildBundles(join(work, 'functions'), entries);
   const peerBundles = withPeers
-    ? (Object.fromEntries(peers.map((peer) => [peer, bundles[`peer-${peer}`] ?? ''])) as Record<
-        Peer,
-        string
-      >)
+    ? (Object.fromEntries(
+        comparisons.map((name) => [name, bundles[`peer-${name}`] ?? '']),
+      ) as Record<Comparison, string>)
     : undefined;
   return Object.fromEntries(
     kinds.map((kind) => [
@@ -152,7 +165,7 @@ export const measureFunctions = async (
       ...(peerBundles
         ? {
             peers: Object.fromEntries(
-              peers.map((peer) => [
+              comparisons.map((peer) => [
                 peer,
                 peerFiguresOf({
                   bundle: { ours: size(peerBundles[peer]), baseline: bundle.baseline },
@@ -177,8 +190,8 @@ interface Subject {
 }
 
 /**
- * The bundles a run compares, by name: ours, the baseline and the peers (the create's, with
- * --peers; for the other runs only ours and the baseline).
+ * The bundles a run compares, by name: ours, the baseline, and the create's peers and observed
+ * floor (with --peers; for the other runs only ours and the baseline).
  */
 const bundlesOf = (pair: Pair, withPeers: boolean): [string, string][] => [
   ['ours', pair.ours],

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../infra/local/paths.ts';
-import { type Kind, kinds, PEERS_KIND } from './functions.ts';
+import { type Kind, kinds, OBSERVED_FLOOR, PEERS_KIND } from './functions.ts';
 import { elapsed, settings } from './settings.ts';
 import type { FunctionFigures, PeerFigures, Spread } from './stats.ts';
 
@@ -45,7 +45,8 @@ export const report = (figures: Figures) => {
       Math.max(...kinds.map((kind) => medianOf(kind, name) ?? Number.NEGATIVE_INFINITY)),
     ]),
   ) as Record<RatioName, number>;
-  const peerFigures = figures[PEERS_KIND].peers;
+  // with --peers: the create's peers, and its observed floor apart, a reference rather than a peer
+  const { [OBSERVED_FLOOR]: observedFloor, ...peerFigures } = figures[PEERS_KIND].peers ?? {};
   const results = {
     measuredAt: new Date().toISOString(),
     node: process.versions.node,
@@ -53,7 +54,12 @@ export const report = (figures: Figures) => {
     functions: figures,
     ratios: { ...perFunction, ...worstOf },
     peakRssMb: Math.max(...kinds.map((kind) => figures[kind].peakRssMb.ours)),
-    ...(peerFigures ? { peers: peerRatios(peerFigures) } : {}),
+    ...(observedFloor
+      ? {
+          peers: ratiosOf(peerFigures),
+          references: { observedFloor: ratiosOf({ observedFloor }).observedFloor },
+        }
+      : {}),
   };
 
   const previous = previousRun();
@@ -70,7 +76,7 @@ export const report = (figures: Figures) => {
   writeFileSync(resultsFile, `${JSON.stringify(results, null, 2)}\n`);
 
   printTable(figures, worstOf, results.peakRssMb);
-  if (peerFigures) printPeers(figures[PEERS_KIND], peerFigures);
+  if (observedFloor) printPeers(figures[PEERS_KIND], observedFloor, peerFigures);
   if (moves.length > 0) {
     const largest = moves.reduce((a, b) => (Math.abs(b.by) > Math.abs(a.by) ? b : a));
     const sign = largest.by > 0 ? '+' : '';
@@ -120,8 +126,8 @@ const printTable = (figures: Figures, worstOf: Record<RatioName, number>, peakRs
   );
 };
 
-/** Each peer's ratios to the create's floor, as results.json holds them. */
-const peerRatios = (peerFigures: Record<string, PeerFigures>) =>
+/** Each peer's or reference's ratios to the create's floor, as results.json holds them. */
+const ratiosOf = (peerFigures: Record<string, PeerFigures>) =>
   Object.fromEntries(
     Object.entries(peerFigures).map(([peer, { ratios }]) => [
       peer,
@@ -134,18 +140,26 @@ const peerRatios = (peerFigures: Record<string, PeerFigures>) =>
   );
 
 /** The create beside its peers, every figure a ratio to its floor from the same runs. */
-const printPeers = (ours: FunctionFigures, peerFigures: Record<string, PeerFigures>) => {
+const printPeers = (
+  ours: FunctionFigures,
+  observedFloor: PeerFigures,
+  peerFigures: Record<string, PeerFigures>,
+) => {
   out('');
   out(`| ${PEERS_KIND} implementation | bundle | cold start (IQR) | warm CPU p50 (IQR) |`);
   out('|---|---:|---:|---:|');
-  out(
-    `| ours | ${ours.ratios.bundle.toFixed(2)} | ${cell(ours.ratios.coldStart)} | ${cell(ours.ratios.warmCpuP50)} |`,
-  );
-  for (const [peer, { ratios }] of Object.entries(peerFigures)) {
+  const rows = [
+    ['ours', ours],
+    ['floor + observability by hand', observedFloor],
+    ...Object.entries(peerFigures),
+  ] as const;
+  for (const [name, { ratios }] of rows) {
     out(
-      `| ${peer} | ${ratios.bundle.toFixed(2)} | ${cell(ratios.coldStart)} | ${cell(ratios.warmCpuP50)} |`,
+      `| ${name} | ${ratios.bundle.toFixed(2)} | ${cell(ratios.coldStart)} | ${cell(ratios.warmCpuP50)} |`,
     );
   }
   out('');
-  out('Ratios to the floor (bench/baseline), from the same interleaved runs.');
+  out(
+    'Ratios to the floor (bench/baseline), from the same interleaved runs; floor + observability by hand: the floor writing the log line and EMF document ours writes per request (bench/baseline/observed/).',
+  );
 };

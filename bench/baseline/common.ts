@@ -21,7 +21,10 @@ export const client = createDocumentClient({
   requestTimeoutMs: 1000,
 });
 
-export const reply = (statusCode: number, body?: unknown): APIGatewayProxyStructuredResultV2 => ({
+export const reply = (
+  statusCode: number,
+  body?: unknown,
+): APIGatewayProxyStructuredResultV2 & { statusCode: number } => ({
   statusCode,
   headers: { 'Content-Type': 'application/json' },
   ...(body === undefined ? {} : { body: JSON.stringify(body) }),

@@ -1,13 +1,24 @@
 // POST /plants, bare: JSON.parse, the three fields checked by hand, and the same conditional
-// PutCommand through the same DynamoDB client.
+// PutCommand through the same DynamoDB client. `seen` takes the caller and the plant id as they
+// become known, for the floor that logs them (bench/baseline/observed/createPlant.ts).
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { callerOf, client, fail, reply, table } from './common.ts';
 
-export const handler = async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyResultV2> => {
+/** What a create learned of its request: the caller once verified, the id once stored. */
+export interface Seen {
+  sub?: string;
+  plantId?: number;
+}
+
+export const createPlant = async (
+  event: APIGatewayProxyEventV2,
+  seen: Seen = {},
+): Promise<ReturnType<typeof reply>> => {
   const sub = await callerOf(event);
   if (!sub) return fail(401, 'Unauthorized');
+  seen.sub = sub;
   let body: { id?: unknown; name?: unknown; tag?: unknown };
   try {
     const text = event.isBase64Encoded
@@ -33,6 +44,8 @@ export const handler = async (event: APIGatewayProxyEventV2): Promise<APIGateway
     createdBy: sub,
     version: 1,
   };
+  // a safe integer: checked above
+  seen.plantId = id as number;
   try {
     await client.send(
       new PutCommand({
@@ -49,3 +62,5 @@ export const handler = async (event: APIGatewayProxyEventV2): Promise<APIGateway
   }
   return reply(200, tag === undefined ? { name } : { name, tag });
 };
+
+export const handler = (event: APIGatewayProxyEventV2) => createPlant(event);

@@ -4,6 +4,9 @@ import type { SettingsLoader } from './load.ts';
 /** The service's name in logs and metric dimensions, as serverless.yml names it. */
 export const SERVICE_NAME = 'plant-store';
 
+/** The metrics' namespace unless METRICS_NAMESPACE says otherwise. */
+export const DEFAULT_METRICS_NAMESPACE = 'PlantStore';
+
 export const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT'] as const;
 
 export interface TelemetrySettings {
@@ -15,5 +18,5 @@ export interface TelemetrySettings {
 export const telemetrySettings: SettingsLoader<TelemetrySettings> = (read) => ({
   serviceName: SERVICE_NAME,
   logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'INFO'),
-  metricsNamespace: read.optional('METRICS_NAMESPACE') ?? 'PlantStore',
+  metricsNamespace: read.optional('METRICS_NAMESPACE') ?? DEFAULT_METRICS_NAMESPACE,
 });

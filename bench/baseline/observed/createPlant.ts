@@ -1,0 +1,75 @@
+// POST /plants, the floor plus by hand what ours writes per request: one JSON log line with
+// Powertools Logger's keys and ours' fields, one CloudWatch EMF document counting the outcome, and
+// a ColdStart metric once per container; both to stdout, as ours writes them. The floor's create
+// does the job; this only watches it. Measures what Middy, Zod and Powertools cost over the same
+// observable job. Not shipped.
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { DEFAULT_METRICS_NAMESPACE, SERVICE_NAME } from '#lib/config/telemetry.ts';
+import { ROUTES, routeKey } from '#lib/routes/routeList.ts';
+import type { MetricName } from '#lib/telemetry.ts';
+import { createPlant, type Seen } from '../createPlant.ts';
+
+const namespace = process.env.METRICS_NAMESPACE ?? DEFAULT_METRICS_NAMESPACE;
+const route = routeKey(ROUTES.createPlant);
+
+/** Each status the floor's create answers: its metric, and the outcome ours logs. */
+const outcomes: Record<number, { metric: MetricName; outcome?: string }> = {
+  200: { metric: 'PlantsCreated', outcome: 'created' },
+  400: { metric: 'ValidationFailures' },
+  401: { metric: 'AuthFailures' },
+  409: { metric: 'PlantConflicts', outcome: 'conflict' },
+  503: { metric: 'StoreUnavailable', outcome: 'unavailable' },
+};
+
+const write = (document: unknown) => process.stdout.write(`${JSON.stringify(document)}\n`);
+/** One EMF document: `name` counted once, with these dimensions and their values. */
+const count = (name: string, dimensions: Record<string, string>) =>
+  write({
+    _aws: {
+      Timestamp: Date.now(),
+      CloudWatchMetrics: [
+        {
+          Namespace: namespace,
+          Dimensions: [Object.keys(dimensions)],
+          Metrics: [{ Name: name, Unit: 'Count' }],
+        },
+      ],
+    },
+    ...dimensions,
+    [name]: 1,
+  });
+
+let coldStart = true;
+
+export const handler = async (event: APIGatewayProxyEventV2, context: Context) => {
+  const started = performance.now();
+  const wasColdStart = coldStart;
+  if (coldStart) {
+    coldStart = false;
+    count('ColdStart', { service: SERVICE_NAME, function_name: context.functionName });
+  }
+  const seen: Seen = {};
+  const response = await createPlant(event, seen);
+  const { statusCode } = response;
+  const { metric, outcome } = outcomes[statusCode] ?? { metric: 'InternalErrors' };
+  const refused = statusCode >= 400 && statusCode < 500;
+  write({
+    level: statusCode >= 500 ? 'WARN' : 'INFO',
+    message: statusCode < 400 ? 'request' : refused ? 'request refused' : 'request failed',
+    timestamp: new Date().toISOString(),
+    service: SERVICE_NAME,
+    cold_start: wasColdStart,
+    function_name: context.functionName,
+    function_request_id: context.awsRequestId,
+    sampling_rate: 0,
+    route,
+    status: statusCode,
+    latencyMs: Math.round((performance.now() - started) * 10) / 10,
+    ...(seen.plantId === undefined ? {} : { plantId: seen.plantId }),
+    ...(seen.sub === undefined ? {} : { callerSub: seen.sub }),
+    ...(outcome ? { outcome } : {}),
+    ...(refused ? { reason: JSON.parse(response.body ?? '{}').message } : {}),
+  });
+  count(metric, { service: SERVICE_NAME });
+  return response;
+};
