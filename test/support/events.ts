@@ -103,3 +103,15 @@ export const invokeHandler = (
   event: APIGatewayProxyEventV2,
   context: Context = lambdaContext(),
 ) => (handler as LambdaHttpHandler)(event, context);
+
+/** A JSON request with a bearer token; `body` undefined sends no body at all. */
+export const jsonRequest = (
+  token: string,
+  body: string | undefined,
+  headers: Record<string, string> = {},
+  rest: Omit<RequestSpec, 'headers' | 'body'> = {},
+): RequestSpec => ({
+  headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
+  ...(body === undefined ? {} : { body }),
+  ...rest,
+});

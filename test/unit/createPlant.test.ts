@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HttpResponse } from '#lib/http/types.ts';
 import { createPlantHandler } from '#lib/routes/createPlant.ts';
 import { expectError as expectErrorBody, expectSuccess } from '../support/answers.ts';
-import { httpApiEvent, lambdaContext, type RequestSpec } from '../support/events.ts';
+import { httpApiEvent, jsonRequest, lambdaContext, type RequestSpec } from '../support/events.ts';
 import { FakePlantStore } from '../support/fakePlantStore.ts';
 import { headerOf } from '../support/headers.ts';
 import { type RecordedTelemetry, recordTelemetry } from '../support/telemetry.ts';
@@ -71,15 +71,7 @@ describe('POST /plants', () => {
     body: string | undefined,
     headers: Record<string, string> = {},
     rest: Omit<RequestSpec, 'headers' | 'body'> = {},
-  ): RequestSpec => ({
-    headers: {
-      authorization: `Bearer ${tokens.valid}`,
-      'content-type': 'application/json',
-      ...headers,
-    },
-    ...(body === undefined ? {} : { body }),
-    ...rest,
-  });
+  ) => jsonRequest(tokens.valid, body, headers, rest);
 
   /** The Error object of API.md, for any error status, showing no token; returns its message. */
   const expectError = (response: HttpResponse, status: number): string =>

@@ -16,7 +16,7 @@ import {
 import type { Reply } from '#lib/http/reply.ts';
 import type { HttpResponse } from '#lib/http/types.ts';
 import { expectError as expectErrorBody, expectSuccess } from '../support/answers.ts';
-import { httpApiEvent, lambdaContext, type RequestSpec } from '../support/events.ts';
+import { httpApiEvent, jsonRequest, lambdaContext, type RequestSpec } from '../support/events.ts';
 import { headerOf } from '../support/headers.ts';
 import { type RecordedTelemetry, recordTelemetry } from '../support/telemetry.ts';
 import {
@@ -164,15 +164,7 @@ describe('the pipeline, through a stub route', () => {
     body: string | undefined,
     headers: Record<string, string> = {},
     rest: Omit<RequestSpec, 'headers' | 'body'> = {},
-  ): RequestSpec => ({
-    headers: {
-      authorization: `Bearer ${tokens.valid}`,
-      'content-type': 'application/json',
-      ...headers,
-    },
-    ...(body === undefined ? {} : { body }),
-    ...rest,
-  });
+  ) => jsonRequest(tokens.valid, body, headers, rest);
 
   /** The Error object of API.md, for any error status, showing no token; returns its message. */
   const expectError = (response: HttpResponse, status: number): string =>
