@@ -1,7 +1,10 @@
-// The one logger and the one metrics emitter per container (Powertools for AWS Lambda): JSON log
-// lines and CloudWatch Embedded Metric Format, both written to stdout, where Lambda collects them.
-import { Logger } from '@aws-lambda-powertools/logger';
-import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+// The service's telemetry: one JSON line per request or delivery attempt, in one write to stdout
+// (where Lambda collects it), that is both the log line and the CloudWatch Embedded Metric Format
+// document counting its outcome (CloudWatch reads the count from the line's `_aws` block). The keys
+// are Powertools Logger's; written here because Powertools writes a log line and a metric document
+// apart, two writes and two serializations: measured, those cost more than the rest of a webhook
+// delivery's own work over its floor (README, Performance).
+import type { Context } from 'aws-lambda';
 import type { TelemetrySettings } from '#lib/config/telemetry.ts';
 
 /**
@@ -32,22 +35,81 @@ export const METRIC_NAMES = [
   'WebhookAttemptsFailed',
   'WebhooksDeadLettered',
 ] as const;
+
 export type MetricName = (typeof METRIC_NAMES)[number];
 
-export interface Telemetry {
-  logger: Logger;
-  metrics: Metrics;
+/** The Lambda invocation a line belongs to. */
+export type Invocation = Pick<Context, 'functionName' | 'awsRequestId'>;
+
+export interface LogEntry {
+  level: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+  message: string;
+  /** The outcome the line counts: counted whatever the log level. */
+  metric: MetricName;
+  /** What the line says besides; plain data (an Error as its fields: see describeError). */
+  fields?: Record<string, unknown>;
 }
 
-export const createTelemetry = ({
-  serviceName,
-  logLevel,
-  metricsNamespace,
-}: TelemetrySettings): Telemetry => ({
-  logger: new Logger({ serviceName, logLevel }),
-  metrics: new Metrics({ serviceName, namespace: metricsNamespace }),
-});
+export interface Telemetry {
+  /** Writes `entry` as one line of `invocation`. */
+  record: (invocation: Invocation, entry: LogEntry) => void;
+}
 
-/** One more of `name`. */
-export const count = (metrics: Metrics, name: MetricName) =>
-  metrics.addMetric(name, MetricUnit.Count, 1);
+const SEVERITY = { DEBUG: 0, INFO: 1, WARN: 2, ERROR: 3, SILENT: 4 } as const;
+
+const writeToStdout = (line: string) => {
+  process.stdout.write(line);
+};
+
+/** `write` takes each line whole, its newline included; tests give their own. */
+export const createTelemetry = (
+  { serviceName, logLevel, metricsNamespace, coldStarts }: TelemetrySettings,
+  write: (line: string) => void = writeToStdout,
+): Telemetry => {
+  const threshold = SEVERITY[logLevel];
+  const counted = (name: string, dimensions: string[]) => ({
+    Namespace: metricsNamespace,
+    Dimensions: [dimensions],
+    Metrics: [{ Name: name, Unit: 'Count' }],
+  });
+  // the container's first invocation: its lines say cold_start, and the first counts ColdStart
+  // (Lambda hands each invocation a context object of its own)
+  let firstInvocation: Invocation | undefined;
+  let coldStartCounted = !coldStarts;
+  return {
+    record: (invocation, { level, message, metric, fields }) => {
+      const { functionName, awsRequestId } = invocation;
+      firstInvocation ??= invocation;
+      const coldStart = coldStarts && invocation === firstInvocation;
+      const countsColdStart = !coldStartCounted;
+      coldStartCounted = true;
+      const metrics = {
+        _aws: {
+          Timestamp: Date.now(),
+          CloudWatchMetrics: [
+            counted(metric, ['service']),
+            ...(countsColdStart ? [counted('ColdStart', ['service', 'function_name'])] : []),
+          ],
+        },
+        [metric]: 1,
+        ...(countsColdStart ? { ColdStart: 1 } : {}),
+      };
+      // below the log level, the count alone
+      const document =
+        SEVERITY[level] < threshold
+          ? { service: serviceName, function_name: functionName, ...metrics }
+          : {
+              level,
+              message,
+              timestamp: new Date().toISOString(),
+              service: serviceName,
+              cold_start: coldStart,
+              function_name: functionName,
+              function_request_id: awsRequestId,
+              ...fields,
+              ...metrics,
+            };
+      write(`${JSON.stringify(document)}\n`);
+    },
+  };
+};

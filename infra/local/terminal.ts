@@ -98,8 +98,9 @@ export const terminalLine = (
   if (NOISE.some((pattern) => pattern.test(line))) return undefined;
   const log = parsed(line);
   if (!log) return line;
-  // the metrics (CloudWatch Embedded Metric Format): CloudWatch's, not a reader's
-  if ('_aws' in log) return json ? line : undefined;
+  // a count alone (CloudWatch Embedded Metric Format, below the log level): CloudWatch's, not a
+  // reader's
+  if (log.message === undefined && '_aws' in log) return json ? line : undefined;
   if (json) return line;
   if (log.route !== undefined && log.status !== undefined) {
     // a fault of ours: its stack (and its causes') under the line, as a developer needs it

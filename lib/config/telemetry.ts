@@ -13,10 +13,14 @@ export interface TelemetrySettings {
   serviceName: string;
   logLevel: (typeof LOG_LEVELS)[number];
   metricsNamespace: string;
+  /** Whether a container's first invocation is a cold start: not when Lambda made it in advance. */
+  coldStarts: boolean;
 }
 
 export const telemetrySettings: SettingsLoader<TelemetrySettings> = (read) => ({
   serviceName: SERVICE_NAME,
   logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'INFO'),
   metricsNamespace: read.optional('METRICS_NAMESPACE') ?? DEFAULT_METRICS_NAMESPACE,
+  // Lambda's own word; provisioned concurrency starts containers before any request needs them
+  coldStarts: read.optional('AWS_LAMBDA_INITIALIZATION_TYPE') !== 'provisioned-concurrency',
 });

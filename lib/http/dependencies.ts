@@ -1,5 +1,5 @@
 // What every HTTP function builds once per container from its settings: the token verifier with
-// its key set and its cache of verified tokens, and the logger and metrics.
+// its key set and its cache of verified tokens, and the telemetry.
 import { cachedTokenVerifier } from '#lib/auth/tokenCache.ts';
 import { createClaimsVerifier, keySetFrom } from '#lib/auth/tokenVerifier.ts';
 import type { AuthSettings } from '#lib/config/auth.ts';

@@ -2,14 +2,12 @@
 // schemas of its body, path and query) and what it does with a valid request; the order of the
 // stages lives here and nowhere else:
 //
-//   timeout → logger → metrics → telemetry → error responder → headers → bearer auth (+ scope)
+//   timeout → telemetry → error responder → headers → bearer auth (+ scope)
 //   → JSON body (routes with a body) → validation (body, path, query) → route logic → reply
 //
 // Each stage writes its result to its own field of the context (lib/http/types.ts); the route's
 // logic gets them as one typed RouteRequest and answers a Reply, which telemetry logs and counts
 // and which becomes API Gateway's response last of all.
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
@@ -84,7 +82,7 @@ export const httpRoute = <
   Query = undefined,
   A extends Access = 'read' | 'write',
 >(
-  { verifyToken, scopes = {}, logger, metrics }: HttpDependencies,
+  { verifyToken, scopes = {}, record }: HttpDependencies,
   definition: RouteDefinition<Body, Path, Query, A>,
   logic: RouteLogic<Body, Path, Query, A>,
 ): HttpHandler => {
@@ -99,11 +97,7 @@ export const httpRoute = <
       });
     },
   })
-    // the event is never logged, whatever POWERTOOLS_LOGGER_LOG_EVENT says: it holds the token
-    // and the body
-    .use(injectLambdaContext(logger, { logEvent: false, resetKeys: true }))
-    .use(logMetrics(metrics, { captureColdStartMetric: true }))
-    .use(requestTelemetry({ logger, metrics }, name))
+    .use(requestTelemetry({ record }, name))
     .use(errorResponder())
     .use(httpHeaderNormalizer());
   if (access !== 'anyone') {

@@ -5,7 +5,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import { isErrorReply, type Reply } from '#lib/http/reply.ts';
 import type { RouteContext } from '#lib/http/types.ts';
-import { count, type Telemetry } from '#lib/telemetry.ts';
+import type { LogEntry, Telemetry } from '#lib/telemetry.ts';
 
 type TelemetryMiddleware = MiddlewareObj<unknown, Reply, unknown, RouteContext>;
 type TelemetryRequest = Parameters<NonNullable<TelemetryMiddleware['before']>>[0];
@@ -20,10 +20,7 @@ const describeError = (error: unknown, depth = 0): unknown => {
   return { name, message, stack, ...(more ? { cause: describeError(cause, depth + 1) } : {}) };
 };
 
-export const requestTelemetry = (
-  { logger, metrics }: Telemetry,
-  route: string,
-): TelemetryMiddleware => {
+export const requestTelemetry = ({ record }: Telemetry, route: string): TelemetryMiddleware => {
   const startedAt = new WeakMap<TelemetryRequest, number>();
 
   const requestTelemetryAfter = (request: TelemetryRequest) => {
@@ -42,20 +39,23 @@ export const requestTelemetry = (
       ...(caller ? { callerSub: caller.sub } : {}),
       ...(reply.outcome ? { outcome: reply.outcome } : {}),
     };
-    count(metrics, reply.metric);
-
-    try {
-      if (!isErrorReply(reply)) logger.info('request', fields);
-      else if (reply.status < 500)
-        logger.info('request refused', { ...fields, reason: reply.message });
-      else {
-        const details = { ...fields, error: describeError(reply.cause) };
-        if (reply.status === 500) logger.error('request failed', details);
-        else logger.warn('request failed', details);
+    const { metric } = reply;
+    const entry = (): LogEntry => {
+      if (!isErrorReply(reply)) return { level: 'INFO', message: 'request', metric, fields };
+      if (reply.status < 500) {
+        const refused = { ...fields, reason: reply.message };
+        return { level: 'INFO', message: 'request refused', metric, fields: refused };
       }
+      const failed = { ...fields, error: describeError(reply.cause) };
+      const level = reply.status === 500 ? 'ERROR' : 'WARN';
+      return { level, message: 'request failed', metric, fields: failed };
+    };
+    try {
+      record(request.context, entry());
     } catch {
       // an error that cannot be written must not turn the answer into a crash: log without it
-      logger.error('request failed; its error could not be logged', fields);
+      const message = 'request failed; its error could not be logged';
+      record(request.context, { level: 'ERROR', message, metric, fields });
     }
   };
 

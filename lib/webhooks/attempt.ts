@@ -1,21 +1,17 @@
 // One attempt to deliver an event, and what follows a failure: the same for the first attempt
 // (from the table's stream) and every later one (from the retry queue), with the same webhook-id
 // every time and a fresh signature each.
-import type { Logger } from '@aws-lambda-powertools/logger';
-import type { Metrics } from '@aws-lambda-powertools/metrics';
-import { count } from '#lib/telemetry.ts';
+import type { Invocation, Telemetry } from '#lib/telemetry.ts';
 import type { DeadLetterSink } from '#lib/webhooks/deadLetters.ts';
 import { type DeliveryTarget, deliverOnce, describeOutcome } from '#lib/webhooks/delivery.ts';
 import { nextStep, type RetryQueue, type WaitingEvent } from '#lib/webhooks/retries.ts';
 
-export interface AttemptDependencies {
+export interface AttemptDependencies extends Telemetry {
   target: DeliveryTarget;
   /** The wait after each failed attempt, in ms (WEBHOOK_RETRY_SCHEDULE). */
   schedule: number[];
   retryQueue: RetryQueue;
   deadLetters: DeadLetterSink;
-  logger: Logger;
-  metrics: Metrics;
 }
 
 export type EventToDeliver = Pick<WaitingEvent, 'webhookId' | 'plantId' | 'body'>;
@@ -26,26 +22,34 @@ export type EventToDeliver = Pick<WaitingEvent, 'webhookId' | 'plantId' | 'body'
  * not keep it, so that its source (the stream, the queue) offers it again: never lost.
  */
 export const attemptDelivery =
-  ({ target, schedule, retryQueue, deadLetters, logger, metrics }: AttemptDependencies) =>
-  async ({ webhookId, plantId, body }: EventToDeliver, attemptsBefore: number) => {
+  ({ target, schedule, retryQueue, deadLetters, record }: AttemptDependencies) =>
+  async (
+    invocation: Invocation,
+    { webhookId, plantId, body }: EventToDeliver,
+    attemptsBefore: number,
+  ) => {
     const attempts = attemptsBefore + 1;
     const fields = { webhookId, plantId, attempt: attempts };
     const outcome = await deliverOnce(target, { webhookId, body });
     if (outcome.outcome === 'delivered') {
-      count(metrics, 'WebhooksDelivered');
-      logger.info('webhook delivered', { ...fields, status: outcome.status });
+      record(invocation, {
+        level: 'INFO',
+        message: 'webhook delivered',
+        metric: 'WebhooksDelivered',
+        fields: { ...fields, status: outcome.status },
+      });
       return;
     }
-    count(metrics, 'WebhookAttemptsFailed');
     const lastError = describeOutcome(outcome);
     const next = nextStep(attempts, outcome, schedule);
     if (next.kind === 'wait') {
       const dueAt = Date.now() + next.waitMs;
       await retryQueue.wait({ webhookId, plantId, body, attempts, lastError, dueAt });
-      logger.warn('webhook attempt failed; it waits for the next', {
-        ...fields,
-        reason: lastError,
-        nextAttemptAt: new Date(dueAt).toISOString(),
+      record(invocation, {
+        level: 'WARN',
+        message: 'webhook attempt failed; it waits for the next',
+        metric: 'WebhookAttemptsFailed',
+        fields: { ...fields, reason: lastError, nextAttemptAt: new Date(dueAt).toISOString() },
       });
       return;
     }
@@ -57,6 +61,10 @@ export const attemptDelivery =
       lastError: next.reason,
       failedAt: new Date().toISOString(),
     });
-    count(metrics, 'WebhooksDeadLettered');
-    logger.error('webhook kept as a dead letter', { ...fields, reason: next.reason });
+    record(invocation, {
+      level: 'ERROR',
+      message: 'webhook kept as a dead letter',
+      metric: 'WebhooksDeadLettered',
+      fields: { ...fields, reason: next.reason },
+    });
   };

@@ -11,6 +11,7 @@ import {
   signingKeys,
   type WebhookSettings,
 } from '#lib/config/webhook.ts';
+import type { Telemetry } from '#lib/telemetry.ts';
 import type { AttemptDependencies } from '#lib/webhooks/attempt.ts';
 import { folderDeadLetters, sqsDeadLetters } from '#lib/webhooks/deadLetters.ts';
 import type { DeliveryTarget } from '#lib/webhooks/delivery.ts';
@@ -45,7 +46,7 @@ export const deliveryTarget = ({ url, secret, timeoutMs }: ReceiverSettings): De
 
 export const webhookDependencies = (
   settings: WebhookSettings,
-): Omit<AttemptDependencies, 'logger' | 'metrics'> => {
+): Omit<AttemptDependencies, keyof Telemetry> => {
   const { schedule, retryQueueUrl, deadLetters, region } = settings;
   const sqs = new SQSClient({ region });
   return {

@@ -117,7 +117,7 @@ writeFileSync('response.json', JSON.stringify(response));`,
     const response = JSON.parse(readFileSync(join(dir, 'response.json'), 'utf8'));
     expect(response.statusCode).toBe(401);
     expect(JSON.parse(response.body)).toEqual({ error: 401, message: expect.any(String) });
-    // the bundled Powertools logger wrote the request's line (stdout: its JSON documents)
+    // the bundle's telemetry wrote the request's line (stdout: its JSON documents)
     const documents = stdout
       .trim()
       .split('\n')

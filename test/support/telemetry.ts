@@ -1,56 +1,34 @@
-// Telemetry for handlers under test: quiet by default, or recorded so a test can read the log
-// lines and the EMF metric documents that the handler writes to stdout.
-import { vi } from 'vitest';
+// Telemetry for handlers under test: quiet by default, or recorded so a test can read the lines
+// (each a log line and its EMF metric document) that the handler writes.
 import { SERVICE_NAME } from '#lib/config/telemetry.ts';
 import { createTelemetry, type Telemetry } from '#lib/telemetry.ts';
 
-/** No log lines; no metrics (vitest.config.ts sets POWERTOOLS_METRICS_DISABLED). */
-export const quietTelemetry = (): Telemetry =>
-  createTelemetry({
-    serviceName: SERVICE_NAME,
-    logLevel: 'SILENT',
-    metricsNamespace: 'PlantStoreTest',
-  });
+const settings = {
+  serviceName: SERVICE_NAME,
+  logLevel: 'DEBUG',
+  metricsNamespace: 'PlantStoreTest',
+  coldStarts: true,
+} as const;
+
+/** Every log level and every metric, written to stdout as deployed. */
+export const loudTelemetry = (): Telemetry => createTelemetry(settings);
+
+/** No lines at all. */
+export const quietTelemetry = (): Telemetry => createTelemetry(settings, () => {});
 
 export interface RecordedTelemetry extends Telemetry {
-  /** Every JSON document written since the last `clear`: log lines and EMF metrics. */
+  /** Every JSON document written since the last `clear`. */
   documents: () => Record<string, unknown>[];
   /** The names of the EMF metrics written, in order. */
   metricNames: () => string[];
-  /** The raw text written to stdout and stderr, for searching. */
+  /** The raw text written, for searching. */
   text: () => string;
   clear: () => void;
-  stop: () => void;
 }
 
-/** Real Powertools telemetry: every log level, and metrics on. */
-export const loudTelemetry = (): Telemetry => {
-  const previous = process.env.POWERTOOLS_METRICS_DISABLED;
-  process.env.POWERTOOLS_METRICS_DISABLED = 'false';
-  try {
-    return createTelemetry({
-      serviceName: SERVICE_NAME,
-      logLevel: 'DEBUG',
-      metricsNamespace: 'PlantStoreTest',
-    });
-  } finally {
-    if (previous === undefined) delete process.env.POWERTOOLS_METRICS_DISABLED;
-    else process.env.POWERTOOLS_METRICS_DISABLED = previous;
-  }
-};
-
-/** Loud telemetry with its output captured (and not shown). */
+/** Every log level, every metric, each line kept (and not shown). */
 export const recordTelemetry = (): RecordedTelemetry => {
-  const telemetry = loudTelemetry();
-
   let written: string[] = [];
-  // Powertools writes info and debug to stdout, warn and error to stderr
-  const spies = [process.stdout, process.stderr].map((stream) =>
-    vi.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      written.push(String(chunk));
-      return true;
-    }),
-  );
   const documents = () =>
     written
       .join('')
@@ -58,7 +36,9 @@ export const recordTelemetry = (): RecordedTelemetry => {
       .filter((line) => line.startsWith('{'))
       .map((line) => JSON.parse(line) as Record<string, unknown>);
   return {
-    ...telemetry,
+    ...createTelemetry(settings, (line) => {
+      written.push(line);
+    }),
     documents,
     metricNames: () =>
       documents()
@@ -71,9 +51,6 @@ export const recordTelemetry = (): RecordedTelemetry => {
     text: () => written.join(''),
     clear: () => {
       written = [];
-    },
-    stop: () => {
-      for (const spy of spies) spy.mockRestore();
     },
   };
 };

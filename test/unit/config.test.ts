@@ -295,7 +295,15 @@ describe('telemetry settings', () => {
       serviceName: 'plant-store',
       logLevel: 'INFO',
       metricsNamespace: 'PlantStore',
+      coldStarts: true,
     });
+  });
+
+  it('count no cold start in a container Lambda started in advance', () => {
+    const initialized = (type: string) =>
+      loadConfig({ ...minimal, AWS_LAMBDA_INITIALIZATION_TYPE: type }).telemetry.coldStarts;
+    expect(initialized('provisioned-concurrency')).toBe(false);
+    expect(initialized('on-demand')).toBe(true);
   });
 
   it('read LOG_LEVEL and METRICS_NAMESPACE, and reject an unknown level by name', () => {

@@ -49,7 +49,6 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-  telemetry.stop();
   // API.md: the token itself is never logged
   const log = telemetry.text();
   for (const token of allTokens) expect(log).not.toContain(token);

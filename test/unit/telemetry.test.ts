@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { VerifyToken } from '#lib/auth/tokenVerifier.ts';
 import { TIMEOUT_MARGIN_MS } from '#lib/http/pipeline.ts';
 import { createPlantHandler } from '#lib/routes/createPlant.ts';
-import { METRIC_NAMES } from '#lib/telemetry.ts';
+import { createTelemetry, METRIC_NAMES } from '#lib/telemetry.ts';
 import { httpApiEvent, invokeHandler, lambdaContext } from '../support/events.ts';
 import { FakePlantStore } from '../support/fakePlantStore.ts';
 import { type RecordedTelemetry, recordTelemetry } from '../support/telemetry.ts';
@@ -30,7 +30,6 @@ beforeEach(() => {
   telemetry = recordTelemetry();
   handler = createPlantHandler({ plantStore: store, verifyToken, ...telemetry });
 });
-afterEach(() => telemetry.stop());
 
 const send = (body: string, authorization = `Bearer ${token}`) =>
   invokeHandler(
@@ -139,27 +138,75 @@ describe('request telemetry', () => {
     },
   );
 
-  it('counts a cold start once, in the configured namespace', async () => {
-    // Powertools writes ColdStart through a Metrics of its own, made at that moment from the
-    // environment, where vitest.config.ts switches metrics off
-    process.env.POWERTOOLS_METRICS_DISABLED = 'false';
-    try {
-      await send('{"id":1,"name":"first"}');
-      await send('{"id":2,"name":"second"}');
-    } finally {
-      process.env.POWERTOOLS_METRICS_DISABLED = 'true';
-    }
+  it('counts a cold start once, in the configured namespace, on the line of the request', async () => {
+    await send('{"id":1,"name":"first"}');
+    await send('{"id":2,"name":"second"}');
 
-    const emf = telemetry.documents().filter((doc) => doc._aws);
-    const namespaces = emf.flatMap((doc) =>
+    const documents = telemetry.documents();
+    // one line per request: the log line is the metric document
+    expect(documents).toHaveLength(2);
+    const namespaces = documents.flatMap((doc) =>
       (doc._aws as { CloudWatchMetrics: { Namespace: string }[] }).CloudWatchMetrics.map(
         (d) => d.Namespace,
       ),
     );
     expect(new Set(namespaces)).toEqual(new Set(['PlantStoreTest']));
-    expect(metricNames().filter((name) => name === 'ColdStart')).toHaveLength(1);
-    expect(metricNames().filter((name) => name === 'PlantsCreated')).toHaveLength(2);
-    expect(logLines().map((line) => line.cold_start)).toEqual([true, false]);
+    expect(metricNames()).toEqual(['PlantsCreated', 'ColdStart', 'PlantsCreated']);
+    expect(documents.map((line) => [line.cold_start, line.PlantsCreated, line.ColdStart])).toEqual([
+      [true, 1, 1],
+      [false, 1, undefined],
+    ]);
+  });
+
+  it('writes each line as CloudWatch reads an EMF document: every dimension and metric at the root', async () => {
+    await send('{"id":1,"name":"first"}');
+
+    const [line] = telemetry.documents();
+    const { CloudWatchMetrics, Timestamp } = line?._aws as {
+      Timestamp: number;
+      CloudWatchMetrics: { Dimensions: string[][]; Metrics: { Name: string; Unit: string }[] }[];
+    };
+    expect(Math.abs(Timestamp - Date.now())).toBeLessThan(5000);
+    for (const { Dimensions, Metrics } of CloudWatchMetrics) {
+      for (const dimension of Dimensions.flat())
+        expect(line?.[dimension]).toEqual(expect.any(String));
+      for (const { Name, Unit } of Metrics) {
+        expect(Unit).toBe('Count');
+        expect(line?.[Name]).toBe(1);
+      }
+    }
+  });
+
+  it('still counts an outcome below the log level, as the metric alone', async () => {
+    const lines: string[] = [];
+    const quietLogs = createTelemetry(
+      { serviceName: 'plant-store', logLevel: 'WARN', metricsNamespace: 'Test', coldStarts: false },
+      (line) => lines.push(line),
+    );
+    const invocation = { functionName: 'f', awsRequestId: 'r' };
+    quietLogs.record(invocation, {
+      level: 'INFO',
+      message: 'request',
+      metric: 'PlantsRead',
+      fields: { plantId: 7 },
+    });
+    quietLogs.record(invocation, {
+      level: 'WARN',
+      message: 'request failed',
+      metric: 'StoreUnavailable',
+    });
+
+    const [counted, logged] = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(counted).toEqual({
+      service: 'plant-store',
+      function_name: 'f',
+      _aws: expect.any(Object),
+      PlantsRead: 1,
+    });
+    expect(logged).toMatchObject({ level: 'WARN', message: 'request failed', StoreUnavailable: 1 });
+    expect(
+      lines.every((line) => line.endsWith('}\n') && line.indexOf('\n') === line.length - 1),
+    ).toBe(true);
   });
 
   it('logs a 500 at ERROR with the error and its stack, and tells the client nothing of it', async () => {
