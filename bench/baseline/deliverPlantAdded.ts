@@ -1,8 +1,8 @@
 // The "plant added" webhook, bare: each insert's new image unmarshalled, signed with node:crypto
-// as Standard Webhooks says, POSTed with a timeout; a failure sent to the dead-letter queue, else
+// as Standard Webhooks says (with a KeyObject made once, as ours), POSTed with a timeout; a failure sent to the dead-letter queue, else
 // reported for the stream to retry. The secret from SSM when a parameter is named. The same SDK
 // clients as ours; no Middy, no Powertools, no retries of its own.
-import { createHash, createHmac } from 'node:crypto';
+import { createHash, createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
@@ -14,8 +14,8 @@ const url = env.WEBHOOK_URL ?? '';
 const queueUrl = env.WEBHOOK_DEAD_LETTER_QUEUE_URL;
 const sqs = new SQSClient({ region: env.AWS_REGION ?? 'us-east-1' });
 const ssm = new SSMClient({ region: env.AWS_REGION ?? 'us-east-1' });
-let key: Buffer | undefined;
-const signingKey = async (): Promise<Buffer> => {
+let key: KeyObject | undefined;
+const signingKey = async (): Promise<KeyObject> => {
   if (key) return key;
   const secret = env.WEBHOOK_SECRET_PARAMETER
     ? (
@@ -24,7 +24,7 @@ const signingKey = async (): Promise<Buffer> => {
         )
       ).Parameter?.Value
     : env.WEBHOOK_SECRET;
-  const loaded = Buffer.from((secret ?? '').replace(/^whsec_/, ''), 'base64');
+  const loaded = createSecretKey(Buffer.from((secret ?? '').replace(/^whsec_/, ''), 'base64'));
   key = loaded;
   return loaded;
 };

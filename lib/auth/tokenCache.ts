@@ -16,6 +16,8 @@ type ObservableKeySet = JWTVerifyGetKey & {
   /** false once the remote key set is older than its cache age: the next use fetches it again */
   readonly fresh?: boolean;
   jwks?: () => JSONWebKeySet | undefined;
+  /** What a remote key set fetched last: a new object with each fetch (lib/auth/tokenVerifier.ts) */
+  readonly lastFetched?: { readonly jwks?: unknown };
 };
 
 export interface TokenCacheOptions {
@@ -44,7 +46,19 @@ export const cachedTokenVerifier = ({
   const verified = new Map<string, VerifiedToken>();
   // the key set as last seen: keys only change when jose fetches them, which happens only inside
   // a full verification; after each, a changed key set forgets every remembered token
-  const currentKeys = () => JSON.stringify(keySet.jwks?.() ?? null);
+  // (`jwks()` copies the whole set: with what a remote set fetched last at hand, its text is made
+  // again only when a fetch has replaced it)
+  let fetchedSeen: unknown;
+  let fetchedText = '';
+  const currentKeys = () => {
+    const { lastFetched } = keySet;
+    if (!lastFetched) return JSON.stringify(keySet.jwks?.() ?? null);
+    if (lastFetched.jwks !== fetchedSeen) {
+      fetchedSeen = lastFetched.jwks;
+      fetchedText = JSON.stringify(fetchedSeen ?? null);
+    }
+    return fetchedText;
+  };
   let keysSeen = currentKeys();
 
   // full verifications under way: one that shared its time with another cannot tell whether a

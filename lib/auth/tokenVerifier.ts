@@ -5,8 +5,10 @@ import {
   createLocalJWKSet,
   createRemoteJWKSet,
   errors,
+  type JWKSCacheInput,
   type JWTPayload,
   type JWTVerifyGetKey,
+  jwksCache,
   jwtVerify,
 } from 'jose';
 import type { KeySource } from '#lib/config/auth.ts';
@@ -92,14 +94,22 @@ const scopesOf = (payload: JWTPayload): string[] => {
  * warm invocations and refetched when a token names an unknown key (at most once per cooldown,
  * so a flood of made-up kids cannot hammer the provider); or a local file.
  */
-export const keySetFrom = (source: KeySource): JWTVerifyGetKey =>
-  source.kind === 'file'
-    ? createLocalJWKSet(JSON.parse(readFileSync(source.path, 'utf8')))
-    : createRemoteJWKSet(source.url, {
-        timeoutDuration: source.timeoutMs,
-        cooldownDuration: source.cooldownMs,
-        cacheMaxAge: 10 * 60_000,
-      });
+export const keySetFrom = (source: KeySource): KeySet => {
+  if (source.kind === 'file')
+    return createLocalJWKSet(JSON.parse(readFileSync(source.path, 'utf8')));
+  // jose puts each fetch's key set here (lib/auth/tokenCache.ts reads it)
+  const lastFetched: JWKSCacheInput = {};
+  const remote = createRemoteJWKSet(source.url, {
+    timeoutDuration: source.timeoutMs,
+    cooldownDuration: source.cooldownMs,
+    cacheMaxAge: 10 * 60_000,
+    [jwksCache]: lastFetched,
+  });
+  return Object.assign(remote, { lastFetched });
+};
+
+/** A key set; a remote one also holds what it fetched last (a new object with each fetch). */
+export type KeySet = JWTVerifyGetKey & { readonly lastFetched?: { readonly jwks?: unknown } };
 
 /**
  * The token is meant for this API: its `aud` names it. Amazon Cognito's access tokens carry no

@@ -1,14 +1,16 @@
 // The "plant added" webhook: where deliveries go, how they are signed, how patiently they are
 // retried, and where what still fails is kept.
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import { isSecureUrl, SECURE_URL_RULE, type SettingsLoader, type Variables } from './load.ts';
 
 const SECRET_PREFIX = 'whsec_';
 
 /**
  * The signing keys of `whsec_<base64>` secrets separated by spaces; undefined when any is not one
- * (a key shorter than 24 bytes counts as not one: Standard Webhooks asks for 24 to 64).
+ * (a key shorter than 24 bytes counts as not one: Standard Webhooks asks for 24 to 64). Each is a
+ * KeyObject, made once: an HMAC given the key's bytes makes one on every signature.
  */
-export const signingKeys = (secrets: string): Buffer[] | undefined => {
+export const signingKeys = (secrets: string): KeyObject[] | undefined => {
   const keys = secrets
     .split(/\s+/)
     .filter(Boolean)
@@ -20,11 +22,11 @@ export const signingKeys = (secrets: string): Buffer[] | undefined => {
       return key.length >= 24 && key.length <= 64 ? key : undefined;
     });
   if (keys.length === 0 || keys.some((key) => key === undefined)) return undefined;
-  return keys as Buffer[];
+  return (keys as Buffer[]).map((key) => createSecretKey(key));
 };
 
 export type SecretSource =
-  | { kind: 'value'; keys: Buffer[] }
+  | { kind: 'value'; keys: KeyObject[] }
   /** An SSM Parameter Store SecureString, read when first needed and again every few minutes. */
   | { kind: 'parameter'; name: string };
 

@@ -1,6 +1,7 @@
 // One delivery attempt of a webhook: signed, POSTed with a timeout, and its outcome classified.
 // Any 2xx is delivered; 410 Gone says never again; anything else, no answer or no answer in time
 // is worth another attempt, after at least the Retry-After of a 429 or 503 (Standard Webhooks).
+import type { KeyObject } from 'node:crypto';
 import { signatureHeader } from '#lib/webhooks/signature.ts';
 
 export interface WebhookMessage {
@@ -20,7 +21,7 @@ export type DeliveryOutcome =
 export interface DeliveryTarget {
   url: string;
   /** The signing keys now: they may change while the container lives (a rotation). */
-  signingKeys: () => Promise<readonly Buffer[]>;
+  signingKeys: () => Promise<readonly KeyObject[]>;
   timeoutMs: number;
 }
 

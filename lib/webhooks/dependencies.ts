@@ -3,6 +3,7 @@
 // rotation arrives without a deploy), the retry queue and its schedule, and the dead letters (SQS,
 // or a folder locally).
 
+import type { KeyObject } from 'node:crypto';
 import { getParameter } from '@aws-lambda-powertools/parameters/ssm';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import {
@@ -22,12 +23,16 @@ export const SECRET_MAX_AGE_SECONDS = 300;
 
 const keysFrom = (source: SecretSource): DeliveryTarget['signingKeys'] => {
   if (source.kind === 'value') return async () => source.keys;
+  // the keys of the value last read: made again only when a rotation changes it
+  let parsed: { value: string; keys: KeyObject[] | undefined } | undefined;
   return async () => {
     const value = await getParameter(source.name, {
       decrypt: true,
       maxAge: SECRET_MAX_AGE_SECONDS,
     });
-    const keys = value === undefined ? undefined : signingKeys(value);
+    if (value !== undefined && parsed?.value !== value)
+      parsed = { value, keys: signingKeys(value) };
+    const keys = value === undefined ? undefined : parsed?.keys;
     if (!keys) {
       throw new Error(
         `the SSM parameter ${source.name} does not hold whsec_ secrets separated by spaces`,

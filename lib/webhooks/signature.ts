@@ -1,7 +1,7 @@
 // Standard Webhooks signatures (standardwebhooks.com): HMAC-SHA256 of "id.timestamp.body" with each
 // secret, base64, as `v1,<signature>`, several separated by spaces (during a rotation every secret
 // signs, so receivers holding either one accept the delivery).
-import { createHmac } from 'node:crypto';
+import { createHmac, type KeyObject } from 'node:crypto';
 
 export interface SignedContent {
   id: string;
@@ -11,7 +11,10 @@ export interface SignedContent {
 }
 
 /** The webhook-signature header: one `v1,<base64 HMAC-SHA256>` per key. */
-export const signatureHeader = (keys: readonly Buffer[], { id, timestamp, body }: SignedContent) =>
+export const signatureHeader = (
+  keys: readonly KeyObject[],
+  { id, timestamp, body }: SignedContent,
+) =>
   keys
     .map(
       (key) =>

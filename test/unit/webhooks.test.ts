@@ -1,3 +1,4 @@
+import { KeyObject } from 'node:crypto';
 // The "plant added" webhook's parts on their own: Standard Webhooks signatures (checked by the
 // standardwebhooks package's own verify), the event made of a stream record, how a delivery's
 // outcome is classified against a real local receiver, and the settings.
@@ -204,7 +205,7 @@ describe('the webhook settings', () => {
   it('read a minimal deployment, with defaults', () => {
     expect(load(minimal)).toMatchObject({
       url: 'https://hooks.example.com/plants',
-      secret: { kind: 'value', keys: [expect.any(Buffer)] },
+      secret: { kind: 'value', keys: [expect.any(KeyObject)] },
       timeoutMs: 5000,
       schedule: [5, 300, 1800, 7200, 18_000, 36_000, 36_000].map((seconds) => seconds * 1000),
       retryQueueUrl: minimal.WEBHOOK_RETRY_QUEUE_URL,

@@ -1,0 +1,84 @@
+// The signing secret as deployed: an SSM Parameter Store SecureString, read through Powertools'
+// parameters with the real SSM client, here from a local stand-in of SSM's JSON protocol. Its keys
+// are made once per value read, and again when a rotation changes the value.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { deliveryTarget, SECRET_MAX_AGE_SECONDS } from '#lib/webhooks/dependencies.ts';
+import { signatureHeader } from '#lib/webhooks/signature.ts';
+
+const PARAMETER = '/plant-store/test/webhook-secret';
+const FIRST = `whsec_${Buffer.alloc(32, 1).toString('base64')}`;
+const ROTATED = `whsec_${Buffer.alloc(32, 2).toString('base64')}`;
+
+let value = FIRST;
+const reads: string[] = [];
+let ssm: Server;
+
+beforeAll(async () => {
+  ssm = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => {
+      body += chunk;
+    });
+    request.on('end', () => {
+      const { Name } = JSON.parse(body) as { Name: string };
+      reads.push(String(request.headers['x-amz-target']));
+      response
+        .writeHead(200, { 'content-type': 'application/x-amz-json-1.1' })
+        .end(JSON.stringify({ Parameter: { Name, Type: 'SecureString', Value: value } }));
+    });
+  });
+  await new Promise<void>((resolve) => ssm.listen(0, '127.0.0.1', resolve));
+  process.env.AWS_ENDPOINT_URL_SSM = `http://127.0.0.1:${(ssm.address() as AddressInfo).port}`;
+  process.env.AWS_REGION = 'us-east-1';
+});
+afterAll(() => {
+  ssm.close();
+  vi.useRealTimers();
+});
+
+describe('the signing secret from SSM', () => {
+  it('is read once per cache age, its keys made once per value, and a rotation signs with the new one', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const target = deliveryTarget({
+      url: 'https://hooks.example.com/plants',
+      secret: { kind: 'parameter', name: PARAMETER },
+      timeoutMs: 1000,
+    });
+
+    const first = await target.signingKeys();
+    expect(await target.signingKeys()).toBe(first);
+    expect(reads).toEqual(['AmazonSSM.GetParameter']);
+
+    // past the cache age the parameter is read again: the same value keeps its keys
+    vi.advanceTimersByTime((SECRET_MAX_AGE_SECONDS + 1) * 1000);
+    expect(await target.signingKeys()).toBe(first);
+    expect(reads).toHaveLength(2);
+
+    // a rotation: the next read after the cache age signs with the new secret
+    value = ROTATED;
+    vi.advanceTimersByTime((SECRET_MAX_AGE_SECONDS + 1) * 1000);
+    const rotated = await target.signingKeys();
+    expect(rotated).not.toBe(first);
+    const message = { id: 'msg_1', timestamp: Math.floor(Date.now() / 1000), body: '{"id":1}' };
+    const headers = {
+      'webhook-id': message.id,
+      'webhook-timestamp': String(message.timestamp),
+      'webhook-signature': signatureHeader(rotated, message),
+    };
+    expect(new Webhook(ROTATED).verify(message.body, headers)).toEqual({ id: 1 });
+    expect(() => new Webhook(FIRST).verify(message.body, headers)).toThrow();
+  });
+
+  it('that holds no whsec_ secret fails naming the parameter', async () => {
+    value = 'not a secret';
+    const target = deliveryTarget({
+      url: 'https://hooks.example.com/plants',
+      secret: { kind: 'parameter', name: `${PARAMETER}-bad` },
+      timeoutMs: 1000,
+    });
+    await expect(target.signingKeys()).rejects.toThrow(PARAMETER);
+  });
+});
