@@ -46,6 +46,7 @@ describe('the signing secret from SSM', () => {
       url: 'https://hooks.example.com/plants',
       secret: { kind: 'parameter', name: PARAMETER },
       timeoutMs: 1000,
+      region: 'us-east-1',
     });
 
     const first = await target.signingKeys();
@@ -78,6 +79,7 @@ describe('the signing secret from SSM', () => {
       url: 'https://hooks.example.com/plants',
       secret: { kind: 'parameter', name: `${PARAMETER}-bad` },
       timeoutMs: 1000,
+      region: 'us-east-1',
     });
     await expect(target.signingKeys()).rejects.toThrow(PARAMETER);
   });
