@@ -6,10 +6,11 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { callerOf, client, fail, reply, table } from './common.ts';
 
-/** What a create learned of its request: the caller once verified, the id once stored. */
+/** What a create learned of its request: the caller once verified, the id once stored, a 409's why. */
 export interface Seen {
   sub?: string;
   plantId?: number;
+  detail?: 'content' | 'notOwner';
 }
 
 export const createPlant = async (
@@ -56,9 +57,9 @@ export const createPlant = async (
       }),
     );
   } catch (error) {
-    return error instanceof ConditionalCheckFailedException
-      ? fail(409, 'Conflict')
-      : fail(503, 'Unavailable');
+    if (!(error instanceof ConditionalCheckFailedException)) return fail(503, 'Unavailable');
+    seen.detail = error.Item?.createdBy?.S === sub ? 'content' : 'notOwner';
+    return fail(409, 'Conflict');
   }
   return reply(200, tag === undefined ? { name } : { name, tag });
 };

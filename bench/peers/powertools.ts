@@ -1,5 +1,6 @@
 // POST /plants with Powertools' HTTP event handler, as its docs write it: a Router, an auth
-// middleware, the route's `validation` with the Zod schema, the metrics middleware, Logger. Its
+// middleware (before the route's validation, as ours checks the caller before the body), the
+// route's `validation` with the Zod schema, the metrics middleware, Logger. Its
 // errors answer `{statusCode, error, message}`; the error handlers map them to our Error body.
 import {
   BadRequestError,
@@ -15,17 +16,21 @@ import { CHALLENGE, errorBody, NewPlant, putPlant, subOf } from './plants.ts';
 
 const logger = new Logger({ serviceName: 'plants' });
 const metrics = new Metrics({ namespace: 'plant-store', serviceName: 'plants' });
-const app = new Router({ logger });
+const app = new Router<{ store: { request: { sub: string } } }>({ logger });
 
 app.use(metricsMiddleware(metrics));
+app.use(async ({ reqCtx, next }) => {
+  const sub = await subOf(reqCtx.req.headers.get('authorization') ?? undefined);
+  if (!sub) throw new UnauthorizedError('Unauthorized');
+  reqCtx.set('sub', sub);
+  await next();
+});
 
 app.post(
   '/plants',
-  async ({ valid, req }) => {
-    const sub = await subOf(req.headers.get('authorization') ?? undefined);
-    if (!sub) throw new UnauthorizedError('Unauthorized');
-    const plant = valid.req.body;
-    if ((await putPlant(plant, sub)) === 'conflict') {
+  async (reqCtx) => {
+    const plant = reqCtx.valid.req.body;
+    if ((await putPlant(plant, reqCtx.get('sub') ?? '')) === 'conflict') {
       return new Response(JSON.stringify(errorBody(409, 'Conflict')), {
         status: 409,
         headers: { 'Content-Type': 'application/json' },

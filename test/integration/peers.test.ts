@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyResultV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { buildBundles } from '../../infra/build/bundles.ts';
 import { repoRoot } from '../../infra/local/paths.ts';
 import { createTestTable } from '../support/dynamodbTables.ts';
@@ -26,7 +26,7 @@ describe('the bench peers answer POST /plants as ours does', () => {
   let jwks: JwksServer;
   let work: string;
   let token: string;
-  const handlers = {} as Record<'ours' | (typeof PEERS)[number], Handler>;
+  const handlers = {} as Record<'ours' | 'observedFloor' | (typeof PEERS)[number], Handler>;
 
   beforeAll(async () => {
     table = await createTestTable(endpoint);
@@ -43,6 +43,7 @@ describe('the bench peers answer POST /plants as ours does', () => {
     work = mkdtempSync(join(tmpdir(), 'peers-'));
     const entries = {
       ours: join(repoRoot, 'handlers', 'createPlant.ts'),
+      observedFloor: join(repoRoot, 'bench', 'baseline', 'observed', 'createPlant.ts'),
       ...Object.fromEntries(
         PEERS.map((peer) => [peer, join(repoRoot, 'bench', 'peers', `${peer}.ts`)]),
       ),
@@ -59,9 +60,14 @@ describe('the bench peers answer POST /plants as ours does', () => {
     rmSync(work, { recursive: true, force: true });
   });
 
-  /** The answer as a client sees it: status, challenge, JSON body; and the PutItems it cost. */
+  /** The answer as a client sees it: status, challenge, JSON body; the PutItems it cost; the lines. */
   const answer = async (name: keyof typeof handlers, body: string, authorization: string) => {
     proxy.reset();
+    const written: string[] = [];
+    const stdout = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      written.push(String(chunk));
+      return true;
+    });
     const event = httpApiEvent({
       headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
       body,
@@ -70,7 +76,7 @@ describe('the bench peers answer POST /plants as ours does', () => {
       awsRequestId: 'peers',
       functionName: 'peers',
       getRemainingTimeInMillis: () => 10_000,
-    })) as APIGatewayProxyStructuredResultV2;
+    }).finally(() => stdout.mockRestore())) as APIGatewayProxyStructuredResultV2;
     const headers = Object.fromEntries(
       Object.entries(response.headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)]),
     );
@@ -82,14 +88,33 @@ describe('the bench peers answer POST /plants as ours does', () => {
       body:
         typeof parsed?.message === 'string' ? { ...parsed, message: expect.any(String) } : parsed,
       putItems: proxy.attempts().filter((a) => a.operation === 'PutItem').length,
+      lines: written
+        .join('')
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
     };
   };
+  /** What a line says: its keys, and the metrics its EMF block counts (but a first ColdStart). */
+  const shapeOf = (line: Record<string, unknown> | undefined) => ({
+    keys: Object.keys(line ?? {})
+      .filter((key) => key !== 'ColdStart')
+      .sort(),
+    metrics: (
+      (line?._aws as { CloudWatchMetrics?: { Metrics: { Name: string }[] }[] } | undefined)
+        ?.CloudWatchMetrics ?? []
+    )
+      .flatMap((directive) => directive.Metrics.map((metric) => metric.Name))
+      .filter((name) => name !== 'ColdStart'),
+  });
 
   /** Each request by what it asks, on plant `id`, and the status ours answers it with. */
   const requests = (id: number) => ({
     created: { status: 200, body: `{"id":${id},"name":"Monstera","tag":"indoor"}`, token: true },
     badBody: { status: 400, body: `{"id":"${id}","name":"Monstera"}`, token: true },
     noToken: { status: 401, body: `{"id":${id + 1},"name":"Monstera"}`, token: false },
+    // the caller is checked before the body
+    noTokenBadBody: { status: 401, body: `{"id":"${id + 1}"}`, token: false },
     conflict: { status: 409, body: `{"id":${id},"name":"Cactus"}`, token: true },
   });
 
@@ -104,8 +129,26 @@ describe('the bench peers answer POST /plants as ours does', () => {
         status: ours[what].status,
         putItems: what === 'created' ? 1 : expected.putItems,
       });
-      const actual = await answer(peer, theirs[what].body, bearer(theirs[what]));
-      expect(actual, `${peer}'s ${what} answer (${theirs[what].body})`).toEqual(expected);
+      const { lines: _ours, ...client } = expected;
+      const { lines: _theirs, ...actual } = await answer(
+        peer,
+        theirs[what].body,
+        bearer(theirs[what]),
+      );
+      expect(actual, `${peer}'s ${what} answer (${theirs[what].body})`).toEqual(client);
+    }
+  });
+
+  it("the floor's observability by hand writes the line ours writes, key for key", async () => {
+    const ours = requests(3000);
+    const floor = requests(3100);
+    for (const what of Object.keys(ours) as (keyof typeof ours)[]) {
+      const bearer = (r: { token: boolean }) => (r.token ? `Bearer ${token}` : '');
+      const expected = await answer('ours', ours[what].body, bearer(ours[what]));
+      const actual = await answer('observedFloor', floor[what].body, bearer(floor[what]));
+      expect(actual.status, what).toBe(expected.status);
+      // one line each, the same keys and the same count
+      expect(actual.lines.map(shapeOf), what).toEqual(expected.lines.map(shapeOf));
     }
   });
 });

@@ -1,6 +1,6 @@
-// POST /plants, the floor plus by hand what ours writes per request: one JSON log line with
-// Powertools Logger's keys and ours' fields, one CloudWatch EMF document counting the outcome, and
-// a ColdStart metric once per container; both to stdout, as ours writes them. The floor's create
+// POST /plants, the floor plus by hand what ours writes per request: one JSON line with ours' keys
+// and fields that is also the CloudWatch EMF document counting the outcome (and ColdStart, on a
+// container's first line), to stdout, as ours writes it. The floor's create
 // does the job; this only watches it. Measures what Middy, Zod and Powertools cost over the same
 // observable job. Not shipped.
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
@@ -21,39 +21,33 @@ const outcomes: Record<number, { metric: MetricName; outcome?: string }> = {
   503: { metric: 'StoreUnavailable', outcome: 'unavailable' },
 };
 
-const write = (document: unknown) => process.stdout.write(`${JSON.stringify(document)}\n`);
-/** One EMF document: `name` counted once, with these dimensions and their values. */
-const count = (name: string, dimensions: Record<string, string>) =>
-  write({
-    _aws: {
-      Timestamp: Date.now(),
-      CloudWatchMetrics: [
-        {
-          Namespace: namespace,
-          Dimensions: [Object.keys(dimensions)],
-          Metrics: [{ Name: name, Unit: 'Count' }],
-        },
-      ],
-    },
-    ...dimensions,
-    [name]: 1,
-  });
+/** The EMF block counting `name` once, with these dimensions, and the counts themselves. */
+const counted = (names: [string, string[]][]) => ({
+  _aws: {
+    Timestamp: Date.now(),
+    CloudWatchMetrics: names.map(([name, dimensions]) => ({
+      Namespace: namespace,
+      Dimensions: [dimensions],
+      Metrics: [{ Name: name, Unit: 'Count' }],
+    })),
+  },
+  ...Object.fromEntries(names.map(([name]) => [name, 1])),
+});
 
 let coldStart = true;
 
 export const handler = async (event: APIGatewayProxyEventV2, context: Context) => {
   const started = performance.now();
   const wasColdStart = coldStart;
-  if (coldStart) {
-    coldStart = false;
-    count('ColdStart', { service: SERVICE_NAME, function_name: context.functionName });
-  }
+  coldStart = false;
   const seen: Seen = {};
   const response = await createPlant(event, seen);
   const { statusCode } = response;
   const { metric, outcome } = outcomes[statusCode] ?? { metric: 'InternalErrors' };
   const refused = statusCode >= 400 && statusCode < 500;
-  write({
+  const counts: [string, string[]][] = [[metric, ['service']]];
+  if (wasColdStart) counts.push(['ColdStart', ['service', 'function_name']]);
+  const line = {
     level: statusCode >= 500 ? 'WARN' : 'INFO',
     message: statusCode < 400 ? 'request' : refused ? 'request refused' : 'request failed',
     timestamp: new Date().toISOString(),
@@ -61,15 +55,16 @@ export const handler = async (event: APIGatewayProxyEventV2, context: Context) =
     cold_start: wasColdStart,
     function_name: context.functionName,
     function_request_id: context.awsRequestId,
-    sampling_rate: 0,
     route,
     status: statusCode,
     latencyMs: Math.round((performance.now() - started) * 10) / 10,
     ...(seen.plantId === undefined ? {} : { plantId: seen.plantId }),
     ...(seen.sub === undefined ? {} : { callerSub: seen.sub }),
+    ...(seen.detail === undefined ? {} : { detail: seen.detail }),
     ...(outcome ? { outcome } : {}),
     ...(refused ? { reason: JSON.parse(response.body ?? '{}').message } : {}),
-  });
-  count(metric, { service: SERVICE_NAME });
+    ...counted(counts),
+  };
+  process.stdout.write(`${JSON.stringify(line)}\n`);
   return response;
 };
