@@ -1,11 +1,13 @@
 // The functions the bench measures, each by its name (bench/probe.mjs's kinds): every route of the
-// route list, and the webhook's.
+// route list, and the webhook's two (its first attempt, from the stream; its later ones, from the
+// retry queue).
 import { ROUTE_NAMES } from '../lib/routes/routeList.ts';
 
-export const kinds = [...ROUTE_NAMES, 'deliverPlantAdded'] as const;
+const WEBHOOK_KINDS = ['deliverPlantAdded', 'retryPlantAdded'] as const;
+export const kinds = [...ROUTE_NAMES, ...WEBHOOK_KINDS] as const;
 export type Kind = (typeof kinds)[number];
-/** The functions that verify a caller's token (the webhook has no caller). */
-export const hasCaller = (kind: Kind) => kind !== 'deliverPlantAdded';
+/** The functions that verify a caller's token (the webhook's have no caller). */
+export const hasCaller = (kind: Kind) => !(WEBHOOK_KINDS as readonly Kind[]).includes(kind);
 
 /** The frameworks a user would pick instead, each doing the create's job (bench/peers/<name>.ts). */
 export const peers = ['powertools', 'hono', 'express'] as const;

@@ -4,7 +4,7 @@
 //   node bench/probe.mjs warm <kind> <n> <bundle>...      all loaded, invoked in turn, n each
 //   node bench/probe.mjs memory <kind> <n> <bundle>        peak RSS over n invocations
 //   node bench/probe.mjs stubs                             the stubs alone, until stdin closes
-// kind: a function's name: a route of the list (BENCH_ROUTES), or deliverPlantAdded.
+// kind: a function's name: a route of the list (BENCH_ROUTES), deliverPlantAdded or retryPlantAdded.
 // BENCH_DEPENDENCIES: "stubs" (default): DynamoDB and the webhook receiver are HTTP stubs in this
 // process answering success, so only the handler's own work (and the SDK's) is measured; "given":
 // the DYNAMODB_ENDPOINT and WEBHOOK_URL given (DynamoDB Local and a receiver, or the stubs of a
@@ -110,8 +110,28 @@ const deliverEvent = (id) => ({
     },
   ],
 });
+/** A retry queue message of an event that is due now, as the retry function receives it. */
+const retryEvent = (id) => ({
+  Records: [
+    {
+      messageId: String(id),
+      receiptHandle: `bench-${id}`,
+      body: JSON.stringify({
+        webhookId: `msg_bench${id}`,
+        plantId: id,
+        body: JSON.stringify({ id, name: 'Monstera', tag: 'indoor' }),
+        attempts: 1,
+        lastError: 'answered 503',
+        dueAt: Date.now(),
+      }),
+      attributes: { ApproximateReceiveCount: '1' },
+      eventSource: 'aws:sqs',
+    },
+  ],
+});
 const eventOf = (id) => {
   if (kind === 'deliverPlantAdded') return deliverEvent(id);
+  if (kind === 'retryPlantAdded') return retryEvent(id);
   const request = requests[kind];
   if (!ROUTES[kind] || !request) throw new Error(`bench/probe.mjs: no request for ${kind}`);
   return httpEvent(kind, request(id));
@@ -129,7 +149,7 @@ const load = async (bundle, firstId) => ({
 const invoke = async (subject) => {
   const response = await subject.handler(eventOf(subject.nextId++), context);
   const ok =
-    kind === 'deliverPlantAdded'
+    kind === 'deliverPlantAdded' || kind === 'retryPlantAdded'
       ? response?.batchItemFailures?.length === 0
       : response?.statusCode >= 200 && response?.statusCode < 300;
   if (!ok) throw new Error(`${kind}: unexpected answer ${JSON.stringify(response)}`);
