@@ -41,76 +41,76 @@ const execute = promisify(execFile);
 const HEAP_OF_A_128_MB_FUNCTION = ['--max-old-space-size=64', '--max-semi-space-size=2'];
 
 /**
- * One function's bundle and its baseline's; for the create, with --peers, the peers' and the
- * observed floor's too.
+ * One function's bundle and its baseline's; for the create, the peers' and the observed floor's
+ * too.
  */
 interface Pair {
   ours: string;
   baseline: string;
   peers?: Record<Comparison, string>;
 }
-type Env = Record<string, string | undefined>;
-export const buildFunctions = async (
-  work: string,
-  withPeers: boolean,
-): Promise<Record<Kind, Pair>> => {
+export type Env = Record<string, string | undefined>;
+export const buildFunctions = async (work: string): Promise<Record<Kind, Pair>> => {
   say('Building every function and its baseline with the deploy settings...');
   const entries: Record<string, string> = {};
   for (const name of kinds) {
     entries[`ours-${name}`] = join(repoRoot, 'handlers', `${name}.ts`);
     entries[`baseline-${name}`] = join(repoRoot, 'bench', 'baseline', `${name}.ts`);
   }
-  for (const name of withPeers ? comparisons : []) {
+  for (const name of comparisons) {
     entries[`peer-${name}`] =
       name === OBSERVED_FLOOR
         ? join(repoRoot, 'bench', 'baseline', 'observed', `${PEERS_KIND}.ts`)
         : join(repoRoot, 'bench', 'peers', `${name}.ts`);
   }
   const bundles = await buildBundles(join(work, 'functions'), entries);
-  const peerBundles = withPeers
-    ? (Object.fromEntries(
-        comparisons.map((name) => [name, bundles[`peer-${name}`] ?? '']),
-      ) as Record<Comparison, string>)
-    : undefined;
+  const peerBundles = Object.fromEntries(
+    comparisons.map((name) => [name, bundles[`peer-${name}`] ?? '']),
+  ) as Record<Comparison, string>;
   return Object.fromEntries(
     kinds.map((kind) => [
       kind,
       {
         ours: bundles[`ours-${kind}`] ?? '',
         baseline: bundles[`baseline-${kind}`] ?? '',
-        ...(kind === PEERS_KIND && peerBundles ? { peers: peerBundles } : {}),
+        ...(kind === PEERS_KIND ? { peers: peerBundles } : {}),
       },
     ]),
   ) as Record<Kind, Pair>;
 };
+
+/**
+ * What Lambda would give the functions, pointed at this machine: the JWKS URL, the tokens, a
+ * working folder; DynamoDB and the receiver stubbed in the probe's own process unless given.
+ */
+export const functionEnv = (work: string, jwksUrl: string, tokensFile: string): Env => ({
+  PATH: process.env.PATH,
+  AWS_REGION: 'us-east-1',
+  AWS_ACCESS_KEY_ID: 'local',
+  AWS_SECRET_ACCESS_KEY: 'local',
+  AWS_LAMBDA_INITIALIZATION_TYPE: 'on-demand',
+  PLANTS_TABLE,
+  AUTH_ISSUER: LOCAL_ISSUER,
+  AUTH_AUDIENCE: LOCAL_AUDIENCE,
+  AUTH_JWKS_URL: jwksUrl,
+  WEBHOOK_SECRET: `whsec_${Buffer.alloc(32, 7).toString('base64')}`,
+  WEBHOOK_DEAD_LETTER_DIR: join(work, 'dead-letters'),
+  // read at cold start; every delivery of the bench succeeds, so nothing is ever sent there
+  WEBHOOK_RETRY_QUEUE_URL: 'http://127.0.0.1:9/000000000000/unused',
+  BENCH_TOKENS_FILE: tokensFile,
+  BENCH_WARM_UP: String(WARM_UP),
+  BENCH_RESULT_FILE: join(work, 'probe.json'),
+  // the route list as data: a probe that imported it would load Node's TypeScript support, and
+  // measure its memory with the function's
+  BENCH_ROUTES: JSON.stringify(ROUTES),
+});
 
 export const measureFunctions = async (
   stack: Stack,
   tokensFile: string,
   bundles: Record<Kind, Pair>,
 ): Promise<Record<Kind, FunctionFigures>> => {
-  // what Lambda would give the functions, pointed at the local stack
-  const env: Env = {
-    PATH: process.env.PATH,
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
-    AWS_LAMBDA_INITIALIZATION_TYPE: 'on-demand',
-    PLANTS_TABLE,
-    AUTH_ISSUER: LOCAL_ISSUER,
-    AUTH_AUDIENCE: LOCAL_AUDIENCE,
-    AUTH_JWKS_URL: stack.jwksUrl,
-    WEBHOOK_SECRET: `whsec_${Buffer.alloc(32, 7).toString('base64')}`,
-    WEBHOOK_DEAD_LETTER_DIR: join(stack.work, 'dead-letters'),
-    // read at cold start; every delivery of the bench succeeds, so nothing is ever sent there
-    WEBHOOK_RETRY_QUEUE_URL: 'http://127.0.0.1:9/000000000000/unused',
-    BENCH_TOKENS_FILE: tokensFile,
-    BENCH_WARM_UP: String(WARM_UP),
-    BENCH_RESULT_FILE: join(stack.work, 'probe.json'),
-    // the route list as data: a probe that imported it would load Node's TypeScript support,
-    // and measure its memory with the function's
-    BENCH_ROUTES: JSON.stringify(ROUTES),
-  };
+  const env = functionEnv(stack.work, stack.jwksUrl, tokensFile);
   // the cold starts' dependencies: the stubs process's
   const withStubs = { ...env, BENCH_DEPENDENCIES: 'given', ...stack.stubs };
   // the warm runs "with the store" and the memory runs: DynamoDB Local, the stubs' receiver
@@ -190,8 +190,8 @@ interface Subject {
 }
 
 /**
- * The bundles a run compares, by name: ours, the baseline, and the create's peers and observed
- * floor (with --peers; for the other runs only ours and the baseline).
+ * The bundles a run compares, by name: ours, the baseline, and with `withPeers` the create's peers
+ * and observed floor (its cold and warm CPU runs; the others only ours and the baseline).
  */
 const bundlesOf = (pair: Pair, withPeers: boolean): [string, string][] => [
   ['ours', pair.ours],

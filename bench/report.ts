@@ -45,7 +45,7 @@ export const report = (figures: Figures) => {
       Math.max(...kinds.map((kind) => medianOf(kind, name) ?? Number.NEGATIVE_INFINITY)),
     ]),
   ) as Record<RatioName, number>;
-  // with --peers: the create's peers, and its observed floor apart, a reference rather than a peer
+  // the create's peers, and its observed floor apart, a reference rather than a peer
   const { [OBSERVED_FLOOR]: observedFloor, ...peerFigures } = figures[PEERS_KIND].peers ?? {};
   const results = {
     measuredAt: new Date().toISOString(),
@@ -64,15 +64,28 @@ export const report = (figures: Figures) => {
 
   const previous = previousRun();
   const previousRatios = (previous?.ratios ?? {}) as Record<string, Record<string, number>>;
-  const moves: Move[] = kinds.flatMap((kind) =>
-    RATIO_NAMES.flatMap((name) => {
-      const now = medianOf(kind, name);
-      const before = previousRatios[kind]?.[name];
-      return now !== undefined && typeof before === 'number'
-        ? [{ name: `${kind} ${name}`, by: Math.round((now - before) * 1000) / 1000 }]
-        : [];
-    }),
-  );
+  const move = (name: string, now: number | undefined, before: number | undefined): Move[] =>
+    now !== undefined && typeof before === 'number'
+      ? [{ name, by: Math.round((now - before) * 1000) / 1000 }]
+      : [];
+  // the peers' and the references' ratios move too
+  const previousComparisons = { ...previous?.peers, ...previous?.references };
+  const comparisonsNow: Record<string, Record<string, number>> = {
+    ...results.peers,
+    ...results.references,
+  };
+  const moves: Move[] = [
+    ...kinds.flatMap((kind) =>
+      RATIO_NAMES.flatMap((name) =>
+        move(`${kind} ${name}`, medianOf(kind, name), previousRatios[kind]?.[name]),
+      ),
+    ),
+    ...Object.entries(comparisonsNow).flatMap(([peer, ratios]) =>
+      Object.entries(ratios).flatMap(([name, now]) =>
+        move(`${peer} ${name}`, now, previousComparisons[peer]?.[name]),
+      ),
+    ),
+  ];
   writeFileSync(resultsFile, `${JSON.stringify(results, null, 2)}\n`);
 
   printTable(figures, worstOf, results.peakRssMb);
@@ -96,6 +109,8 @@ const previousRun = () => {
     measuredAt?: string;
     settings?: unknown;
     ratios?: unknown;
+    peers?: Record<string, Record<string, number>>;
+    references?: Record<string, Record<string, number>>;
   };
   return JSON.stringify(previous.settings) === JSON.stringify(settings) ? previous : undefined;
 };

@@ -7,9 +7,9 @@
 // another process); peak RSS with the heap of a 128 MB function. Warm runs load ours and the
 // baseline into one process and invoke them in turn, so whatever slows the machine slows both
 // alike. Each ratio is a median over runs, with its interquartile range. Prints one table, writes
-// bench/results.json, and says how far each ratio moved from the previous run's. With --peers, the
-// create's peers (bench/peers/: Powertools' event handler, Hono, Express) run in its cold and warm
-// CPU runs too, each as a ratio to the create's floor.
+// bench/results.json, and says how far each ratio moved from the previous run's. The create's peers
+// (bench/peers/: Powertools' event handler, Hono, Express) and its observed floor run in its cold
+// and warm CPU runs too, each as a ratio to the create's floor.
 import { buildFunctions, measureFunctions } from './measure.ts';
 import { report } from './report.ts';
 import { seedPlants } from './seed.ts';
@@ -26,7 +26,7 @@ try {
     Array.from({ length: 40 }, (_, i) => i + 1),
   );
   const tokensFile = await writeTokens(stack.work, stack.keys);
-  const bundles = await buildFunctions(stack.work, process.argv.includes('--peers'));
+  const bundles = await buildFunctions(stack.work);
   report(await measureFunctions(stack, tokensFile, bundles));
 } finally {
   for (const stop of stops.reverse()) await stop();

@@ -2,7 +2,7 @@
 // far it has got.
 const setting = (name: string, fallback: number) => Number(process.env[name] || fallback);
 export const settings = {
-  coldRuns: setting('BENCH_COLD_RUNS', 31),
+  coldRuns: setting('BENCH_COLD_RUNS', 41),
   warmRuns: setting('BENCH_WARM_RUNS', 3),
   warmInvocations: setting('BENCH_WARM_INVOCATIONS', 1000),
   storeInvocations: setting('BENCH_STORE_INVOCATIONS', 400),

@@ -74,16 +74,20 @@ const buildOptions = (entry: string): BuildOptions => {
   };
 };
 
-/** Bundles each entry into `outDir` as `<name>.mjs`; returns each bundle's path. */
+/**
+ * Bundles each entry into `outDir` as `<name>.mjs`; returns each bundle's path. `readable` keeps
+ * the names (no minifying), for a profile to name what it measured.
+ */
 export const buildBundles = async <Name extends string>(
   outDir: string,
   entryFiles: Record<Name, string>,
+  { readable = false }: { readable?: boolean } = {},
 ): Promise<Record<Name, string>> => {
   const { outputFileExtension } = deploySettings();
   const built = {} as Record<Name, string>;
   for (const [name, entry] of Object.entries(entryFiles) as [Name, string][]) {
     const outfile = join(outDir, `${name}${outputFileExtension}`);
-    await build({ ...buildOptions(entry), outfile });
+    await build({ ...buildOptions(entry), ...(readable ? { minify: false } : {}), outfile });
     built[name] = outfile;
   }
   return built;
