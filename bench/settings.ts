@@ -2,8 +2,8 @@
 // far it has got.
 const setting = (name: string, fallback: number) => Number(process.env[name] || fallback);
 export const settings = {
-  coldRuns: setting('BENCH_COLD_RUNS', 41),
-  warmRuns: setting('BENCH_WARM_RUNS', 3),
+  coldRuns: setting('BENCH_COLD_RUNS', 61),
+  warmRuns: setting('BENCH_WARM_RUNS', 5),
   warmInvocations: setting('BENCH_WARM_INVOCATIONS', 1000),
   storeInvocations: setting('BENCH_STORE_INVOCATIONS', 400),
   memoryInvocations: setting('BENCH_MEMORY_INVOCATIONS', 400),
