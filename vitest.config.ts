@@ -8,9 +8,7 @@ export default defineConfig({
       AWS_ACCESS_KEY_ID: 'local',
       AWS_SECRET_ACCESS_KEY: 'local',
       AWS_SESSION_TOKEN: '',
-      // handlers under test emit no metrics unless a test records them (test/support/telemetry.ts)
-      POWERTOOLS_METRICS_DISABLED: 'true',
-      // as Lambda sets it: Powertools counts a cold start only for on-demand containers
+      // as Lambda sets it for a container started by a request (lib/config/telemetry.ts)
       AWS_LAMBDA_INITIALIZATION_TYPE: 'on-demand',
       PLANTS_TABLE: 'plants-unit',
       AUTH_ISSUER: 'https://issuer.test/',

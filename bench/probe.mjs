@@ -147,7 +147,8 @@ const load = async (bundle, firstId) => ({
   nextId: firstId,
 });
 const invoke = async (subject) => {
-  const response = await subject.handler(eventOf(subject.nextId++), context);
+  // a context of its own, as Lambda hands each invocation
+  const response = await subject.handler(eventOf(subject.nextId++), { ...context });
   const ok =
     kind === 'deliverPlantAdded' || kind === 'retryPlantAdded'
       ? response?.batchItemFailures?.length === 0

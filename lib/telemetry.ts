@@ -30,10 +30,12 @@ export const METRIC_NAMES = [
   'KeySetUnavailable',
   'RequestTimeouts',
   'InternalErrors',
-  // the plant added webhook
+  // the plant added webhook: one of the first three per attempt
   'WebhooksDelivered',
   'WebhookAttemptsFailed',
   'WebhooksDeadLettered',
+  // an event handed back to its source (the stream, the retry queue), which offers it again
+  'WebhookEventsHandedBack',
 ] as const;
 
 export type MetricName = (typeof METRIC_NAMES)[number];
@@ -51,9 +53,26 @@ export interface LogEntry {
 }
 
 export interface Telemetry {
+  /** Called as an invocation starts: the container's first is its cold start. */
+  start: (invocation: Invocation) => void;
   /** Writes `entry` as one line of `invocation`. */
   record: (invocation: Invocation, entry: LogEntry) => void;
 }
+
+const MAX_CAUSES = 5;
+
+/** An error as a line shows it: name, message, stack and a bounded chain of causes. */
+export const describeError = (error: unknown, depth = 0): unknown => {
+  if (!(error instanceof Error)) return String(error);
+  const { name, message, stack, cause } = error;
+  const more = cause !== undefined && depth < MAX_CAUSES;
+  return {
+    name: String(name),
+    message: String(message),
+    stack,
+    ...(more ? { cause: describeError(cause, depth + 1) } : {}),
+  };
+};
 
 const SEVERITY = { DEBUG: 0, INFO: 1, WARN: 2, ERROR: 3, SILENT: 4 } as const;
 
@@ -73,19 +92,23 @@ export const createTelemetry = (
     Metrics: [{ Name: name, Unit: 'Count' }],
   });
   // the container's first invocation: its lines say cold_start, and the first counts ColdStart
-  // (Lambda hands each invocation a context object of its own)
+  // (Lambda hands each invocation a context object of its own, and they may overlap)
   let firstInvocation: Invocation | undefined;
   let coldStartCounted = !coldStarts;
   return {
+    start: (invocation) => {
+      firstInvocation ??= invocation;
+    },
     record: (invocation, { level, message, metric, fields }) => {
       const { functionName, awsRequestId } = invocation;
       firstInvocation ??= invocation;
       const coldStart = coldStarts && invocation === firstInvocation;
-      const countsColdStart = !coldStartCounted;
-      coldStartCounted = true;
+      const countsColdStart = coldStart && !coldStartCounted;
+      if (coldStart) coldStartCounted = true;
+      const now = Date.now();
       const metrics = {
         _aws: {
-          Timestamp: Date.now(),
+          Timestamp: now,
           CloudWatchMetrics: [
             counted(metric, ['service']),
             ...(countsColdStart ? [counted('ColdStart', ['service', 'function_name'])] : []),
@@ -101,7 +124,7 @@ export const createTelemetry = (
           : {
               level,
               message,
-              timestamp: new Date().toISOString(),
+              timestamp: new Date(now).toISOString(),
               service: serviceName,
               cold_start: coldStart,
               function_name: functionName,

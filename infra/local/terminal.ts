@@ -16,8 +16,6 @@ const NOISE = [
   /^Enter "rp" to replay/,
   /^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|ANY) \S+ \(λ: \w+\)$/,
   /^\(λ: \w+\) RequestId: /,
-  // Powertools, when a function counted no metric of its own (the webhook's empty batches)
-  /^No application metrics to publish/,
 ];
 
 type LogLine = Record<string, unknown> & { level?: string; message?: string; timestamp?: string };

@@ -82,7 +82,7 @@ export const httpRoute = <
   Query = undefined,
   A extends Access = 'read' | 'write',
 >(
-  { verifyToken, scopes = {}, record }: HttpDependencies,
+  { verifyToken, scopes = {}, start, record }: HttpDependencies,
   definition: RouteDefinition<Body, Path, Query, A>,
   logic: RouteLogic<Body, Path, Query, A>,
 ): HttpHandler => {
@@ -97,7 +97,7 @@ export const httpRoute = <
       });
     },
   })
-    .use(requestTelemetry({ record }, name))
+    .use(requestTelemetry({ start, record }, name))
     .use(errorResponder())
     .use(httpHeaderNormalizer());
   if (access !== 'anyone') {

@@ -5,22 +5,15 @@
 import type { MiddlewareObj } from '@middy/core';
 import { isErrorReply, type Reply } from '#lib/http/reply.ts';
 import type { RouteContext } from '#lib/http/types.ts';
-import type { LogEntry, Telemetry } from '#lib/telemetry.ts';
+import { describeError, type LogEntry, type Telemetry } from '#lib/telemetry.ts';
 
 type TelemetryMiddleware = MiddlewareObj<unknown, Reply, unknown, RouteContext>;
 type TelemetryRequest = Parameters<NonNullable<TelemetryMiddleware['before']>>[0];
 
-const MAX_CAUSES = 5;
-
-/** An error as the log shows it: name, message, stack and a bounded chain of causes. */
-const describeError = (error: unknown, depth = 0): unknown => {
-  if (!(error instanceof Error)) return String(error);
-  const { name, message, stack, cause } = error;
-  const more = cause !== undefined && depth < MAX_CAUSES;
-  return { name, message, stack, ...(more ? { cause: describeError(cause, depth + 1) } : {}) };
-};
-
-export const requestTelemetry = ({ record }: Telemetry, route: string): TelemetryMiddleware => {
+export const requestTelemetry = (
+  { start, record }: Telemetry,
+  route: string,
+): TelemetryMiddleware => {
   const startedAt = new WeakMap<TelemetryRequest, number>();
 
   const requestTelemetryAfter = (request: TelemetryRequest) => {
@@ -53,15 +46,20 @@ export const requestTelemetry = ({ record }: Telemetry, route: string): Telemetr
     try {
       record(request.context, entry());
     } catch {
-      // an error that cannot be written must not turn the answer into a crash: log without it
-      const message = 'request failed; its error could not be logged';
-      record(request.context, { level: 'ERROR', message, metric, fields });
+      // what cannot be written must not turn the answer into a crash: the line without it
+      record(request.context, {
+        level: 'ERROR',
+        message: 'request failed; its line could not be written whole',
+        metric,
+        fields: { route, status: reply.status, latencyMs: fields.latencyMs },
+      });
     }
   };
 
   return {
     before: (request) => {
       startedAt.set(request, performance.now());
+      start(request.context);
     },
     after: requestTelemetryAfter,
     onError: requestTelemetryAfter,

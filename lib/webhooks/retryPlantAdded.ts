@@ -2,7 +2,7 @@
 // is due. One received early (a wait longer than SQS's 15-minute delay) goes back, hidden until it
 // is due; one that fails again waits for the next step, or ends in the dead letters.
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
-import { type AttemptDependencies, attemptDelivery } from '#lib/webhooks/attempt.ts';
+import { type AttemptDependencies, attemptDelivery, handingBack } from '#lib/webhooks/attempt.ts';
 import { handleEach } from '#lib/webhooks/batchResponse.ts';
 import { waitingEventOf } from '#lib/webhooks/retries.ts';
 
@@ -15,6 +15,7 @@ class NotDueYet extends Error {}
 export const retryPlantAddedHandler = (dependencies: AttemptDependencies) => {
   const { retryQueue } = dependencies;
   const attempt = attemptDelivery(dependencies);
+  const handedBack = handingBack(dependencies);
   const retry = async (context: Context, { body, receiptHandle }: SQSRecord) => {
     const event = waitingEventOf(body);
     if (event.dueAt - Date.now() > DUE_MARGIN_MS) {
@@ -23,10 +24,18 @@ export const retryPlantAddedHandler = (dependencies: AttemptDependencies) => {
     }
     await attempt(context, event, event.attempts);
   };
-  return async ({ Records }: SQSEvent, context: Context) =>
-    handleEach(
+  return async ({ Records }: SQSEvent, context: Context) => {
+    dependencies.start(context);
+    return handleEach(
       Records,
-      (record) => retry(context, record),
-      (record) => record.messageId,
+      (message) => retry(context, message),
+      (message) => message.messageId,
+      // one held until due is kept by the queue on purpose
+      (message, error) => {
+        if (!(error instanceof NotDueYet)) {
+          handedBack(context, `retry queue message ${message.messageId}`, error);
+        }
+      },
     );
+  };
 };

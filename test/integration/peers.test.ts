@@ -148,6 +148,7 @@ describe('the bench peers answer POST /plants as ours does', () => {
       const actual = await answer('observedFloor', floor[what].body, bearer(floor[what]));
       expect(actual.status, what).toBe(expected.status);
       // one line each, the same keys and the same count
+      expect(expected.lines, what).toHaveLength(1);
       expect(actual.lines.map(shapeOf), what).toEqual(expected.lines.map(shapeOf));
     }
   });

@@ -31,12 +31,13 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((resolve) => ssm.listen(0, '127.0.0.1', resolve));
-  process.env.AWS_ENDPOINT_URL_SSM = `http://127.0.0.1:${(ssm.address() as AddressInfo).port}`;
-  process.env.AWS_REGION = 'us-east-1';
+  vi.stubEnv('AWS_ENDPOINT_URL_SSM', `http://127.0.0.1:${(ssm.address() as AddressInfo).port}`);
+  vi.stubEnv('AWS_REGION', 'us-east-1');
 });
 afterAll(() => {
   ssm.close();
   vi.useRealTimers();
+  vi.unstubAllEnvs();
 });
 
 describe('the signing secret from SSM', () => {

@@ -198,4 +198,47 @@ describe('tokens verified while another request fetched new keys', () => {
     expect(verifications).toBe(3);
     expect(verifyToken.size).toBe(1);
   });
+
+  it('are not remembered with a remote key set either, which tells its fetches by the set it fetched', async () => {
+    const lastFetched: { jwks?: unknown } = { jwks: { keys: [{ kid: 'old' }] } };
+    const keySet = Object.assign(async () => undefined as never, {
+      lastFetched,
+      jwks: () => {
+        throw new Error('the copy of the key set is not needed');
+      },
+    });
+    const pending = new Map<string, () => void>();
+    const verifyToken = cachedTokenVerifier({
+      keySet: keySet as never,
+      verifyClaims: (token) =>
+        new Promise((resolve) =>
+          pending.set(token, () =>
+            resolve({
+              caller: { sub: token, scopes: [] },
+              expiresAt: Date.now() / 1000 + 600,
+              notBefore: undefined,
+            }),
+          ),
+        ),
+    });
+
+    const first = verifyToken('a');
+    const second = verifyToken('b');
+    lastFetched.jwks = { keys: [{ kid: 'new' }] };
+    pending.get('b')?.();
+    await second;
+    pending.get('a')?.();
+    await first;
+    expect(verifyToken.size).toBe(0);
+
+    // a fetch of the same keys again forgets nothing
+    const third = verifyToken('c');
+    pending.get('c')?.();
+    await third;
+    lastFetched.jwks = { keys: [{ kid: 'new' }] };
+    const fourth = verifyToken('d');
+    pending.get('d')?.();
+    await fourth;
+    expect(verifyToken.size).toBe(2);
+  });
 });

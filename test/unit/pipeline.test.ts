@@ -165,6 +165,22 @@ describe('the pipeline, through a stub route', () => {
     rest: Omit<RequestSpec, 'headers' | 'body'> = {},
   ) => jsonRequest(tokens.valid, body, headers, rest);
 
+  it('writes a line and its count even when what the route logs cannot be written', async () => {
+    logic = async ({ body }) => ({
+      status: 200,
+      body,
+      metric: 'PlantsRead',
+      log: { size: 10n },
+    });
+
+    const response = await put(request(json({ name: 'fern' })));
+
+    expect(response.statusCode).toBe(200);
+    const lines = telemetry.documents();
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: 'ERROR', route: ROUTE, status: 200, PlantsRead: 1 });
+  });
+
   /** The Error object of API.md, for any error status, showing no token; returns its message. */
   const expectError = (response: HttpResponse, status: number): string =>
     expectErrorBody(response, status, allTokens);

@@ -177,6 +177,28 @@ describe('request telemetry', () => {
     }
   });
 
+  it('says cold_start only for the first invocation, even when it wrote no line', async () => {
+    const lines: string[] = [];
+    const container = createTelemetry(
+      { serviceName: 'plant-store', logLevel: 'INFO', metricsNamespace: 'Test', coldStarts: true },
+      (line) => lines.push(line),
+    );
+    const first = { functionName: 'f', awsRequestId: 'r1' };
+    const second = { functionName: 'f', awsRequestId: 'r2' };
+    container.start(first);
+    // the first invocation ends without a line (a batch of messages not due yet)
+    container.start(second);
+    container.record(second, {
+      level: 'INFO',
+      message: 'webhook delivered',
+      metric: 'WebhooksDelivered',
+    });
+
+    const [line] = lines.map((text) => JSON.parse(text) as Record<string, unknown>);
+    expect(line).toMatchObject({ cold_start: false, WebhooksDelivered: 1 });
+    expect(line?.ColdStart).toBeUndefined();
+  });
+
   it('still counts an outcome below the log level, as the metric alone', async () => {
     const lines: string[] = [];
     const quietLogs = createTelemetry(

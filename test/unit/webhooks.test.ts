@@ -1,13 +1,14 @@
-import { KeyObject } from 'node:crypto';
 // The "plant added" webhook's parts on their own: Standard Webhooks signatures (checked by the
 // standardwebhooks package's own verify), the event made of a stream record, how a delivery's
 // outcome is classified against a real local receiver, and the settings.
+import { KeyObject } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '#lib/config/load.ts';
 import { retrySchedule, signingKeys, webhookSettings } from '#lib/config/webhook.ts';
+import { handleEach } from '#lib/webhooks/batchResponse.ts';
 import { deliverOnce, retryAfter } from '#lib/webhooks/delivery.ts';
 import { plantAddedEvent } from '#lib/webhooks/plantAdded.ts';
 import { nextStep, waitingEventOf } from '#lib/webhooks/retries.ts';
@@ -316,5 +317,36 @@ describe('a retry queue message', () => {
       expect(() => waitingEventOf(other), other).toThrow('no waiting event');
     }
     expect(() => waitingEventOf('not json')).toThrow();
+  });
+});
+
+describe('a partial batch response', () => {
+  const fails = (ids: string[]) => async (id: string) => {
+    if (ids.includes(id)) throw new Error(`no ${id}`);
+  };
+
+  it('reports exactly the items whose handling threw, and tells why', async () => {
+    const told: string[] = [];
+    const response = await handleEach(
+      ['a', 'b', 'c'],
+      fails(['b']),
+      (id) => `seq-${id}`,
+      (id, error) => told.push(`${id}: ${(error as Error).message}`),
+    );
+    expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: 'seq-b' }] });
+    expect(told).toEqual(['b: no b']);
+  });
+
+  it('reports every item of a batch that failed whole, and one it cannot name as empty, which Lambda offers again with its whole batch', async () => {
+    const response = await handleEach(
+      ['a', 'b'],
+      fails(['a', 'b']),
+      (id) => (id === 'a' ? 'seq-a' : undefined),
+      () => {},
+    );
+    expect(response.batchItemFailures).toEqual(
+      expect.arrayContaining([{ itemIdentifier: 'seq-a' }, { itemIdentifier: '' }]),
+    );
+    expect(response.batchItemFailures).toHaveLength(2);
   });
 });

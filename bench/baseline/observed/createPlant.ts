@@ -48,7 +48,7 @@ export const handler = async (event: APIGatewayProxyEventV2, context: Context) =
   const counts: [string, string[]][] = [[metric, ['service']]];
   if (wasColdStart) counts.push(['ColdStart', ['service', 'function_name']]);
   const line = {
-    level: statusCode >= 500 ? 'WARN' : 'INFO',
+    level: statusCode === 500 ? 'ERROR' : statusCode >= 500 ? 'WARN' : 'INFO',
     message: statusCode < 400 ? 'request' : refused ? 'request refused' : 'request failed',
     timestamp: new Date().toISOString(),
     service: SERVICE_NAME,
