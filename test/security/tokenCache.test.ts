@@ -161,9 +161,8 @@ describe('a remembered token through the pipeline', () => {
 });
 
 describe('tokens verified while another request fetched new keys', () => {
-  it('are not remembered: their keys may already be gone', async () => {
-    let keys = { keys: [{ kid: 'old' }] };
-    const keySet = Object.assign(async () => undefined as never, { jwks: () => keys });
+  /** A cache over `keySet` whose verifications each finish when the test says (`finish(token)`). */
+  const heldVerifier = (keySet: object) => {
     const pending = new Map<string, () => void>();
     let verifications = 0;
     const verifyToken = cachedTokenVerifier({
@@ -181,64 +180,54 @@ describe('tokens verified while another request fetched new keys', () => {
         );
       },
     });
+    const finish = async (token: string, verification: Promise<unknown>) => {
+      pending.get(token)?.();
+      await verification;
+    };
+    return { verifyToken, finish, verifications: () => verifications };
+  };
+
+  it('are not remembered: their keys may already be gone', async () => {
+    let keys = { keys: [{ kid: 'old' }] };
+    const { verifyToken, finish, verifications } = heldVerifier(
+      Object.assign(async () => undefined as never, { jwks: () => keys }),
+    );
 
     const first = verifyToken('a');
     const second = verifyToken('b');
     // b's verification fetched new keys and finished first; then a's finishes
     keys = { keys: [{ kid: 'new' }] };
-    pending.get('b')?.();
-    await second;
-    pending.get('a')?.();
-    await first;
+    await finish('b', second);
+    await finish('a', first);
 
     expect(verifyToken.size).toBe(0);
-    const again = verifyToken('a');
-    pending.get('a')?.();
-    await again;
-    expect(verifications).toBe(3);
+    await finish('a', verifyToken('a'));
+    expect(verifications()).toBe(3);
     expect(verifyToken.size).toBe(1);
   });
 
   it('are not remembered with a remote key set either, which tells its fetches by the set it fetched', async () => {
     const lastFetched: { jwks?: unknown } = { jwks: { keys: [{ kid: 'old' }] } };
-    const keySet = Object.assign(async () => undefined as never, {
-      lastFetched,
-      jwks: () => {
-        throw new Error('the copy of the key set is not needed');
-      },
-    });
-    const pending = new Map<string, () => void>();
-    const verifyToken = cachedTokenVerifier({
-      keySet: keySet as never,
-      verifyClaims: (token) =>
-        new Promise((resolve) =>
-          pending.set(token, () =>
-            resolve({
-              caller: { sub: token, scopes: [] },
-              expiresAt: Date.now() / 1000 + 600,
-              notBefore: undefined,
-            }),
-          ),
-        ),
-    });
+    const { verifyToken, finish } = heldVerifier(
+      Object.assign(async () => undefined as never, {
+        lastFetched,
+        jwks: () => {
+          throw new Error('the copy of the key set is not needed');
+        },
+      }),
+    );
 
     const first = verifyToken('a');
     const second = verifyToken('b');
     lastFetched.jwks = { keys: [{ kid: 'new' }] };
-    pending.get('b')?.();
-    await second;
-    pending.get('a')?.();
-    await first;
+    await finish('b', second);
+    await finish('a', first);
     expect(verifyToken.size).toBe(0);
 
     // a fetch of the same keys again forgets nothing
-    const third = verifyToken('c');
-    pending.get('c')?.();
-    await third;
+    await finish('c', verifyToken('c'));
     lastFetched.jwks = { keys: [{ kid: 'new' }] };
-    const fourth = verifyToken('d');
-    pending.get('d')?.();
-    await fourth;
+    await finish('d', verifyToken('d'));
     expect(verifyToken.size).toBe(2);
   });
 });

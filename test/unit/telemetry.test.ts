@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { VerifyToken } from '#lib/auth/tokenVerifier.ts';
+import type { TelemetrySettings } from '#lib/config/telemetry.ts';
 import { TIMEOUT_MARGIN_MS } from '#lib/http/pipeline.ts';
 import { createPlantHandler } from '#lib/routes/createPlant.ts';
 import { createTelemetry, METRIC_NAMES } from '#lib/telemetry.ts';
@@ -40,6 +41,16 @@ const send = (body: string, authorization = `Bearer ${token}`) =>
 const logLines = () => telemetry.documents().filter((doc) => typeof doc.message === 'string');
 /** The metric names of the EMF documents written, in order. */
 const metricNames = () => telemetry.metricNames();
+
+/** Telemetry of these settings, and the lines it wrote. */
+const writingTo = (settings: Pick<TelemetrySettings, 'logLevel' | 'coldStarts'>) => {
+  const lines: string[] = [];
+  const telemetry = createTelemetry(
+    { serviceName: 'plant-store', metricsNamespace: 'Test', ...settings },
+    (line) => lines.push(line),
+  );
+  return { telemetry, lines };
+};
 
 describe('request telemetry', () => {
   it.each([
@@ -178,11 +189,7 @@ describe('request telemetry', () => {
   });
 
   it('says cold_start only for the first invocation, even when it wrote no line', async () => {
-    const lines: string[] = [];
-    const container = createTelemetry(
-      { serviceName: 'plant-store', logLevel: 'INFO', metricsNamespace: 'Test', coldStarts: true },
-      (line) => lines.push(line),
-    );
+    const { telemetry: container, lines } = writingTo({ logLevel: 'INFO', coldStarts: true });
     const first = { functionName: 'f', awsRequestId: 'r1' };
     const second = { functionName: 'f', awsRequestId: 'r2' };
     container.start(first);
@@ -200,11 +207,7 @@ describe('request telemetry', () => {
   });
 
   it('still counts an outcome below the log level, as the metric alone', async () => {
-    const lines: string[] = [];
-    const quietLogs = createTelemetry(
-      { serviceName: 'plant-store', logLevel: 'WARN', metricsNamespace: 'Test', coldStarts: false },
-      (line) => lines.push(line),
-    );
+    const { telemetry: quietLogs, lines } = writingTo({ logLevel: 'WARN', coldStarts: false });
     const invocation = { functionName: 'f', awsRequestId: 'r' };
     quietLogs.record(invocation, {
       level: 'INFO',
