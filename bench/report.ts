@@ -175,6 +175,6 @@ const printPeers = (
   }
   out('');
   out(
-    'Ratios to the floor (bench/baseline), from the same interleaved runs; floor + observability by hand: the floor writing the log line and EMF document ours writes per request (bench/baseline/observed/).',
+    'Ratios to the floor (bench/baseline), from the same interleaved runs; floor + observability by hand: the floor writing the one line ours writes per request, its log line and EMF count (bench/baseline/observed/).',
   );
 };
