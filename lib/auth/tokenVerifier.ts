@@ -95,8 +95,11 @@ const scopesOf = (payload: JWTPayload): string[] => {
  * so a flood of made-up kids cannot hammer the provider); or a local file.
  */
 export const keySetFrom = (source: KeySource): KeySet => {
-  if (source.kind === 'file')
-    return createLocalJWKSet(JSON.parse(readFileSync(source.path, 'utf8')));
+  if (source.kind === 'file') {
+    // read once: the keys a file gave never change
+    const jwks = JSON.parse(readFileSync(source.path, 'utf8'));
+    return Object.assign(createLocalJWKSet(jwks), { lastFetched: { jwks } });
+  }
   // jose puts each fetch's key set here (lib/auth/tokenCache.ts reads it)
   const lastFetched: JWKSCacheInput = {};
   const remote = createRemoteJWKSet(source.url, {
@@ -108,7 +111,7 @@ export const keySetFrom = (source: KeySource): KeySet => {
   return Object.assign(remote, { lastFetched });
 };
 
-/** A key set; a remote one also holds what it fetched last (a new object with each fetch). */
+/** A key set, and what it fetched last (for a remote one, a new object with each fetch). */
 export type KeySet = JWTVerifyGetKey & { readonly lastFetched?: { readonly jwks?: unknown } };
 
 /**
