@@ -16,10 +16,8 @@ import {
   type StoredMessage,
 } from './queueStore.ts';
 
-export type { QueueSettings } from './queueStore.ts';
-
 /** The account the local queues' URLs and ARNs name. */
-export const LOCAL_ACCOUNT = '000000000000';
+const LOCAL_ACCOUNT = '000000000000';
 
 export interface LocalSqs {
   /** http://127.0.0.1:<port>, for a client's endpoint setting (AWS_ENDPOINT_URL_SQS). */

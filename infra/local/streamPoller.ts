@@ -108,9 +108,9 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
   let idleWaiters: { polls: number; resolve: () => void }[] = [];
 
   /** One batch, as Lambda handles it: retried, given up after the retries. */
-  const handleBatch = async (shardId: string, batch: DynamoDBRecord[], retriesLeft: number) => {
+  const handleBatch = async (shardId: string, batch: DynamoDBRecord[]) => {
     let pending = batch;
-    let retries = retriesLeft;
+    let retries = maximumRetryAttempts;
     while (pending.length > 0 && !stopping) {
       let failures: { itemIdentifier?: string }[];
       try {
@@ -197,7 +197,7 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
       if (Records.length === 0) continue;
       read = true;
       const batch = Records.map((r) => asLambdaRecord(r, streamArn, region)).filter(accepts);
-      if (batch.length > 0) await handleBatch(shardId, batch, maximumRetryAttempts);
+      if (batch.length > 0) await handleBatch(shardId, batch);
       // a batch cut short by a stop is read again from the checkpoint at the next start
       if (stopping) return read;
       const last = Records.at(-1)?.dynamodb?.SequenceNumber;

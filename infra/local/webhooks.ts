@@ -8,7 +8,6 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { parse } from 'yaml';
 import { loadConfig } from '#lib/config/load.ts';
 import { webhookSettings } from '#lib/config/webhook.ts';
@@ -168,8 +167,7 @@ export const startLocalWebhooks = async ({
         streamArn,
         ...sources.stream,
         accepts: (record) => record.eventName === 'INSERT',
-        invoke: (event: DynamoDBStreamEvent) =>
-          invoker(invocationsOf(lambdaPort, 'deliverPlantAdded'))(event),
+        invoke: invoker(invocationsOf(lambdaPort, 'deliverPlantAdded')),
         onFailure: async (batch) => {
           mkdirSync(failureDir, { recursive: true });
           writeFileSync(
