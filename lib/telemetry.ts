@@ -43,13 +43,28 @@ export type MetricName = (typeof METRIC_NAMES)[number];
 /** The Lambda invocation a line belongs to. */
 export type Invocation = Pick<Context, 'functionName' | 'awsRequestId'>;
 
+/** The keys every line writes itself: no field may take one (it would hide the line's own). */
+type LineKey =
+  | 'level'
+  | 'message'
+  | 'timestamp'
+  | 'service'
+  | 'cold_start'
+  | 'function_name'
+  | 'function_request_id'
+  | '_aws'
+  | 'ColdStart'
+  | MetricName;
+
+/** What a line says besides its own keys; plain data (an Error as its fields: see describeError). */
+export type LineFields = Record<string, unknown> & { [key in LineKey]?: never };
+
 export interface LogEntry {
   level: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
   message: string;
   /** The outcome the line counts: counted whatever the log level. */
   metric: MetricName;
-  /** What the line says besides; plain data (an Error as its fields: see describeError). */
-  fields?: Record<string, unknown>;
+  fields?: LineFields;
 }
 
 export interface Telemetry {

@@ -4,7 +4,7 @@
 import type { ErrorBody } from '#lib/http/errorBody.ts';
 import { retryAfter } from '#lib/http/httpError.ts';
 import type { HttpResponse } from '#lib/http/types.ts';
-import type { MetricName } from '#lib/telemetry.ts';
+import type { LineFields, MetricName } from '#lib/telemetry.ts';
 
 interface ReplyBase {
   status: number;
@@ -14,7 +14,7 @@ interface ReplyBase {
   /** What the route did, in its own words, for the log: created, replayed, notFound, ... */
   outcome?: string;
   /** More log fields the route knows once it ran (never client input it has not validated). */
-  log?: Record<string, unknown>;
+  log?: LineFields;
 }
 
 export interface SuccessReply extends ReplyBase {

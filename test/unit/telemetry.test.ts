@@ -5,7 +5,7 @@ import type { VerifyToken } from '#lib/auth/tokenVerifier.ts';
 import type { TelemetrySettings } from '#lib/config/telemetry.ts';
 import { TIMEOUT_MARGIN_MS } from '#lib/http/pipeline.ts';
 import { createPlantHandler } from '#lib/routes/createPlant.ts';
-import { createTelemetry, METRIC_NAMES } from '#lib/telemetry.ts';
+import { createTelemetry, type LineFields, METRIC_NAMES } from '#lib/telemetry.ts';
 import { httpApiEvent, invokeHandler, lambdaContext } from '../support/events.ts';
 import { FakePlantStore } from '../support/fakePlantStore.ts';
 import { type RecordedTelemetry, recordTelemetry } from '../support/telemetry.ts';
@@ -204,6 +204,27 @@ describe('request telemetry', () => {
     const [line] = lines.map((text) => JSON.parse(text) as Record<string, unknown>);
     expect(line).toMatchObject({ cold_start: false, WebhooksDelivered: 1 });
     expect(line?.ColdStart).toBeUndefined();
+  });
+
+  it('lets no field take a key the line writes itself (npm run typecheck fails when one could)', () => {
+    const { telemetry: container, lines } = writingTo({ logLevel: 'INFO', coldStarts: false });
+    const fields: LineFields = {
+      plantId: 7,
+      // @ts-expect-error the line's own level
+      level: 'DEBUG',
+    };
+    const { level: _, ...allowed } = fields;
+    container.record(
+      { functionName: 'f', awsRequestId: 'r' },
+      {
+        level: 'INFO',
+        message: 'request',
+        metric: 'PlantsRead',
+        fields: allowed,
+      },
+    );
+
+    expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({ level: 'INFO', plantId: 7 });
   });
 
   it('still counts an outcome below the log level, as the metric alone', async () => {
