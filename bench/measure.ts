@@ -136,10 +136,12 @@ export const measureFunctions = async (
     const warmCpu = await warmRuns(subject, 'warm, CPU only', settings.warmInvocations, env, true);
     const { peers: peerBundles } = subject.pair;
     const repeatCaller = hasCaller(kind)
-      ? await warmRuns(subject, 'warm, CPU only, one repeat caller', settings.warmInvocations, {
-          ...env,
-          BENCH_REPEAT_CALLER: '1',
-        })
+      ? await warmRuns(
+          subject,
+          'warm, CPU only, one repeat caller',
+          settings.repeatCallerInvocations,
+          { ...env, BENCH_REPEAT_CALLER: '1' },
+        )
       : undefined;
     const warmStore = await warmRuns(
       subject,

@@ -137,7 +137,7 @@ const printTable = (figures: Figures, worstOf: Record<RatioName, number>, peakRs
   );
   out('');
   out(
-    `Ours / baseline; ratios are medians over runs (interquartile range). Node ${process.versions.node}; ${settings.coldRuns} cold runs, ${settings.warmRuns} warm runs of ${settings.warmInvocations} invocations each (${settings.storeInvocations} with the store); ${elapsed()}. Figures in bench/results.json.`,
+    `Ours / baseline; ratios are medians over runs (interquartile range). Node ${process.versions.node}; ${settings.coldRuns} cold runs, ${settings.warmRuns} warm runs of ${settings.warmInvocations} invocations each (${settings.repeatCallerInvocations} for one repeat caller, ${settings.storeInvocations} with the store); ${elapsed()}. Figures in bench/results.json.`,
   );
 };
 

@@ -4,8 +4,12 @@ const setting = (name: string, fallback: number) => Number(process.env[name] || 
 export const settings = {
   coldRuns: setting('BENCH_COLD_RUNS', 61),
   warmRuns: setting('BENCH_WARM_RUNS', 5),
-  warmInvocations: setting('BENCH_WARM_INVOCATIONS', 1000),
-  storeInvocations: setting('BENCH_STORE_INVOCATIONS', 400),
+  // as few invocations as keep two runs' ratios within ±0.05, so that the whole bench stays within
+  // 10 minutes on the slowest machine it has run on; the repeat caller's and the store's ratios
+  // vary least
+  warmInvocations: setting('BENCH_WARM_INVOCATIONS', 600),
+  repeatCallerInvocations: setting('BENCH_REPEAT_CALLER_INVOCATIONS', 250),
+  storeInvocations: setting('BENCH_STORE_INVOCATIONS', 250),
   memoryInvocations: setting('BENCH_MEMORY_INVOCATIONS', 400),
 };
 /** Invocations each warm process makes, per function, before it measures. */
