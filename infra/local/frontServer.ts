@@ -4,6 +4,7 @@
 import { createReadStream } from 'node:fs';
 import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
 import { referenceAssets } from '../docs/reference.ts';
+import { listenLocally } from './freePort.ts';
 
 export interface FrontServerOptions {
   port: number;
@@ -18,7 +19,7 @@ const refuse = (res: ServerResponse, status: number, text: string) => {
   res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8' }).end(`${text}\n`);
 };
 
-export const startFrontServer = ({ port, apiPort, page }: FrontServerOptions) => {
+export const startFrontServer = async ({ port, apiPort, page }: FrontServerOptions) => {
   // only this machine's names for it: a page of another site that a DNS record points here
   // (DNS rebinding) must not read the token /docs shows, nor call the API through it
   const hosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
@@ -70,16 +71,6 @@ export const startFrontServer = ({ port, apiPort, page }: FrontServerOptions) =>
       refuse(res, 500, 'The local server failed on this request (see its terminal).');
     });
   });
-  return new Promise<{ close: () => Promise<void> }>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () =>
-      resolve({
-        close: () =>
-          new Promise<void>((done) => {
-            server.close(() => done());
-            server.closeAllConnections();
-          }),
-      }),
-    );
-  });
+  const { stop } = await listenLocally(server, port);
+  return { close: stop };
 };

@@ -6,7 +6,7 @@
 import { createServer } from 'node:http';
 import { text } from 'node:stream/consumers';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort } from './freePort.ts';
+import { listenLocally } from './freePort.ts';
 import {
   md5Hex,
   openQueues,
@@ -183,22 +183,14 @@ export const startLocalSqs = async ({
       });
     }
   });
-  const listenPort = port ?? (await freePort());
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(listenPort, '127.0.0.1', () => resolve());
-  });
-  const endpoint = `http://127.0.0.1:${listenPort}`;
+  const listening = await listenLocally(server, port);
+  const endpoint = `http://127.0.0.1:${listening.port}`;
   return {
     endpoint,
     queueUrl: (name) => {
       if (!queues.has(name)) throw new Error(`no local queue is named ${name}`);
       return `${endpoint}/${LOCAL_ACCOUNT}/${name}`;
     },
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    stop: listening.stop,
   };
 };

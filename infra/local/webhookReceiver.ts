@@ -3,7 +3,7 @@
 // what it received, and answers what it is told to (200 unless told otherwise).
 import { createServer, type IncomingMessage } from 'node:http';
 import { Webhook } from 'standardwebhooks';
-import { freePort } from './freePort.ts';
+import { listenLocally } from './freePort.ts';
 
 export interface ReceivedWebhook {
   webhookId: string;
@@ -90,21 +90,13 @@ export const startWebhookReceiver = async ({
     if (typeof given === 'object') response.writeHead(given.status, given.headers).end();
     else if (given !== 'hang') response.writeHead(given).end();
   });
-  const listenPort = port ?? (await freePort());
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(listenPort, '127.0.0.1', () => resolve());
-  });
+  const listening = await listenLocally(server, port);
   return {
-    url: `http://127.0.0.1:${listenPort}/webhooks/plant-added`,
+    url: `http://127.0.0.1:${listening.port}/webhooks/plant-added`,
     received,
     answerWith: (next) => {
       answer = next;
     },
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    stop: listening.stop,
   };
 };

@@ -2,7 +2,7 @@
 // HTTP and counts the fetches.
 import { createServer } from 'node:http';
 import type { JSONWebKeySet } from 'jose';
-import { freePort } from '../../infra/local/freePort.ts';
+import { listenLocally } from '../../infra/local/freePort.ts';
 
 export interface JwksServer {
   url: string;
@@ -24,18 +24,13 @@ export const startJwksServer = async (jwks: JSONWebKeySet): Promise<JwksServer> 
     fetches += 1;
     response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(keys));
   });
-  const port = await freePort();
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
+  const { port, stop } = await listenLocally(server);
   return {
     url: `http://127.0.0.1:${port}/.well-known/jwks.json`,
     fetches: () => fetches,
     serve: (next) => {
       keys = next;
     },
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    stop,
   };
 };
