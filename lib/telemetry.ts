@@ -56,7 +56,11 @@ type LineKey =
   | 'ColdStart'
   | MetricName;
 
-/** What a line says besides its own keys; plain data (an Error as its fields: see describeError). */
+/**
+ * What a line says besides its own keys; plain data (an Error as its fields: see describeError).
+ * The type refuses a line key in an object written out or typed as this, not in a value typed
+ * `Record<string, unknown>`: pass fields on with this type.
+ */
 export type LineFields = Record<string, unknown> & { [key in LineKey]?: never };
 
 export interface LogEntry {

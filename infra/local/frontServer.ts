@@ -4,7 +4,7 @@
 import { createReadStream } from 'node:fs';
 import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
 import { referenceAssets } from '../docs/reference.ts';
-import { listenLocally } from './freePort.ts';
+import { listenLocally } from './listen.ts';
 
 export interface FrontServerOptions {
   port: number;

@@ -6,7 +6,7 @@
 import { createServer } from 'node:http';
 import { text } from 'node:stream/consumers';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { listenLocally } from './freePort.ts';
+import { listenLocally } from './listen.ts';
 import {
   md5Hex,
   openQueues,

@@ -3,7 +3,7 @@
 // what it received, and answers what it is told to (200 unless told otherwise).
 import { createServer, type IncomingMessage } from 'node:http';
 import { Webhook } from 'standardwebhooks';
-import { listenLocally } from './freePort.ts';
+import { listenLocally } from './listen.ts';
 
 export interface ReceivedWebhook {
   webhookId: string;

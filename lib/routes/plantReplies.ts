@@ -4,7 +4,7 @@ import { strongEtag } from '#lib/http/conditional.ts';
 import { type ErrorReply, type SuccessReply, unavailable } from '#lib/http/reply.ts';
 import type { NotFound, StoredPlant } from '#lib/plants/store.ts';
 import { toIdentifiedPlant } from '#lib/plants/views.ts';
-import type { MetricName } from '#lib/telemetry.ts';
+import type { LineFields, MetricName } from '#lib/telemetry.ts';
 
 /** A plant's ETag: its version. */
 export const etagOf = (version: number) => strongEtag(version);
@@ -24,7 +24,7 @@ export const plantWithEtag = (
 
 export const STORE_UNAVAILABLE = 'The plant store is busy or unreachable: retry in a few seconds';
 
-export const storeUnavailable = (cause: unknown, log?: Record<string, unknown>): ErrorReply =>
+export const storeUnavailable = (cause: unknown, log?: LineFields): ErrorReply =>
   unavailable(STORE_UNAVAILABLE, {
     metric: 'StoreUnavailable',
     outcome: 'unavailable',
