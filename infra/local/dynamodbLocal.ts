@@ -2,9 +2,8 @@
 // whose own launcher does not work offline, so only its emulator/ folder is fetched and kept.
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
-import { connect } from 'node:net';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { untilListening } from './freePort.ts';
 import { dynamoDbLocalDir } from './paths.ts';
 
 const DYNAMODB_LOCAL_PACKAGE = 'amplify-dynamodb-simulator@2.9.30';
@@ -83,15 +82,6 @@ export interface StartOptions {
   dataDir?: string;
 }
 
-const portAccepts = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port }, () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.on('error', () => resolve(false));
-  });
-
 export const startDynamoDbLocal = async ({
   port,
   dataDir,
@@ -125,20 +115,17 @@ export const startDynamoDbLocal = async ({
     await exited;
   };
 
-  const deadline = Date.now() + 30_000;
-  while (!(await portAccepts(port))) {
-    if (java.exitCode !== null) {
-      throw new Error(
-        `DynamoDB Local exited at start (code ${java.exitCode}): ${stderr.trim() || 'no output'}`,
-      );
-    }
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(
-        `DynamoDB Local did not open port ${port} within 30 s: ${stderr.trim() || 'no output'}`,
-      );
-    }
-    await sleep(100);
+  try {
+    await untilListening({
+      name: 'DynamoDB Local',
+      child: java,
+      port,
+      timeoutMs: 30_000,
+      output: () => stderr,
+    });
+  } catch (error) {
+    await stop();
+    throw error;
   }
   return { endpoint: `http://127.0.0.1:${port}`, process: java, stop };
 };

@@ -1,5 +1,7 @@
-// A free loopback port, for the local stack, its tests and the benchmarks.
-import { createServer } from 'node:net';
+// Ports on this machine: a free one for a server to take, and waiting for a child's server to listen.
+import type { ChildProcess } from 'node:child_process';
+import { connect, createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** A port that was free a moment ago (the OS picks it), for servers the tests start. */
 export const freePort = () =>
@@ -12,3 +14,39 @@ export const freePort = () =>
       server.close(() => resolve(port));
     });
   });
+
+const portAccepts = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port }, () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.on('error', () => resolve(false));
+  });
+
+export interface AwaitedServer {
+  /** Who listens, for the messages: "DynamoDB Local". */
+  name: string;
+  child: ChildProcess;
+  port: number;
+  timeoutMs: number;
+  /** What the child said so far, for a message that tells why it did not listen. */
+  output: () => string;
+}
+
+/** Resolves once `child` accepts connections on `port`; throws when it exits first or takes too long. */
+export const untilListening = async ({ name, child, port, timeoutMs, output }: AwaitedServer) => {
+  const deadline = Date.now() + timeoutMs;
+  const said = () => output().trim() || 'no output';
+  while (!(await portAccepts(port))) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(
+        `${name} exited at start (${child.exitCode === null ? child.signalCode : `code ${child.exitCode}`}): ${said()}`,
+      );
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`${name} did not open port ${port} within ${timeoutMs / 1000} s: ${said()}`);
+    }
+    await sleep(100);
+  }
+};

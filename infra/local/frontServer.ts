@@ -1,8 +1,10 @@
 // What listens on PORT in the local run: the API reference at /docs, and every other request
 // passed on unchanged to serverless-offline on a port of its own. One origin for the page and the
-// API, so that the page's "Try it" needs no CORS.
+// API, so that the page's "Try it" needs no CORS. npm start opens it only once serverless-offline
+// listens, so that a script waiting for PORT waits for the API.
 import { createReadStream } from 'node:fs';
 import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
+import type { ErrorBody } from '#lib/http/errorBody.ts';
 import { referenceAssets } from '../docs/reference.ts';
 import { listenLocally } from './listen.ts';
 
@@ -13,10 +15,17 @@ export interface FrontServerOptions {
   page: (origin: string) => Promise<string>;
 }
 
-/** The error bodies of the front server itself: plain text, as a person reads them. */
-const refuse = (res: ServerResponse, status: number, text: string) => {
+/** The front server's own answers are the API's Error bodies, so a client tells them apart by status alone. */
+const refuse = (res: ServerResponse, status: number, message: string) => {
   if (res.headersSent) return void res.destroy();
-  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8' }).end(`${text}\n`);
+  const body: ErrorBody = { error: status, message };
+  res
+    .writeHead(status, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+    })
+    .end(JSON.stringify(body));
 };
 
 export const startFrontServer = async ({ port, apiPort, page }: FrontServerOptions) => {
@@ -25,7 +34,11 @@ export const startFrontServer = async ({ port, apiPort, page }: FrontServerOptio
   const hosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     if (!hosts.has(req.headers.host ?? '')) {
-      return refuse(res, 421, `This server answers only as http://127.0.0.1:${port}`);
+      return refuse(
+        res,
+        421,
+        `This server answers only as http://127.0.0.1:${port}: use that address.`,
+      );
     }
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     const name = path.replace(/^\/docs\//, '');
@@ -59,7 +72,9 @@ export const startFrontServer = async ({ port, apiPort, page }: FrontServerOptio
           answer.pipe(res);
         },
       );
-      upstream.once('error', () => refuse(res, 503, 'The local API is not ready yet.'));
+      upstream.once('error', () =>
+        refuse(res, 502, 'serverless-offline did not answer: see the terminal of npm start.'),
+      );
       res.once('close', () => upstream.destroy());
       req.pipe(upstream);
     }
@@ -68,7 +83,7 @@ export const startFrontServer = async ({ port, apiPort, page }: FrontServerOptio
     // a fault here answers 500 and is told, never stopping npm start
     handle(req, res).catch((error: unknown) => {
       process.stderr.write(`npm start: /docs failed: ${String(error)}\n`);
-      refuse(res, 500, 'The local server failed on this request (see its terminal).');
+      refuse(res, 500, 'The local server failed on this request: see the terminal of npm start.');
     });
   });
   const { stop } = await listenLocally(server, port);

@@ -1,7 +1,8 @@
 // `npm start`: the whole service on this machine, nothing in the cloud. DynamoDB Local keeps its
 // data in .local/data (git-ignored), a local key pair signs tokens (`npm run token`), and
 // serverless-offline serves the bundled functions behind a front server that also serves the API
-// reference at /docs (infra/local/frontServer.ts). Ctrl-C stops everything this started.
+// reference at /docs (infra/local/frontServer.ts), which opens PORT only once the functions can
+// answer. Ctrl-C stops everything this started.
 //
 // Settings (environment): PORT (3000), LAMBDA_PORT (PORT+2, serverless-offline's invoke port),
 // DYNAMODB_PORT (8000), PLANTS_LOCAL_DATA (.local/data). With AUTH_JWKS_URL set (and AUTH_ISSUER,
@@ -18,7 +19,7 @@ import { createInterface } from 'node:readline';
 import { referencePage } from '../docs/reference.ts';
 import { localDynamoClient } from './dynamoClient.ts';
 import { startDynamoDbLocal } from './dynamodbLocal.ts';
-import { freePort } from './freePort.ts';
+import { freePort, untilListening } from './freePort.ts';
 import { startFrontServer } from './frontServer.ts';
 import { ensureLocalKeys, LOCAL_AUDIENCE, LOCAL_ISSUER, mintLocalToken } from './keys.ts';
 import { localDataDir, repoRoot } from './paths.ts';
@@ -130,12 +131,6 @@ try {
   await assertPortFree(dynamoPort, 'DYNAMODB_PORT');
   // serverless-offline listens behind the front server, on a port nobody needs to know
   const apiPort = await freePort();
-  front = await startFrontServer({
-    port: httpPort,
-    apiPort,
-    page: async (origin) =>
-      referencePage({ serverUrl: origin, localToken: await auth.pageToken?.() }),
-  });
 
   const dynamo = await startDynamoDbLocal({ port: dynamoPort, dataDir: join(dataDir, 'dynamodb') });
   children.push(dynamo.process);
@@ -190,35 +185,48 @@ try {
     }
   });
 
-  const base = `http://127.0.0.1:${httpPort}`;
-  let ready = false;
-  // serverless-offline's output, a line per request (or the JSON lines as deployed, with
-  // --json); readiness once it listens
+  // the functions' JSON lines as a line per request (or as deployed, with --json)
   const json = process.argv.includes('--json');
   const relay = (input: NodeJS.ReadableStream, output: NodeJS.WriteStream) =>
     createInterface({ input }).on('line', (line) => {
       const shown = terminalLine(line, { json, color: output.isTTY === true });
       if (shown !== undefined) output.write(`${shown}\n`);
-      if (!ready && /Server ready/i.test(line)) announceReady();
     });
-  const announceReady = () => {
-    ready = true;
-    webhooks?.startPoller({ dynamodbEndpoint: dynamo.endpoint, streamArn, lambdaPort });
-    say('');
-    say(`Plant store ready at ${base} (DynamoDB Local on port ${dynamoPort}, data in ${dataDir})`);
-    say(`API reference, to send each request from your browser: ${base}/docs`);
-    say(`Tokens: ${auth.description}`);
-    say(`Webhooks: each new plant is ${webhooks?.description}`);
-    say('Try it:');
-    say(
-      `  curl -s ${base}/plants -H "Authorization: Bearer ${auth.token}" ` +
-        `-H 'Content-Type: application/json' -d '{"id":1,"name":"Monstera","tag":"indoor"}'`,
-    );
-    say(`Every route (list, read, update, delete) with curl: the README's "Two commands".`);
-    say('Press Ctrl-C to stop.');
-  };
   relay(offline.stdout as NodeJS.ReadableStream, process.stdout);
   relay(offline.stderr as NodeJS.ReadableStream, process.stderr);
+
+  // PORT opens only once serverless-offline serves the functions (it bundles them first), so
+  // that a script waiting for the port waits for the API, and never meets an answer of ours
+  for (const port of [lambdaPort, apiPort]) {
+    await untilListening({
+      name: 'serverless-offline',
+      child: offline,
+      port,
+      timeoutMs: 300_000,
+      output: () => 'its output is above',
+    });
+  }
+  front = await startFrontServer({
+    port: httpPort,
+    apiPort,
+    page: async (origin) =>
+      referencePage({ serverUrl: origin, localToken: await auth.pageToken?.() }),
+  });
+  webhooks.startPoller({ dynamodbEndpoint: dynamo.endpoint, streamArn, lambdaPort });
+
+  const base = `http://127.0.0.1:${httpPort}`;
+  say('');
+  say(`Plant store ready at ${base} (DynamoDB Local on port ${dynamoPort}, data in ${dataDir})`);
+  say(`API reference, to send each request from your browser: ${base}/docs`);
+  say(`Tokens: ${auth.description}`);
+  say(`Webhooks: each new plant is ${webhooks.description}`);
+  say('Try it:');
+  say(
+    `  curl -s ${base}/plants -H "Authorization: Bearer ${auth.token}" ` +
+      `-H 'Content-Type: application/json' -d '{"id":1,"name":"Monstera","tag":"indoor"}'`,
+  );
+  say(`Every route (list, read, update, delete) with curl: the README's "Two commands".`);
+  say('Press Ctrl-C to stop.');
 } catch (error) {
   process.stderr.write(`npm start: ${error instanceof Error ? error.message : String(error)}\n`);
   await stopAll(1);

@@ -1,10 +1,14 @@
 // The service over real HTTP, as `npm start` runs it: serverless-offline with the bundled handler,
 // DynamoDB Local, and tokens from `npm run token`.
+
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
-import { dirname } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../infra/local/freePort.ts';
+import { BEARER_REFUSALS } from '../../lib/http/bearerAuth.ts';
 import { type LocalService, spawnStart, startLocalService } from '../support/localService.ts';
 import { expectResponseMatchesContract } from '../support/openapiResponses.ts';
 
@@ -149,6 +153,52 @@ describe('POST /plants over HTTP', () => {
 });
 
 describe('npm start', () => {
+  it('opens its port only once the API answers, as a script waiting for the port expects', async () => {
+    const [httpPort, lambdaPort, dynamoPort] = [
+      await freePort(),
+      await freePort(),
+      await freePort(),
+    ];
+    const dataDir = mkdtempSync(join(tmpdir(), 'plant-store-first-start-'));
+    const started = spawnStart({
+      PORT: String(httpPort),
+      LAMBDA_PORT: String(lambdaPort),
+      DYNAMODB_PORT: String(dynamoPort),
+      // no keys, no table yet: the longest start
+      PLANTS_LOCAL_DATA: dataDir,
+    });
+    /** What each POST /plants without a token met, from the start's first moment on. */
+    const seen: string[] = [];
+    try {
+      const deadline = Date.now() + 170_000;
+      while (seen.filter((answer) => answer.startsWith('401')).length < 3) {
+        if (started.child.exitCode !== null || Date.now() > deadline)
+          throw new Error(`npm start never answered on its port:\n${started.output()}`);
+        try {
+          const response = await fetch(`http://127.0.0.1:${httpPort}/plants`, { method: 'POST' });
+          seen.push(
+            `${response.status} ${response.headers.get('content-type')} ${await response.text()}`,
+          );
+        } catch (error) {
+          seen.push(String((error as { cause?: { code?: string } }).cause?.code ?? error));
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      }
+    } finally {
+      process.kill(-(started.child.pid ?? 0), 'SIGINT');
+      await started.exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+    // refused while it starts (so the polling began before the port opened), then the API's 401
+    const refused = seen.filter((answer) => answer === 'ECONNREFUSED');
+    expect(refused.length).toBeGreaterThan(0);
+    expect(seen.slice(refused.length)).toEqual(
+      Array(seen.length - refused.length).fill(
+        `401 application/json; charset=utf-8 ${JSON.stringify({ error: 401, message: BEARER_REFUSALS.missing })}`,
+      ),
+    );
+  });
+
   it('says in one line what to do when its port is taken', async () => {
     const port = await freePort();
     const blocker = createServer().listen(port, '127.0.0.1');
