@@ -20,6 +20,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { plantItem } from './plant.mjs';
+import { requests } from './requests.mjs';
 
 const [mode, kind, ...rest] = process.argv.slice(2);
 const env = process.env;
@@ -72,14 +73,6 @@ const tokens = readFileSync(env.BENCH_TOKENS_FILE, 'utf8').trim().split('\n');
 let nextToken = 0;
 const nextAuthorization = () =>
   `Bearer ${env.BENCH_REPEAT_CALLER === '1' ? tokens[0] : tokens[nextToken++ % tokens.length]}`;
-/** What the bench sends each route besides its method and path: path parameters, query, body. */
-const requests = {
-  listPlants: () => ({ query: 'limit=20' }),
-  createPlant: (id) => ({ body: { id, name: 'Monstera', tag: 'indoor' } }),
-  getPlant: () => ({ path: { id: '7' } }),
-  updatePlant: () => ({ path: { id: '7' }, body: { name: 'Monstera deliciosa' } }),
-  deletePlant: (id) => ({ path: { id: String(id) } }),
-};
 /** An HTTP API (payload 2.0) event of the route, as API Gateway sends it. */
 const httpEvent = (route, { path = {}, query = '', body }) => {
   const { method, path: template } = ROUTES[route];

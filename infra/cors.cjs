@@ -1,7 +1,8 @@
 // provider.httpApi.cors for serverless.yml: off unless the deployment names the browser origins
 // that may call the API, as the param corsAllowedOrigins or CORS_ALLOWED_ORIGINS (space- or
 // comma-separated, each an origin such as https://app.example.com). API Gateway then answers the
-// preflight itself, allows the headers clients send and lets scripts read Link and ETag.
+// preflight itself, allows the headers clients send and the methods of the route list
+// (lib/routes/routeList.ts), and lets scripts read Link and ETag.
 module.exports = async ({ resolveVariable }) => {
   const setting = await resolveVariable('param:corsAllowedOrigins, env:CORS_ALLOWED_ORIGINS, ""');
   const origins = String(setting ?? '')
@@ -22,10 +23,11 @@ module.exports = async ({ resolveVariable }) => {
       );
     }
   }
+  const { ROUTES } = await import('../lib/routes/routeList.ts');
   return {
     allowedOrigins: origins,
     allowedHeaders: ['Authorization', 'Content-Type', 'If-Match'],
-    allowedMethods: ['GET', 'POST', 'PUT', 'DELETE'],
+    allowedMethods: [...new Set(Object.values(ROUTES).map((route) => route.method))],
     exposedResponseHeaders: ['Link', 'ETag'],
     // bearer tokens, never cookies
     allowCredentials: false,

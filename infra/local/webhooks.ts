@@ -44,7 +44,8 @@ const yamlOf = (...path: string[]) =>
  * queue's batches, visibility and redrive (infra/webhooks.yml), so the local run behaves alike.
  */
 const deployedEventSources = () => {
-  const { functions } = yamlOf('serverless.yml');
+  // serverless.yml's functions are a list: the routes' (generated), then the others
+  const functions = Object.assign({}, ...yamlOf('serverless.yml').functions);
   const stream = functions.deliverPlantAdded.events[0].stream;
   const queue = functions.retryPlantAdded.events[0].sqs;
   const retryQueue = yamlOf('infra', 'webhooks.yml').Resources.WebhookRetryQueue.Properties;

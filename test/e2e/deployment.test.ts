@@ -60,11 +60,8 @@ beforeAll(async () => {
 /** Each function's grants beyond its logs: the table actions its route uses, on what. */
 const FUNCTION_GRANTS = {
   CreatePlant: [{ action: 'dynamodb:PutItem', on: 'table' }],
-  ListPlants: [
-    { action: 'dynamodb:Query', on: `index ${BY_CREATOR_INDEX}` },
-    { action: 'dynamodb:Query', on: `index ${BY_CREATOR_TAG_INDEX}` },
-    { action: 'dynamodb:Query', on: 'index byCreator, while KeepRetiredIndex' },
-  ],
+  // the table's indexes, every one a list of plants by owner (never the table itself: no Scan)
+  ListPlants: [{ action: 'dynamodb:Query', on: 'index *' }],
   GetPlant: [{ action: 'dynamodb:GetItem', on: 'table' }],
   UpdatePlant: [{ action: 'dynamodb:UpdateItem', on: 'table' }],
   DeletePlant: [{ action: 'dynamodb:DeleteItem', on: 'table' }],

@@ -4,18 +4,15 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { InputSchemas } from '#lib/http/validateInput.ts';
-import { ROUTE_NAMES, type RouteName } from '#lib/routes/routeList.ts';
+import { ROUTE_NAMES, ROUTES, type RouteName } from '#lib/routes/routeList.ts';
 import { bundleOf } from '../../infra/build/bundles.ts';
 import { repoRoot } from '../../infra/local/paths.ts';
 
-/** The item command each route's store operation sends (the list's Query comes with every store). */
-const ITEM_COMMAND = {
-  createPlant: 'PutCommand',
-  listPlants: undefined,
-  getPlant: 'GetCommand',
-  updatePlant: 'UpdateCommand',
-  deletePlant: 'DeleteCommand',
-} satisfies Record<RouteName, string | undefined>;
+/** The item commands a route's table actions send (the list's Query comes with every store). */
+const itemCommandsOf = (name: RouteName) =>
+  ROUTES[name].tableActions
+    .filter((action) => action !== 'Query')
+    .map((action) => action.replace(/Item$/, 'Command'));
 const ALL = [...ROUTE_NAMES, 'deliverPlantAdded', 'unmatchedRoute'];
 
 /** Whether the route reads a body: its definition, as lib/routes/<name>.ts exports it. */
@@ -47,11 +44,10 @@ const commandsOf = (name: string) =>
 
 describe('each HTTP function bundles only its own route', () => {
   it.each(ROUTE_NAMES)('%s', async (name) => {
-    const command = ITEM_COMMAND[name];
     expect(matching(name, /^lib\/routes\//).sort()).toEqual(
       [`lib/routes/${name}.ts`, 'lib/routes/plantReplies.ts', 'lib/routes/routeList.ts'].sort(),
     );
-    expect(commandsOf(name)).toEqual(command ? [command] : []);
+    expect(commandsOf(name)).toEqual(itemCommandsOf(name));
     // the JSON body parser only where there is a body to parse
     expect(matching(name, /jsonBody\.ts$/).length > 0).toBe(await readsBody(name));
     // the cursor's codec and the query's schema only where there are pages
@@ -66,9 +62,7 @@ describe('each HTTP function bundles only its own route', () => {
     // the plant's field schemas (and the id's) only where a body is validated with them: the
     // other functions store and show plants by the fields' names alone
     for (const description of ['Tag to specify the type of the plant', 'Identification number']) {
-      expect(texts[name]?.includes(description), description).toBe(
-        name === 'createPlant' || name === 'updatePlant',
-      );
+      expect(texts[name]?.includes(description), description).toBe(await readsBody(name));
     }
     // the response schemas are the OpenAPI document's only: no function builds them
     for (const description of [

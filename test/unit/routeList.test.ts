@@ -1,0 +1,109 @@
+// A route is four hand-edited places: its schema, its route file, its handler and its line in the
+// route list (lib/routes/routeList.ts). Every other place follows from the list, and here each one
+// is checked to: serverless.yml's function (handler, event, grants), CORS's methods, the bench's
+// floor and request, and the README's route table. (The OpenAPI generator refuses a route without
+// its words in infra/openapi/operations/: test/unit/openapi.test.ts.)
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { ROUTE_NAMES, ROUTES, routeKey } from '#lib/routes/routeList.ts';
+import { requests } from '../../bench/requests.mjs';
+import { repoRoot } from '../../infra/local/paths.ts';
+
+const require = createRequire(import.meta.url);
+type Resolver = (options: {
+  resolveVariable: (name: string) => Promise<unknown>;
+}) => Promise<unknown>;
+const routeFunctions: Resolver = require('../../infra/routeFunctions.cjs');
+const cors: Resolver = require('../../infra/cors.cjs');
+
+const table = { 'Fn::GetAtt': ['PlantsTable', 'Arn'] };
+
+describe('serverless.yml', () => {
+  it('deploys the functions the route list generates, beside the others', () => {
+    const { functions } = parse(readFileSync(join(repoRoot, 'serverless.yml'), 'utf8'), {
+      logLevel: 'error',
+    });
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: serverless.yml's own variable syntax
+    expect(functions[0]).toBe('${file(infra/routeFunctions.cjs)}');
+    // no route is written by hand beside the generated ones
+    for (const others of functions.slice(1)) {
+      expect(Object.keys(others).filter((name) => name in ROUTES)).toEqual([]);
+    }
+  });
+
+  it("gives each route its handler, its event, the routes' settings and exactly its table actions", async () => {
+    const environment = { PLANTS_TABLE: 'plant-store-dev-plants' };
+    const generated = await routeFunctions({
+      resolveVariable: async (name) => {
+        expect(name).toBe('self:custom.environment.plantRoute');
+        return environment;
+      },
+    });
+    expect(generated).toEqual({
+      listPlants: {
+        handler: 'handlers/listPlants.handler',
+        environment,
+        events: [{ httpApi: { method: 'GET', path: '/plants' } }],
+        iamRoleStatements: [
+          {
+            Effect: 'Allow',
+            Action: ['dynamodb:Query'],
+            Resource: [{ 'Fn::Join': ['/', [table, 'index', '*']] }],
+          },
+        ],
+      },
+      ...Object.fromEntries(
+        (
+          [
+            ['createPlant', 'POST', '/plants', 'PutItem'],
+            ['getPlant', 'GET', '/plants/{id}', 'GetItem'],
+            ['updatePlant', 'PUT', '/plants/{id}', 'UpdateItem'],
+            ['deletePlant', 'DELETE', '/plants/{id}', 'DeleteItem'],
+          ] as const
+        ).map(([name, method, path, action]) => [
+          name,
+          {
+            handler: `handlers/${name}.handler`,
+            environment,
+            events: [{ httpApi: { method, path } }],
+            iamRoleStatements: [
+              { Effect: 'Allow', Action: [`dynamodb:${action}`], Resource: [table] },
+            ],
+          },
+        ]),
+      ),
+    });
+  });
+});
+
+describe.each(ROUTE_NAMES)('the route %s', (name) => {
+  it('has its handler and its route file', () => {
+    expect(existsSync(join(repoRoot, 'handlers', `${name}.ts`)), `handlers/${name}.ts`).toBe(true);
+    expect(existsSync(join(repoRoot, 'lib', 'routes', `${name}.ts`)), `lib/routes/${name}.ts`).toBe(
+      true,
+    );
+  });
+
+  it('is allowed to browsers by CORS, when a deployment allows origins', async () => {
+    const allowed = (await cors({
+      resolveVariable: async () => 'https://app.example.com',
+    })) as { allowedMethods: string[] };
+    expect(allowed.allowedMethods).toContain(ROUTES[name].method);
+  });
+
+  it('is measured by the bench: a floor of its own and a request', () => {
+    const floor = join(repoRoot, 'bench', 'baseline', `${name}.ts`);
+    expect(existsSync(floor), `write its bare floor in bench/baseline/${name}.ts`).toBe(true);
+    expect(requests[name], `give it a request in bench/requests.mjs`).toBeTypeOf('function');
+  });
+});
+
+it("the README's route table lists every route of the list, and no other", () => {
+  const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## The API'));
+  const rows = [...section.matchAll(/^\| `([A-Z]+ \/[^`]*)` +\|/gm)].map((row) => row[1]);
+  expect(rows.sort()).toEqual(ROUTE_NAMES.map((route) => routeKey(ROUTES[route])).sort());
+});
