@@ -9,5 +9,6 @@ export const requests = {
   createPlant: (id) => ({ body: { id, name: 'Monstera', tag: 'indoor' } }),
   getPlant: () => ({ path: { id: '7' } }),
   updatePlant: () => ({ path: { id: '7' }, body: { name: 'Monstera deliciosa' } }),
+  patchPlant: () => ({ path: { id: '7' }, body: { tag: 'outdoor' } }),
   deletePlant: (id) => ({ path: { id: String(id) } }),
 };

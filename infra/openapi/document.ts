@@ -7,7 +7,7 @@
 import { stringify } from 'yaml';
 import { ErrorBody } from '#lib/http/errorBody.ts';
 import { PlantPath } from '#lib/plants/params.ts';
-import { IdentifiedPlant, NewPlant, Plant, PlantUpdate } from '#lib/plants/schemas.ts';
+import { IdentifiedPlant, NewPlant, Plant, PlantPatch, PlantUpdate } from '#lib/plants/schemas.ts';
 import { ROUTE_NAMES, ROUTES, type RouteName, routeKey } from '#lib/routes/routeList.ts';
 import { plantAdded } from './operations/plantAdded.ts';
 import {
@@ -28,6 +28,7 @@ const SCHEMAS = {
   NewPlant: { schema: NewPlant, io: 'input' },
   Plant: { schema: Plant, io: 'output' },
   PlantUpdate: { schema: PlantUpdate, io: 'input' },
+  PlantPatch: { schema: PlantPatch, io: 'input' },
   PlantWithId: { schema: IdentifiedPlant, io: 'output' },
   Error: { schema: ErrorBody, io: 'output' },
 } as const;

@@ -47,6 +47,17 @@ export const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name
 export const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 export const parameterRef = (name: string) => ({ $ref: `#/components/parameters/${name}` });
 
+/** The header of a conditional update (PUT and PATCH): the version the change was made against. */
+export const ifMatchParameter = {
+  name: 'If-Match',
+  in: 'header',
+  required: false,
+  description:
+    'The `ETag` of the plant as read (strong comparison, RFC 9110), several separated by commas, or `*` for any version. A weak tag never matches.',
+  schema: { type: 'string' },
+  example: '"1"',
+};
+
 export const challenge = `Bearer realm="${REALM}"`;
 
 /** Headers on every response (API.md: no caching, no content sniffing). */

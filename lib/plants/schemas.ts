@@ -106,6 +106,36 @@ export const PlantUpdate = /* @__PURE__ */ body('a Plant', {
 });
 export type PlantUpdate = z.infer<typeof PlantUpdate>;
 
+/** A field as a merge patch gives it: left out, or a value; an optional field also null (removed). */
+type Patchable<Shape extends Record<string, z.ZodMiniType>> = {
+  [Field in keyof Shape]: Shape[Field] extends z.ZodMiniOptional<infer Inner>
+    ? z.ZodMiniOptional<z.ZodMiniNullable<Inner>>
+    : z.ZodMiniOptional<Shape[Field]>;
+};
+const patchable = <Shape extends Record<string, z.ZodMiniType>>(shape: Shape) =>
+  Object.fromEntries(
+    Object.entries(shape).map(([name, schema]) => [
+      name,
+      schema instanceof z.ZodMiniOptional
+        ? z.optional(z.nullable(schema._zod.def.innerType))
+        : z.optional(schema),
+    ]),
+  ) as Patchable<Shape>;
+
+/**
+ * The request body of `PATCH /plants/{id}`: a JSON Merge Patch (RFC 7396) of a plant's content.
+ * A field left out stays as it is; null removes an optional one.
+ */
+export const PlantPatch = /* @__PURE__ */ body('a merge patch of a Plant', {
+  id: z.optional(plantId),
+  ...patchable(plantFields),
+}).register(z.globalRegistry, {
+  description:
+    "The changes to a plant, as a JSON Merge Patch (RFC 7396): each field given replaces the plant's, null removes an optional field, a field left out stays as it is. An id, if present, must be the path's id. Other properties are allowed and ignored.",
+  examples: [{ tag: 'outdoor' }, { tag: null }],
+});
+export type PlantPatch = z.infer<typeof PlantPatch>;
+
 /** A plant with its id, as listing, reading and updating answer it, and the webhook sends it. */
 export const IdentifiedPlant = /* @__PURE__ */ z
   .object({ id: plantId, ...plantFields })

@@ -1,7 +1,7 @@
 // The plant store's contract, in domain terms: it knows nothing of HTTP. Every method is one
 // DynamoDB request; a plant belongs to its creator, and another caller's plant is, to every method
 // but create, a plant that is not there.
-import type { NewPlant, PlantContent } from '#lib/plants/schemas.ts';
+import { type NewPlant, PLANT_FIELDS, type PlantContent } from '#lib/plants/schemas.ts';
 
 /** What the store keeps of a plant besides its id and content: never shown to a client. */
 export interface PlantMetadata {
@@ -61,9 +61,21 @@ export interface ListRequest {
   tag?: string | undefined;
 }
 
+/**
+ * What an update does to each content field: a value sets it, `null` removes it, a field left out
+ * stays as it is (a JSON Merge Patch of the content). A required field is never null: the route's
+ * schema refuses it.
+ */
+export type PlantChanges = {
+  [Field in keyof PlantContent]?: PlantContent[Field] | null | undefined;
+};
+
+/** The changes that make a plant's content exactly `content` (a PUT): each field it lacks removed. */
+export const replacedBy = (content: PlantContent): PlantChanges =>
+  Object.fromEntries(PLANT_FIELDS.map((field) => [field, content[field] ?? null]));
+
 export interface UpdateRequest {
-  /** The plant's new content: a field it lacks is removed. */
-  content: PlantContent;
+  changes: PlantChanges;
   /** Update only if the plant has one of these versions; any version when undefined. */
   expectedVersions?: readonly number[] | undefined;
 }

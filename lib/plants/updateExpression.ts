@@ -1,12 +1,13 @@
-// The conditional update of a plant as DynamoDB expressions: every content field set when the new
-// content has it and removed when it has not, the tag index's key with it, and the version counted.
+// The conditional update of a plant as DynamoDB expressions: each changed content field set or
+// removed (only those named: DynamoDB refuses a name the expressions do not use), the tag index's
+// key following the tag, and the version counted.
 import { CREATOR_TAG, creatorTagOf } from '#lib/plants/creatorTag.ts';
 import { PLANT_FIELDS } from '#lib/plants/schemas.ts';
 import type { UpdateRequest } from '#lib/plants/store.ts';
 
 export const plantUpdateExpressions = (
   owner: string,
-  { content, expectedVersions }: UpdateRequest,
+  { changes, expectedVersions }: UpdateRequest,
 ) => {
   const versions = expectedVersions ?? [];
   // a plant without a version attribute is at version 1
@@ -16,31 +17,31 @@ export const plantUpdateExpressions = (
       : ` AND (version IN (${versions.map((_, i) => `:v${i}`).join(', ') || ':none'})${
           versions.includes(1) ? ' OR attribute_not_exists(version)' : ''
         })`;
-  const given = PLANT_FIELDS.filter((field) => content[field] !== undefined);
-  const absent = PLANT_FIELDS.filter((field) => content[field] === undefined);
+  const given = PLANT_FIELDS.filter((field) => changes[field] != null);
+  const removed = PLANT_FIELDS.filter((field) => changes[field] === null);
+  const { tag } = changes;
   const set = [
     ...given.map((field) => `#f_${field} = :f_${field}`),
-    ...(content.tag === undefined ? [] : [`${CREATOR_TAG} = :creatorTag`]),
+    ...(typeof tag === 'string' ? [`${CREATOR_TAG} = :creatorTag`] : []),
     'version = if_not_exists(version, :one) + :one',
   ];
-  const remove = [
-    ...absent.map((field) => `#f_${field}`),
-    ...(content.tag === undefined ? [CREATOR_TAG] : []),
-  ];
+  const remove = [...removed.map((field) => `#f_${field}`), ...(tag === null ? [CREATOR_TAG] : [])];
   return {
     // attribute_exists: an update never creates, so a deleted plant stays deleted
     ConditionExpression: `attribute_exists(id) AND createdBy = :owner${versionCondition}`,
     UpdateExpression: `SET ${set.join(', ')}${remove.length > 0 ? ` REMOVE ${remove.join(', ')}` : ''}`,
     // names by placeholder (f_ keeps them apart from the other values): a field may be a reserved
     // word, as name is
-    ExpressionAttributeNames: Object.fromEntries(
-      PLANT_FIELDS.map((field) => [`#f_${field}`, field]),
-    ),
+    ...(given.length + removed.length > 0 && {
+      ExpressionAttributeNames: Object.fromEntries(
+        [...given, ...removed].map((field) => [`#f_${field}`, field]),
+      ),
+    }),
     ExpressionAttributeValues: {
       ':owner': owner,
       ':one': 1,
-      ...Object.fromEntries(given.map((field) => [`:f_${field}`, content[field]])),
-      ...(content.tag === undefined ? {} : { ':creatorTag': creatorTagOf(owner, content.tag) }),
+      ...Object.fromEntries(given.map((field) => [`:f_${field}`, changes[field]])),
+      ...(typeof tag === 'string' ? { ':creatorTag': creatorTagOf(owner, tag) } : {}),
       ...(expectedVersions === undefined
         ? {}
         : versions.length === 0

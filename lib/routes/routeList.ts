@@ -29,6 +29,12 @@ export const ROUTES = {
     access: 'write',
     tableActions: ['UpdateItem'],
   },
+  patchPlant: {
+    method: 'PATCH',
+    path: '/plants/{id}',
+    access: 'write',
+    tableActions: ['UpdateItem'],
+  },
   deletePlant: {
     method: 'DELETE',
     path: '/plants/{id}',

@@ -106,6 +106,53 @@ describe('the plant lifecycle over HTTP', () => {
     expect(gone.response.status).toBe(404);
   });
 
+  it('patches a plant: only the fields given, null removing the tag, If-Match as PUT', async () => {
+    await api.POST('/plants', { ...as('alice'), body: { id: 151, name: 'Pothos', tag: 'indoor' } });
+    const mergePatch = { 'Content-Type': 'application/merge-patch+json' };
+
+    const renamed = await api.PATCH('/plants/{id}', {
+      headers: { ...as('alice').headers, ...mergePatch },
+      params: { path: { id: 151 }, header: { 'If-Match': '"1"' } },
+      body: { name: 'Golden pothos' },
+    });
+    expect(renamed.response.status).toBe(200);
+    expect(renamed.data).toEqual({ id: 151, name: 'Golden pothos', tag: 'indoor' });
+    expect(renamed.response.headers.get('etag')).toBe('"2"');
+
+    const stale = await api.PATCH('/plants/{id}', {
+      headers: { ...as('alice').headers, ...mergePatch },
+      params: { path: { id: 151 }, header: { 'If-Match': '"1"' } },
+      body: { name: 'lost update' },
+    });
+    expect(stale.response.status).toBe(412);
+
+    // application/json is a merge patch too
+    const untagged = await api.PATCH('/plants/{id}', {
+      ...as('alice'),
+      params: { path: { id: 151 } },
+      body: { tag: null },
+    });
+    expect(untagged.data).toEqual({ id: 151, name: 'Golden pothos' });
+    const listed = await api.GET('/plants', {
+      ...as('alice'),
+      params: { query: { tag: 'indoor' } },
+    });
+    expect(listed.data?.map((plant) => plant.id)).not.toContain(151);
+
+    const others = await api.PATCH('/plants/{id}', {
+      ...as('bob'),
+      params: { path: { id: 151 } },
+      body: { name: 'mine now' },
+    });
+    expect(others.response.status).toBe(404);
+    const missing = await api.PATCH('/plants/{id}', {
+      ...as('alice'),
+      params: { path: { id: 152 } },
+      body: { name: 'new' },
+    });
+    expect(missing.response.status).toBe(404);
+  });
+
   it("keeps each caller's plants private: another's answers as missing, and is never listed", async () => {
     await api.POST('/plants', { ...as('bob'), body: { id: 201, name: "Bob's fern" } });
 
@@ -294,12 +341,12 @@ describe('the local gateway behaves as API Gateway', () => {
 
   it('answers an unknown path with our 404 and a known path with another method with 405 and Allow', async () => {
     const unknown = await fetch(`${service.baseUrl}/gardens`);
-    const wrongMethod = await fetch(`${service.baseUrl}/plants/1`, { method: 'PATCH' });
+    const wrongMethod = await fetch(`${service.baseUrl}/plants/1`, { method: 'POST' });
 
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject({ error: 404 });
     expect(wrongMethod.status).toBe(405);
-    expect(wrongMethod.headers.get('allow')).toBe('DELETE, GET, PUT');
+    expect(wrongMethod.headers.get('allow')).toBe('DELETE, GET, PATCH, PUT');
     expect(await wrongMethod.json()).toMatchObject({ error: 405 });
   });
 

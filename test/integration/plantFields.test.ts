@@ -1,6 +1,6 @@
 // Every field of a plant, through every route and the webhook: plants generated from the plant's
-// schema (test/support/plantArbitraries.ts) are created, replayed, read, listed (by tag too), updated and
-// announced on DynamoDB Local, and each answer must hold exactly the plant's fields. A field
+// schema (test/support/plantArbitraries.ts) are created, replayed, read, listed (by tag too), updated,
+// patched and announced on DynamoDB Local, and each answer must hold exactly the plant's fields. A field
 // dropped anywhere (a reply, the store's item, its update or replay check, the list's index, the
 // webhook body) fails here.
 import {
@@ -15,6 +15,7 @@ import type { PlantContent } from '#lib/plants/schemas.ts';
 import { createPlantHandler } from '#lib/routes/createPlant.ts';
 import { getPlantHandler } from '#lib/routes/getPlant.ts';
 import { listPlantsHandler } from '#lib/routes/listPlants.ts';
+import { patchPlantHandler } from '#lib/routes/patchPlant.ts';
 import { updatePlantHandler } from '#lib/routes/updatePlant.ts';
 import { plantAddedEvent } from '#lib/webhooks/plantAdded.ts';
 import { localStreamsClient } from '../../infra/local/dynamoClient.ts';
@@ -25,7 +26,7 @@ import {
 } from '../support/dynamodbTables.ts';
 import { httpApiEvent, invokeHandler } from '../support/events.ts';
 import { expectResponseMatchesContract } from '../support/openapiResponses.ts';
-import { plantContent, plantFieldNames } from '../support/plantArbitraries.ts';
+import { patched, plantContent, plantFieldNames, plantPatch } from '../support/plantArbitraries.ts';
 import { quietTelemetry } from '../support/telemetry.ts';
 import { makeKey, signToken, verifierTrusting } from '../support/tokens.ts';
 
@@ -33,7 +34,10 @@ const endpoint = inject('dynamodbEndpoint');
 
 let table: Awaited<ReturnType<typeof createTestTable>>;
 let token: string;
-let routes: Record<'create' | 'get' | 'list' | 'update', ReturnType<typeof createPlantHandler>>;
+let routes: Record<
+  'create' | 'get' | 'list' | 'update' | 'patch',
+  ReturnType<typeof createPlantHandler>
+>;
 
 beforeAll(async () => {
   table = await createTestTable(endpoint);
@@ -48,6 +52,7 @@ beforeAll(async () => {
     get: getPlantHandler(http),
     list: listPlantsHandler(http),
     update: updatePlantHandler(http),
+    patch: patchPlantHandler(http),
   };
   token = await signToken(key, { subject: 'gardener' });
 });
@@ -111,58 +116,82 @@ describe("a plant's fields, generated from its schema", () => {
   const seen = new Set<string>();
   let nextId = 1;
 
-  it('come back whole from create, replay, read, list and update, and decide replays', async () => {
+  it('come back whole from create, replay, read, list, update and patch, and decide replays', async () => {
     await fc.assert(
-      fc.asyncProperty(plantContent(), plantContent(), async (first, second) => {
-        const id = nextId++;
-        for (const field of [...Object.keys(first), ...Object.keys(second)]) seen.add(field);
+      fc.asyncProperty(
+        plantContent(),
+        plantContent(),
+        plantPatch(),
+        async (first, second, patch) => {
+          const id = nextId++;
+          for (const field of [...Object.keys(first), ...Object.keys(second)]) seen.add(field);
 
-        expect(await call('create', 'POST', '/plants', { body: { id, ...first } })).toEqual({
-          status: 200,
-          body: first,
-        });
-        created.set(id, first);
-        expect(await call('create', 'POST', '/plants', { body: { id, ...first } })).toEqual({
-          status: 200,
-          body: first,
-        });
-        expect(await call('get', 'GET', '/plants/{id}', { id })).toEqual({
-          status: 200,
-          body: { id, ...first },
-        });
-        const listed = await call('list', 'GET', '/plants', { query: 'limit=100' });
-        expect(listed.body).toContainEqual({ id, ...first });
-        // by its tag too (an empty tag cannot be asked for)
-        const byTag = (tag: string) =>
-          call('list', 'GET', '/plants', { query: `limit=100&tag=${encodeURIComponent(tag)}` });
-        if (first.tag) expect((await byTag(first.tag)).body).toContainEqual({ id, ...first });
+          expect(await call('create', 'POST', '/plants', { body: { id, ...first } })).toEqual({
+            status: 200,
+            body: first,
+          });
+          created.set(id, first);
+          expect(await call('create', 'POST', '/plants', { body: { id, ...first } })).toEqual({
+            status: 200,
+            body: first,
+          });
+          expect(await call('get', 'GET', '/plants/{id}', { id })).toEqual({
+            status: 200,
+            body: { id, ...first },
+          });
+          const listed = await call('list', 'GET', '/plants', { query: 'limit=100' });
+          expect(listed.body).toContainEqual({ id, ...first });
+          // by its tag too (an empty tag cannot be asked for)
+          const byTag = (tag: string) =>
+            call('list', 'GET', '/plants', { query: `limit=100&tag=${encodeURIComponent(tag)}` });
+          if (first.tag) expect((await byTag(first.tag)).body).toContainEqual({ id, ...first });
 
-        expect(await call('update', 'PUT', '/plants/{id}', { id, body: second })).toEqual({
-          status: 200,
-          body: { id, ...second },
-        });
-        expect(await call('get', 'GET', '/plants/{id}', { id })).toEqual({
-          status: 200,
-          body: { id, ...second },
-        });
-        if (second.tag) expect((await byTag(second.tag)).body).toContainEqual({ id, ...second });
-        if (first.tag && first.tag !== second.tag) {
-          const ids = ((await byTag(first.tag)).body as { id: number }[]).map((plant) => plant.id);
-          expect(ids).not.toContain(id);
-        }
-        // a replay compares every field with the plant as it is now
-        const replayOfFirst = await call('create', 'POST', '/plants', { body: { id, ...first } });
-        expect(replayOfFirst.status).toBe(isSameContent(first, second) ? 200 : 409);
-        expect(await call('create', 'POST', '/plants', { body: { id, ...second } })).toEqual({
-          status: 200,
-          body: second,
-        });
-        // the update wrote back what it was given, field by field (an update back to the first)
-        expect(await call('update', 'PUT', '/plants/{id}', { id, body: first })).toEqual({
-          status: 200,
-          body: { id, ...first },
-        });
-      }),
+          expect(await call('update', 'PUT', '/plants/{id}', { id, body: second })).toEqual({
+            status: 200,
+            body: { id, ...second },
+          });
+          expect(await call('get', 'GET', '/plants/{id}', { id })).toEqual({
+            status: 200,
+            body: { id, ...second },
+          });
+          if (second.tag) expect((await byTag(second.tag)).body).toContainEqual({ id, ...second });
+          if (first.tag && first.tag !== second.tag) {
+            const ids = ((await byTag(first.tag)).body as { id: number }[]).map(
+              (plant) => plant.id,
+            );
+            expect(ids).not.toContain(id);
+          }
+          // a replay compares every field with the plant as it is now
+          const replayOfFirst = await call('create', 'POST', '/plants', { body: { id, ...first } });
+          expect(replayOfFirst.status).toBe(isSameContent(first, second) ? 200 : 409);
+          expect(await call('create', 'POST', '/plants', { body: { id, ...second } })).toEqual({
+            status: 200,
+            body: second,
+          });
+          // the update wrote back what it was given, field by field (an update back to the first)
+          expect(await call('update', 'PUT', '/plants/{id}', { id, body: first })).toEqual({
+            status: 200,
+            body: { id, ...first },
+          });
+          // a merge patch changes the fields it gives, removes those it gives null, keeps the rest
+          const third = patched(first, patch);
+          expect(await call('patch', 'PATCH', '/plants/{id}', { id, body: patch })).toEqual({
+            status: 200,
+            body: { id, ...third },
+          });
+          expect(await call('get', 'GET', '/plants/{id}', { id })).toEqual({
+            status: 200,
+            body: { id, ...third },
+          });
+          if (third.tag) expect((await byTag(third.tag)).body).toContainEqual({ id, ...third });
+          if (first.tag && first.tag !== third.tag) {
+            const ids = ((await byTag(first.tag)).body as { id: number }[]).map(
+              (plant) => plant.id,
+            );
+            expect(ids).not.toContain(id);
+          }
+        },
+      ),
       { numRuns: 30 },
     );
     // the runs above saw every field of the schema, or they proved nothing about it

@@ -1,8 +1,10 @@
 // The plant store's reads, updates and deletes against DynamoDB Local: ownership, versions, the
 // index's pages, and the races a conditional write must win.
+
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { CREATOR_TAG } from '#lib/plants/creatorTag.ts';
 import type { ListPosition, PlantStore } from '#lib/plants/store.ts';
+import { replacedBy } from '#lib/plants/store.ts';
 import { listPlantsHandler } from '#lib/routes/listPlants.ts';
 import {
   createDynamoPlantStore,
@@ -165,7 +167,7 @@ describe('list by tag', () => {
       await store.list('alice', { limit: 10 }),
       await store.list('alice', { limit: 10, tag: 'shade' }),
       await store.get(1, 'alice'),
-      await store.update(1, 'alice', { content: { name: 'Fern', tag: 'shade' } }),
+      await store.update(1, 'alice', { changes: replacedBy({ name: 'Fern', tag: 'shade' }) }),
     ];
     expect(JSON.stringify(answers)).not.toContain(CREATOR_TAG);
   });
@@ -174,19 +176,19 @@ describe('list by tag', () => {
     await store.create({ id: 1, name: 'Fern', tag: 'shade' }, 'alice');
     await store.create({ id: 2, name: 'Ivy', tag: 'shade' }, 'alice');
 
-    await store.update(1, 'alice', { content: { name: 'Fern', tag: 'sun' } });
+    await store.update(1, 'alice', { changes: replacedBy({ name: 'Fern', tag: 'sun' }) });
     expect(await tagged('alice', 'shade')).toEqual([2]);
     expect(await tagged('alice', 'sun')).toEqual([1]);
 
-    await store.update(1, 'alice', { content: { name: 'Fern' } });
+    await store.update(1, 'alice', { changes: replacedBy({ name: 'Fern' }) });
     expect(await tagged('alice', 'sun')).toEqual([]);
     expect(await tagged('alice', 'shade')).toEqual([2]);
 
-    await store.update(1, 'alice', { content: { name: 'Fern', tag: 'shade' } });
+    await store.update(1, 'alice', { changes: replacedBy({ name: 'Fern', tag: 'shade' }) });
     // the plant keeps its place: the list is by creation time
     expect(await tagged('alice', 'shade')).toEqual([1, 2]);
     // another caller cannot move it, nor see it
-    await store.update(2, 'bob', { content: { name: 'Ivy', tag: 'bob-tag' } });
+    await store.update(2, 'bob', { changes: replacedBy({ name: 'Ivy', tag: 'bob-tag' }) });
     expect(await tagged('bob', 'bob-tag')).toEqual([]);
     await store.delete(2, 'alice');
     expect(await tagged('alice', 'shade')).toEqual([1]);
@@ -200,9 +202,9 @@ describe('list by tag', () => {
     // after the first page: a new plant with the tag, one re-tagged away (not yet listed), one
     // re-tagged in (created earlier than the page's end: it stays behind), one created untagged
     await store.create({ id: 7, name: 'P7', tag: 'a' }, 'alice');
-    await store.update(4, 'alice', { content: { name: 'P4', tag: 'b' } });
+    await store.update(4, 'alice', { changes: replacedBy({ name: 'P4', tag: 'b' }) });
     await store.create({ id: 8, name: 'P8' }, 'alice');
-    await store.update(8, 'alice', { content: { name: 'P8', tag: 'a' } });
+    await store.update(8, 'alice', { changes: replacedBy({ name: 'P8', tag: 'a' }) });
     const rest: number[] = [];
     let after: ListPosition | undefined = first.next;
     while (after) {
@@ -226,7 +228,7 @@ describe('list by tag', () => {
     });
     expect(await tagged('alice', 'indoor')).toEqual([]);
 
-    await store.update(3, 'alice', { content: { name: 'Old', tag: 'indoor' } });
+    await store.update(3, 'alice', { changes: replacedBy({ name: 'Old', tag: 'indoor' }) });
 
     expect(await tagged('alice', 'indoor')).toEqual([3]);
   });
@@ -297,9 +299,9 @@ describe('update', () => {
   it("replaces the caller's plant's name and tag, removing a tag left out, and counts versions", async () => {
     await store.create({ id: 1, name: 'Fern', tag: 'shade' }, 'alice');
 
-    const first = await store.update(1, 'alice', { content: { name: 'Fern II' } });
+    const first = await store.update(1, 'alice', { changes: replacedBy({ name: 'Fern II' }) });
     const second = await store.update(1, 'alice', {
-      content: { name: 'Fern III', tag: 'sun' },
+      changes: replacedBy({ name: 'Fern III', tag: 'sun' }),
       expectedVersions: [2],
     });
 
@@ -325,11 +327,11 @@ describe('update', () => {
 
   it('writes nothing for a stale version, and says which version the plant has', async () => {
     await store.create({ id: 1, name: 'Fern' }, 'alice');
-    await store.update(1, 'alice', { content: { name: 'Fern II' } });
+    await store.update(1, 'alice', { changes: replacedBy({ name: 'Fern II' }) });
     const before = await table.items();
 
     const result = await store.update(1, 'alice', {
-      content: { name: 'lost update' },
+      changes: replacedBy({ name: 'lost update' }),
       expectedVersions: [1],
     });
 
@@ -341,7 +343,7 @@ describe('update', () => {
     await store.create({ id: 1, name: 'Fern' }, 'alice');
 
     expect(
-      await store.update(1, 'alice', { content: { name: 'x' }, expectedVersions: [] }),
+      await store.update(1, 'alice', { changes: replacedBy({ name: 'x' }), expectedVersions: [] }),
     ).toEqual({ outcome: 'versionMismatch', version: 1 });
   });
 
@@ -354,7 +356,7 @@ describe('update', () => {
     });
 
     const result = await store.update(3, 'alice', {
-      content: { name: 'New' },
+      changes: replacedBy({ name: 'New' }),
       expectedVersions: [1],
     });
 
@@ -365,11 +367,11 @@ describe('update', () => {
     await store.create({ id: 1, name: 'Fern' }, 'bob');
     const before = await table.items();
 
-    expect(await store.update(2, 'alice', { content: { name: 'x' } })).toEqual({
+    expect(await store.update(2, 'alice', { changes: replacedBy({ name: 'x' }) })).toEqual({
       outcome: 'notFound',
       reason: 'absent',
     });
-    expect(await store.update(1, 'alice', { content: { name: 'x' } })).toEqual({
+    expect(await store.update(1, 'alice', { changes: replacedBy({ name: 'x' }) })).toEqual({
       outcome: 'notFound',
       reason: 'notOwner',
     });
@@ -381,7 +383,7 @@ describe('update', () => {
 
     const results = await Promise.all(
       ['A', 'B'].map((name) =>
-        store.update(1, 'alice', { content: { name }, expectedVersions: [1] }),
+        store.update(1, 'alice', { changes: replacedBy({ name }), expectedVersions: [1] }),
       ),
     );
 
@@ -399,7 +401,7 @@ describe('update', () => {
     for (let round = 0; round < 20; round++) {
       await store.create({ id: round, name: 'Fern' }, 'alice');
       const [update, removal] = await Promise.all([
-        store.update(round, 'alice', { content: { name: 'updated' } }),
+        store.update(round, 'alice', { changes: replacedBy({ name: 'updated' }) }),
         store.delete(round, 'alice'),
       ]);
       expect(removal.outcome).toBe('deleted');

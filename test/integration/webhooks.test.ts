@@ -14,6 +14,7 @@ import type { DynamoDBStreamEvent, SQSEvent } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { signingKeys } from '#lib/config/webhook.ts';
 import type { PlantStore } from '#lib/plants/store.ts';
+import { replacedBy } from '#lib/plants/store.ts';
 import { type DeadLetterSink, folderDeadLetters } from '#lib/webhooks/deadLetters.ts';
 import { deliverPlantAddedHandler } from '#lib/webhooks/deliverPlantAdded.ts';
 import { sqsRetryQueue, type WaitingEvent } from '#lib/webhooks/retries.ts';
@@ -147,7 +148,7 @@ describe('the plant added webhook', () => {
     await store.create({ id: 2, name: 'Fern' }, 'alice');
     await store.create({ id: 1, name: 'Monstera', tag: 'indoor' }, 'alice'); // replay
     await store.create({ id: 1, name: 'Other' }, 'alice'); // conflict
-    await store.update(2, 'alice', { content: { name: 'Fern II' } });
+    await store.update(2, 'alice', { changes: replacedBy({ name: 'Fern II' }) });
     await store.delete(1, 'alice');
 
     const received = await deliveries(2);

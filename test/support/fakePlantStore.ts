@@ -152,12 +152,15 @@ export class FakePlantStore implements PlantStore {
       const plant = this.plants.get(id);
       if (!plant) return { outcome: 'notFound', reason: 'absent' };
       if (plant.createdBy !== owner) return { outcome: 'notFound', reason: 'notOwner' };
-      const { expectedVersions, content } = request;
+      const { expectedVersions, changes } = request;
       if (expectedVersions && !expectedVersions.includes(plant.version)) {
         return { outcome: 'versionMismatch', version: plant.version };
       }
-      const { createdAt, createdBy, version } = plant;
-      const updated: StoredPlant = { id, ...content, createdAt, createdBy, version: version + 1 };
+      const updated: StoredPlant = { ...plant, version: plant.version + 1 };
+      for (const [field, value] of Object.entries(changes)) {
+        if (value === null) delete updated[field as 'tag'];
+        else if (value !== undefined) Object.assign(updated, { [field]: value });
+      }
       this.plants.set(id, updated);
       return { outcome: 'updated', plant: updated };
     });

@@ -1,4 +1,5 @@
-// Plants generated from the plant's own schema (its JSON Schema, as the OpenAPI document has it):
+// Plants, and merge patches of them, generated from the plant's own schema (its JSON Schema, as the
+// OpenAPI document has it):
 // a field added to lib/plants/schemas.ts is generated here without a change, so the tests that
 // use these see every field, optional ones present in some runs and absent in others.
 import fc from 'fast-check';
@@ -60,3 +61,23 @@ export const plantContent = (): fc.Arbitrary<PlantContent> =>
     ),
     { requiredKeys: contentSchema.required ?? [] },
   ) as fc.Arbitrary<PlantContent>;
+
+/** A merge patch of a plant's content: each field left out, given a value, or (optional) null. */
+export const plantPatch = (): fc.Arbitrary<Record<string, unknown>> =>
+  fc.record(
+    Object.fromEntries(
+      Object.entries(contentSchema.properties).map(([name, schema]) => [
+        name,
+        contentSchema.required?.includes(name)
+          ? valuesOf(name, schema)
+          : fc.oneof(valuesOf(name, schema), fc.constant(null)),
+      ]),
+    ),
+    { requiredKeys: [] },
+  );
+
+/** A plant's content after a merge patch (RFC 7396): null removes, a value replaces. */
+export const patched = (content: PlantContent, patch: Record<string, unknown>): PlantContent =>
+  Object.fromEntries(
+    Object.entries({ ...content, ...patch }).filter(([, value]) => value !== null),
+  ) as PlantContent;

@@ -49,7 +49,11 @@ export type paths = {
         delete: operations["deletePlant"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change some fields of a plant
+         * @description Changes only the fields the body gives (a JSON Merge Patch, RFC 7396): `null` removes an optional field such as `tag`, and a field left out stays as it is, so a client that does not know a field cannot erase it. Every PATCH that succeeds writes a new version, `{}` included. With `If-Match`, only while the plant still has that version: a concurrent update answers 412 and nothing is written. Never creates a plant.
+         */
+        patch: operations["patchPlant"];
         trace?: never;
     };
 };
@@ -146,6 +150,29 @@ export type components = {
              * @example indoor
              */
             tag?: string;
+        };
+        /**
+         * @description The changes to a plant, as a JSON Merge Patch (RFC 7396): each field given replaces the plant's, null removes an optional field, a field left out stays as it is. An id, if present, must be the path's id. Other properties are allowed and ignored.
+         * @example {
+         *       "tag": "outdoor"
+         *     }
+         * @example {
+         *       "tag": null
+         *     }
+         */
+        PlantPatch: {
+            /**
+             * Format: int64
+             * @description Identification number of the plant: an integer from -9007199254740991 to 9007199254740991, the integers every JSON parser represents exactly (I-JSON, RFC 7493). 7 and 7.0 are the same id.
+             * @example 1
+             */
+            id?: number;
+            /**
+             * @description The name of the plant. Any Unicode string, the empty string included, stored and returned exactly as sent.
+             * @example Monstera
+             */
+            name?: string;
+            tag?: string | null;
         };
         /**
          * @description A plant of the caller's with its id, so that a client can address it: an optional field only when set.
@@ -780,6 +807,156 @@ export interface operations {
             };
             /** @description No plant with this id, or it is another caller's: the two answer alike, so nobody learns what others stored. */
             404: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of ours. The message is always `Internal server error`; the details go to the log with the request id, never to the client. */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plant store is throttling or unreachable, the identity provider's key set cannot be fetched, or the request ran out of time. Retry after `Retry-After` seconds: the same request is always safe to retry, and a 503 does not promise that nothing was written. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchPlant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of the plant as read (strong comparison, RFC 9110), several separated by commas, or `*` for any version. A weak tag never matches.
+                 * @example "1"
+                 */
+                "If-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description The plant's id, in plain decimal digits (`-?(0|[1-9][0-9]*)`) within the id range: `7.0`, `007`, `1e3` or text answer 400 naming `id`.
+                 * @example 1
+                 */
+                id: components["parameters"]["PlantId"];
+            };
+            cookie?: never;
+        };
+        /** @description The changes, as `application/merge-patch+json` or `application/json`. An id, if present, must be the path's id. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlantPatch"];
+            };
+        };
+        responses: {
+            /** @description The plant as changed, with its new `ETag`. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlantWithId"];
+                };
+            };
+            /** @description The path id, the body or `If-Match` is not valid: the body is missing, not JSON or not an object, breaks a field rule (`"name": null` included: a plant always has a name), or carries another id than the path. The message names the field and why. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No `Authorization: Bearer <token>` header, or the token is not valid (bad signature, expired, not yet valid, wrong issuer or audience, unknown key, disallowed algorithm). */
+            401: {
+                headers: {
+                    /**
+                     * @description The Bearer challenge (RFC 6750): `Bearer realm="plants"`, plus `error="invalid_token"` when a token was presented.
+                     * @example Bearer realm="plants", error="invalid_token"
+                     */
+                    "WWW-Authenticate": string;
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token is valid but lacks the scope the deployment requires for this operation (`AUTH_READ_SCOPE` for reading, `AUTH_WRITE_SCOPE` for writing; each only when set). */
+            403: {
+                headers: {
+                    /**
+                     * @description The Bearer challenge (RFC 6750) naming the missing scope: `Bearer realm="plants", error="insufficient_scope", scope="..."`.
+                     * @example Bearer realm="plants", error="insufficient_scope", scope="plants:write"
+                     */
+                    "WWW-Authenticate": string;
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No plant with this id, or it is another caller's: the two answer alike, so nobody learns what others stored. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The plant no longer has the version `If-Match` names: someone updated it since it was read. Nothing was written; read it again and retry. */
+            412: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB (after base64 decoding). */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Content-Type` is missing or not JSON. `application/json`, with or without parameters such as `charset`, and `application/<x>+json` are JSON. */
+            415: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
                     "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];

@@ -44,8 +44,15 @@ const commandsOf = (name: string) =>
 
 describe('each HTTP function bundles only its own route', () => {
   it.each(ROUTE_NAMES)('%s', async (name) => {
+    // and what the two updates share, only in theirs
+    const updates = ROUTES[name].tableActions.some((action) => action === 'UpdateItem');
     expect(matching(name, /^lib\/routes\//).sort()).toEqual(
-      [`lib/routes/${name}.ts`, 'lib/routes/plantReplies.ts', 'lib/routes/routeList.ts'].sort(),
+      [
+        `lib/routes/${name}.ts`,
+        'lib/routes/plantReplies.ts',
+        'lib/routes/routeList.ts',
+        ...(updates ? ['lib/routes/plantUpdates.ts'] : []),
+      ].sort(),
     );
     expect(commandsOf(name)).toEqual(itemCommandsOf(name));
     // the JSON body parser only where there is a body to parse

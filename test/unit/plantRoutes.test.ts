@@ -1,4 +1,4 @@
-// GET /plants, GET, PUT and DELETE /plants/{id}, and every other request, through the whole
+// GET /plants, GET, PUT, PATCH and DELETE /plants/{id}, and every other request, through the whole
 // pipeline: the one fake store, the real token verifier, API Gateway HTTP API events.
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { HttpHandler } from '#lib/http/pipeline.ts';
@@ -6,6 +6,7 @@ import type { HttpResponse } from '#lib/http/types.ts';
 import { deletePlantHandler } from '#lib/routes/deletePlant.ts';
 import { getPlantHandler } from '#lib/routes/getPlant.ts';
 import { listPlantsHandler } from '#lib/routes/listPlants.ts';
+import { patchPlantHandler } from '#lib/routes/patchPlant.ts';
 import { unmatchedRouteHandler } from '#lib/routes/unmatchedRoute.ts';
 import { updatePlantHandler } from '#lib/routes/updatePlant.ts';
 import { httpApiEvent, invokeHandler, type RequestSpec } from '../support/events.ts';
@@ -489,6 +490,115 @@ describe('with API Gateway payload 2.0', () => {
   });
 
   // ---------------------------------------------------------------------------------------------
+  describe('PATCH /plants/{id}', () => {
+    const patch = (
+      id: string,
+      body: string | undefined,
+      headers: Record<string, string> = {},
+      token?: string,
+      handler = patchPlantHandler(dependencies()),
+    ) =>
+      call(
+        handler,
+        {
+          method: 'PATCH',
+          path: `/plants/${id}`,
+          route: 'PATCH /plants/{id}',
+          pathParameters: { id },
+          headers: { 'content-type': 'application/merge-patch+json', ...headers },
+          ...(body === undefined ? {} : { body }),
+        },
+        token,
+      );
+
+    it('changes only the fields given, removes a tag given null, and keeps one left out', async () => {
+      store.seed({ id: 7, name: 'Fern', tag: 'shade' }, 'alice');
+
+      const renamed = await patch('7', '{"name":"Fern II"}');
+      expect(renamed.statusCode).toBe(200);
+      expect(bodyOf(renamed)).toStrictEqual({ id: 7, name: 'Fern II', tag: 'shade' });
+      expect(headerOf(renamed, 'ETag')).toBe('"2"');
+
+      const retagged = await patch('7', '{"tag":"sun"}');
+      expect(bodyOf(retagged)).toStrictEqual({ id: 7, name: 'Fern II', tag: 'sun' });
+
+      const untagged = await patch('7', '{"tag":null}');
+      expect(bodyOf(untagged)).toStrictEqual({ id: 7, name: 'Fern II' });
+      expect(headerOf(untagged, 'ETag')).toBe('"4"');
+      expect(store.plants.get(7)).not.toHaveProperty('tag');
+    });
+
+    it('writes a new version for an empty patch too, and ignores properties it does not know', async () => {
+      store.seed({ id: 7, name: 'Fern', tag: 'shade' }, 'alice');
+
+      const empty = await patch('7', '{"color":"green"}');
+
+      expect(bodyOf(empty)).toStrictEqual({ id: 7, name: 'Fern', tag: 'shade' });
+      expect(headerOf(empty, 'ETag')).toBe('"2"');
+      expect(store.requests.filter((r) => r.method === 'update')).toHaveLength(1);
+    });
+
+    it('takes application/json as a merge patch too', async () => {
+      store.seed({ id: 7, name: 'Fern', tag: 'shade' }, 'alice');
+      const response = await patch('7', '{"tag":null}', { 'content-type': 'application/json' });
+      expect(bodyOf(response)).toStrictEqual({ id: 7, name: 'Fern' });
+    });
+
+    it('updates with a matching If-Match, and answers 412 with nothing written for a stale one', async () => {
+      store.seed({ id: 7, name: 'Fern' }, 'alice');
+
+      const first = await patch('7', '{"name":"A"}', { 'if-match': '"1"' });
+      const stale = await patch('7', '{"name":"B"}', { 'if-match': '"1"' });
+
+      expect(first.statusCode).toBe(200);
+      expect(errorMessage(stale, 412)).toMatch(/read it again/);
+      expect(store.plants.get(7)).toMatchObject({ name: 'A', version: 2 });
+    });
+
+    it("never creates a plant, and answers another caller's plant as a missing one", async () => {
+      store.seed({ id: 7, name: 'Fern' }, 'bob');
+
+      errorMessage(await patch('7', '{"name":"mine now"}'), 404);
+      errorMessage(await patch('8', '{"name":"new"}'), 404);
+      expect(store.plants.get(7)?.name).toBe('Fern');
+      expect(store.plants.has(8)).toBe(false);
+    });
+
+    it.each([
+      ['a null name', '{"name":null}', 400, /\bname\b/],
+      ['a name that is not a string', '{"name":7}', 400, /\bname\b/],
+      ['a tag that is not a string', '{"tag":["a"]}', 400, /\btag\b/],
+      ['another id', '{"id":8}', 400, /\bid\b/],
+      ['a null id', '{"id":null}', 400, /\bid\b/],
+      ['an array', '[]', 400, /merge patch of a Plant/],
+      ['not JSON', '{"name":', 400, /JSON/],
+      ['no body', undefined, 400, /body/i],
+    ])('refuses %s, writing nothing', async (_case, body, status, message) => {
+      store.seed({ id: 7, name: 'Fern', tag: 'shade' }, 'alice');
+      expect(errorMessage(await patch('7', body), status)).toMatch(message);
+      expect(store.plants.get(7)).toMatchObject({ name: 'Fern', tag: 'shade', version: 1 });
+    });
+
+    it('accepts the id in the body when it is the path id', async () => {
+      store.seed({ id: 7, name: 'Fern' }, 'alice');
+      expect((await patch('7', '{"id":7,"name":"A"}')).statusCode).toBe(200);
+    });
+
+    it('requires the write scope when set, and the read scope does not do', async () => {
+      store.seed({ id: 7, name: 'Fern' }, 'alice');
+      const scoped = patchPlantHandler(
+        dependencies({ read: 'plants:read', write: 'plants:write' }),
+      );
+      expect((await patch('7', '{"name":"A"}', {}, tokens.aliceReader, scoped)).statusCode).toBe(
+        403,
+      );
+      expect((await patch('7', '{"name":"A"}', {}, tokens.aliceWriter, scoped)).statusCode).toBe(
+        200,
+      );
+    });
+  });
+
+  // ---------------------------------------------------------------------------------------------
   describe('DELETE /plants/{id}', () => {
     const remove = (id: string, token?: string, handler = deletePlantHandler(dependencies())) =>
       call(
@@ -554,10 +664,10 @@ describe('with API Gateway payload 2.0', () => {
     );
 
     it.each([
-      ['PATCH', '/plants/7', 'DELETE, GET, PUT'],
-      ['DELETE', '/plants', 'GET, POST'],
       ['PUT', '/plants', 'GET, POST'],
-      ['POST', '/plants/7', 'DELETE, GET, PUT'],
+      ['DELETE', '/plants', 'GET, POST'],
+      ['PATCH', '/plants', 'GET, POST'],
+      ['POST', '/plants/7', 'DELETE, GET, PATCH, PUT'],
     ])('answers %s %s with 405 and Allow: %s', async (method, path, allow) => {
       const response = await other(method, path);
 

@@ -61,6 +61,7 @@ describe('serverless.yml', () => {
             ['createPlant', 'POST', '/plants', 'PutItem'],
             ['getPlant', 'GET', '/plants/{id}', 'GetItem'],
             ['updatePlant', 'PUT', '/plants/{id}', 'UpdateItem'],
+            ['patchPlant', 'PATCH', '/plants/{id}', 'UpdateItem'],
             ['deletePlant', 'DELETE', '/plants/{id}', 'DeleteItem'],
           ] as const
         ).map(([name, method, path, action]) => [

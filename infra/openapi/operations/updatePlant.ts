@@ -1,13 +1,11 @@
 // PUT /plants/{id} in the published document.
 import { PlantUpdate } from '#lib/plants/schemas.ts';
-import {
-  otherIdMessage,
-  updatePlantRoute,
-  versionMismatchMessage,
-} from '#lib/routes/updatePlant.ts';
+import { otherIdMessage, versionMismatchMessage } from '#lib/routes/plantUpdates.ts';
+import { updatePlantRoute } from '#lib/routes/updatePlant.ts';
 import {
   errorResponses,
   headerRef,
+  ifMatchParameter,
   jsonSuccess,
   type OperationDescription,
   refusalOf,
@@ -19,17 +17,7 @@ export const operation: OperationDescription = {
   summary: 'Update a plant',
   description:
     "Replaces the fields of the caller's plant (an optional field left out, such as `tag`, is removed). With `If-Match`, only while the plant still has that version: a concurrent update answers 412 and nothing is written. Never creates a plant: a new plant comes from `POST /plants`.",
-  parameters: [
-    {
-      name: 'If-Match',
-      in: 'header',
-      required: false,
-      description:
-        'The `ETag` of the plant as read (strong comparison, RFC 9110), several separated by commas, or `*` for any version. A weak tag never matches.',
-      schema: { type: 'string' },
-      example: '"1"',
-    },
-  ],
+  parameters: [ifMatchParameter],
   requestBody: {
     description:
       "The plant's new fields. An id, if present, must be the path's id, so that what was read can be sent back.",

@@ -1,0 +1,13 @@
+// PATCH /plants/{id}: config → clients → route, once per container.
+import { loadConfig } from '#lib/config/load.ts';
+import { plantRouteSettings } from '#lib/config/plantRoutes.ts';
+import { httpDependencies } from '#lib/http/dependencies.ts';
+import { dynamoTargetFrom, dynamoUpdate } from '#lib/plants/dynamoStore.ts';
+import { patchPlantHandler } from '#lib/routes/patchPlant.ts';
+
+const config = loadConfig(process.env, plantRouteSettings);
+
+export const handler = patchPlantHandler({
+  plantStore: { update: dynamoUpdate(dynamoTargetFrom(config.store)) },
+  ...httpDependencies(config),
+});

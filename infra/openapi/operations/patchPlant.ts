@@ -1,0 +1,68 @@
+// PATCH /plants/{id} in the published document.
+import { PlantPatch } from '#lib/plants/schemas.ts';
+import { patchPlantRoute } from '#lib/routes/patchPlant.ts';
+import { otherIdMessage, versionMismatchMessage } from '#lib/routes/plantUpdates.ts';
+import {
+  errorResponses,
+  headerRef,
+  ifMatchParameter,
+  jsonSuccess,
+  type OperationDescription,
+  refusalOf,
+  schemaRef,
+} from '../shared.ts';
+
+export const operation: OperationDescription = {
+  route: patchPlantRoute,
+  summary: 'Change some fields of a plant',
+  description:
+    'Changes only the fields the body gives (a JSON Merge Patch, RFC 7396): `null` removes an optional field such as `tag`, and a field left out stays as it is, so a client that does not know a field cannot erase it. Every PATCH that succeeds writes a new version, `{}` included. With `If-Match`, only while the plant still has that version: a concurrent update answers 412 and nothing is written. Never creates a plant.',
+  parameters: [ifMatchParameter],
+  requestBody: {
+    description:
+      "The changes, as `application/merge-patch+json` or `application/json`. An id, if present, must be the path's id.",
+    examples: {
+      retag: { summary: 'A new tag, the name kept', value: { tag: 'outdoor' } },
+      untag: { summary: 'The tag removed', value: { tag: null } },
+    },
+  },
+  responses: {
+    200: jsonSuccess(
+      'The plant as changed, with its new `ETag`.',
+      schemaRef('PlantWithId'),
+      {
+        changed: {
+          summary: 'The changed plant',
+          value: { id: 1, name: 'Monstera', tag: 'outdoor' },
+        },
+      },
+      { ETag: headerRef('ETag') },
+    ),
+    ...errorResponses([400, 401, 403, 404, 412, 413, 415, 500, 503], {
+      400: {
+        description:
+          'The path id, the body or `If-Match` is not valid: the body is missing, not JSON or not an object, breaks a field rule (`"name": null` included: a plant always has a name), or carries another id than the path. The message names the field and why.',
+        examples: {
+          nullName: {
+            summary: 'A required field removed',
+            message: refusalOf(PlantPatch, { name: null }),
+          },
+          otherId: {
+            summary: 'The body names another plant',
+            message: otherIdMessage(2, 1),
+          },
+        },
+      },
+      412: {
+        description:
+          'The plant no longer has the version `If-Match` names: someone updated it since it was read. Nothing was written; read it again and retry.',
+        examples: {
+          changed: {
+            summary: 'A concurrent update won',
+            message: versionMismatchMessage(1),
+          },
+        },
+      },
+    }),
+  },
+};

@@ -1,0 +1,36 @@
+// PATCH /plants/{id}: change some of the caller's plant's fields (a JSON Merge Patch), in one
+// conditional update, so that a client that does not know a field cannot erase it. With If-Match,
+// only while the plant still has that version (else 412); never creating a plant.
+import { jsonRequestBody } from '#lib/http/jsonBody.ts';
+import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
+import { PlantPath } from '#lib/plants/params.ts';
+import { PlantPatch } from '#lib/plants/schemas.ts';
+import type { PlantStore } from '#lib/plants/store.ts';
+import { updatePlant } from '#lib/routes/plantUpdates.ts';
+import { plantRoute } from '#lib/routes/routeList.ts';
+
+export interface PatchPlantDependencies extends HttpDependencies {
+  plantStore: Pick<PlantStore, 'update'>;
+}
+
+/** What the pipeline checks of the request, and the document describes. */
+export const patchPlantRoute = {
+  ...plantRoute('patchPlant'),
+  path: PlantPath,
+  body: jsonRequestBody(PlantPatch, {
+    describedAs: 'a merge patch of a Plant',
+    integerFields: ['id'],
+  }),
+};
+
+export const patchPlantHandler = ({ plantStore, ...http }: PatchPlantDependencies) =>
+  httpRoute(
+    http,
+    patchPlantRoute,
+    ({ path: { id }, body: { id: bodyId, ...changes }, headers, caller, signal }) =>
+      updatePlant(
+        plantStore,
+        { id, bodyId, ifMatch: headers['if-match'], owner: caller.sub, signal },
+        changes,
+      ),
+  );

@@ -1,0 +1,73 @@
+// What PUT and PATCH /plants/{id} share: the body's id checked against the path's, If-Match read as
+// the versions it accepts, one conditional update of the changes, and its outcome as a reply.
+import { parseIfMatch } from '#lib/http/conditional.ts';
+import type { Reply } from '#lib/http/reply.ts';
+import type { PlantChanges, PlantStore } from '#lib/plants/store.ts';
+import { plantNotFound, plantWithEtag, storeUnavailable } from '#lib/routes/plantReplies.ts';
+
+export const otherIdMessage = (bodyId: number, pathId: number) =>
+  `id in the body (${bodyId}) must be the id in the path (${pathId}), or be left out`;
+
+export const versionMismatchMessage = (id: number) =>
+  `Plant ${id} has changed since it was read (If-Match does not match its ETag): read it again, then retry`;
+
+/** The versions an If-Match accepts: our tags are versions; any other tag matches none. */
+const versionsOf = (tags: string[]) => [
+  ...new Set(tags.filter((tag) => /^[1-9][0-9]{0,15}$/.test(tag)).map(Number)),
+];
+
+/** DynamoDB's limit on the values of one IN condition. */
+const MAX_IF_MATCH_VERSIONS = 100;
+
+export interface UpdateOfPlant {
+  id: number;
+  /** The id the body carries, if any: it must be the path's. */
+  bodyId: number | undefined;
+  ifMatch: string | undefined;
+  owner: string;
+  signal: AbortSignal;
+}
+
+/** Updates the caller's plant with `changes`, only at the version If-Match names (when given). */
+export const updatePlant = async (
+  plantStore: Pick<PlantStore, 'update'>,
+  { id, bodyId, ifMatch: header, owner, signal }: UpdateOfPlant,
+  changes: PlantChanges,
+): Promise<Reply> => {
+  if (bodyId !== undefined && bodyId !== id) {
+    return { status: 400, message: otherIdMessage(bodyId, id), metric: 'ValidationFailures' };
+  }
+  const ifMatch = parseIfMatch(header);
+  if (ifMatch === 'malformed') {
+    return {
+      status: 400,
+      message: 'If-Match must be * or the ETag of the plant as read, such as "1"',
+      metric: 'ValidationFailures',
+    };
+  }
+  const expectedVersions = ifMatch && !ifMatch.any ? versionsOf(ifMatch.tags) : undefined;
+  if (expectedVersions && expectedVersions.length > MAX_IF_MATCH_VERSIONS) {
+    return {
+      status: 400,
+      message: `If-Match lists more than ${MAX_IF_MATCH_VERSIONS} entity tags: send the one ETag the plant was read with`,
+      metric: 'ValidationFailures',
+    };
+  }
+  const result = await plantStore.update(id, owner, { changes, expectedVersions }, { signal });
+  switch (result.outcome) {
+    case 'updated':
+      return plantWithEtag(result.plant, { metric: 'PlantsUpdated', outcome: 'updated' });
+    case 'versionMismatch':
+      return {
+        status: 412,
+        message: versionMismatchMessage(id),
+        metric: 'PreconditionFailures',
+        outcome: 'versionMismatch',
+        log: { plantId: id, version: result.version },
+      };
+    case 'notFound':
+      return plantNotFound(id, result);
+    case 'unavailable':
+      return storeUnavailable(result.cause, { plantId: id });
+  }
+};
