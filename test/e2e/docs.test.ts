@@ -104,7 +104,7 @@ describe('the API reference at /docs', { timeout: 60_000 }, () => {
       expect(foreignRequests).toEqual([]);
     }));
 
-  it('sends POST /plants and GET /plants with the offered token and shows the answers', () =>
+  it('sends POST /plants, GET /plants and PATCH /plants/{id} with the offered token and shows the answers', () =>
     onPage('try-it', async () => {
       // the request body is the document's first example: Monstera, id 1
       expect(await tryIt('createPlant')).toMatchObject({ status: '200' });
@@ -113,5 +113,9 @@ describe('the API reference at /docs', { timeout: 60_000 }, () => {
       expect(JSON.parse(listed.body ?? '')).toMatchObject([
         { id: 1, name: 'Monstera', tag: 'indoor' },
       ]);
+      // PATCH too: the path's example id, the body's first example (a new tag), its media type
+      const patched = await tryIt('patchPlant');
+      expect(patched.status).toBe('200');
+      expect(JSON.parse(patched.body ?? '')).toEqual({ id: 1, name: 'Monstera', tag: 'outdoor' });
     }));
 });
