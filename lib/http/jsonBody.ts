@@ -1,8 +1,10 @@
-// The request body, checked in API.md's order (media type, size, JSON) and parsed by one
-// JSON.parse, whose reviver refuses prototype-pollution keys and reads integer fields' source text.
-// The result is context.json; the event is left as it came. A route with a body names it with
-// `jsonRequestBody`, so only the functions of such routes bundle the parser.
+// The request body, checked in API.md's order (media type, size, JSON) and parsed by
+// @middy/http-json-body-parser, which refuses prototype-pollution keys; our reviver reads integer
+// fields' source text (patches/@middy+util+7.9.2.patch hands it over). The parser's 422s become
+// our 400s. The result is context.json; the event is left as it came. A route with a body names it
+// with `jsonRequestBody`, so only the functions of such routes bundle the parser.
 import type { MiddlewareObj } from '@middy/core';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
 import { httpError } from '#lib/http/httpError.ts';
 import type { HttpEvent, RouteContext } from '#lib/http/types.ts';
 import type { RequestBody } from '#lib/http/validateInput.ts';
@@ -18,14 +20,19 @@ export interface JsonBodyOptions {
    * refuses.
    */
   integerFields?: readonly string[];
+  /**
+   * The media types accepted, lower-case and without parameters ("application/merge-patch+json");
+   * by default application/json and every application/<x>+json.
+   */
+  mediaTypes?: readonly string[];
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 
 /**
- * The deepest nesting of objects and arrays accepted. V8 runs a JSON.parse reviver recursively: a
- * few thousand levels (well inside 64 KiB) would overflow the stack. No client of this API needs
- * more than a handful.
+ * The deepest nesting of objects and arrays accepted. V8 runs a JSON.parse reviver (Middy's parser
+ * always passes one) recursively: a few thousand levels (well inside 64 KiB) would overflow the
+ * stack. No client of this API needs more than a handful.
  */
 export const MAX_NESTING = 100;
 
@@ -47,15 +54,24 @@ export const nestingDepth = (text: string): number => {
   return deepest;
 };
 
+const mustBe = (mediaTypes: readonly string[]) => `Content-Type must be ${mediaTypes.join(' or ')}`;
+
 /** What the client is told of a body refused before its fields are read (the OpenAPI examples too). */
 export const BODY_REFUSALS = {
-  mediaType: 'Content-Type must be application/json',
+  mediaType: mustBe(['application/json']),
   notJson: 'Request body is not valid JSON',
   tooLarge: (maxBytes: number) => `Request body is larger than ${maxBytes} bytes`,
 };
 
-/** application/json and application/<x>+json, with or without parameters (RFC 9110 allows a space before ";"). */
-const jsonMediaType = /^application\/([a-z0-9!#$&^_.+-]+\+)?json[ \t]*(;|$)/i;
+/**
+ * A Content-Type's media type, lower-case and without parameters (RFC 9110 allows a space before
+ * ";", which Middy's own check refuses: it stays off).
+ */
+const mediaTypeOf = (contentType: string) =>
+  (/^[^;]*?(?=[ \t]*(;|$))/.exec(contentType)?.[0] ?? '').toLowerCase();
+
+/** What a route accepts unless it names its media types: application/json and application/<x>+json. */
+const anyJson = /^application\/([a-z0-9!#$&^_.+-]+\+)?json$/;
 
 // ignoreBOM keeps a byte order mark in the text, which JSON.parse then refuses: a base64 body gets
 // the answer the same body gets as text (RFC 8259 forbids senders to add one)
@@ -65,7 +81,10 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const invalid = (status: number, message: string, cause?: unknown) =>
   httpError(status, message, { metric: 'ValidationFailures', cause });
 
-/** The body as text, rejecting what is too large or not UTF-8 (never silently replaced with U+FFFD). */
+/**
+ * The body as text, rejecting what is too large or not UTF-8 (never silently replaced with U+FFFD,
+ * as Middy's parser decodes base64: it gets the text).
+ */
 const bodyText = (body: string, isBase64Encoded: boolean, maxBytes: number): string => {
   const bytes = isBase64Encoded ? Buffer.from(body, 'base64') : undefined;
   const size = bytes ? bytes.byteLength : Buffer.byteLength(body, 'utf8');
@@ -92,26 +111,25 @@ interface ReviverContext {
   source?: string;
 }
 
-/**
- * The body as JSON, refusing the keys that attempt prototype pollution (those Middy's parser
- * refuses), with `integerFields` as JsonBodyOptions says.
- */
+// Middy's parser reads and writes only the event's body (its content-type check is off)
+interface ParserRequest {
+  event: { body: unknown };
+}
+
+/** The key Middy's parser refused, if that is why it threw (the message is its own). */
+const forbiddenKey = (error: unknown): string | undefined => {
+  const { message, cause } = error as { message?: unknown; cause?: { data?: unknown } };
+  return message === 'Forbidden key in JSON body' ? String(cause?.data) : undefined;
+};
+
+/** The body as JSON (Middy's parser), with `integerFields` as JsonBodyOptions says. */
 const parseJson = (text: string, integerFields: readonly string[]): unknown => {
   // the reviver meets an object's members before the object itself: which object is the top-level
-  // one is known only once JSON.parse returns
+  // one is known only once the parse returns
   const inexact: { holder: unknown; key: string; source: string }[] = [];
-  const json: unknown = JSON.parse(
-    text,
-    function (this: unknown, key: string, value: unknown, { source }: ReviverContext = {}) {
-      if (
-        key === '__proto__' ||
-        (key === 'constructor' &&
-          typeof value === 'object' &&
-          value !== null &&
-          Object.hasOwn(value, 'prototype'))
-      ) {
-        throw invalid(400, `Request body must not contain the key "${key}"`);
-      }
+  const parser = httpJsonBodyParser({
+    disableContentTypeCheck: true,
+    reviver: function (this: unknown, key, value, { source }: ReviverContext = {}) {
       if (
         typeof value === 'number' &&
         source !== undefined &&
@@ -122,7 +140,19 @@ const parseJson = (text: string, integerFields: readonly string[]): unknown => {
       }
       return value;
     },
-  );
+  });
+  // a request of its own: the parser writes the JSON over the body it read
+  const request: ParserRequest = { event: { body: text } };
+  try {
+    (parser.before as unknown as (request: ParserRequest) => void)(request);
+  } catch (error) {
+    // its 422s: a key that attempts prototype pollution, or text that is not JSON
+    const key = forbiddenKey(error);
+    throw key === undefined
+      ? invalid(400, BODY_REFUSALS.notJson, error)
+      : invalid(400, `Request body must not contain the key "${key}"`, error);
+  }
+  const json = request.event.body;
   for (const { holder, key, source } of inexact) {
     if (holder === json) (json as Record<string, unknown>)[key] = source;
   }
@@ -133,30 +163,32 @@ export const jsonBody = ({
   describedAs,
   maxBytes = DEFAULT_MAX_BODY_BYTES,
   integerFields = [],
-}: JsonBodyOptions): MiddlewareObj<HttpEvent, unknown, Error, RouteContext> => ({
-  before: (request) => {
-    const { headers, body, isBase64Encoded } = request.event;
-    const contentType = headers?.['content-type'];
-    if (!contentType || !jsonMediaType.test(contentType)) {
-      throw invalid(415, BODY_REFUSALS.mediaType);
-    }
-    if (typeof body !== 'string' || body === '') {
-      throw invalid(400, `Request body is required: a JSON object (${describedAs})`);
-    }
-    const text = bodyText(body, isBase64Encoded === true, maxBytes);
-    if (nestingDepth(text) > MAX_NESTING) {
-      throw invalid(
-        400,
-        `Request body nests objects and arrays more than ${MAX_NESTING} levels deep`,
-      );
-    }
-    try {
+  mediaTypes,
+}: JsonBodyOptions): MiddlewareObj<HttpEvent, unknown, Error, RouteContext> => {
+  const accepts = (mediaType: string) =>
+    mediaTypes ? mediaTypes.includes(mediaType) : anyJson.test(mediaType);
+  const mediaTypeRefusal = mediaTypes ? mustBe(mediaTypes) : BODY_REFUSALS.mediaType;
+  return {
+    before: (request) => {
+      const { headers, body, isBase64Encoded } = request.event;
+      const contentType = headers?.['content-type'];
+      if (!contentType || !accepts(mediaTypeOf(contentType))) {
+        throw invalid(415, mediaTypeRefusal);
+      }
+      if (typeof body !== 'string' || body === '') {
+        throw invalid(400, `Request body is required: a JSON object (${describedAs})`);
+      }
+      const text = bodyText(body, isBase64Encoded === true, maxBytes);
+      if (nestingDepth(text) > MAX_NESTING) {
+        throw invalid(
+          400,
+          `Request body nests objects and arrays more than ${MAX_NESTING} levels deep`,
+        );
+      }
       request.context.json = parseJson(text, integerFields);
-    } catch (error) {
-      throw error instanceof SyntaxError ? invalid(400, BODY_REFUSALS.notJson, error) : error;
-    }
-  },
-});
+    },
+  };
+};
 
 /** A route's JSON body: the stage that parses it, and the schema its content must meet. */
 export const jsonRequestBody = <Body>(

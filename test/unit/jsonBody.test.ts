@@ -1,6 +1,12 @@
 // The JSON body middleware on its own: bodies at the edges the property suite found.
+import { jsonParseProtectProto } from '@middy/util';
 import { describe, expect, it } from 'vitest';
-import { isIntegerLiteral, jsonBody } from '#lib/http/jsonBody.ts';
+import {
+  BODY_REFUSALS,
+  isIntegerLiteral,
+  type JsonBodyOptions,
+  jsonBody,
+} from '#lib/http/jsonBody.ts';
 import type { HttpEvent, RouteContext } from '#lib/http/types.ts';
 
 const parse = (body: string, isBase64Encoded = false, integerFields = ['id']): unknown => {
@@ -29,7 +35,40 @@ const refusal = (body: string, isBase64Encoded = false) => {
   throw new Error('the body was accepted');
 };
 
+/** The status and message a body gets with this Content-Type, or 'accepted'. */
+const answerTo = (contentType: string, options: Partial<JsonBodyOptions> = {}) => {
+  const before = jsonBody({ describedAs: 'a Plant', ...options }).before as (
+    request: unknown,
+  ) => void;
+  try {
+    before({ event: { headers: { 'content-type': contentType }, body: '{}' }, context: {} });
+  } catch (error) {
+    return { status: (error as { statusCode?: number }).statusCode, message: String(error) };
+  }
+  return 'accepted';
+};
+
 const nested = (depth: number, bottom = '1') => `${'['.repeat(depth)}${bottom}${']'.repeat(depth)}`;
+
+describe("Middy's JSON parser (patches/@middy+util+7.9.2.patch)", () => {
+  it('hands our reviver the holder and the source text, as JSON.parse does', () => {
+    const seen: { holder: unknown; source: unknown }[] = [];
+    jsonParseProtectProto('{"id":1.0000000000000001}', function (
+      this: unknown,
+      key: string,
+      value: unknown,
+      context?: { source?: string },
+    ) {
+      if (key === 'id') seen.push({ holder: this, source: context?.source });
+      return value;
+    } as (key: string, value: unknown) => unknown);
+
+    expect(
+      seen,
+      'the patch of @middy/util is not applied: run npm ci (its postinstall runs patch-package), or redo the patch for the installed version',
+    ).toEqual([{ holder: { id: 1 }, source: '1.0000000000000001' }]);
+  });
+});
 
 describe('jsonBody', () => {
   // the parser's pollution guard is a recursive JSON.parse reviver: the depth is bounded before it
@@ -62,6 +101,17 @@ describe('jsonBody', () => {
     });
   });
 
+  it('says exactly which key it refuses, and that a body is not JSON', () => {
+    expect(refusal('{"a":{"__proto__":1}}')).toEqual({
+      status: 400,
+      message: 'BadRequestError: Request body must not contain the key "__proto__"',
+    });
+    expect(refusal('{"a":1,}')).toEqual({
+      status: 400,
+      message: `BadRequestError: ${BODY_REFUSALS.notJson}`,
+    });
+  });
+
   it.each([
     ['__proto__', '{"__proto__":{"admin":true}}'],
     ['__proto__', '{"a":[{"\\u005f_proto__":1}]}'],
@@ -85,6 +135,55 @@ describe('jsonBody', () => {
       status: 400,
       message: expect.stringMatching(/not valid JSON/),
     });
+  });
+
+  describe('media types', () => {
+    it.each([
+      'application/json',
+      'application/json ; charset=utf-8',
+      'Application/JSON\t;charset=utf-8',
+      'application/merge-patch+json',
+      'application/json-patch+json',
+      'application/vnd.api+json',
+    ])('take %s by default', (contentType) => {
+      expect(answerTo(contentType)).toBe('accepted');
+    });
+
+    it.each([
+      'application/jsonp',
+      'application/json x',
+      ' application/json',
+      'application/json\u00a0',
+      'text/json',
+      'application/+json',
+    ])('refuse %s by default, saying what to send', (contentType) => {
+      expect(answerTo(contentType)).toEqual({
+        status: 415,
+        message: `UnsupportedMediaTypeError: ${BODY_REFUSALS.mediaType}`,
+      });
+    });
+
+    // the PATCH route's: a JSON merge patch, not a JSON Patch
+    const mediaTypes = ['application/merge-patch+json', 'application/json'];
+
+    it.each([
+      'application/merge-patch+json',
+      'APPLICATION/MERGE-PATCH+JSON; charset=utf-8',
+      'application/json',
+    ])('take %s when a route names its own, among them', (contentType) => {
+      expect(answerTo(contentType, { mediaTypes })).toBe('accepted');
+    });
+
+    it.each(['application/json-patch+json', 'application/vnd.api+json', 'text/plain'])(
+      'refuse %s when a route names its own, naming them',
+      (contentType) => {
+        expect(answerTo(contentType, { mediaTypes })).toEqual({
+          status: 415,
+          message:
+            'UnsupportedMediaTypeError: Content-Type must be application/merge-patch+json or application/json',
+        });
+      },
+    );
   });
 
   describe('integer fields', () => {
