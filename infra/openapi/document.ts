@@ -87,12 +87,12 @@ const operationOf = async (name: RouteName): Promise<Json> => {
           requestBody: {
             description: requestBody.description,
             required: true,
-            content: {
-              'application/json': {
-                schema: schemaRef(bodySchema),
-                examples: requestBody.examples,
-              },
-            },
+            content: Object.fromEntries(
+              (body?.mediaTypes ?? ['application/json']).map((mediaType) => [
+                mediaType,
+                { schema: schemaRef(bodySchema), examples: requestBody.examples },
+              ]),
+            ),
           },
         }
       : {}),

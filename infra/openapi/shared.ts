@@ -197,7 +197,7 @@ const errorStatuses: Record<number, ErrorStatus> = {
     examples: {
       notJson: {
         summary: 'A body sent as text/plain',
-        message: BODY_REFUSALS.mediaType,
+        message: BODY_REFUSALS.mediaType(),
       },
     },
   },

@@ -54,11 +54,10 @@ export const nestingDepth = (text: string): number => {
   return deepest;
 };
 
-const mustBe = (mediaTypes: readonly string[]) => `Content-Type must be ${mediaTypes.join(' or ')}`;
-
 /** What the client is told of a body refused before its fields are read (the OpenAPI examples too). */
 export const BODY_REFUSALS = {
-  mediaType: mustBe(['application/json']),
+  mediaType: (mediaTypes: readonly string[] = ['application/json']) =>
+    `Content-Type must be ${mediaTypes.join(' or ')}`,
   notJson: 'Request body is not valid JSON',
   tooLarge: (maxBytes: number) => `Request body is larger than ${maxBytes} bytes`,
 };
@@ -167,7 +166,7 @@ export const jsonBody = ({
 }: JsonBodyOptions): MiddlewareObj<HttpEvent, unknown, Error, RouteContext> => {
   const accepts = (mediaType: string) =>
     mediaTypes ? mediaTypes.includes(mediaType) : anyJson.test(mediaType);
-  const mediaTypeRefusal = mediaTypes ? mustBe(mediaTypes) : BODY_REFUSALS.mediaType;
+  const mediaTypeRefusal = BODY_REFUSALS.mediaType(mediaTypes);
   return {
     before: (request) => {
       const { headers, body, isBase64Encoded } = request.event;
@@ -194,4 +193,9 @@ export const jsonBody = ({
 export const jsonRequestBody = <Body>(
   schema: RequestBody<Body>['schema'],
   options: JsonBodyOptions,
-): RequestBody<Body> => ({ schema, describedAs: options.describedAs, parser: jsonBody(options) });
+): RequestBody<Body> => ({
+  schema,
+  describedAs: options.describedAs,
+  mediaTypes: options.mediaTypes,
+  parser: jsonBody(options),
+});

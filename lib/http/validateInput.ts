@@ -10,6 +10,8 @@ export interface RequestBody<Body> {
   schema: z.ZodMiniType<Body>;
   /** What the body must be, for messages: "a NewPlant". */
   describedAs: string;
+  /** The media types it is sent as, when not any JSON (for the document). */
+  mediaTypes?: readonly string[] | undefined;
   parser: MiddlewareObj<HttpEvent, unknown, Error, RouteContext>;
 }
 

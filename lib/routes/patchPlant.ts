@@ -20,6 +20,8 @@ export const patchPlantRoute = {
   body: jsonRequestBody(PlantPatch, {
     describedAs: 'a merge patch of a Plant',
     integerFields: ['id'],
+    // another +json type, such as JSON Patch's application/json-patch+json, means something else
+    mediaTypes: ['application/merge-patch+json', 'application/json'],
   }),
 };
 

@@ -863,6 +863,7 @@ export interface operations {
         /** @description The changes, as `application/merge-patch+json` or `application/json`. An id, if present, must be the path's id. */
         requestBody: {
             content: {
+                "application/merge-patch+json": components["schemas"]["PlantPatch"];
                 "application/json": components["schemas"]["PlantPatch"];
             };
         };
@@ -955,7 +956,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `Content-Type` is missing or not JSON. `application/json`, with or without parameters such as `charset`, and `application/<x>+json` are JSON. */
+            /** @description `Content-Type` is missing, or neither `application/merge-patch+json` nor `application/json` (with or without parameters such as `charset`). Another JSON type, such as JSON Patch's `application/json-patch+json`, means something else. */
             415: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];

@@ -159,7 +159,7 @@ describe('jsonBody', () => {
     ])('refuse %s by default, saying what to send', (contentType) => {
       expect(answerTo(contentType)).toEqual({
         status: 415,
-        message: `UnsupportedMediaTypeError: ${BODY_REFUSALS.mediaType}`,
+        message: `UnsupportedMediaTypeError: ${BODY_REFUSALS.mediaType()}`,
       });
     });
 

@@ -538,11 +538,26 @@ describe('with API Gateway payload 2.0', () => {
       expect(store.requests.filter((r) => r.method === 'update')).toHaveLength(1);
     });
 
-    it('takes application/json as a merge patch too', async () => {
+    it.each([
+      'application/json',
+      'application/merge-patch+json; charset=utf-8',
+      'Application/JSON',
+    ])('takes %s as a merge patch', async (contentType) => {
       store.seed({ id: 7, name: 'Fern', tag: 'shade' }, 'alice');
-      const response = await patch('7', '{"tag":null}', { 'content-type': 'application/json' });
+      const response = await patch('7', '{"tag":null}', { 'content-type': contentType });
       expect(bodyOf(response)).toStrictEqual({ id: 7, name: 'Fern' });
     });
+
+    it.each(['application/json-patch+json', 'application/vnd.api+json', 'text/plain'])(
+      'refuses %s with a 415 naming the two it takes, writing nothing',
+      async (contentType) => {
+        store.seed({ id: 7, name: 'Fern', tag: 'shade' }, 'alice');
+        expect(errorMessage(await patch('7', '[]', { 'content-type': contentType }), 415)).toBe(
+          'Content-Type must be application/merge-patch+json or application/json',
+        );
+        expect(store.requests.filter((r) => r.method === 'update')).toEqual([]);
+      },
+    );
 
     it('updates with a matching If-Match, and answers 412 with nothing written for a stale one', async () => {
       store.seed({ id: 7, name: 'Fern' }, 'alice');

@@ -1,4 +1,5 @@
 // PATCH /plants/{id} in the published document.
+import { BODY_REFUSALS } from '#lib/http/jsonBody.ts';
 import { PlantPatch } from '#lib/plants/schemas.ts';
 import { patchPlantRoute } from '#lib/routes/patchPlant.ts';
 import { otherIdMessage, versionMismatchMessage } from '#lib/routes/plantUpdates.ts';
@@ -39,6 +40,16 @@ export const operation: OperationDescription = {
       { ETag: headerRef('ETag') },
     ),
     ...errorResponses([400, 401, 403, 404, 412, 413, 415, 500, 503], {
+      415: {
+        description:
+          "`Content-Type` is missing, or neither `application/merge-patch+json` nor `application/json` (with or without parameters such as `charset`). Another JSON type, such as JSON Patch's `application/json-patch+json`, means something else.",
+        examples: {
+          jsonPatch: {
+            summary: 'A JSON Patch (RFC 6902) sent instead',
+            message: BODY_REFUSALS.mediaType(patchPlantRoute.body.mediaTypes),
+          },
+        },
+      },
       400: {
         description:
           'The path id, the body or `If-Match` is not valid: the body is missing, not JSON or not an object, breaks a field rule (`"name": null` included: a plant always has a name), or carries another id than the path. The message names the field and why.',
