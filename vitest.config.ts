@@ -1,5 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
+/** Each project's global setup: the run's temporary folder first (test/support/runTmpdir.ts). */
+const globalSetup = (...more: string[]) => ['test/support/runTmpdir.ts', ...more];
+
 export default defineConfig({
   test: {
     // the handler module reads its config at import; these values never reach a network
@@ -21,6 +24,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
+          globalSetup: globalSetup(),
         },
       },
       {
@@ -28,7 +32,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
-          globalSetup: ['test/support/dynamodbLocalSetup.ts'],
+          globalSetup: globalSetup('test/support/dynamodbLocalSetup.ts'),
           testTimeout: 30_000,
           hookTimeout: 120_000,
         },
@@ -38,7 +42,7 @@ export default defineConfig({
         test: {
           name: 'security',
           include: ['test/security/**/*.test.ts'],
-          globalSetup: ['test/support/dynamodbLocalSetup.ts'],
+          globalSetup: globalSetup('test/support/dynamodbLocalSetup.ts'),
           testTimeout: 30_000,
           hookTimeout: 120_000,
         },
@@ -48,7 +52,7 @@ export default defineConfig({
         test: {
           name: 'reliability',
           include: ['test/reliability/**/*.test.ts'],
-          globalSetup: ['test/support/dynamodbLocalSetup.ts'],
+          globalSetup: globalSetup('test/support/dynamodbLocalSetup.ts'),
           testTimeout: 180_000,
           hookTimeout: 120_000,
         },
@@ -58,6 +62,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
+          globalSetup: globalSetup(),
           // packaging and serverless-offline share the .esbuild/ build folder: one file at a time
           fileParallelism: false,
           testTimeout: 30_000,

@@ -1,7 +1,7 @@
 // The functions the bench measures, each by its name (bench/probe.mjs's kinds): every route of the
 // route list, and the webhook's two (its first attempt, from the stream; its later ones, from the
 // retry queue).
-import { ROUTE_NAMES } from '../lib/routes/routeList.ts';
+import { ROUTE_NAMES } from '#lib/routes/routeList.ts';
 
 const WEBHOOK_KINDS = ['deliverPlantAdded', 'retryPlantAdded'] as const;
 export const kinds = [...ROUTE_NAMES, ...WEBHOOK_KINDS] as const;

@@ -2,6 +2,7 @@
 // whose own launcher does not work offline, so only its emulator/ folder is fetched and kept.
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { untilListening } from './freePort.ts';
 import { dynamoDbLocalDir } from './paths.ts';
@@ -94,6 +95,11 @@ export const startDynamoDbLocal = async ({
     'java',
     [
       `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
+      // it unpacks its SQLite library (a file per start) to the temporary directory: the one
+      // TMPDIR names, as every other program here does (Java reads java.io.tmpdir, not TMPDIR)
+      `-Djava.io.tmpdir=${tmpdir()}`,
+      // and no /tmp/hsperfdata_<user>: the JVM's monitoring data, which nothing here reads
+      '-XX:-UsePerfData',
       '-jar',
       join(dir, JAR),
       '-port',

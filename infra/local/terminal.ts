@@ -58,12 +58,16 @@ const indented = (error: LoggedError): string =>
     .map((line) => `    ${line.trimStart()}`)
     .join('\n');
 
-/** One request: `15:38:21 POST /plants 200 3 ms created plant=1 caller=local-user`. */
+/**
+ * One request: `15:38:21 POST /plants 200 3 ms created plant=1 caller=local-user`. Named by its
+ * route, or by its own method and path where the line has them: the route of an unknown path is
+ * API Gateway's `$default`, which says nothing of what was asked.
+ */
 const requestLine = (log: LogLine) => {
   const error = log.error as { message?: string } | undefined;
   return [
     clock(log.timestamp),
-    log.route,
+    ...(log.method !== undefined && log.path !== undefined ? [log.method, log.path] : [log.route]),
     log.status,
     `${Math.round(Number(log.latencyMs))} ms`,
     ...(log.outcome === undefined ? [] : [log.outcome]),

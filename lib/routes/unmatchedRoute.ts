@@ -20,18 +20,30 @@ const paths = (() => {
 /** What a 404 tells the caller the API has. */
 const knownPaths = paths.map(({ template }) => template).join(' and ');
 
+/** Longer than any path of the API: enough to recognise a caller's mistake or a scan. */
+const MAX_SHOWN_PATH = 200;
+
+/**
+ * The caller's path as its 404 and its log line show it, cut short: API Gateway lets a request
+ * line run to 10 KB, and every line of a scan would carry it twice.
+ */
+const shown = (path: string) =>
+  path.length > MAX_SHOWN_PATH ? `${path.slice(0, MAX_SHOWN_PATH)}…` : path;
+
 export const unmatchedRouteHandler = (http: HttpDependencies) =>
   httpRoute(
     http,
     { name: '$default', access: 'anyone', realm: REALM },
     async ({ method, apiPath }) => {
       const known = paths.find(({ pattern }) => pattern.test(apiPath));
+      // the request itself, which the line's route ($default, as API Gateway keys it) cannot name
+      const log = { method, path: shown(apiPath) };
       if (!known) {
         return {
           status: 404,
-          message: `There is no ${apiPath}: the API has ${knownPaths}`,
+          message: `There is no ${log.path}: the API has ${knownPaths}`,
           metric: 'RoutesNotFound',
-          log: { method, path: apiPath },
+          log,
         };
       }
       return {
@@ -39,7 +51,7 @@ export const unmatchedRouteHandler = (http: HttpDependencies) =>
         message: `${method} is not allowed here: use ${known.allowed.join(', ')}`,
         headers: { Allow: known.allowed.join(', ') },
         metric: 'MethodsNotAllowed',
-        log: { method, path: apiPath },
+        log,
       };
     },
   );

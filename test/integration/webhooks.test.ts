@@ -5,7 +5,7 @@
 // with the standardwebhooks package.
 
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -51,6 +51,8 @@ let poller: StreamPoller | undefined;
 let retries: QueuePoller | undefined;
 let sqs: LocalSqs | undefined;
 let sqsClient: SQSClient;
+/** The test's own folder: its queues and its dead letters. */
+let work: string;
 let deadLetterDir: string;
 let givenUp: FailedBatch[];
 
@@ -73,7 +75,7 @@ const startDelivering = async ({
   maximumRetryAttempts?: number;
 } = {}) => {
   sqs = await startLocalSqs({
-    dir: mkdtempSync(join(tmpdir(), 'plant-store-queues-')),
+    dir: mkdtempSync(join(work, 'queues-')),
     queues: { retries: { visibilityTimeoutSeconds: 30 } },
   });
   sqsClient = new SQSClient({
@@ -127,7 +129,9 @@ beforeEach(async () => {
   table = await createTestTable(endpoint);
   store = createDynamoPlantStore({ client: localDocumentClient(endpoint), table: table.name });
   receiver = await startWebhookReceiver({ secrets: secret });
-  deadLetterDir = mkdtempSync(join(tmpdir(), 'plant-store-dead-letters-'));
+  work = mkdtempSync(join(tmpdir(), 'plant-store-webhooks-'));
+  deadLetterDir = join(work, 'dead-letters');
+  mkdirSync(deadLetterDir);
   givenUp = [];
 });
 afterEach(async () => {
@@ -139,6 +143,7 @@ afterEach(async () => {
   sqs = undefined;
   await receiver.stop();
   await table.drop();
+  rmSync(work, { recursive: true, force: true });
 });
 
 describe('the plant added webhook', () => {

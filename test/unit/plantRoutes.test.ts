@@ -689,5 +689,19 @@ describe('with API Gateway payload 2.0', () => {
       expect(errorMessage(response, 405)).toContain(method);
       expect(headerOf(response, 'Allow')).toBe(allow);
     });
+
+    it('logs the request under the one route $default, its path cut short', async () => {
+      const long = `/${'a'.repeat(5000)}`;
+      await other('GET', '/plant');
+      await other('DELETE', long);
+
+      const lines = telemetry.documents().filter((doc) => doc.message);
+      expect(lines.map(({ route, method, path }) => [route, method, path])).toEqual([
+        ['$default', 'GET', '/plant'],
+        ['$default', 'DELETE', `${long.slice(0, 200)}…`],
+      ]);
+      // the path is in the line's reason too, as the caller is told it: cut short there as well
+      expect(telemetry.text().length).toBeLessThan(2000);
+    });
   });
 });

@@ -1,7 +1,10 @@
 // What `npm start` shows of serverless-offline's output (infra/local/terminal.ts), on lines as
 // serverless-offline and the functions write them.
 import { describe, expect, it } from 'vitest';
+import { unmatchedRouteHandler } from '#lib/routes/unmatchedRoute.ts';
 import { terminalLine } from '../../infra/local/terminal.ts';
+import { httpApiEvent, invokeHandler } from '../support/events.ts';
+import { recordTelemetry } from '../support/telemetry.ts';
 
 const request = JSON.stringify({
   level: 'INFO',
@@ -61,6 +64,25 @@ describe('the npm start terminal', () => {
     expect(terminalLine(refused)).toMatch(
       new RegExp(`^${TIME} POST /plants 400 2 ms caller=local-user — name is required: a string$`),
     );
+  });
+
+  it('names a request to an unknown path by its method and path, not by its route', async () => {
+    const telemetry = recordTelemetry();
+    const handler = unmatchedRouteHandler(telemetry);
+    for (const [method, path] of [
+      ['GET', '/plant'],
+      ['PATCH', '/plants/7'],
+    ] as const) {
+      await invokeHandler(handler, httpApiEvent({ method, path, route: '$default' }));
+    }
+    const lines = telemetry.documents().map((document) => terminalLine(JSON.stringify(document)));
+
+    expect(lines).toEqual([
+      expect.stringMatching(new RegExp(`^${TIME} GET /plant 404 \\d+ ms — There is no /plant: `)),
+      expect.stringMatching(
+        new RegExp(`^${TIME} PATCH /plants/7 405 \\d+ ms — PATCH is not allowed here: `),
+      ),
+    ]);
   });
 
   it('marks warnings and errors, in color on a terminal', () => {

@@ -1,8 +1,8 @@
-// An identity provider's key endpoint on this machine (tests, benchmarks): serves a JWKS over
-// HTTP and counts the fetches.
+// An identity provider's key endpoint on this machine, for the tests and the bench: serves a JWKS
+// over HTTP and counts the fetches.
 import { createServer } from 'node:http';
 import type { JSONWebKeySet } from 'jose';
-import { listenLocally } from '../../infra/local/listen.ts';
+import { listenLocally } from './listen.ts';
 
 export interface JwksServer {
   url: string;
