@@ -1,7 +1,12 @@
 // An independent model of API.md's rules for POST /plants, the oracle of the property suite. From a
 // request as the client sent it, it decides what API Gateway hands the function, the status the
 // service must answer and, for a plant it accepts, what must be stored. It shares no code with lib/
-// on purpose: where the two disagree, API.md says which one is wrong.
+// on purpose: where the two disagree, API.md says which one is wrong. Only the plant's fields come
+// from the published schema (each one's name, JSON type and whether it is required, as the OpenAPI
+// document has them), so that a field added there is modeled here; how a value of each type is
+// judged is the model's own.
+import * as z from 'zod/mini';
+import { Plant } from '#lib/plants/schemas.ts';
 
 /** API.md: "body larger than 64 KiB (after base64 decoding)" is 413. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -36,11 +41,30 @@ export interface ClientRequest {
   isBase64Encoded: boolean;
 }
 
+/** A plant as the model stores it: its id, and each content field the request gave. */
 export interface ModelPlant {
   id: bigint;
-  name: string;
-  tag?: string;
+  [field: string]: unknown;
 }
+
+/** The plant's content fields, as the published schema has them. */
+const CONTENT = z.toJSONSchema(Plant, { io: 'input' }) as {
+  properties: Record<string, { type?: string }>;
+  required?: string[];
+};
+
+/** Why a value is not one of the field's JSON type (API.md's rules), or undefined when it is. */
+const refusalOf = (field: string, type: string | undefined, value: unknown) => {
+  switch (type) {
+    case 'string':
+      if (typeof value !== 'string') return `${field} is not a string`;
+      return isWellFormed(value) ? undefined : `${field} has a lone surrogate`;
+    default:
+      throw new Error(
+        `apiModel cannot judge the field ${field} (type ${type}): teach refusalOf its rule`,
+      );
+  }
+};
 
 export type Verdict =
   | { status: 400 | 401 | 413 | 415; reason: string }
@@ -256,18 +280,15 @@ export const verdictFor = (
   if (id === undefined) return { status: 400, reason: 'id is not an integer' };
   if (id > ID_LIMIT || id < -ID_LIMIT) return { status: 400, reason: 'id out of range' };
 
-  const { name, tag } = fields;
-  if (typeof name !== 'string') return { status: 400, reason: 'name is not a string' };
-  if (!isWellFormed(name)) return { status: 400, reason: 'name has a lone surrogate' };
-  if (Object.hasOwn(fields, 'tag')) {
-    if (typeof tag !== 'string') return { status: 400, reason: 'tag is not a string' };
-    if (!isWellFormed(tag)) return { status: 400, reason: 'tag has a lone surrogate' };
+  const plant: ModelPlant = { id };
+  for (const [field, { type }] of Object.entries(CONTENT.properties)) {
+    const given = Object.hasOwn(fields, field);
+    if (!given && !CONTENT.required?.includes(field)) continue;
+    const reason = refusalOf(field, type, fields[field]);
+    if (reason) return { status: 400, reason };
+    plant[field] = fields[field];
   }
-  return {
-    status: 'store',
-    caller,
-    plant: typeof tag === 'string' ? { id, name, tag } : { id, name },
-  };
+  return { status: 'store', caller, plant };
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -293,7 +314,7 @@ export const applyToStore = (table: Map<bigint, StoredModelPlant>, verdict: Verd
     return { status: 200, plant, replay: false };
   }
   if (existing.createdBy !== caller) return { status: 409, reason: "the id is another caller's" };
-  return existing.name === plant.name && existing.tag === plant.tag
-    ? { status: 200, plant: existing, replay: true }
+  return Object.keys(CONTENT.properties).every((field) => existing[field] === plant[field])
+    ? { status: 200, plant, replay: true }
     : { status: 409, reason: 'the id holds a different plant' };
 };

@@ -30,6 +30,7 @@ import {
   type ClientRequest,
   deliveredHeaders,
   type Expected,
+  type ModelPlant,
   type StoredModelPlant,
   verdictFor,
 } from './apiModel.ts';
@@ -117,8 +118,8 @@ const eventOf = (request: ClientRequest): APIGatewayProxyEventV2 =>
  */
 const roomyContext = () => lambdaContext(120_000);
 
-const plantBody = ({ name, tag }: { name: string; tag?: string | undefined }) =>
-  tag === undefined ? { name } : { name, tag };
+/** A plant as the service answers it: its content, without the id. */
+const plantBody = ({ id: _id, ...content }: ModelPlant) => content;
 
 /** Throws, saying what differs, when the answer is not what the model expects. */
 const checkAnswer = (
@@ -159,12 +160,14 @@ const checkTable = async (model: ReadonlyMap<bigint, StoredModelPlant>) => {
   const byId = (a: { id?: unknown }, b: { id?: unknown }) => Number(a.id) - Number(b.id);
   const stored = (await scanAll()).sort(byId);
   const expected = [...model.values()]
-    .map(({ id, name, tag, createdBy }) => ({
-      id: Number(id),
-      ...plantBody({ name, tag }),
+    .map(({ createdBy, ...plant }) => ({
+      ...plantBody(plant),
+      id: Number(plant.id),
       createdBy,
       // the key of the tag list's index, for a plant with a tag
-      ...(tag === undefined ? {} : { createdByTag: creatorTagOf(createdBy, tag) }),
+      ...(typeof plant.tag === 'string'
+        ? { createdByTag: creatorTagOf(createdBy, plant.tag) }
+        : {}),
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       version: 1,
     }))
