@@ -1,5 +1,5 @@
-// How a local server (the SQS stand-in, the webhook receiver, the front server, the JWKS
-// server of the tests and the bench) listens on this machine alone, and stops.
+// How a local server (the webhook receiver, the front server, the JWKS server of the tests and
+// the bench) listens on this machine alone, and stops.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 

@@ -1,8 +1,8 @@
 // The "plant added" webhook in the local run: where deliveries go (WEBHOOK_URL and WEBHOOK_SECRET
 // from the environment, or a receiver on this machine that verifies and prints each one), where
-// dead letters are kept, the retry queue (a local stand-in for SQS, kept under the data folder so
-// that a waiting event survives a restart), and the pollers that feed the two functions through
-// serverless-offline the way Lambda's event source mappings would.
+// dead letters are kept, the retry queue and its poison queue (fauxqs, an SQS emulator, kept under
+// the data folder so that a waiting event survives a restart), and the pollers that feed the two
+// functions through serverless-offline the way Lambda's event source mappings would.
 
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -14,7 +14,7 @@ import { webhookSettings } from '#lib/config/webhook.ts';
 import { localStreamsClient } from './dynamoClient.ts';
 import { repoRoot } from './paths.ts';
 import { type QueuePoller, startQueuePoller } from './queuePoller.ts';
-import { type LocalSqs, startLocalSqs } from './sqsServer.ts';
+import { type LocalSqs, startLocalSqs } from './sqs.ts';
 import { type StreamPoller, startStreamPoller } from './streamPoller.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './webhookReceiver.ts';
 
@@ -44,8 +44,11 @@ const yamlOf = (...path: string[]) =>
  * queue's batches, visibility and redrive (infra/webhooks.yml), so the local run behaves alike.
  */
 const deployedEventSources = () => {
-  // serverless.yml's functions are a list: the routes' (generated), then the others
-  const functions = Object.assign({}, ...yamlOf('serverless.yml').functions);
+  // serverless.yml's functions are a list: the routes' (generated from a file), then the others
+  const functions = Object.assign(
+    {},
+    ...yamlOf('serverless.yml').functions.filter((entry: unknown) => typeof entry === 'object'),
+  );
   const stream = functions.deliverPlantAdded.events[0].stream;
   const queue = functions.retryPlantAdded.events[0].sqs;
   const retryQueue = yamlOf('infra', 'webhooks.yml').Resources.WebhookRetryQueue.Properties;
@@ -76,6 +79,8 @@ export interface LocalWebhooks {
   /** The function's settings, for serverless-offline. */
   env: Record<string, string>;
   description: string;
+  /** The queues and what waits in each, read without receiving (fauxqs's inspection page). */
+  queuesUrl: string;
   /** Starts reading the table's stream once the function can be invoked. */
   startPoller: (options: {
     dynamodbEndpoint: string;
@@ -118,7 +123,7 @@ export const startLocalWebhooks = async ({
   const failureDir = join(dataDir, 'webhook-stream-failures');
   const sources = deployedEventSources();
   const sqs: LocalSqs = await startLocalSqs({
-    dir: join(dataDir, 'queues'),
+    dir: join(dataDir, 'sqs'),
     queues: {
       [RETRY_QUEUE]: {
         visibilityTimeoutSeconds: sources.queue.visibilityTimeoutSeconds,
@@ -134,7 +139,7 @@ export const startLocalWebhooks = async ({
     WEBHOOK_SECRET: secret ?? '',
     WEBHOOK_DEAD_LETTER_DIR: deadLetterDir,
     WEBHOOK_RETRY_QUEUE_URL: sqs.queueUrl(RETRY_QUEUE),
-    // the SDK then sends every SQS request to the stand-in, without a warning per request
+    // the SDK then sends every SQS request to the emulator, without a warning per request
     AWS_ENDPOINT_URL_SQS: sqs.endpoint,
   };
   try {
@@ -151,6 +156,7 @@ export const startLocalWebhooks = async ({
     description: receiver
       ? `delivered to the local receiver at ${url}, which verifies and prints each one`
       : `delivered to ${url}`,
+    queuesUrl: `${sqs.endpoint}/_fauxqs/queues`,
     startPoller: ({ dynamodbEndpoint, streamArn, lambdaPort }) => {
       retries = startQueuePoller({
         client: new SQSClient({

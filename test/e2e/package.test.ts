@@ -1,14 +1,14 @@
 // `npm run package`: the function a deploy would create, and the bundle Lambda would load.
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../infra/local/freePort.ts';
 import { repoRoot } from '../../infra/local/paths.ts';
-import { startLocalSqs } from '../../infra/local/sqsServer.ts';
+import { startLocalSqs } from '../../infra/local/sqs.ts';
 import { makeWebhookSecret } from '../support/webhookSecrets.ts';
 import { readZipEntry, zipEntryNames } from '../support/zip.ts';
 
@@ -46,9 +46,16 @@ beforeAll(async () => {
 /** A function's own package, as serverless-esbuild writes it with `package.individually`. */
 const functionPackage = (name: string) => join(repoRoot, '.serverless', `${name}.zip`);
 
+/** The folders unpackedBundle made, removed after each test. */
+const bundleDirs: string[] = [];
+afterEach(() => {
+  for (const dir of bundleDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
 /** A function's bundle from its package, alone in a new folder (handlers/<name>.mjs). */
 const unpackedBundle = (name: string) => {
   const dir = mkdtempSync(join(tmpdir(), 'plant-store-bundle-'));
+  bundleDirs.push(dir);
   const bundle = readZipEntry(functionPackage(name), `handlers/${name}.mjs`);
   expect(bundle, `the package holds handlers/${name}.mjs`).toBeDefined();
   mkdirSync(join(dir, 'handlers'));
@@ -152,7 +159,7 @@ const response = await handler({ Records: [${JSON.stringify(record)}] },
 writeFileSync('response.json', JSON.stringify(response));`,
     );
     const sqs = await startLocalSqs({
-      dir: mkdtempSync(join(tmpdir(), 'plant-store-smoke-queues-')),
+      dir: join(dir, 'sqs'),
       queues: { retries: {} },
     });
     try {

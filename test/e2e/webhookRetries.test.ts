@@ -4,7 +4,7 @@
 // 410 and a used-up schedule do what the README says; an event waiting when `npm start` stops is
 // delivered after it starts again; a bad WEBHOOK_RETRY_SCHEDULE stops it, named.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -93,6 +93,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await service?.stop();
   await receiver?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('webhook delivery through npm start', () => {
@@ -231,6 +232,7 @@ describe('a used-up schedule through npm start', () => {
       expect(new Set(deliveriesOf(50).map((d) => d.webhookId)).size).toBe(1);
     } finally {
       await short.stop();
+      rmSync(shortDataDir, { recursive: true, force: true });
     }
   }, 90_000);
 });
@@ -239,14 +241,17 @@ describe('a bad WEBHOOK_RETRY_SCHEDULE', () => {
   it.each(['5x', '-1s', '5s,,5m', '13h'])(
     '%s stops npm start, naming the setting',
     async (schedule) => {
+      const badDataDir = mkdtempSync(join(tmpdir(), 'plant-store-bad-schedule-'));
       const started = spawnStart({
         PORT: String(await freePort()),
         LAMBDA_PORT: String(await freePort()),
         DYNAMODB_PORT: String(await freePort()),
-        PLANTS_LOCAL_DATA: mkdtempSync(join(tmpdir(), 'plant-store-bad-schedule-')),
+        PLANTS_LOCAL_DATA: badDataDir,
         WEBHOOK_RETRY_SCHEDULE: schedule,
       });
-      expect(await started.exited).not.toBe(0);
+      const exitCode = await started.exited;
+      rmSync(badDataDir, { recursive: true, force: true });
+      expect(exitCode).not.toBe(0);
       expect(started.output()).toMatch(/WEBHOOK_RETRY_SCHEDULE must be waits separated by commas/);
     },
   );

@@ -2,7 +2,7 @@
 // curl request arrives at the receiver, signed, once; nothing else does; a restart resumes from
 // the stream without delivering a plant twice; and without WEBHOOK_URL the local receiver prints
 // each delivery.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -51,6 +51,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await service?.stop();
   await receiver?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('the plant added webhook through npm start', () => {
@@ -108,6 +109,7 @@ describe('npm start without WEBHOOK_URL', () => {
       );
     } finally {
       await local.stop();
+      rmSync(local.dataDir, { recursive: true, force: true });
     }
   });
 });

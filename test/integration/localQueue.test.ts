@@ -1,15 +1,10 @@
-// The local SQS stand-in (infra/local/sqsServer.ts) driven by the real SDK v3 client, for the SQS
+// The local SQS (fauxqs, infra/local/sqs.ts) driven by the real SDK v3 client, for the SQS
 // semantics the webhook retries rely on: delays, visibility timeouts, receipt handles, redrive to
-// the dead-letter queue, and messages kept across a restart.
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+// the dead-letter queue, and messages kept across a restart; and where fauxqs differs from SQS in
+// what the webhook path does not rely on, each difference pinned, so that an upgrade that ends one
+// says so.
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  ReceiveMessageCommand,
-  SendMessageBatchCommand,
-  SendMessageCommand,
-  SQSClient,
-} from '@aws-sdk/client-sqs';
+import { ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestSqs, type TestSqs } from '../support/localSqs.ts';
 
@@ -46,23 +41,21 @@ describe('the local SQS', () => {
     expect((await sqs.receive()).map((m) => m.Body)).toEqual(['routed']);
   });
 
-  it('answers errors the SDK names', async () => {
+  it('is reached on 127.0.0.1 only (patches/fauxqs+*.patch: it listened on every interface)', async () => {
+    const { port } = new URL(sqs.endpoint);
+    expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
+    // the rest of 127.0.0.0/8 reaches this machine too, but not a server bound to 127.0.0.1
+    await expect(
+      fetch(`http://127.0.0.2:${port}/health`),
+      'fauxqs listens on every interface again: see that patches/fauxqs+*.patch still applies (npm ci)',
+    ).rejects.toThrow();
+  });
+
+  it('answers QueueDoesNotExist, as the SDK names it, for a queue it does not have', async () => {
     const elsewhere = `${sqs.endpoint}/000000000000/no-such-queue`;
     await expect(
       sqs.client.send(new SendMessageCommand({ QueueUrl: elsewhere, MessageBody: 'x' })),
     ).rejects.toMatchObject({ name: 'QueueDoesNotExist' });
-    await expect(sqs.send('x', 901)).rejects.toMatchObject({ name: 'InvalidParameterValue' });
-    await expect(
-      sqs.client.send(
-        new SendMessageBatchCommand({
-          QueueUrl: sqs.url,
-          Entries: [{ Id: '1', MessageBody: 'x' }],
-        }),
-      ),
-    ).rejects.toMatchObject({ name: 'UnknownOperationException' });
-    await expect(sqs.changeVisibility('not-a-handle', 5)).rejects.toMatchObject({
-      name: 'ReceiptHandleIsInvalid',
-    });
   });
 
   it('hides a message for its DelaySeconds; a long poll waits for it', async () => {
@@ -76,22 +69,6 @@ describe('the local SQS', () => {
     expect(Messages.map((m) => m.Body)).toEqual(['later']);
     expect(Date.now() - sent).toBeGreaterThanOrEqual(1000);
     expect(Date.now() - sent).toBeLessThan(2000);
-  });
-
-  it('takes no message for a long poll whose caller hung up', async () => {
-    const hangUp = new AbortController();
-    const poll = sqs.client.send(
-      new ReceiveMessageCommand({ QueueUrl: sqs.url, WaitTimeSeconds: 5 }),
-      {
-        abortSignal: hangUp.signal,
-      },
-    );
-    await sleep(100);
-    hangUp.abort();
-    await expect(poll).rejects.toThrow();
-    await sqs.send('for a later poll');
-    await sleep(150);
-    expect(await sqs.counts()).toEqual({ visible: '1', inFlight: '0', delayed: '0' });
   });
 
   it('returns a message not deleted after its visibility timeout, which ChangeMessageVisibility moves', async () => {
@@ -110,12 +87,11 @@ describe('the local SQS', () => {
     // the first receive's handle is stale: it deletes nothing and changes nothing
     const stale = first.find((m) => m.Body === 'returns')?.ReceiptHandle;
     await sqs.deleteMessage(stale);
-    await expect(sqs.changeVisibility(stale, 0)).rejects.toMatchObject({
-      name: 'InvalidParameterValue',
-    });
+    await expect(sqs.changeVisibility(stale, 0)).rejects.toThrow();
     expect(await sqs.counts()).toEqual({ visible: '0', inFlight: '2', delayed: '0' });
 
-    // 0 makes it visible now; a visible message is not in flight
+    // 0 makes it visible now (fauxqs 2.4.1 lost the message there: patches/fauxqs+*.patch); a
+    // visible message is not in flight
     await sqs.changeVisibility(extended?.ReceiptHandle, 0);
     await expect(sqs.changeVisibility(extended?.ReceiptHandle, 5)).rejects.toMatchObject({
       name: 'MessageNotInflight',
@@ -132,9 +108,6 @@ describe('the local SQS', () => {
     const [dead, ...others] = await sqs.receive(undefined, sqs.deadLetterUrl);
     expect(others).toEqual([]);
     expect(dead).toMatchObject({ MessageId: id, Body: 'poison' });
-    expect(dead?.Attributes?.DeadLetterQueueSourceArn).toBe(
-      'arn:aws:sqs:us-east-1:000000000000:retries',
-    );
   });
 
   it('keeps every message, with its deadline and receive count, across a restart', async () => {
@@ -146,7 +119,6 @@ describe('the local SQS', () => {
     await sqs.send('waiting');
 
     await sqs.restart();
-    expect(readdirSync(join(sqs.dir, 'retries'))).toHaveLength(4);
     expect(await sqs.counts()).toEqual({ visible: '2', inFlight: '1', delayed: '1' });
     const now = await sqs.receive(30);
     expect(now.map((m) => [m.Body, m.Attributes?.ApproximateReceiveCount]).sort()).toEqual([
@@ -159,5 +131,41 @@ describe('the local SQS', () => {
       ['delayed', '1'],
       ['in flight', '2'],
     ]);
+  });
+});
+
+/** Fails, saying what to do, once fauxqs answers as SQS does. */
+const stillDiffers = (what: string) =>
+  `fauxqs now ${what} as SQS does: assert that in the tests above and drop it from here`;
+
+describe('where fauxqs differs from SQS, none of it a thing the webhook path relies on', () => {
+  it('takes a DelaySeconds over 900 (SQS: InvalidParameterValue; our retry queue caps it at 900)', async () => {
+    await expect(sqs.send('x', 901), stillDiffers('refuses 901')).resolves.toBeTypeOf('string');
+  });
+
+  it('names an invalid parameter AWS.SimpleQueueService.InvalidParameterValue (SQS: InvalidParameterValue)', async () => {
+    const refused = await sqs.receive(43_201).catch((error: unknown) => error);
+    expect((refused as Error).name, stillDiffers('names it')).toBe(
+      'AWS.SimpleQueueService.InvalidParameterValue',
+    );
+  });
+
+  it('answers MessageNotInflight to a stale or malformed receipt handle (SQS: InvalidParameterValue, ReceiptHandleIsInvalid)', async () => {
+    await sqs.send('x');
+    const [first] = await sqs.receive(0);
+    await sqs.receive(30);
+    const notInflight = { name: 'MessageNotInflight' };
+    for (const handle of [first?.ReceiptHandle, 'not-a-handle'])
+      await expect(sqs.changeVisibility(handle, 5), stillDiffers('names it')).rejects.toMatchObject(
+        notInflight,
+      );
+  });
+
+  it('gives a dead letter no DeadLetterQueueSourceArn', async () => {
+    await sqs.send('poison');
+    for (let i = 0; i < 3; i += 1) await sqs.receive(0);
+    const [dead] = await sqs.receive(undefined, sqs.deadLetterUrl);
+    expect(dead?.Body).toBe('poison');
+    expect(dead?.Attributes?.DeadLetterQueueSourceArn, stillDiffers('sets it')).toBeUndefined();
   });
 });

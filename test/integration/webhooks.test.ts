@@ -1,6 +1,6 @@
 // The "plant added" webhook end to end below HTTP: plants written by the store into DynamoDB
 // Local, its stream read as Lambda reads it (infra/local/streamPoller.ts), the first attempt from
-// the stream consumer, the later ones from the retry queue (npm start's SQS stand-in, polled as
+// the stream consumer, the later ones from the retry queue (npm start's SQS emulator, polled as
 // Lambda's SQS event source does), and a real receiver on 127.0.0.1 that verifies every signature
 // with the standardwebhooks package.
 
@@ -22,7 +22,7 @@ import { retryPlantAddedHandler } from '#lib/webhooks/retryPlantAdded.ts';
 import { localStreamsClient } from '../../infra/local/dynamoClient.ts';
 import { repoRoot } from '../../infra/local/paths.ts';
 import { type QueuePoller, startQueuePoller } from '../../infra/local/queuePoller.ts';
-import { type LocalSqs, startLocalSqs } from '../../infra/local/sqsServer.ts';
+import { type LocalSqs, startLocalSqs } from '../../infra/local/sqs.ts';
 import {
   type FailedBatch,
   type StreamPoller,
@@ -51,8 +51,8 @@ let poller: StreamPoller | undefined;
 let retries: QueuePoller | undefined;
 let sqs: LocalSqs | undefined;
 let sqsClient: SQSClient;
-/** The test's own folder: its queues and its dead letters. */
-let work: string;
+/** This test's folders: the queues' database and the dead letters. */
+let dataDir: string;
 let deadLetterDir: string;
 let givenUp: FailedBatch[];
 
@@ -75,7 +75,7 @@ const startDelivering = async ({
   maximumRetryAttempts?: number;
 } = {}) => {
   sqs = await startLocalSqs({
-    dir: mkdtempSync(join(work, 'queues-')),
+    dir: join(dataDir, 'sqs'),
     queues: { retries: { visibilityTimeoutSeconds: 30 } },
   });
   sqsClient = new SQSClient({
@@ -129,8 +129,8 @@ beforeEach(async () => {
   table = await createTestTable(endpoint);
   store = createDynamoPlantStore({ client: localDocumentClient(endpoint), table: table.name });
   receiver = await startWebhookReceiver({ secrets: secret });
-  work = mkdtempSync(join(tmpdir(), 'plant-store-webhooks-'));
-  deadLetterDir = join(work, 'dead-letters');
+  dataDir = mkdtempSync(join(tmpdir(), 'plant-store-webhooks-'));
+  deadLetterDir = join(dataDir, 'dead-letters');
   mkdirSync(deadLetterDir);
   givenUp = [];
 });
@@ -143,7 +143,7 @@ afterEach(async () => {
   sqs = undefined;
   await receiver.stop();
   await table.drop();
-  rmSync(work, { recursive: true, force: true });
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('the plant added webhook', () => {

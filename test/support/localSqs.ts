@@ -1,6 +1,6 @@
-// A local SQS (infra/local/sqsServer.ts) for one test, in a folder of its own: a retry queue with
-// a 1 s visibility timeout and a redrive (after 2 receives) to its dead-letter queue, the real SDK
-// client, and the calls the tests make with it.
+// The local SQS (fauxqs, infra/local/sqs.ts) for one test, its database in a folder of its own that
+// stop() removes: a retry queue with a 1 s visibility timeout and a redrive (after 2 receives) to
+// its dead-letter queue, the real SDK client, and the calls the tests make with it.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +13,7 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import { freePort } from '../../infra/local/freePort.ts';
-import { startLocalSqs } from '../../infra/local/sqsServer.ts';
+import { startLocalSqs } from '../../infra/local/sqs.ts';
 
 const QUEUES = {
   retries: {
@@ -31,7 +31,6 @@ export const startTestSqs = async () => {
   const url = server.queueUrl('retries');
   const client = new SQSClient({ region: 'us-east-1', endpoint: server.endpoint });
   return {
-    dir,
     client,
     endpoint: server.endpoint,
     url,
