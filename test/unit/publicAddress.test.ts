@@ -2,6 +2,7 @@
 // the numeric forms of a URL's host as the rule sees them once the URL parser normalised them.
 // Addresses here are only text: nothing is sent anywhere.
 import { describe, expect, it } from 'vitest';
+import { urlAddressProblem } from '#lib/webhooks/endpointPost.ts';
 import { isPublicAddress } from '#lib/webhooks/publicAddress.ts';
 
 describe('isPublicAddress', () => {
@@ -87,5 +88,32 @@ describe('isPublicAddress', () => {
     '2002:808:808::1',
   ])('accepts %s', (address) => {
     expect(isPublicAddress(address)).toBe(true);
+  });
+});
+
+describe('a URL host in a numeric form', () => {
+  const noLookup = () => Promise.reject(new Error('an IP address needs no lookup'));
+
+  it.each([
+    ['2130706433', '127.0.0.1'],
+    ['0177.0.0.1', '127.0.0.1'],
+    ['0x7f.1', '127.0.0.1'],
+    ['127.1', '127.0.0.1'],
+    ['0xa9.0376.43518', '169.254.169.254'],
+    ['[::ffff:127.0.0.1]', '::ffff:7f00:1'],
+    ['[::ffff:7f00:1]', '::ffff:7f00:1'],
+    ['[0:0:0:0:0:ffff:a9fe:a9fe]', '::ffff:a9fe:a9fe'],
+  ])('%s is refused as %s, the address it is', async (host, address) => {
+    expect(
+      await urlAddressProblem(`https://${host}/hook`, { allowPrivate: false, resolve: noLookup }),
+    ).toBe(
+      `url must point at public addresses only (refused address ${address}: not public): register a receiver reachable from the internet`,
+    );
+  });
+
+  it('is accepted when the address it is, is public', async () => {
+    expect(
+      await urlAddressProblem('https://134744072/hook', { allowPrivate: false, resolve: noLookup }),
+    ).toBeUndefined();
   });
 });
