@@ -1,0 +1,147 @@
+// A POST to a caller's own webhook endpoint, safe from SSRF (the operator's WEBHOOK_URL is
+// delivery.ts's: trusted, it needs none of this). The host's every address is resolved once and must
+// be public (publicAddress.ts), and the connection goes to the address checked, never to a second
+// lookup's answer, which a DNS rebinding could have turned private; TLS still verifies the
+// certificate for the URL's host. No redirect is followed and at most 1 KiB of the answer is read.
+import type { LookupAddress } from 'node:dns';
+import { lookup } from 'node:dns/promises';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import { retryAfter } from '#lib/webhooks/delivery.ts';
+import { isPublicAddress } from '#lib/webhooks/publicAddress.ts';
+
+/** Every A and AAAA address of a host name. */
+export type Resolver = (host: string) => Promise<readonly LookupAddress[]>;
+
+export interface EndpointPolicy {
+  /** WEBHOOK_ALLOW_PRIVATE_URLS=true (npm start's receivers on this machine): any address, http too. */
+  allowPrivate: boolean;
+  resolve?: Resolver;
+  /** The address rule: replaced by a test only, as a test may contact no real public address. */
+  isPublic?: (address: string) => boolean;
+  /** Certificates trusted beside the system's: a test receiver's self-signed one. */
+  ca?: string;
+}
+
+const resolveHost: Resolver = (host) => lookup(host, { all: true, order: 'verbatim' });
+
+const schemes = (allowPrivate: boolean) => (allowPrivate ? ['https:', 'http:'] : ['https:']);
+
+const MAX_URL_CHARACTERS = 2048;
+
+/** What is wrong with the shape of `value` as an endpoint's url (a 400's message), if anything. */
+export const urlShapeProblem = (value: string, allowPrivate: boolean) => {
+  if ([...value].length > MAX_URL_CHARACTERS)
+    return `url must be at most ${MAX_URL_CHARACTERS.toLocaleString('en')} characters`;
+  const url = URL.parse(value);
+  if (url === null || !schemes(allowPrivate).includes(url.protocol))
+    return `url must be an absolute ${allowPrivate ? 'https or http' : 'https'} URL, like https://example.com/webhooks`;
+  if (url.username || url.password)
+    return 'url must hold no user info (user:password@): a receiver knows a delivery by its signature';
+  if (value.includes('#')) return 'url must hold no fragment (#…): it is never sent';
+  return undefined;
+};
+
+/** The address a request to `url` connects to, once its every address passed the rule. */
+const checkedAddress = async (
+  url: URL,
+  { allowPrivate, resolve = resolveHost, isPublic = isPublicAddress }: EndpointPolicy,
+): Promise<LookupAddress | { refused: string }> => {
+  const allowed = schemes(allowPrivate);
+  if (!allowed.includes(url.protocol))
+    return { refused: `refused scheme ${url.protocol} (${allowed.join(' or ')} only)` };
+  // an IPv6 literal is bracketed; a numeric IPv4 form (2130706433, 0x7f.1) is already dotted
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const family = isIP(host);
+  let addresses: readonly LookupAddress[] = [{ address: host, family }];
+  if (!family) {
+    try {
+      addresses = await resolve(host);
+    } catch (error) {
+      const { code, message } = error as NodeJS.ErrnoException;
+      return { refused: `refused host ${host}: it does not resolve (${code ?? message})` };
+    }
+  }
+  const [first] = addresses;
+  if (first === undefined) return { refused: `refused host ${host}: it resolves to no address` };
+  const notPublic = allowPrivate ? undefined : addresses.find(({ address }) => !isPublic(address));
+  if (notPublic)
+    return {
+      refused: `refused address ${notPublic.address}${family ? '' : ` of ${host}`}: not public`,
+    };
+  return first;
+};
+
+/**
+ * At registration (POST and PUT /webhooks), once the shape rule accepted `url`: why its addresses
+ * are refused (a 400's message), by the very check of every attempt.
+ */
+export const urlAddressProblem = async (url: string, policy: EndpointPolicy) => {
+  const checked = await checkedAddress(new URL(url), policy);
+  return 'refused' in checked
+    ? `url must point at public addresses only (${checked.refused}): register a receiver reachable from the internet`
+    : undefined;
+};
+
+export interface EndpointRequest {
+  url: string;
+  body: string;
+  headers: Readonly<Record<string, string>>;
+  timeoutMs: number;
+}
+
+/**
+ * What the endpoint answered: its status (a 3xx too, as no redirect is followed) with its
+ * Retry-After as delivery.ts reads it; or why there is no answer (DeliveryOutcome's `reason`).
+ */
+export type EndpointAnswer = { status: number; retryAfterMs?: number } | { reason: string };
+
+const MAX_ANSWER_BYTES = 1024;
+
+export const postToEndpoint = async (
+  { url, body, headers, timeoutMs }: EndpointRequest,
+  policy: EndpointPolicy,
+): Promise<EndpointAnswer> => {
+  const target = new URL(url);
+  const checked = await checkedAddress(target, policy);
+  if ('refused' in checked) return { reason: checked.refused };
+  const { address, family } = checked;
+  // the socket's own lookup answers the checked address: there is no second lookup to rebind
+  const pinned: LookupFunction = (_host, options, callback) =>
+    options.all ? callback(null, [{ address, family }]) : callback(null, address, family);
+  const signal = AbortSignal.timeout(timeoutMs);
+  const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((settle) => {
+    const failed = (error: NodeJS.ErrnoException) =>
+      settle({
+        reason: signal.aborted ? `no answer within ${timeoutMs} ms` : (error.code ?? error.message),
+      });
+    const request = send(target, {
+      method: 'POST',
+      headers: { ...headers, 'content-length': Buffer.byteLength(body) },
+      lookup: pinned,
+      // a socket of its own: a pooled one could be connected to an address checked for another
+      agent: false,
+      signal,
+      ...(policy.ca === undefined ? {} : { ca: policy.ca }),
+    });
+    request.on('error', failed);
+    request.on('response', (response) => {
+      const { statusCode: status = 0 } = response;
+      const answered = () => {
+        request.destroy();
+        const retryAfterMs = retryAfter(response.headers['retry-after'] ?? null, Date.now());
+        settle(retryAfterMs === undefined ? { status } : { status, retryAfterMs });
+      };
+      let read = 0;
+      response.on('data', (chunk: Buffer) => {
+        read += chunk.length;
+        if (read >= MAX_ANSWER_BYTES) answered();
+      });
+      response.on('end', answered);
+      response.on('error', failed);
+    });
+    request.end(body);
+  });
+};
