@@ -1,7 +1,7 @@
 // The local run's token issuer: an ES256 key pair made on first use and kept with the local data,
 // its public half published as a JWKS file that the function reads (AUTH_JWKS_FILE).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import {
   calculateJwkThumbprint,
   exportJWK,
@@ -20,10 +20,13 @@ export interface LocalKeys {
   privateJwk: JWK;
 }
 
+/** The local key's public half, as the functions read it (AUTH_JWKS_FILE). */
+export const localJwksPath = (dataDir: string) => join(dataDir, 'keys', 'jwks.json');
+
 export const ensureLocalKeys = async (dataDir: string): Promise<LocalKeys> => {
-  const dir = join(dataDir, 'keys');
+  const jwksPath = localJwksPath(dataDir);
+  const dir = dirname(jwksPath);
   const privatePath = join(dir, 'signing-key.jwk.json');
-  const jwksPath = join(dir, 'jwks.json');
   if (existsSync(privatePath) && existsSync(jwksPath)) {
     return { jwksPath, privateJwk: JSON.parse(readFileSync(privatePath, 'utf8')) };
   }
@@ -36,6 +39,9 @@ export const ensureLocalKeys = async (dataDir: string): Promise<LocalKeys> => {
   writeFileSync(jwksPath, JSON.stringify({ keys: [{ ...publicJwk, kid, alg: ALG, use: 'sig' }] }));
   return { jwksPath, privateJwk };
 };
+
+/** The caller and lifetime of a local token when none is asked for (npm run token, npm run events). */
+export const DEFAULT_TOKEN = { sub: 'local-user', ttlSeconds: 3600 } as const;
 
 export interface TokenClaims {
   sub: string;

@@ -9,3 +9,10 @@ export const dynamoDbLocalDir = resolve(repoRoot, '.local', 'dynamodb-local');
 /** The local run's data: DynamoDB files and signing keys. PLANTS_LOCAL_DATA points elsewhere (tests do). */
 export const localDataDir = (env: NodeJS.ProcessEnv = process.env) =>
   resolve(repoRoot, env.PLANTS_LOCAL_DATA || resolve(repoRoot, '.local', 'data'));
+
+/**
+ * The webhook settings of the npm start running on `dataDir` (its receiver, secret and retry
+ * queue, on ports the OS gave it), kept there while it runs: `sls invoke local --stage local`
+ * reads them (infra/local/stageParams.cjs) to deliver where npm start does.
+ */
+export const runningWebhooksPath = (dataDir: string) => resolve(dataDir, 'running-webhooks.json');

@@ -5,14 +5,14 @@
 // serverless-offline the way Lambda's event source mappings would.
 
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { parse } from 'yaml';
 import { loadConfig } from '#lib/config/load.ts';
 import { webhookSettings } from '#lib/config/webhook.ts';
 import { localStreamsClient } from './dynamoClient.ts';
-import { repoRoot } from './paths.ts';
+import { repoRoot, runningWebhooksPath } from './paths.ts';
 import { type QueuePoller, startQueuePoller } from './queuePoller.ts';
 import { type LocalSqs, startLocalSqs } from './sqsServer.ts';
 import { type StreamPoller, startStreamPoller } from './streamPoller.ts';
@@ -145,6 +145,8 @@ export const startLocalWebhooks = async ({
     await receiver?.stop();
     throw error;
   }
+  // the secret too: the file sits beside the signing key, readable by this user alone
+  writeFileSync(runningWebhooksPath(dataDir), JSON.stringify(env), { mode: 0o600 });
   return {
     env,
     description: receiver
@@ -180,6 +182,7 @@ export const startLocalWebhooks = async ({
       });
     },
     stop: async () => {
+      rmSync(runningWebhooksPath(dataDir), { force: true });
       await poller?.stop();
       await retries?.stop();
       await sqs.stop();
