@@ -19,6 +19,7 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { retryQueueEvent, streamInsertEvent } from '../infra/events/webhooks.mjs';
 import { plantItem } from './plant.mjs';
 import { requests } from './requests.mjs';
 
@@ -94,34 +95,17 @@ const httpEvent = (route, { path = {}, query = '', body }) => {
     isBase64Encoded: false,
   };
 };
-const deliverEvent = (id) => ({
-  Records: [
-    {
-      eventID: String(id),
-      eventName: 'INSERT',
-      dynamodb: { SequenceNumber: String(id), NewImage: plantItem(id) },
-    },
-  ],
-});
+const deliverEvent = (id) => streamInsertEvent(String(id), plantItem(id));
 /** A retry queue message of an event that is due now, as the retry function receives it. */
-const retryEvent = (id) => ({
-  Records: [
-    {
-      messageId: String(id),
-      receiptHandle: `bench-${id}`,
-      body: JSON.stringify({
-        webhookId: `msg_bench${id}`,
-        plantId: id,
-        body: JSON.stringify({ id, name: 'Monstera', tag: 'indoor' }),
-        attempts: 1,
-        lastError: 'answered 503',
-        dueAt: Date.now(),
-      }),
-      attributes: { ApproximateReceiveCount: '1' },
-      eventSource: 'aws:sqs',
-    },
-  ],
-});
+const retryEvent = (id) =>
+  retryQueueEvent(String(id), {
+    webhookId: `msg_bench${id}`,
+    plantId: id,
+    body: JSON.stringify({ id, name: 'Monstera', tag: 'indoor' }),
+    attempts: 1,
+    lastError: 'answered 503',
+    dueAt: Date.now(),
+  });
 const eventOf = (id) => {
   if (kind === 'deliverPlantAdded') return deliverEvent(id);
   if (kind === 'retryPlantAdded') return retryEvent(id);

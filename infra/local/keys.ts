@@ -37,6 +37,9 @@ export const ensureLocalKeys = async (dataDir: string): Promise<LocalKeys> => {
   return { jwksPath, privateJwk };
 };
 
+/** The caller and lifetime of a local token when none is asked for (npm run token, npm run events). */
+export const DEFAULT_TOKEN = { sub: 'local-user', ttlSeconds: 3600 } as const;
+
 export interface TokenClaims {
   sub: string;
   scope?: string | undefined;

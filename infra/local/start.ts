@@ -13,6 +13,7 @@
 // The terminal shows one line per request and per webhook attempt (infra/local/terminal.ts);
 // `npm start -- --json` shows the functions' JSON log lines as deployed instead.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -21,8 +22,14 @@ import { localDynamoClient } from './dynamoClient.ts';
 import { startDynamoDbLocal } from './dynamodbLocal.ts';
 import { freePort, untilListening } from './freePort.ts';
 import { startFrontServer } from './frontServer.ts';
-import { ensureLocalKeys, LOCAL_AUDIENCE, LOCAL_ISSUER, mintLocalToken } from './keys.ts';
-import { localDataDir, repoRoot } from './paths.ts';
+import {
+  DEFAULT_TOKEN,
+  ensureLocalKeys,
+  LOCAL_AUDIENCE,
+  LOCAL_ISSUER,
+  mintLocalToken,
+} from './keys.ts';
+import { localDataDir, repoRoot, runningEnvPath } from './paths.ts';
 import { ensurePlantsTable } from './plantsTable.ts';
 import { terminalLine } from './terminal.ts';
 import { type LocalWebhooks, startLocalWebhooks } from './webhooks.ts';
@@ -86,7 +93,7 @@ const authSettings = async () => {
     description: 'from the local key: npm run token',
     token: '$(npm run --silent token)',
     /** The token the reference page offers, as `npm run token` would print it. */
-    pageToken: () => mintLocalToken(keys.privateJwk, { sub: 'local-user', ttlSeconds: 3600 }),
+    pageToken: () => mintLocalToken(keys.privateJwk, DEFAULT_TOKEN),
   };
 };
 
@@ -94,10 +101,13 @@ const children: ChildProcess[] = [];
 let webhooks: LocalWebhooks | undefined;
 let front: { close: () => Promise<void> } | undefined;
 let stopping = false;
+/** Whether this run published its functions' environment (runningEnvPath). */
+let published = false;
 
 const stopAll = async (exitCode: number) => {
   if (stopping) return;
   stopping = true;
+  if (published) rmSync(runningEnvPath(dataDir), { force: true });
   await webhooks?.stop();
   await front?.close();
   await Promise.all(
@@ -147,6 +157,21 @@ try {
   client.destroy();
   webhooks = await startLocalWebhooks({ dataDir, say });
 
+  // what the functions are given; published beside the data while this runs, for
+  // `sls invoke local --stage local` (infra/local/stageParams.cjs), the secret too: readable by
+  // this user alone
+  const functionEnv = {
+    PLANTS_TABLE: LOCAL_TABLE,
+    ...auth.env,
+    ...webhooks.env,
+    DYNAMODB_ENDPOINT: dynamo.endpoint,
+    // DynamoDB Local and the SQS emulator accept any credentials
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+  };
+  writeFileSync(runningEnvPath(dataDir), JSON.stringify(functionEnv), { mode: 0o600 });
+  published = true;
+
   say('Starting serverless-offline (bundling the functions)...');
   const offline = spawn(
     process.execPath,
@@ -164,17 +189,7 @@ try {
     {
       cwd: repoRoot,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: {
-        ...process.env,
-        PLANTS_TABLE: LOCAL_TABLE,
-        ...auth.env,
-        ...webhooks.env,
-        DYNAMODB_ENDPOINT: dynamo.endpoint,
-        // serverless-offline passes these on to the handler; DynamoDB Local accepts any
-        AWS_ACCESS_KEY_ID: 'local',
-        AWS_SECRET_ACCESS_KEY: 'local',
-        SLS_TELEMETRY_DISABLED: '1',
-      },
+      env: { ...process.env, ...functionEnv, SLS_TELEMETRY_DISABLED: '1' },
     },
   );
   children.push(offline);

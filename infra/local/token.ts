@@ -5,7 +5,7 @@
 //                  counted beyond the server's clock tolerance so that it is rejected at once
 import { parseArgs } from 'node:util';
 import { CLOCK_TOLERANCE_SECONDS } from '#lib/auth/tokenVerifier.ts';
-import { ensureLocalKeys, mintLocalToken } from './keys.ts';
+import { DEFAULT_TOKEN, ensureLocalKeys, mintLocalToken } from './keys.ts';
 import { localDataDir } from './paths.ts';
 
 const usage = 'usage: npm run token -- [--sub NAME] [--scope "a b"] [--ttl SECONDS]';
@@ -21,9 +21,9 @@ try {
   const { values } = parseArgs({
     args,
     options: {
-      sub: { type: 'string', default: 'local-user' },
+      sub: { type: 'string', default: DEFAULT_TOKEN.sub },
       scope: { type: 'string' },
-      ttl: { type: 'string', default: '3600' },
+      ttl: { type: 'string', default: String(DEFAULT_TOKEN.ttlSeconds) },
     },
   });
   const ttl = Number(values.ttl);

@@ -1,77 +1,9 @@
-// API Gateway HTTP API events (payload 2.0, the only kind deployed), and a Lambda context, for
-// calling handlers directly.
+// API Gateway HTTP API events (infra/events/httpApi.ts), a Lambda context, and a handler called with
+// them, for calling handlers directly.
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import type { RequestSpec } from '../../infra/events/httpApi.ts';
 
-export interface RequestSpec {
-  /** POST by default. */
-  method?: string;
-  /** The path as the client sent it: /plants by default. */
-  path?: string;
-  /** The route it matched, as API Gateway names it: "POST /plants" by default. */
-  route?: string;
-  pathParameters?: Record<string, string>;
-  /** The query as the client sent it (percent-encoded, repeats and all), without the "?". */
-  query?: string;
-  headers?: Record<string, string>;
-  body?: string | null;
-  isBase64Encoded?: boolean;
-}
-
-/** Each query parameter with all its values. */
-const multiValueQuery = (query: string) => {
-  const grouped: Record<string, string[]> = {};
-  for (const [name, value] of new URLSearchParams(query)) {
-    grouped[name] = [...(grouped[name] ?? []), value];
-  }
-  return grouped;
-};
-
-/** HTTP API (payload 2.0): headers lower-cased by API Gateway, body absent when empty. */
-export const httpApiEvent = ({
-  method = 'POST',
-  path = '/plants',
-  route = `${method} /plants`,
-  pathParameters,
-  query = '',
-  headers = {},
-  body,
-  isBase64Encoded = false,
-}: RequestSpec): APIGatewayProxyEventV2 => ({
-  version: '2.0',
-  routeKey: route,
-  rawPath: path,
-  rawQueryString: query,
-  ...(query
-    ? {
-        // API Gateway joins a repeated parameter's values with commas here
-        queryStringParameters: Object.fromEntries(
-          Object.entries(multiValueQuery(query)).map(([name, values]) => [name, values.join(',')]),
-        ),
-      }
-    : {}),
-  ...(pathParameters ? { pathParameters } : {}),
-  headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v])),
-  requestContext: {
-    accountId: '123456789012',
-    apiId: 'api',
-    domainName: 'api.test',
-    domainPrefix: 'api',
-    http: {
-      method,
-      path,
-      protocol: 'HTTP/1.1',
-      sourceIp: '127.0.0.1',
-      userAgent: 'test',
-    },
-    requestId: 'request-id',
-    routeKey: route,
-    stage: '$default',
-    time: '22/Nov/2026:00:00:00 +0000',
-    timeEpoch: 1795300000000,
-  },
-  ...(body == null ? {} : { body }),
-  isBase64Encoded,
-});
+export { httpApiEvent, type RequestSpec } from '../../infra/events/httpApi.ts';
 
 export const lambdaContext = (remainingMs = 10_000): Context => {
   const deadline = Date.now() + remainingMs;

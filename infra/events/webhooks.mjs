@@ -1,0 +1,29 @@
+// The webhook functions' events, as Lambda's event source mappings hand them: a batch of the
+// table's stream records (deliverPlantAdded) and a batch of the retry queue's messages
+// (retryPlantAdded), one record each. Plain JavaScript, so that the bench's probe loads no
+// TypeScript (bench/probe.mjs); the sample events of `npm run events` are made with them too.
+
+/** The stream record of a plant's insert: `image`, the item as DynamoDB stores it. */
+export const streamInsertEvent = (sequenceNumber, image) => ({
+  Records: [
+    {
+      eventID: sequenceNumber,
+      eventName: 'INSERT',
+      eventSource: 'aws:dynamodb',
+      dynamodb: { SequenceNumber: sequenceNumber, NewImage: image },
+    },
+  ],
+});
+
+/** A retry queue message: `waiting`, the event waiting for its next attempt (lib/webhooks/retries.ts). */
+export const retryQueueEvent = (messageId, waiting) => ({
+  Records: [
+    {
+      messageId,
+      receiptHandle: `receipt-${messageId}`,
+      body: JSON.stringify(waiting),
+      attributes: { ApproximateReceiveCount: String(waiting.attempts) },
+      eventSource: 'aws:sqs',
+    },
+  ],
+});

@@ -1,0 +1,88 @@
+// `npm run events`: a sample event for every function of serverless.yml, in events/ (git-ignored),
+// for `npx sls invoke local --stage local -f <function> --path events/<function>.json` while npm
+// start runs. Each route's request is derived from the route list and carries a token of the local
+// key, as `npm run token` mints it: when a route answers 401, the token has expired; run this again.
+//   --out DIR  where to write them (default: events/)
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
+import { parseArgs } from 'node:util';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { StoredPlant } from '#lib/plants/store.ts';
+import { ROUTE_NAMES, ROUTES, type RouteEntry, routeKey } from '#lib/routes/routeList.ts';
+import { plantAddedEvent } from '#lib/webhooks/plantAdded.ts';
+import { httpApiEvent } from '../events/httpApi.ts';
+import { retryQueueEvent, streamInsertEvent } from '../events/webhooks.mjs';
+import { DEFAULT_TOKEN, ensureLocalKeys, mintLocalToken } from './keys.ts';
+import { localDataDir, repoRoot } from './paths.ts';
+
+/** The plant every sample is about: the one `npm start` offers to create. */
+const plant = { id: 1, name: 'Monstera', tag: 'indoor' };
+
+/** Each route's request: its path's parameters are the plant's fields, a write sends the plant. */
+const routeEvent = (route: RouteEntry, token: string) => {
+  const { method, path } = route;
+  const parameters = Object.fromEntries(
+    [...path.matchAll(/\{(\w+)\}/g)].map(([, name = '']) => [
+      name,
+      String(plant[name as keyof typeof plant]),
+    ]),
+  );
+  const sendsPlant = method !== 'GET' && method !== 'DELETE';
+  return httpApiEvent({
+    method,
+    path: path.replace(/\{(\w+)\}/g, (_, name: string) => parameters[name] ?? ''),
+    route: routeKey(route),
+    ...(Object.keys(parameters).length > 0 && { pathParameters: parameters }),
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(sendsPlant && { 'content-type': 'application/json' }),
+    },
+    body: sendsPlant ? JSON.stringify(plant) : null,
+  });
+};
+
+/** The plant as the table stores it, and its stream record: deliverPlantAdded's first attempt. */
+const stored: StoredPlant = {
+  ...plant,
+  createdAt: new Date().toISOString(),
+  createdBy: DEFAULT_TOKEN.sub,
+  version: 1,
+};
+const inserted = streamInsertEvent('1', marshall(stored));
+
+try {
+  const { values } = parseArgs({
+    options: { out: { type: 'string', default: join(repoRoot, 'events') } },
+  });
+  const outDir = resolve(values.out);
+  const { privateJwk } = await ensureLocalKeys(localDataDir());
+  const token = await mintLocalToken(privateJwk, DEFAULT_TOKEN);
+  const events: Record<string, unknown> = {
+    ...Object.fromEntries(ROUTE_NAMES.map((name) => [name, routeEvent(ROUTES[name], token)])),
+    // a path no route has: the 404 every such request gets
+    unmatchedRoute: httpApiEvent({ method: 'GET', path: '/plant', route: '$default' }),
+    deliverPlantAdded: inserted,
+    // the same event after a first attempt that failed, due now: retryPlantAdded's next attempt
+    retryPlantAdded: retryQueueEvent('1', {
+      ...plantAddedEvent(inserted.Records[0] ?? {}),
+      attempts: 1,
+      lastError: 'answered 503',
+      dueAt: Date.now(),
+    }),
+  };
+  mkdirSync(outDir, { recursive: true });
+  for (const [name, event] of Object.entries(events)) {
+    writeFileSync(join(outDir, `${name}.json`), `${JSON.stringify(event, null, 2)}\n`);
+  }
+  // sls reads --path from the repository's folder
+  const shown = outDir.startsWith(repoRoot + sep) ? relative(repoRoot, outDir) : outDir;
+  process.stdout.write(
+    `Wrote a sample event for each function to ${shown}/ (tokens valid for ${DEFAULT_TOKEN.ttlSeconds / 60} minutes). With npm start running:\n` +
+      `  npx sls invoke local --stage local -f createPlant --path ${join(shown, 'createPlant.json')}\n`,
+  );
+} catch (error) {
+  process.stderr.write(
+    `${error instanceof Error ? error.message : String(error)}\nusage: npm run events -- [--out DIR]\n`,
+  );
+  process.exit(2);
+}

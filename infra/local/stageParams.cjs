@@ -1,0 +1,42 @@
+// serverless.yml's params of the `local` stage. npm start passes every setting in the environment
+// (infra/local/start.ts); `npx sls invoke local --stage local` passes none, and gets those the
+// npm start running on the same data folder (PLANTS_LOCAL_DATA) gives its functions, which it
+// publishes while it runs. A setting in the environment wins, as under npm start.
+module.exports = async ({ options }) => {
+  // resolved whatever the stage: nothing below may touch a deploy
+  if (options.stage !== 'local') return {};
+  const { readFileSync } = require('node:fs');
+  const { localDataDir, runningEnvPath } = await import('./paths.ts');
+  const dataDir = localDataDir();
+  let running = {};
+  try {
+    running = JSON.parse(readFileSync(runningEnvPath(dataDir), 'utf8'));
+  } catch {
+    // no npm start on this data folder: only settings from the environment
+  }
+  const env = { ...running, ...process.env };
+  if (!env.PLANTS_TABLE || !env.WEBHOOK_URL) {
+    throw new Error(
+      `the local stage runs against npm start, and none is running on ${dataDir}: start it in another terminal (npm start), with the same PLANTS_LOCAL_DATA if you set one`,
+    );
+  }
+  // invoke local runs the function in this process, which hands it this environment: npm start's
+  // credentials for DynamoDB Local and the SQS emulator, whose endpoint the SDK then uses
+  for (const name of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_ENDPOINT_URL_SQS']) {
+    if (env[name]) process.env[name] ??= env[name];
+  }
+  return {
+    tableName: env.PLANTS_TABLE,
+    dynamodbEndpoint: env.DYNAMODB_ENDPOINT,
+    authIssuer: env.AUTH_ISSUER,
+    authAudience: env.AUTH_AUDIENCE,
+    authJwksUrl: env.AUTH_JWKS_URL ?? '',
+    authJwksFile: env.AUTH_JWKS_FILE ?? '',
+    webhookUrl: env.WEBHOOK_URL,
+    webhookSecret: env.WEBHOOK_SECRET,
+    webhookSecretParameter: '',
+    webhookDeadLetterQueueUrl: '',
+    webhookDeadLetterDir: env.WEBHOOK_DEAD_LETTER_DIR,
+    webhookRetryQueueUrl: env.WEBHOOK_RETRY_QUEUE_URL,
+  };
+};
