@@ -1,0 +1,96 @@
+// A caller's own webhook endpoints, in domain terms: the store's contract. It knows nothing of
+// HTTP. An endpoint belongs to its owner (the caller who registered it); another caller's endpoint
+// is, to every method, an endpoint that is not there.
+import type { NotFound, Unavailable } from '#lib/plants/store.ts';
+
+/** The event types a caller's endpoint may subscribe to. */
+export const EVENT_TYPES = ['plant.added', 'plant.updated', 'plant.deleted'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** At most this many endpoints per caller (API.md). */
+export const MAX_ENDPOINTS_PER_CALLER = 10;
+
+/** What a caller sets of an endpoint (POST, PUT). */
+export interface EndpointContent {
+  url: string;
+  events: EventType[];
+  description?: string | undefined;
+  disabled: boolean;
+}
+
+/** An endpoint as the API shows it: never its secrets. */
+export interface Endpoint extends EndpointContent {
+  /** ep_ and random characters: never guessable from another. */
+  id: string;
+  /** Why the service disabled it (a 410, or 5 days of failures); absent once enabled again. */
+  disabledReason?: string | undefined;
+  /** ISO 8601, UTC. */
+  createdAt: string;
+}
+
+/** A signing secret (`whsec_...`), and until when it still signs (a rotated-out one: 24 hours). */
+export interface EndpointSecret {
+  secret: string;
+  /** ISO 8601; absent for the current secret. */
+  expiresAt?: string | undefined;
+}
+
+/** An endpoint as stored: with its owner and secrets (the newest first). */
+export interface StoredEndpoint extends Endpoint {
+  owner: string;
+  secrets: EndpointSecret[];
+}
+
+export type CreateEndpointResult =
+  | { outcome: 'created'; endpoint: StoredEndpoint }
+  /** The owner has MAX_ENDPOINTS_PER_CALLER already: nothing written. */
+  | { outcome: 'limitReached' }
+  | Unavailable;
+export type ListEndpointsResult = { outcome: 'list'; endpoints: StoredEndpoint[] } | Unavailable;
+export type EndpointResult =
+  | { outcome: 'found'; endpoint: StoredEndpoint }
+  | NotFound
+  | Unavailable;
+export type ReplaceEndpointResult =
+  | { outcome: 'replaced'; endpoint: StoredEndpoint }
+  | NotFound
+  | Unavailable;
+export type RotateSecretResult =
+  | { outcome: 'rotated'; endpoint: StoredEndpoint }
+  | NotFound
+  | Unavailable;
+export type DeleteEndpointResult = { outcome: 'deleted' } | NotFound | Unavailable;
+
+export interface EndpointCallOptions {
+  signal?: AbortSignal;
+}
+
+export interface EndpointStore {
+  /** Registers `endpoint` for `owner`, unless the owner has the most it may have. */
+  create(
+    owner: string,
+    endpoint: Omit<StoredEndpoint, 'owner'>,
+    options?: EndpointCallOptions,
+  ): Promise<CreateEndpointResult>;
+  /** The owner's endpoints, oldest first. */
+  list(owner: string, options?: EndpointCallOptions): Promise<ListEndpointsResult>;
+  get(owner: string, id: string, options?: EndpointCallOptions): Promise<EndpointResult>;
+  /** Replaces what the caller sets; a replace that enables it clears its disabledReason. */
+  replace(
+    owner: string,
+    id: string,
+    content: EndpointContent,
+    options?: EndpointCallOptions,
+  ): Promise<ReplaceEndpointResult>;
+  /**
+   * Makes `secret` the current one; the one it replaces signs beside it until `keepOldUntil`;
+   * one already expired is dropped.
+   */
+  rotateSecret(
+    owner: string,
+    id: string,
+    rotation: { secret: string; keepOldUntil: string },
+    options?: EndpointCallOptions,
+  ): Promise<RotateSecretResult>;
+  delete(owner: string, id: string, options?: EndpointCallOptions): Promise<DeleteEndpointResult>;
+}
