@@ -64,6 +64,7 @@ const FUNCTION_GRANTS = {
   ListPlants: [{ action: 'dynamodb:Query', on: 'index *' }],
   GetPlant: [{ action: 'dynamodb:GetItem', on: 'table' }],
   UpdatePlant: [{ action: 'dynamodb:UpdateItem', on: 'table' }],
+  PatchPlant: [{ action: 'dynamodb:UpdateItem', on: 'table' }],
   DeletePlant: [{ action: 'dynamodb:DeleteItem', on: 'table' }],
   // its queue's messages (with the event), hiding one not yet due, the two queues it sends to
   RetryPlantAdded: [
@@ -491,7 +492,7 @@ describe('CORS, with CORS_ALLOWED_ORIGINS set', () => {
     expect(resource('cors', 'HttpApi').Properties.CorsConfiguration).toEqual({
       AllowOrigins: ['https://app.example.com', 'http://localhost:5173'],
       AllowHeaders: ['Authorization', 'Content-Type', 'If-Match'],
-      AllowMethods: ['GET', 'POST', 'PUT', 'DELETE'],
+      AllowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
       ExposeHeaders: ['Link', 'ETag'],
       MaxAge: 600,
     });
