@@ -14,7 +14,7 @@ import { freePort } from '../infra/local/freePort.ts';
 import { startJwksServer } from '../infra/local/jwksServer.ts';
 import { ensureLocalKeys, type LocalKeys } from '../infra/local/keys.ts';
 import { repoRoot } from '../infra/local/paths.ts';
-import { ensurePlantsTable } from '../infra/local/plantsTable.ts';
+import { ensureTable } from '../infra/local/tables.ts';
 import { say } from './settings.ts';
 
 export const PLANTS_TABLE = 'plants-bench';
@@ -39,7 +39,7 @@ export const startStack = async (stops: (() => unknown)[]): Promise<Stack> => {
   stops.push(() => dynamo.stop());
   const dynamoClient = localDynamoClient(dynamo.endpoint);
   stops.push(() => dynamoClient.destroy());
-  await ensurePlantsTable(dynamoClient, PLANTS_TABLE);
+  await ensureTable(dynamoClient, 'PlantsTable', PLANTS_TABLE);
 
   const keys = await ensureLocalKeys(work);
   // keys from a JWKS URL, as every deployed stage has them: each cold start fetches them once

@@ -27,6 +27,7 @@ module.exports = async ({ options }) => {
   }
   return {
     tableName: env.PLANTS_TABLE,
+    webhooksTableName: env.WEBHOOKS_TABLE,
     dynamodbEndpoint: env.DYNAMODB_ENDPOINT,
     authIssuer: env.AUTH_ISSUER,
     authAudience: env.AUTH_AUDIENCE,

@@ -30,11 +30,13 @@ import {
   mintLocalToken,
 } from './keys.ts';
 import { localDataDir, repoRoot, runningEnvPath } from './paths.ts';
-import { ensurePlantsTable } from './plantsTable.ts';
+import { ensureTable, tableStreamArn } from './tables.ts';
 import { terminalLine } from './terminal.ts';
 import { type LocalWebhooks, startLocalWebhooks } from './webhooks.ts';
 
-const LOCAL_TABLE = 'plant-store-local-plants';
+// named as serverless.yml names every stage's tables
+const PLANTS_TABLE = 'plant-store-local-plants';
+const WEBHOOKS_TABLE = 'plant-store-local-webhooks';
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const fail = (message: string): never => {
@@ -153,7 +155,9 @@ try {
     }
   });
   const client = localDynamoClient(dynamo.endpoint);
-  const { streamArn } = await ensurePlantsTable(client, LOCAL_TABLE);
+  await ensureTable(client, 'PlantsTable', PLANTS_TABLE);
+  await ensureTable(client, 'WebhooksTable', WEBHOOKS_TABLE);
+  const streamArn = await tableStreamArn(client, PLANTS_TABLE);
   client.destroy();
   webhooks = await startLocalWebhooks({ dataDir, say });
 
@@ -161,7 +165,8 @@ try {
   // `sls invoke local --stage local` (infra/local/stageParams.cjs), the secret too: readable by
   // this user alone
   const functionEnv = {
-    PLANTS_TABLE: LOCAL_TABLE,
+    PLANTS_TABLE,
+    WEBHOOKS_TABLE,
     ...auth.env,
     ...webhooks.env,
     DYNAMODB_ENDPOINT: dynamo.endpoint,

@@ -1,4 +1,5 @@
-// The plants table and how patiently its client talks to DynamoDB.
+// The tables (the plants, the callers' webhook endpoints) and how patiently their client talks to
+// DynamoDB.
 import type { SettingsLoader } from './load.ts';
 
 export interface DynamoDbSettings {
@@ -14,17 +15,25 @@ export interface StoreSettings {
   dynamodb: DynamoDbSettings;
 }
 
+const dynamoDbSettings: SettingsLoader<DynamoDbSettings> = (read) => ({
+  endpoint: read.httpUrl('DYNAMODB_ENDPOINT'),
+  // Lambda always sets AWS_REGION; the default serves local runs against DynamoDB Local
+  region: read.optional('AWS_REGION') ?? 'us-east-1',
+  maxAttempts: read.positiveInt('DYNAMODB_MAX_ATTEMPTS', 3),
+  // per attempt: with 3 attempts and the SDK's backoff a store outage answers 503 within 6 s
+  // (test/support/retryBound.ts), which leaves room for a 2 s key-set fetch inside the
+  // function's 10 s timeout (serverless.yml) less the handler's 500 ms margin
+  connectTimeoutMs: read.positiveInt('DYNAMODB_CONNECT_TIMEOUT_MS', 500),
+  requestTimeoutMs: read.positiveInt('DYNAMODB_REQUEST_TIMEOUT_MS', 1000),
+});
+
 export const storeSettings: SettingsLoader<StoreSettings> = (read) => ({
   table: read.required('PLANTS_TABLE', 'the DynamoDB table name'),
-  dynamodb: {
-    endpoint: read.httpUrl('DYNAMODB_ENDPOINT'),
-    // Lambda always sets AWS_REGION; the default serves local runs against DynamoDB Local
-    region: read.optional('AWS_REGION') ?? 'us-east-1',
-    maxAttempts: read.positiveInt('DYNAMODB_MAX_ATTEMPTS', 3),
-    // per attempt: with 3 attempts and the SDK's backoff a store outage answers 503 within 6 s
-    // (test/support/retryBound.ts), which leaves room for a 2 s key-set fetch inside the
-    // function's 10 s timeout (serverless.yml) less the handler's 500 ms margin
-    connectTimeoutMs: read.positiveInt('DYNAMODB_CONNECT_TIMEOUT_MS', 500),
-    requestTimeoutMs: read.positiveInt('DYNAMODB_REQUEST_TIMEOUT_MS', 1000),
-  },
+  dynamodb: dynamoDbSettings(read),
+});
+
+/** The table of the callers' own webhook endpoints (infra/dynamodb.yml's WebhooksTable). */
+export const webhooksStoreSettings: SettingsLoader<StoreSettings> = (read) => ({
+  table: read.required('WEBHOOKS_TABLE', "the DynamoDB table of the callers' webhook endpoints"),
+  dynamodb: dynamoDbSettings(read),
 });

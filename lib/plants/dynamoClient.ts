@@ -24,3 +24,7 @@ export const createDocumentClient = ({
       ...(endpoint ? { endpoint } : {}),
     }),
   );
+
+/** The SDK's options of a request that stops when `signal` aborts. */
+export const abortable = (signal: AbortSignal | undefined) =>
+  signal ? { abortSignal: signal } : {};

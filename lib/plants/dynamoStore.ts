@@ -16,7 +16,7 @@ import {
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { StoreSettings } from '#lib/config/store.ts';
 import { CREATOR_TAG, creatorTagOf } from '#lib/plants/creatorTag.ts';
-import { createDocumentClient } from '#lib/plants/dynamoClient.ts';
+import { abortable, createDocumentClient } from '#lib/plants/dynamoClient.ts';
 import type { PlantStore, StoredPlant } from '#lib/plants/store.ts';
 import { unavailableOr } from '#lib/plants/storeErrors.ts';
 import { plantUpdateExpressions } from '#lib/plants/updateExpression.ts';
@@ -54,8 +54,6 @@ export interface DynamoTarget {
   /** The clock creation times come from. */
   now?: () => Date;
 }
-
-const abortable = (signal: AbortSignal | undefined) => (signal ? { abortSignal: signal } : {});
 
 // One factory per operation, so that each function's bundle holds the one it uses (and only its
 // DynamoDB command), as its role allows only that action.

@@ -23,6 +23,31 @@ const NETWORK_CODES = new Set([
   'ENETUNREACH',
 ]);
 
+/** A TransactionCanceledException's reasons, one per item of the transaction ('None' for most). */
+interface TransactionCancelled {
+  CancellationReasons?: { Code?: string }[];
+}
+
+/**
+ * Why DynamoDB cancelled a transaction, per item, that says "try again later": another
+ * transaction on the same item, or throttling (which the SDK retries for a single request only).
+ */
+const RETRY_LATER_CANCELLATIONS = new Set([
+  'TransactionConflict',
+  'ThrottlingError',
+  'ProvisionedThroughputExceeded',
+]);
+
+/** A transaction DynamoDB cancelled only for a while: for no failed condition, no invalid item. */
+export const isCancelledForNow = (error: unknown): boolean => {
+  if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') return false;
+  const codes = ((error as TransactionCancelled).CancellationReasons ?? []).map((r) => r.Code);
+  return (
+    codes.some((code) => RETRY_LATER_CANCELLATIONS.has(code ?? '')) &&
+    codes.every((code) => code === 'None' || RETRY_LATER_CANCELLATIONS.has(code ?? ''))
+  );
+};
+
 /**
  * What DynamoDB says of an index a stack update added and is still filling from the stored items.
  * (The list function's code is updated only after the table: its role names the table, so
@@ -44,6 +69,7 @@ const isTransient = (error: unknown): boolean => {
   const status = $metadata?.httpStatusCode ?? $response?.statusCode ?? 0;
   return (
     RETRY_LATER.has(error.name) ||
+    isCancelledForNow(error) ||
     // an index being added (a deploy's upgrade) cannot be read until it has been filled
     (error.name === 'ValidationException' && INDEX_NOT_READY.test(error.message)) ||
     $fault === 'server' ||

@@ -120,18 +120,36 @@ const resource = (stage: string, name: string): Resource => {
 };
 
 describe.each(['dev', 'prod'])('the %s stage', (stage) => {
-  it('keeps its table: retained, point-in-time recovery, encryption, deletion protection', () => {
-    const table = resource(stage, 'PlantsTable');
+  it.each([
+    ['PlantsTable', 'plants'],
+    ['WebhooksTable', 'webhooks'],
+  ])(
+    'keeps its %s: retained, point-in-time recovery, encryption, deletion protection',
+    (name, what) => {
+      const table = resource(stage, name);
 
-    expect(table.DeletionPolicy).toBe('Retain');
-    expect(table.UpdateReplacePolicy).toBe('Retain');
-    expect(table.Properties).toMatchObject({
-      TableName: `plant-store-${stage}-plants`,
-      BillingMode: 'PAY_PER_REQUEST',
-      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
-      SSESpecification: { SSEEnabled: true },
-      DeletionProtectionEnabled: true,
+      expect(table.DeletionPolicy).toBe('Retain');
+      expect(table.UpdateReplacePolicy).toBe('Retain');
+      expect(table.Properties).toMatchObject({
+        TableName: `plant-store-${stage}-${what}`,
+        BillingMode: 'PAY_PER_REQUEST',
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        SSESpecification: { SSEEnabled: true },
+        DeletionProtectionEnabled: true,
+      });
+    },
+  );
+
+  it('keys its webhooks table generically, its items expiring at their expiresAt', () => {
+    expect(resource(stage, 'WebhooksTable').Properties).toMatchObject({
+      KeySchema: [
+        { AttributeName: 'pk', KeyType: 'HASH' },
+        { AttributeName: 'sk', KeyType: 'RANGE' },
+      ],
+      TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
     });
+    // the plants expire never: a TTL deletion there would reach the webhooks as a plant deleted
+    expect(resource(stage, 'PlantsTable').Properties.TimeToLiveSpecification).toBeUndefined();
   });
 
   it("indexes each caller's whole plants, and those with one tag, by creation time, for the list", () => {

@@ -1,4 +1,4 @@
-// Per-test tables in the shared DynamoDB Local, so tests never see each other's plants.
+// Per-test tables in the shared DynamoDB Local, so tests never see each other's items.
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import {
   DeleteCommand,
@@ -16,8 +16,17 @@ import {
   dynamoUpdate,
 } from '#lib/plants/dynamoStore.ts';
 import type { PlantStore } from '#lib/plants/store.ts';
+import {
+  dynamoCreateEndpoint,
+  dynamoDeleteEndpoint,
+  dynamoGetEndpoint,
+  dynamoListEndpoints,
+  dynamoReplaceEndpoint,
+  dynamoRotateEndpointSecret,
+} from '#lib/webhooks/dynamoEndpoints.ts';
+import type { EndpointStore } from '#lib/webhooks/endpointStore.ts';
 import { localDynamoClient } from '../../infra/local/dynamoClient.ts';
-import { ensurePlantsTable } from '../../infra/local/plantsTable.ts';
+import { ensureTable, type TableResource, tableStreamArn } from '../../infra/local/tables.ts';
 
 export const localDocumentClient = (
   endpoint: string,
@@ -32,28 +41,23 @@ export const localDocumentClient = (
     ...overrides,
   });
 
-export const createTestTable = async (endpoint: string) => {
-  const name = `plants-test-${crypto.randomUUID()}`;
+/** A table of its own, as infra/dynamodb.yml defines `resource`, with what a test does to it. */
+const createTable = async (endpoint: string, resource: TableResource, prefix: string) => {
+  const name = `${prefix}-test-${crypto.randomUUID()}`;
   const client = localDynamoClient(endpoint);
-  const { streamArn } = await ensurePlantsTable(client, name);
+  await ensureTable(client, resource, name);
   const documents = DynamoDBDocumentClient.from(client);
   /** Every item in the table, as stored. */
   const items = async () =>
     (await documents.send(new ScanCommand({ TableName: name, ConsistentRead: true }))).Items ?? [];
   return {
     name,
-    /** The table's stream (new images of every change). */
-    streamArn,
+    client,
+    documents,
     items,
     /** Write an item as it stands, behind the store's back (an item of an older version, say). */
     put: async (item: Record<string, unknown>) => {
       await documents.send(new PutCommand({ TableName: name, Item: item }));
-    },
-    /** Delete every item, keeping the table. */
-    clear: async () => {
-      for (const item of await items()) {
-        await documents.send(new DeleteCommand({ TableName: name, Key: { id: item.id } }));
-      }
     },
     drop: async () => {
       await client.send(new DeleteTableCommand({ TableName: name }));
@@ -62,6 +66,25 @@ export const createTestTable = async (endpoint: string) => {
   };
 };
 
+export const createTestTable = async (endpoint: string) => {
+  const { client, documents, ...table } = await createTable(endpoint, 'PlantsTable', 'plants');
+  return {
+    ...table,
+    /** The table's stream (new images of every change). */
+    streamArn: await tableStreamArn(client, table.name),
+    /** Delete every item, keeping the table. */
+    clear: async () => {
+      for (const item of await table.items()) {
+        await documents.send(new DeleteCommand({ TableName: table.name, Key: { id: item.id } }));
+      }
+    },
+  };
+};
+
+/** A webhooks table (the callers' endpoints) of its own. */
+export const createWebhooksTestTable = (endpoint: string) =>
+  createTable(endpoint, 'WebhooksTable', 'webhooks');
+
 /** Every operation of the DynamoDB store on one table (each function deploys only its own). */
 export const createDynamoPlantStore = (target: DynamoTarget): PlantStore => ({
   create: dynamoCreate(target),
@@ -69,4 +92,14 @@ export const createDynamoPlantStore = (target: DynamoTarget): PlantStore => ({
   list: dynamoList(target),
   update: dynamoUpdate(target),
   delete: dynamoDelete(target),
+});
+
+/** Every operation of the DynamoDB endpoint store on one table. */
+export const createDynamoEndpointStore = (target: DynamoTarget): EndpointStore => ({
+  create: dynamoCreateEndpoint(target),
+  list: dynamoListEndpoints(target),
+  get: dynamoGetEndpoint(target),
+  replace: dynamoReplaceEndpoint(target),
+  rotateSecret: dynamoRotateEndpointSecret(target),
+  delete: dynamoDeleteEndpoint(target),
 });

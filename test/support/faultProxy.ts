@@ -30,6 +30,8 @@ export type FaultKind =
   | 'indexBackfilling'
   /** 400 ValidationException, as DynamoDB answers a Query of an index the table does not have. */
   | 'unknownIndex'
+  /** 400 TransactionCanceledException: another transaction was writing the first of its items. */
+  | 'transactionConflict'
   /** Forward to DynamoDB, wait for its whole answer, then drop the connection instead of relaying it. */
   | 'dropReply';
 
@@ -63,7 +65,12 @@ export interface FaultProxy {
 }
 
 const AMZ_JSON = 'application/x-amz-json-1.0';
-const errorBodies: Partial<Record<FaultKind, { status: number; type: string; message: string }>> = {
+const errorBodies: Partial<
+  Record<
+    FaultKind,
+    { status: number; type: string; message: string; fields?: Record<string, unknown> }
+  >
+> = {
   throughputExceeded: {
     status: 400,
     type: 'ProvisionedThroughputExceededException',
@@ -85,6 +92,18 @@ const errorBodies: Partial<Record<FaultKind, { status: number; type: string; mes
     status: 400,
     type: 'ValidationException',
     message: 'The table does not have the specified index: plantsByCreator',
+  },
+  transactionConflict: {
+    status: 400,
+    type: 'TransactionCanceledException',
+    message:
+      'Transaction cancelled, please refer cancellation reasons for specific reasons [TransactionConflict, None]',
+    fields: {
+      CancellationReasons: [
+        { Code: 'TransactionConflict', Message: 'Transaction is ongoing for the item' },
+        { Code: 'None' },
+      ],
+    },
   },
 };
 
@@ -188,6 +207,7 @@ export const startFaultProxy = async (target: string): Promise<FaultProxy> => {
             JSON.stringify({
               __type: `com.amazonaws.dynamodb.v20120810#${error.type}`,
               message: error.message,
+              ...error.fields,
             }),
           );
       }

@@ -1,44 +1,59 @@
-// The plants table for DynamoDB Local, made from its definition in infra/dynamodb.yml (keys,
-// indexes, stream), so the local run and the tests use the table the stages deploy. A table made by an
-// older version gets what it lacks, as a stack update adds it to a deployed one.
+// The tables for DynamoDB Local, each made from its definition in infra/dynamodb.yml (keys, indexes,
+// stream, time to live), so the local run and the tests use the tables the stages deploy. A table
+// made by an older version gets what it lacks, as a stack update adds it to a deployed one.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   type AttributeDefinition,
   CreateTableCommand,
   DescribeTableCommand,
+  DescribeTimeToLiveCommand,
   type DynamoDBClient,
   type GlobalSecondaryIndex,
   type KeySchemaElement,
   ResourceNotFoundException,
   type StreamViewType,
   type TableDescription,
+  type TimeToLiveSpecification,
   UpdateTableCommand,
+  UpdateTimeToLiveCommand,
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
 import { parse } from 'yaml';
 import { repoRoot } from './paths.ts';
 
+/** The tables infra/dynamodb.yml defines, by resource name. */
+export type TableResource = 'PlantsTable' | 'WebhooksTable';
+
 interface TableDefinition {
   AttributeDefinitions: AttributeDefinition[];
   KeySchema: KeySchemaElement[];
-  GlobalSecondaryIndexes: GlobalSecondaryIndex[];
-  StreamSpecification: { StreamViewType: StreamViewType };
+  GlobalSecondaryIndexes?: GlobalSecondaryIndex[];
+  StreamSpecification?: { StreamViewType: StreamViewType };
+  TimeToLiveSpecification?: TimeToLiveSpecification;
 }
 
-/** The table's keys and indexes as infra/dynamodb.yml defines them (its CloudFormation tags aside). */
-export const plantsTableDefinition = (): TableDefinition => {
+/** A table's keys, indexes, stream and time to live as infra/dynamodb.yml defines them. */
+export const tableDefinition = (resource: TableResource): TableDefinition => {
   const template = parse(readFileSync(join(repoRoot, 'infra', 'dynamodb.yml'), 'utf8'), {
     logLevel: 'error',
-  }) as { Resources: { PlantsTable: { Properties: TableDefinition } } };
-  const { AttributeDefinitions, KeySchema, GlobalSecondaryIndexes, StreamSpecification } =
-    template.Resources.PlantsTable.Properties;
+  }) as { Resources: Record<TableResource, { Properties: TableDefinition }> };
+  const {
+    AttributeDefinitions,
+    KeySchema,
+    GlobalSecondaryIndexes,
+    StreamSpecification,
+    TimeToLiveSpecification,
+  } = template.Resources[resource].Properties;
   return {
     AttributeDefinitions,
     KeySchema,
     // the indexes every stage has (not the one an upgrade keeps for a deploy, under Fn::If)
-    GlobalSecondaryIndexes: GlobalSecondaryIndexes.filter((index) => index.IndexName),
-    StreamSpecification,
+    ...(GlobalSecondaryIndexes && {
+      GlobalSecondaryIndexes: GlobalSecondaryIndexes.filter((index) => index.IndexName),
+    }),
+    ...(StreamSpecification && { StreamSpecification }),
+    ...(TimeToLiveSpecification && { TimeToLiveSpecification }),
   };
 };
 
@@ -66,15 +81,15 @@ const waitUntilActive = async (client: DynamoDBClient, TableName: string) => {
 const addMissingIndexes = async (
   client: DynamoDBClient,
   table: TableDescription,
-  definition: TableDefinition,
+  { GlobalSecondaryIndexes = [], AttributeDefinitions }: TableDefinition,
 ) => {
   const present = new Set((table.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
-  for (const index of definition.GlobalSecondaryIndexes) {
+  for (const index of GlobalSecondaryIndexes) {
     if (present.has(index.IndexName)) continue;
     await client.send(
       new UpdateTableCommand({
         TableName: table.TableName,
-        AttributeDefinitions: definition.AttributeDefinitions,
+        AttributeDefinitions,
         GlobalSecondaryIndexUpdates: [{ Create: index }],
       }),
     );
@@ -82,13 +97,13 @@ const addMissingIndexes = async (
   }
 };
 
-/** Turns the table's stream on when it is off. */
+/** Turns the table's stream on when the definition has one and the table's is off. */
 const enableStream = async (
   client: DynamoDBClient,
   table: TableDescription,
   { StreamSpecification }: TableDefinition,
 ) => {
-  if (table.StreamSpecification?.StreamEnabled) return;
+  if (!StreamSpecification || table.StreamSpecification?.StreamEnabled) return;
   await client.send(
     new UpdateTableCommand({
       TableName: table.TableName,
@@ -98,28 +113,50 @@ const enableStream = async (
   await waitUntilActive(client, table.TableName ?? '');
 };
 
-/** The table as infra/dynamodb.yml defines it; returns its stream's ARN. */
-export const ensurePlantsTable = async (client: DynamoDBClient, tableName: string) => {
-  const definition = plantsTableDefinition();
+/** Turns the time to live on when the definition has it and the table's is off. */
+const enableTimeToLive = async (
+  client: DynamoDBClient,
+  TableName: string,
+  { TimeToLiveSpecification }: TableDefinition,
+) => {
+  if (!TimeToLiveSpecification) return;
+  const { TimeToLiveDescription } = await client.send(new DescribeTimeToLiveCommand({ TableName }));
+  if (TimeToLiveDescription?.TimeToLiveStatus === 'ENABLED') return;
+  await client.send(new UpdateTimeToLiveCommand({ TableName, TimeToLiveSpecification }));
+};
+
+/** The table `tableName` as infra/dynamodb.yml defines `resource`. */
+export const ensureTable = async (
+  client: DynamoDBClient,
+  resource: TableResource,
+  tableName: string,
+) => {
+  const definition = tableDefinition(resource);
   const existing = await describe(client, tableName);
   if (existing) {
     await addMissingIndexes(client, existing, definition);
     await enableStream(client, existing, definition);
   } else {
+    const { StreamSpecification, TimeToLiveSpecification: _setAfter, ...keys } = definition;
     await client.send(
       new CreateTableCommand({
         TableName: tableName,
         BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: definition.AttributeDefinitions,
-        KeySchema: definition.KeySchema,
-        GlobalSecondaryIndexes: definition.GlobalSecondaryIndexes,
-        StreamSpecification: { StreamEnabled: true, ...definition.StreamSpecification },
+        ...keys,
+        ...(StreamSpecification && {
+          StreamSpecification: { StreamEnabled: true, ...StreamSpecification },
+        }),
       }),
     );
     await waitUntilTableExists({ client, maxWaitTime: 30 }, { TableName: tableName });
     await waitUntilActive(client, tableName);
   }
-  const table = await describe(client, tableName);
-  if (!table?.LatestStreamArn) throw new Error(`table ${tableName} has no stream`);
-  return { streamArn: table.LatestStreamArn };
+  await enableTimeToLive(client, tableName, definition);
+};
+
+/** The ARN of the stream of a table that has one. */
+export const tableStreamArn = async (client: DynamoDBClient, tableName: string) => {
+  const streamArn = (await describe(client, tableName))?.LatestStreamArn;
+  if (!streamArn) throw new Error(`table ${tableName} has no stream`);
+  return streamArn;
 };
