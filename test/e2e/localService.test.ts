@@ -1,13 +1,17 @@
 // The service over real HTTP, as `npm start` runs it: serverless-offline with the bundled handler,
 // DynamoDB Local, and tokens from `npm run token`.
 
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { DescribeTableCommand, DescribeTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { localDynamoClient } from '../../infra/local/dynamoClient.ts';
 import { freePort } from '../../infra/local/freePort.ts';
+import { runningEnvPath } from '../../infra/local/paths.ts';
+import { tableDefinition } from '../../infra/local/tables.ts';
 import { BEARER_REFUSALS } from '../../lib/http/bearerAuth.ts';
 import { type LocalService, spawnStart, startLocalService } from '../support/localService.ts';
 import { expectResponseMatchesContract } from '../support/openapiResponses.ts';
@@ -197,6 +201,28 @@ describe('npm start', () => {
         `401 application/json; charset=utf-8 ${JSON.stringify({ error: 401, message: BEARER_REFUSALS.missing })}`,
       ),
     );
+  });
+
+  it('makes the webhooks table as infra/dynamodb.yml defines it, and gives the functions its name', async () => {
+    const client = localDynamoClient(service.dynamodbEndpoint);
+    const TableName = 'plant-store-local-webhooks';
+    try {
+      const { Table } = await client.send(new DescribeTableCommand({ TableName }));
+      const { TimeToLiveDescription } = await client.send(
+        new DescribeTimeToLiveCommand({ TableName }),
+      );
+      const { KeySchema, TimeToLiveSpecification } = tableDefinition('WebhooksTable');
+
+      expect(Table?.KeySchema).toEqual(KeySchema);
+      expect(TimeToLiveDescription).toEqual({
+        TimeToLiveStatus: 'ENABLED',
+        AttributeName: TimeToLiveSpecification?.AttributeName,
+      });
+    } finally {
+      client.destroy();
+    }
+    const functionEnv = JSON.parse(readFileSync(runningEnvPath(service.dataDir), 'utf8'));
+    expect(functionEnv).toMatchObject({ WEBHOOKS_TABLE: TableName });
   });
 
   it('says in one line what to do when its port is taken', async () => {

@@ -12,7 +12,7 @@ const run = promisify(execFile);
 
 export interface LocalService {
   baseUrl: string;
-  /** DynamoDB Local of this stack, for reading its table (plant-store-local-plants) back. */
+  /** DynamoDB Local of this stack, for reading its tables (plant-store-local-plants, ...) back. */
   dynamodbEndpoint: string;
   dataDir: string;
   /** `npm run token` for this service's keys, with the command's own flags. */
@@ -32,7 +32,7 @@ export interface StartResult {
 const inheritedEnv = () =>
   Object.fromEntries(
     Object.entries(process.env).filter(
-      ([name]) => !/^(AUTH_|PLANTS_|DYNAMODB_|WEBHOOK_)/.test(name),
+      ([name]) => !/^(AUTH_|PLANTS_|DYNAMODB_|WEBHOOKS?_)/.test(name),
     ),
   );
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { authSettings } from '#lib/config/auth.ts';
 import { loadConfig as loadSettings } from '#lib/config/load.ts';
+import { webhooksStoreSettings } from '#lib/config/store.ts';
 import { telemetrySettings } from '#lib/config/telemetry.ts';
 import {
   type StoreFunctionConfig as Config,
@@ -286,6 +287,21 @@ describe('a function reads only the settings it uses', () => {
     expect(() =>
       loadSettings({ PLANTS_TABLE: '' }, { telemetry: telemetrySettings }),
     ).not.toThrow();
+  });
+});
+
+describe("the webhook endpoints' store settings", () => {
+  it('name their own table, and talk to DynamoDB as the plants store does', () => {
+    const env = { ...minimal, WEBHOOKS_TABLE: 'webhooks-dev', DYNAMODB_MAX_ATTEMPTS: '5' };
+    const { endpoints } = loadSettings(env, { endpoints: webhooksStoreSettings });
+
+    expect(endpoints).toEqual({ table: 'webhooks-dev', dynamodb: loadConfig(env).store.dynamodb });
+  });
+
+  it('need WEBHOOKS_TABLE, and say what it is', () => {
+    expect(() => loadSettings(minimal, { endpoints: webhooksStoreSettings })).toThrow(
+      /WEBHOOKS_TABLE is required: the DynamoDB table of the callers' webhook endpoints/,
+    );
   });
 });
 
