@@ -170,6 +170,8 @@ try {
     ...auth.env,
     ...webhooks.env,
     DYNAMODB_ENDPOINT: dynamo.endpoint,
+    // a caller may register a webhook endpoint on this machine, unless told otherwise (API.md)
+    WEBHOOK_ALLOW_PRIVATE_URLS: process.env.WEBHOOK_ALLOW_PRIVATE_URLS || 'true',
     // DynamoDB Local and the SQS emulator accept any credentials
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',

@@ -4,13 +4,14 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { InputSchemas } from '#lib/http/validateInput.ts';
-import { ROUTE_NAMES, ROUTES, type RouteName } from '#lib/routes/routeList.ts';
+import { ROUTE_NAMES, ROUTES, type RouteEntry, type RouteName } from '#lib/routes/routeList.ts';
 import { bundleOf } from '../../infra/build/bundles.ts';
 import { repoRoot } from '../../infra/local/paths.ts';
 
 /** The item commands a route's table actions send (the list's Query comes with every store). */
 const itemCommandsOf = (name: RouteName) =>
-  ROUTES[name].tableActions
+  Object.values(ROUTES[name].tables)
+    .flat()
     .filter((action) => action !== 'Query')
     .map((action) => action.replace(/Item$/, 'Command'));
 const ALL = [...ROUTE_NAMES, 'deliverPlantAdded', 'unmatchedRoute'];
@@ -45,7 +46,8 @@ const commandsOf = (name: string) =>
 describe('each HTTP function bundles only its own route', () => {
   it.each(ROUTE_NAMES)('%s', async (name) => {
     // and what the two updates share, only in theirs
-    const updates = ROUTES[name].tableActions.some((action) => action === 'UpdateItem');
+    const { plants = [] }: RouteEntry['tables'] = ROUTES[name].tables;
+    const updates = plants.includes('UpdateItem');
     expect(matching(name, /^lib\/routes\//).sort()).toEqual(
       [
         `lib/routes/${name}.ts`,
