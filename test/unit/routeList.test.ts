@@ -19,8 +19,6 @@ type Resolver = (options: {
 const routeFunctions: Resolver = require('../../infra/routeFunctions.cjs');
 const cors: Resolver = require('../../infra/cors.cjs');
 
-const table = { 'Fn::GetAtt': ['PlantsTable', 'Arn'] };
-
 describe('serverless.yml', () => {
   it('deploys the functions the route list generates, beside the others', () => {
     const { functions } = parse(readFileSync(join(repoRoot, 'serverless.yml'), 'utf8'), {
