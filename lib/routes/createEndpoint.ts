@@ -1,6 +1,5 @@
 // POST /webhooks: register one of the caller's own webhook endpoints, at most ten a caller. The
 // answer is the only one but a rotation's that holds its secret.
-import { randomBytes } from 'node:crypto';
 import { jsonRequestBody } from '#lib/http/jsonBody.ts';
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import {
@@ -16,6 +15,7 @@ import {
   type EndpointStore,
   EVENT_TYPES,
   MAX_ENDPOINTS_PER_CALLER,
+  newEndpointId,
 } from '#lib/webhooks/endpointStore.ts';
 
 export interface CreateEndpointDependencies extends HttpDependencies {
@@ -39,14 +39,15 @@ export const createEndpointHandler = ({
   httpRoute(http, createEndpointRoute, async ({ body, caller, url, signal }) => {
     const refusal = await urlRefusal(body.url, policy);
     if (refusal) return refusal;
+    const secret = newSecret();
     const endpoint = {
-      id: `ep_${randomBytes(16).toString('base64url')}`,
+      id: newEndpointId(),
       url: body.url,
       events: body.events ?? [...EVENT_TYPES],
       description: body.description,
       disabled: false,
       createdAt: new Date().toISOString(),
-      secrets: [{ secret: newSecret() }],
+      secrets: [{ secret }],
     };
     const result = await endpointStore.create(caller.sub, endpoint, { signal });
     const log = { endpointId: endpoint.id };
@@ -55,7 +56,7 @@ export const createEndpointHandler = ({
         return {
           status: 201,
           headers: { Location: `${url.origin}${url.pathname}/${endpoint.id}` },
-          body: { ...endpointView(result.endpoint), secret: endpoint.secrets[0]?.secret },
+          body: { ...endpointView(result.endpoint), secret },
           metric: 'EndpointsCreated',
           outcome: 'created',
           log,

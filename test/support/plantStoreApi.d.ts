@@ -71,7 +71,7 @@ export type paths = {
         put?: never;
         /**
          * Register a webhook endpoint
-         * @description Registers a receiver of yours, told of your own plants only: each event of its `events` (every type when left out) is POSTed to it, signed with its secret as Standard Webhooks says, and retried as the operator's webhook is. The answer is the only one that holds the secret, but a rotation's: keep it. At most 10 endpoints per caller.
+         * @description Registers a receiver of yours, to be told of your own plants only: each event of its `events` (every type when left out), signed with its secret as Standard Webhooks says. This version stores endpoints; delivering events to them comes in the next. The answer is the only one that holds the secret, but a rotation's: keep it. At most 10 endpoints per caller.
          */
         post: operations["createEndpoint"];
         delete?: never;
@@ -119,7 +119,7 @@ export type paths = {
         put?: never;
         /**
          * Rotate a webhook endpoint's secret
-         * @description Makes a new signing secret, answered here only. For 24 hours the old one signs beside it (each delivery carries two `v1,` signatures), so your receiver can switch without missing a delivery. No body (one sent is ignored).
+         * @description Makes a new signing secret, answered here only. For 24 hours the one it replaces signs beside it (each delivery carries two `v1,` signatures), so your receiver can switch without missing a delivery. No body (one sent is ignored).
          */
         post: operations["rotateEndpointSecret"];
         delete?: never;
@@ -1347,7 +1347,7 @@ export interface operations {
                     "application/json": components["schemas"]["EndpointWithSecret"];
                 };
             };
-            /** @description The body or the path id is not valid: the body is missing, not JSON or not an object, or breaks a field rule: `url` not an absolute https URL of at most 2,048 characters with no user info or fragment, or pointing at an address that is not public (loopback, private, link-local, shared, reserved; every address of the host is checked), or a host that does not resolve; `events` empty, repeating a type or naming an unknown one; `description` over 256 characters. The message names the field and why. */
+            /** @description The body or the path id is not valid: the body is missing, not JSON or not an object, or breaks a field rule (see the schema): `url` is not an absolute https URL with no user info or fragment, or it points at an address that is not public (loopback, private, link-local, shared, reserved; every address of the host is checked), or its host does not resolve; `events` is empty, repeats a type or names an unknown one; `description` is too long. The message names the field and why. */
             400: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
@@ -1474,7 +1474,7 @@ export interface operations {
                     "application/json": components["schemas"]["Endpoint"];
                 };
             };
-            /** @description The path id is not an endpoint id (`ep_` and 22 letters, digits, `-` or `_`). */
+            /** @description The path id is not an endpoint id. */
             400: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
@@ -1584,7 +1584,7 @@ export interface operations {
                     "application/json": components["schemas"]["Endpoint"];
                 };
             };
-            /** @description The body or the path id is not valid: the body is missing, not JSON or not an object, or breaks a field rule: `url` not an absolute https URL of at most 2,048 characters with no user info or fragment, or pointing at an address that is not public (loopback, private, link-local, shared, reserved; every address of the host is checked), or a host that does not resolve; `events` empty, repeating a type or naming an unknown one; `description` over 256 characters. The message names the field and why. */
+            /** @description The body or the path id is not valid: the body is missing, not JSON or not an object, or breaks a field rule (see the schema): `url` is not an absolute https URL with no user info or fragment, or it points at an address that is not public (loopback, private, link-local, shared, reserved; every address of the host is checked), or its host does not resolve; `events` is empty, repeats a type or names an unknown one; `description` is too long. The message names the field and why. */
             400: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
@@ -1709,7 +1709,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The path id is not an endpoint id (`ep_` and 22 letters, digits, `-` or `_`). */
+            /** @description The path id is not an endpoint id. */
             400: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];
@@ -1814,7 +1814,7 @@ export interface operations {
                     "application/json": components["schemas"]["EndpointSecret"];
                 };
             };
-            /** @description The path id is not an endpoint id (`ep_` and 22 letters, digits, `-` or `_`). */
+            /** @description The path id is not an endpoint id. */
             400: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControl"];

@@ -136,7 +136,11 @@ describe('POST /webhooks', () => {
     ['a numeric loopback', { url: 'https://2130706433/' }, /^url must point at public addresses/],
     ['a metadata address', { url: 'https://169.254.169.254/' }, /public addresses/],
     ['a mapped loopback', { url: 'https://[::ffff:127.0.0.1]/' }, /public addresses/],
-    ['one private address of two', { url: 'https://internal.example.com/' }, /10\.0\.0\.7/],
+    [
+      'one private address of two, not naming it',
+      { url: 'https://internal.example.com/' },
+      /^url must point at public addresses only \(internal\.example\.com has an address that is not public\)/,
+    ],
     ['a host that does not resolve', { url: 'https://nowhere.example.com/' }, /does not resolve/],
     [
       'an unknown event type',

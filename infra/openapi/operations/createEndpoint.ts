@@ -1,5 +1,6 @@
 // POST /webhooks in the published document.
 import { createEndpointRoute, ENDPOINT_LIMIT_MESSAGE } from '#lib/routes/createEndpoint.ts';
+import { MAX_ENDPOINTS_PER_CALLER } from '#lib/webhooks/endpointStore.ts';
 import { commonHeaders, errorResponses, type OperationDescription, schemaRef } from '../shared.ts';
 import { badEndpointBody, endpointsUnavailable } from './endpointErrors.ts';
 
@@ -7,7 +8,8 @@ export const operation: OperationDescription = {
   route: createEndpointRoute,
   summary: 'Register a webhook endpoint',
   description:
-    "Registers a receiver of yours, told of your own plants only: each event of its `events` (every type when left out) is POSTed to it, signed with its secret as Standard Webhooks says, and retried as the operator's webhook is. The answer is the only one that holds the secret, but a rotation's: keep it. At most 10 endpoints per caller.",
+    "Registers a receiver of yours, to be told of your own plants only: each event of its `events` (every type when left out), signed with its secret as Standard Webhooks says. This version stores endpoints; delivering events to them comes in the next. The answer is the only one that holds the secret, but a rotation's: keep it. At most " +
+    `${MAX_ENDPOINTS_PER_CALLER} endpoints per caller.`,
   requestBody: {
     description: 'Where to deliver, and which events.',
     examples: {
@@ -59,7 +61,7 @@ export const operation: OperationDescription = {
     ...errorResponses([400, 401, 403, 409, 413, 415, 500, 503], {
       400: badEndpointBody,
       409: {
-        description: 'You have 10 endpoints already, the most a caller may have: delete one first.',
+        description: `You have ${MAX_ENDPOINTS_PER_CALLER} endpoints already, the most a caller may have: delete one first.`,
         examples: { limit: { summary: 'An 11th endpoint', message: ENDPOINT_LIMIT_MESSAGE } },
       },
       503: endpointsUnavailable,

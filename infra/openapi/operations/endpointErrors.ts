@@ -8,7 +8,7 @@ import { headerRef, refusalOf } from '../shared.ts';
 const EXAMPLE_ID = 'ep_2Un7Klsvqo_UuPRYKPuHxM';
 
 export const badEndpointId = {
-  description: 'The path id is not an endpoint id (`ep_` and 22 letters, digits, `-` or `_`).',
+  description: 'The path id is not an endpoint id.',
   examples: {
     badId: { summary: 'An id that is none', message: refusalOf(EndpointPath, { id: '7' }) },
   },
@@ -17,13 +17,13 @@ export const badEndpointId = {
 /** The 400 of a route with an endpoint's settings in its body (and, for PUT, an id in its path). */
 export const badEndpointBody = {
   description:
-    'The body or the path id is not valid: the body is missing, not JSON or not an object, or breaks a field rule: `url` not an absolute https URL of at most 2,048 characters with no user info or fragment, or pointing at an address that is not public (loopback, private, link-local, shared, reserved; every address of the host is checked), or a host that does not resolve; `events` empty, repeating a type or naming an unknown one; `description` over 256 characters. The message names the field and why.',
+    'The body or the path id is not valid: the body is missing, not JSON or not an object, or breaks a field rule (see the schema): `url` is not an absolute https URL with no user info or fragment, or it points at an address that is not public (loopback, private, link-local, shared, reserved; every address of the host is checked), or its host does not resolve; `events` is empty, repeats a type or names an unknown one; `description` is too long. The message names the field and why.',
   examples: {
     missingUrl: { summary: 'No url', message: refusalOf(NewEndpoint, {}) },
     privateUrl: {
       summary: 'A url on a private address',
       message:
-        'url must point at public addresses only (refused address 10.0.0.7 of hooks.internal: not public): register a receiver reachable from the internet',
+        'url must point at public addresses only (hooks.internal has an address that is not public): register a receiver reachable from the internet',
     },
   },
 };
