@@ -248,7 +248,7 @@ try {
     `  curl -s ${base}/plants -H "Authorization: Bearer ${auth.token}" ` +
       `-H 'Content-Type: application/json' -d '{"id":1,"name":"Monstera","tag":"indoor"}'`,
   );
-  say(`Every route (list, read, update, delete) with curl: the README's "Two commands".`);
+  say(`Every route with curl: the README's "Two commands" and "Your own webhook endpoints".`);
   say('Press Ctrl-C to stop.');
 } catch (error) {
   process.stderr.write(`npm start: ${error instanceof Error ? error.message : String(error)}\n`);
