@@ -21,9 +21,9 @@ import {
   OBSERVED_FLOOR,
   PEERS_KIND,
 } from './functions.ts';
-import { seedPlants } from './seed.ts';
+import { prepareRun } from './seed.ts';
 import { elapsed, say, settings, WARM_UP } from './settings.ts';
-import { PLANTS_TABLE, type Stack } from './stack.ts';
+import { PLANTS_TABLE, type Stack, WEBHOOKS_TABLE } from './stack.ts';
 import {
   type FunctionFigures,
   figuresOf,
@@ -90,6 +90,9 @@ export const functionEnv = (work: string, jwksUrl: string, tokensFile: string): 
   AWS_SECRET_ACCESS_KEY: 'local',
   AWS_LAMBDA_INITIALIZATION_TYPE: 'on-demand',
   PLANTS_TABLE,
+  WEBHOOKS_TABLE,
+  // the bench's endpoints are at an address (bench/endpoint.mjs): registering one resolves no name
+  WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
   AUTH_ISSUER: LOCAL_ISSUER,
   AUTH_AUDIENCE: LOCAL_AUDIENCE,
   AUTH_JWKS_URL: jwksUrl,
@@ -245,7 +248,7 @@ const warmRuns = async (
   const { runs, add } = recorder(bundles.map(([name]) => name));
   for (let run = 0; run < settings.warmRuns; run++) {
     const ids = freshIds();
-    await seedDeletions(subject, env, Object.values(ids), WARM_UP + invocations);
+    await prepareStore(subject, env, Object.values(ids), WARM_UP + invocations);
     const order: [string, string][] = bundles.map(
       (_, k) => bundles[(run + k) % bundles.length] ?? ['', ''],
     );
@@ -262,7 +265,7 @@ const warmRuns = async (
 /** One bundle alone, with the heap of a 128 MB function. */
 const peakRss = async (subject: Subject, bundle: string, env: Env) => {
   const ids = freshIds();
-  await seedDeletions(subject, env, [ids.BENCH_FIRST_ID], WARM_UP + settings.memoryInvocations);
+  await prepareStore(subject, env, [ids.BENCH_FIRST_ID], WARM_UP + settings.memoryInvocations);
   const result = await probe<{ peakRssMb: number }>(
     ['memory', subject.kind, String(settings.memoryInvocations), bundle],
     { ...env, ...ids },
@@ -271,20 +274,15 @@ const peakRss = async (subject: Subject, bundle: string, env: Env) => {
   return result.peakRssMb;
 };
 
-/** The plants a delete run with the store removes, stored first: `count` from each first id. */
-const seedDeletions = async (
+/** What a run with the store needs stored first (bench/seed.ts), for `count` invocations a bundle. */
+const prepareStore = async (
   { kind, stack }: Subject,
   env: Env,
   firstIds: string[],
   count: number,
 ) => {
-  if (kind !== 'deletePlant' || env.DYNAMODB_ENDPOINT !== stack.dynamoEndpoint) return;
-  for (const first of firstIds) {
-    await seedPlants(
-      stack.dynamoClient,
-      Array.from({ length: count }, (_, i) => Number(first) + i),
-    );
-  }
+  if (env.DYNAMODB_ENDPOINT !== stack.dynamoEndpoint) return;
+  await prepareRun(stack.dynamoClient, kind, firstIds.map(Number), count);
 };
 
 /** Runs bench/probe.mjs in a fresh process with `env`; returns the figures it wrote. */
@@ -301,7 +299,10 @@ const probe = async <Figures>(
 };
 
 let nextFirstId = 10_000_000;
-/** Fresh plant ids for one process: a block for the bundle loaded first, the next for the second... */
+/**
+ * Fresh plant ids (or endpoint numbers) for one process: a block for the bundle loaded first, the
+ * next for the second...
+ */
 const freshIds = () => {
   nextFirstId += 10_000_000;
   return {

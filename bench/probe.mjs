@@ -12,14 +12,16 @@
 // BENCH_TOKENS_FILE: one token a line; each invocation presents the next (a new caller each time),
 // or with BENCH_REPEAT_CALLER=1 always the first (one caller sending many requests).
 // BENCH_FIRST_ID, and BENCH_SECOND_FIRST_ID for the second bundle in warm mode: the first plant id
-// each creates or deletes (the bench seeds the ones they delete); each further bundle's block
-// follows at the same distance.
+// each creates or deletes, or the first endpoint number each deletes or rotates (the bench seeds
+// those); each further bundle's block follows at the same distance.
+// WEBHOOKS_TABLE: the table whose commands the stub DynamoDB answers with endpoints.
 // BENCH_WARM_UP: the invocations a warm or memory process makes before it measures.
 // BENCH_ROUTES: the route list (lib/routes/routeList.ts) as JSON, so that a probe loads no TypeScript.
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { retryQueueEvent, streamInsertEvent } from '../infra/events/webhooks.mjs';
+import { endpointItem, SEEDED_ENDPOINTS } from './endpoint.mjs';
 import { plantItem } from './plant.mjs';
 import { requests } from './requests.mjs';
 
@@ -28,24 +30,35 @@ const env = process.env;
 /** The route list (lib/routes/routeList.ts), as the bench passes it. */
 const ROUTES = JSON.parse(env.BENCH_ROUTES ?? '{}');
 
-/** The stub DynamoDB's answer to each command, by its X-Amz-Target. */
+/**
+ * The stub DynamoDB's answer to each command, by its X-Amz-Target: on the webhooks table
+ * (WEBHOOKS_TABLE) the caller's endpoints, on any other the plants; {} to the others (PutItem,
+ * DeleteItem, TransactWriteItems).
+ */
 const answers = {
-  PutItem: {},
-  GetItem: { Item: plantItem(7) },
-  Query: { Items: Array.from({ length: 21 }, (_, i) => plantItem(i + 1)), Count: 21 },
-  UpdateItem: { Attributes: { ...plantItem(7), version: { N: '2' } } },
-  DeleteItem: {},
+  plants: {
+    GetItem: { Item: plantItem(7) },
+    Query: { Items: Array.from({ length: 21 }, (_, i) => plantItem(i + 1)), Count: 21 },
+    UpdateItem: { Attributes: { ...plantItem(7), version: { N: '2' } } },
+  },
+  webhooks: {
+    GetItem: { Item: endpointItem(7) },
+    Query: {
+      Items: Array.from({ length: SEEDED_ENDPOINTS }, (_, i) => endpointItem(i + 1)),
+      Count: SEEDED_ENDPOINTS,
+    },
+    UpdateItem: { Attributes: endpointItem(7) },
+  },
 };
+const answerTo = (command, { TableName }) =>
+  answers[TableName === env.WEBHOOKS_TABLE ? 'webhooks' : 'plants'][command] ?? {};
 /** DynamoDB and a webhook receiver, both answering success at once: their URLs. */
 const startStubs = async () => {
   // imported only here: a cold start must load node:http itself, as the handler does in Lambda
   const { createServer } = await import('node:http');
   const listen = (handle) =>
     new Promise((resolve) => {
-      const server = createServer((request, response) => {
-        request.resume();
-        request.on('end', () => handle(request, response));
-      });
+      const server = createServer(handle);
       server.listen(0, '127.0.0.1', () => {
         server.unref();
         resolve(`http://127.0.0.1:${server.address().port}`);
@@ -53,11 +66,17 @@ const startStubs = async () => {
     });
   const dynamodb = await listen((request, response) => {
     const command = String(request.headers['x-amz-target'] ?? '').split('.')[1];
-    response
-      .writeHead(200, { 'content-type': 'application/x-amz-json-1.0' })
-      .end(JSON.stringify(answers[command] ?? {}));
+    const chunks = [];
+    request.on('data', (chunk) => chunks.push(chunk));
+    request.on('end', () =>
+      response
+        .writeHead(200, { 'content-type': 'application/x-amz-json-1.0' })
+        .end(JSON.stringify(answerTo(command, JSON.parse(Buffer.concat(chunks).toString())))),
+    );
   });
-  const webhook = await listen((_request, response) => response.writeHead(204).end());
+  const webhook = await listen((request, response) =>
+    request.resume().on('end', () => response.writeHead(204).end()),
+  );
   return { DYNAMODB_ENDPOINT: dynamodb, WEBHOOK_URL: `${webhook}/hooks` };
 };
 

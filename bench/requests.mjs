@@ -2,8 +2,13 @@
 // path: path parameters, query, body; each answered 2xx by the function and its floor
 // (bench/baseline/<route>.ts). A route without one fails npm test (test/unit/routeList.test.ts).
 // Plain JavaScript: the probe loads no TypeScript.
+import { ENDPOINT_URL, endpointId } from './endpoint.mjs';
 
-/** Each route's request, given the plant id the invocation may create or delete. */
+/**
+ * Each route's request, given the number of the plant or endpoint the invocation may create, delete
+ * or rotate (bench/seed.ts stores those a run deletes or rotates; a rotation adds a secret to the
+ * endpoint, so each is of an endpoint of its own).
+ */
 export const requests = {
   listPlants: () => ({ query: 'limit=20' }),
   createPlant: (id) => ({ body: { id, name: 'Monstera', tag: 'indoor' } }),
@@ -11,4 +16,13 @@ export const requests = {
   updatePlant: () => ({ path: { id: '7' }, body: { name: 'Monstera deliciosa' } }),
   patchPlant: () => ({ path: { id: '7' }, body: { tag: 'outdoor' } }),
   deletePlant: (id) => ({ path: { id: String(id) } }),
+  listEndpoints: () => ({}),
+  createEndpoint: () => ({ body: { url: ENDPOINT_URL, events: ['plant.added'] } }),
+  getEndpoint: () => ({ path: { id: endpointId(7) } }),
+  updateEndpoint: () => ({
+    path: { id: endpointId(7) },
+    body: { url: ENDPOINT_URL, events: ['plant.added', 'plant.deleted'], description: 'Our shop' },
+  }),
+  deleteEndpoint: (id) => ({ path: { id: endpointId(id) } }),
+  rotateEndpointSecret: (id) => ({ path: { id: endpointId(id) } }),
 };

@@ -12,7 +12,7 @@
 // and warm CPU runs too, each as a ratio to the create's floor.
 import { buildFunctions, measureFunctions } from './measure.ts';
 import { report } from './report.ts';
-import { seedPlants } from './seed.ts';
+import { seedStore } from './seed.ts';
 import { startStack } from './stack.ts';
 import { writeTokens } from './tokens.ts';
 
@@ -20,11 +20,7 @@ import { writeTokens } from './tokens.ts';
 const stops: (() => unknown)[] = [];
 try {
   const stack = await startStack(stops);
-  // the caller's plants the list pages through, among them the one get and update read
-  await seedPlants(
-    stack.dynamoClient,
-    Array.from({ length: 40 }, (_, i) => i + 1),
-  );
+  await seedStore(stack.dynamoClient);
   const tokensFile = await writeTokens(stack.work, stack.keys);
   const bundles = await buildFunctions(stack.work);
   report(await measureFunctions(stack, tokensFile, bundles));

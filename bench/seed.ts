@@ -1,18 +1,128 @@
-// Plants stored in DynamoDB Local before the functions run: the caller's, which list, get and
-// update read, and the ones a delete run removes.
-import { BatchWriteItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { plantItem } from './plant.mjs';
-import { PLANTS_TABLE } from './stack.ts';
+// What DynamoDB Local holds before the functions run: the caller's plants, which list, get and
+// update read, and its endpoints, which the endpoints' list, get and update read (seedStore); and
+// before each run with the store, what that run needs (prepareRun).
+import {
+  type AttributeValue,
+  BatchWriteItemCommand,
+  type DynamoDBClient,
+  PutItemCommand,
+  QueryCommand,
+  type WriteRequest,
+} from '@aws-sdk/client-dynamodb';
+import { MAX_ENDPOINTS_PER_CALLER } from '#lib/webhooks/endpointStore.ts';
+import {
+  callerPartition,
+  countKey,
+  ENDPOINT_PREFIX,
+  endpointItem,
+  SEEDED_ENDPOINTS,
+} from './endpoint.mjs';
+import type { Kind } from './functions.ts';
+import { CALLER, plantItem } from './plant.mjs';
+import { PLANTS_TABLE, WEBHOOKS_TABLE } from './stack.ts';
 
-export const seedPlants = async (client: DynamoDBClient, ids: number[]) => {
-  for (let i = 0; i < ids.length; i += 25) {
+/** Sends `requests` to `table`, 25 a batch, until none is left unprocessed. */
+const writeAll = async (client: DynamoDBClient, table: string, requests: WriteRequest[]) => {
+  for (let i = 0; i < requests.length; i += 25) {
     let pending: BatchWriteItemCommand['input']['RequestItems'] = {
-      [PLANTS_TABLE]: ids.slice(i, i + 25).map((id) => ({ PutRequest: { Item: plantItem(id) } })),
+      [table]: requests.slice(i, i + 25),
     };
     while (pending && Object.keys(pending).length > 0) {
       ({ UnprocessedItems: pending } = await client.send(
         new BatchWriteItemCommand({ RequestItems: pending }),
       ));
     }
+  }
+};
+const putAll = (client: DynamoDBClient, table: string, items: Record<string, AttributeValue>[]) =>
+  writeAll(
+    client,
+    table,
+    items.map((Item) => ({ PutRequest: { Item } })),
+  );
+
+const numbers = (first: number, count: number) =>
+  Array.from({ length: count }, (_, i) => first + i);
+
+const seedPlants = (client: DynamoDBClient, ids: number[]) =>
+  putAll(client, PLANTS_TABLE, ids.map(plantItem));
+
+/** The caller's endpoints numbered `ns`, its count left as it is (only a create reads it). */
+const seedEndpoints = (client: DynamoDBClient, ns: number[]) =>
+  putAll(client, WEBHOOKS_TABLE, ns.map(endpointItem));
+
+/** The caller's count of its endpoints set to `endpoints`. */
+const setCount = async (client: DynamoDBClient, endpoints: number) => {
+  const { pk, sk } = countKey(CALLER);
+  await client.send(
+    new PutItemCommand({
+      TableName: WEBHOOKS_TABLE,
+      Item: { pk: { S: pk }, sk: { S: sk }, endpoints: { N: String(endpoints) } },
+    }),
+  );
+};
+
+/**
+ * The plants the list pages through, among them the one get and update read; the endpoints the
+ * caller has (the most it may), among them the one the endpoints' get and update read.
+ */
+export const seedStore = async (client: DynamoDBClient) => {
+  await seedPlants(client, numbers(1, 40));
+  await seedEndpoints(client, numbers(1, SEEDED_ENDPOINTS));
+  await setCount(client, SEEDED_ENDPOINTS);
+};
+
+/** The caller's endpoints back to those seedStore stored: the creates' and rotations' removed. */
+const onlySeededEndpoints = async (client: DynamoDBClient) => {
+  const seeded = new Set(numbers(1, SEEDED_ENDPOINTS).map((n) => endpointItem(n).sk?.S));
+  let ExclusiveStartKey: Record<string, AttributeValue> | undefined;
+  do {
+    const page = await client.send(
+      new QueryCommand({
+        TableName: WEBHOOKS_TABLE,
+        KeyConditionExpression: 'pk = :caller AND begins_with(sk, :endpoint)',
+        ExpressionAttributeValues: {
+          ':caller': { S: callerPartition(CALLER) },
+          ':endpoint': { S: ENDPOINT_PREFIX },
+        },
+        ProjectionExpression: 'pk, sk',
+        ExclusiveStartKey,
+      }),
+    );
+    const others = (page.Items ?? []).filter((key) => !seeded.has(key.sk?.S));
+    await writeAll(
+      client,
+      WEBHOOKS_TABLE,
+      others.map((Key) => ({ DeleteRequest: { Key } })),
+    );
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+};
+
+/**
+ * What a run with the store needs before it makes `count` invocations from each of `firstIds`: the
+ * plants or endpoints its deletes take, the endpoints it rotates (each a rotation of its own: one
+ * adds a secret that the next would compare and copy), room for its creates (a caller has at most
+ * MAX_ENDPOINTS_PER_CALLER: the count set that many lower than the most, so that the run's last
+ * create reaches it), and for the endpoints' list, the caller's seeded endpoints only (the creates
+ * and rotations of other runs left theirs in its partition).
+ */
+export const prepareRun = async (
+  client: DynamoDBClient,
+  kind: Kind,
+  firstIds: number[],
+  count: number,
+) => {
+  const blocks = firstIds.flatMap((first) => numbers(first, count));
+  switch (kind) {
+    case 'deletePlant':
+      return seedPlants(client, blocks);
+    case 'deleteEndpoint':
+    case 'rotateEndpointSecret':
+      return seedEndpoints(client, blocks);
+    case 'createEndpoint':
+      return setCount(client, MAX_ENDPOINTS_PER_CALLER - blocks.length);
+    case 'listEndpoints':
+      return onlySeededEndpoints(client);
   }
 };

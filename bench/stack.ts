@@ -1,6 +1,6 @@
 // What the functions run against, on this machine: DynamoDB Local (in memory) with the plants
-// table, the signing keys behind a JWKS URL, and DynamoDB and a webhook receiver stubbed in a
-// process of their own.
+// table and the webhooks table, the signing keys behind a JWKS URL, and DynamoDB and a webhook
+// receiver stubbed in a process of their own.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -18,6 +18,7 @@ import { ensureTable } from '../infra/local/tables.ts';
 import { say } from './settings.ts';
 
 export const PLANTS_TABLE = 'plants-bench';
+export const WEBHOOKS_TABLE = 'webhooks-bench';
 
 export interface Stack {
   /** This run's own directory: bundles, tokens, keys, figures. */
@@ -40,6 +41,7 @@ export const startStack = async (stops: (() => unknown)[]): Promise<Stack> => {
   const dynamoClient = localDynamoClient(dynamo.endpoint);
   stops.push(() => dynamoClient.destroy());
   await ensureTable(dynamoClient, 'PlantsTable', PLANTS_TABLE);
+  await ensureTable(dynamoClient, 'WebhooksTable', WEBHOOKS_TABLE);
 
   const keys = await ensureLocalKeys(work);
   // keys from a JWKS URL, as every deployed stage has them: each cold start fetches them once
@@ -49,7 +51,7 @@ export const startStack = async (stops: (() => unknown)[]): Promise<Stack> => {
   // a process of their own, so that each cold start loads node:http itself, as the handler does
   // in Lambda; its receiver also takes the webhook's runs with the store, over real sockets
   const stubsProcess = spawn(process.execPath, [join(repoRoot, 'bench', 'probe.mjs'), 'stubs'], {
-    env: { PATH: process.env.PATH },
+    env: { PATH: process.env.PATH, WEBHOOKS_TABLE },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   stops.push(() => stubsProcess.stdin.end());

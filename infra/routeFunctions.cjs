@@ -1,26 +1,47 @@
 // serverless.yml's function of each route of the route list (lib/routes/routeList.ts): its handler
-// (handlers/<name>.ts), its HTTP API event, the plant routes' settings, and a role with exactly its
-// table actions: a Query on the table's indexes (every one holds only plants, listed by owner),
-// anything else on the table itself. A route added to the list deploys with nothing written here.
+// (handlers/<name>.ts), its HTTP API event, the routes' settings and those of the tables it uses,
+// and a role with exactly its table actions: on the plants table a Query reads its indexes (every
+// one a list of one owner's plants), on the webhooks table the table (one owner's items are one
+// partition); anything else, the table. A route added to the list deploys with nothing written here.
+const TABLES = {
+  plants: { resource: 'PlantsTable', settings: 'plantsTable', queries: 'indexes' },
+  webhooks: { resource: 'WebhooksTable', settings: 'webhooksTable', queries: 'table' },
+};
+
 module.exports = async ({ resolveVariable }) => {
   const { ROUTES } = await import('../lib/routes/routeList.ts');
-  const environment = await resolveVariable('self:custom.environment.plantRoute');
-  const table = { 'Fn::GetAtt': ['PlantsTable', 'Arn'] };
-  const resourceOf = (action) =>
-    action === 'Query' ? { 'Fn::Join': ['/', [table, 'index', '*']] } : table;
-  return Object.fromEntries(
-    Object.entries(ROUTES).map(([name, { method, path, tableActions }]) => [
-      name,
-      {
-        handler: `handlers/${name}.handler`,
+  const settingsOf = async (tables) => {
+    const environment = { ...(await resolveVariable('self:custom.environment.route')) };
+    for (const table of Object.keys(tables)) {
+      Object.assign(
         environment,
-        events: [{ httpApi: { method, path } }],
-        iamRoleStatements: tableActions.map((action) => ({
-          Effect: 'Allow',
-          Action: [`dynamodb:${action}`],
-          Resource: [resourceOf(action)],
-        })),
-      },
-    ]),
-  );
+        await resolveVariable(`self:custom.environment.${TABLES[table].settings}`),
+      );
+    }
+    return environment;
+  };
+  const grant = (table, action) => {
+    const arn = { 'Fn::GetAtt': [TABLES[table].resource, 'Arn'] };
+    return {
+      Effect: 'Allow',
+      Action: [`dynamodb:${action}`],
+      Resource: [
+        action === 'Query' && TABLES[table].queries === 'indexes'
+          ? { 'Fn::Join': ['/', [arn, 'index', '*']] }
+          : arn,
+      ],
+    };
+  };
+  const functions = {};
+  for (const [name, { method, path, tables }] of Object.entries(ROUTES)) {
+    functions[name] = {
+      handler: `handlers/${name}.handler`,
+      environment: await settingsOf(tables),
+      events: [{ httpApi: { method, path } }],
+      iamRoleStatements: Object.entries(tables).flatMap(([table, actions]) =>
+        actions.map((action) => grant(table, action)),
+      ),
+    };
+  }
+  return functions;
 };

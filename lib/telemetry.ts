@@ -30,6 +30,15 @@ export const METRIC_NAMES = [
   'KeySetUnavailable',
   'RequestTimeouts',
   'InternalErrors',
+  // a caller's own webhook endpoints
+  'EndpointsCreated',
+  'EndpointsListed',
+  'EndpointsRead',
+  'EndpointsUpdated',
+  'EndpointsDeleted',
+  'EndpointSecretsRotated',
+  'EndpointsNotFound',
+  'EndpointLimitReached',
   // the plant added webhook: one of the first three per attempt
   'WebhooksDelivered',
   'WebhookAttemptsFailed',

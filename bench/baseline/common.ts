@@ -1,13 +1,20 @@
 // What every bare baseline handler shares, and nothing more than a hand-written Lambda would:
-// the same jose verification and keys, the same DynamoDB client, JSON replies. No Middy, no Zod,
-// no Powertools. The measuring stick, not shipped.
+// the same jose verification and keys, the same DynamoDB client, JSON replies; for the endpoints'
+// floors their keys, their answer, their body's check and a new secret, as ours make them. No
+// Middy, no Zod, no Powertools. The measuring stick, not shipped.
+import { randomBytes } from 'node:crypto';
+import { lookup } from 'node:dns/promises';
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { createLocalJWKSet, createRemoteJWKSet, jwtVerify } from 'jose';
 import { createDocumentClient } from '#lib/plants/dynamoClient.ts';
+import { EVENT_TYPES } from '#lib/webhooks/endpointStore.ts';
+import { ENDPOINT_PREFIX } from '../endpoint.mjs';
 
 const env = process.env;
 export const table = env.PLANTS_TABLE ?? '';
+export const webhooksTable = env.WEBHOOKS_TABLE ?? '';
 const issuer = env.AUTH_ISSUER ?? '';
 const audience = env.AUTH_AUDIENCE ?? '';
 const keySet = env.AUTH_JWKS_FILE
@@ -61,3 +68,54 @@ export const plantOf = (item: Record<string, unknown>) =>
   item.tag === undefined
     ? { id: item.id, name: item.name }
     : { id: item.id, name: item.name, tag: item.tag };
+
+/** The path id, when it is an endpoint's: ep_ and 22 characters. */
+export const endpointIdOf = (event: APIGatewayProxyEventV2) => {
+  const id = event.pathParameters?.id;
+  return id && /^ep_[A-Za-z0-9_-]{22}$/.test(id) ? id : undefined;
+};
+
+/** A stored endpoint as the routes answer it: its id, no key, no secrets. */
+export const endpointOf = (item: Record<string, unknown>) => {
+  const { sk, url, events, description, disabled, disabledReason, createdAt } = item;
+  const id = String(sk).slice(ENDPOINT_PREFIX.length);
+  return { id, url, events, description, disabled, disabledReason, createdAt };
+};
+
+export const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+
+/**
+ * What a POST or PUT sets of an endpoint, checked by hand; undefined when it is not valid. The url
+ * as ours checks it where private addresses are allowed (the bench's setting): http or https, and
+ * a host that is an address or resolves.
+ */
+export const endpointBodyOf = async (event: APIGatewayProxyEventV2) => {
+  let body: { url?: unknown; events?: unknown; description?: unknown; disabled?: unknown };
+  try {
+    body = JSON.parse(event.body ?? '');
+  } catch {
+    return undefined;
+  }
+  const { url, events = [...EVENT_TYPES], description, disabled = false } = body ?? {};
+  const parsed = typeof url === 'string' ? URL.parse(url) : null;
+  if (
+    typeof url !== 'string' ||
+    !parsed ||
+    !['https:', 'http:'].includes(parsed.protocol) ||
+    !Array.isArray(events) ||
+    events.length === 0 ||
+    !events.every((type) => (EVENT_TYPES as readonly unknown[]).includes(type)) ||
+    (description !== undefined && typeof description !== 'string') ||
+    typeof disabled !== 'boolean'
+  ) {
+    return undefined;
+  }
+  const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (!isIP(host) && !(await lookup(host).then(Boolean, () => false))) return undefined;
+  return {
+    url,
+    events: events as string[],
+    ...(description === undefined ? {} : { description }),
+    disabled,
+  };
+};

@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { StoredPlant } from '#lib/plants/store.ts';
 import { ROUTE_NAMES, ROUTES, type RouteEntry, routeKey } from '#lib/routes/routeList.ts';
+import { newEndpointId } from '#lib/webhooks/endpointStore.ts';
 import { plantAddedEvent } from '#lib/webhooks/plantAdded.ts';
 import { httpApiEvent } from '../events/httpApi.ts';
 import { retryQueueEvent, streamInsertEvent } from '../events/webhooks.mjs';
@@ -18,16 +19,24 @@ import { localDataDir, repoRoot } from './paths.ts';
 /** The plant every sample is about: the one `npm start` offers to create. */
 const plant = { id: 1, name: 'Monstera', tag: 'indoor' };
 
-/** Each route's request: its path's parameters are the plant's fields, a write sends the plant. */
+/** What each kind of route is sent: a plant's, the plant; an endpoint's, one on this machine. */
+const samples = {
+  plants: { parameters: { id: String(plant.id) }, body: plant },
+  // an id of the right shape (no endpoint has it until one is registered: 404)
+  webhooks: { parameters: { id: newEndpointId() }, body: { url: 'http://127.0.0.1:9/hooks' } },
+};
+
+/** Each route's request: its path's parameters and, for a write, its body, by what it is about. */
 const routeEvent = (route: RouteEntry, token: string) => {
   const { method, path } = route;
+  const sample = samples[path.startsWith('/webhooks') ? 'webhooks' : 'plants'];
   const parameters = Object.fromEntries(
     [...path.matchAll(/\{(\w+)\}/g)].map(([, name = '']) => [
       name,
-      String(plant[name as keyof typeof plant]),
+      sample.parameters[name as keyof typeof sample.parameters] ?? '',
     ]),
   );
-  const sendsPlant = method !== 'GET' && method !== 'DELETE';
+  const sendsBody = method === 'POST' || method === 'PUT' || method === 'PATCH';
   return httpApiEvent({
     method,
     path: path.replace(/\{(\w+)\}/g, (_, name: string) => parameters[name] ?? ''),
@@ -35,9 +44,10 @@ const routeEvent = (route: RouteEntry, token: string) => {
     ...(Object.keys(parameters).length > 0 && { pathParameters: parameters }),
     headers: {
       authorization: `Bearer ${token}`,
-      ...(sendsPlant && { 'content-type': 'application/json' }),
+      ...(sendsBody && { 'content-type': 'application/json' }),
     },
-    body: sendsPlant ? JSON.stringify(plant) : null,
+    // a route that takes no body (a rotation) ignores one
+    body: sendsBody ? JSON.stringify(sample.body) : null,
   });
 };
 

@@ -28,6 +28,7 @@ module.exports = async ({ options }) => {
   return {
     tableName: env.PLANTS_TABLE,
     webhooksTableName: env.WEBHOOKS_TABLE,
+    webhookAllowPrivateUrls: env.WEBHOOK_ALLOW_PRIVATE_URLS,
     dynamodbEndpoint: env.DYNAMODB_ENDPOINT,
     authIssuer: env.AUTH_ISSUER,
     authAudience: env.AUTH_AUDIENCE,

@@ -170,6 +170,8 @@ try {
     ...auth.env,
     ...webhooks.env,
     DYNAMODB_ENDPOINT: dynamo.endpoint,
+    // a caller may register a webhook endpoint on this machine, unless told otherwise (API.md)
+    WEBHOOK_ALLOW_PRIVATE_URLS: process.env.WEBHOOK_ALLOW_PRIVATE_URLS || 'true',
     // DynamoDB Local and the SQS emulator accept any credentials
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
@@ -246,7 +248,7 @@ try {
     `  curl -s ${base}/plants -H "Authorization: Bearer ${auth.token}" ` +
       `-H 'Content-Type: application/json' -d '{"id":1,"name":"Monstera","tag":"indoor"}'`,
   );
-  say(`Every route (list, read, update, delete) with curl: the README's "Two commands".`);
+  say(`Every route with curl: the README's "Two commands" and "Your own webhook endpoints".`);
   say('Press Ctrl-C to stop.');
 } catch (error) {
   process.stderr.write(`npm start: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -9,6 +9,14 @@ import { ErrorBody } from '#lib/http/errorBody.ts';
 import { PlantPath } from '#lib/plants/params.ts';
 import { IdentifiedPlant, NewPlant, Plant, PlantPatch, PlantUpdate } from '#lib/plants/schemas.ts';
 import { ROUTE_NAMES, ROUTES, type RouteName, routeKey } from '#lib/routes/routeList.ts';
+import {
+  Endpoint,
+  EndpointPath,
+  EndpointSecret,
+  EndpointUpdate,
+  EndpointWithSecret,
+  NewEndpoint,
+} from '#lib/webhooks/endpointSchemas.ts';
 import { plantAdded } from './operations/plantAdded.ts';
 import {
   componentHeaders,
@@ -30,11 +38,16 @@ const SCHEMAS = {
   PlantUpdate: { schema: PlantUpdate, io: 'input' },
   PlantPatch: { schema: PlantPatch, io: 'input' },
   PlantWithId: { schema: IdentifiedPlant, io: 'output' },
+  NewEndpoint: { schema: NewEndpoint, io: 'input' },
+  EndpointUpdate: { schema: EndpointUpdate, io: 'input' },
+  Endpoint: { schema: Endpoint, io: 'output' },
+  EndpointWithSecret: { schema: EndpointWithSecret, io: 'output' },
+  EndpointSecret: { schema: EndpointSecret, io: 'output' },
   Error: { schema: ErrorBody, io: 'output' },
 } as const;
 
 /** Path schemas of several routes, each of one parameter, named once. */
-const SHARED_PATHS = { PlantId: PlantPath };
+const SHARED_PATHS = { PlantId: PlantPath, EndpointId: EndpointPath };
 
 /** The words of a route, from operations/<name>.ts: a route without them fails the generator. */
 const descriptionOf = async (name: RouteName): Promise<OperationDescription> => {
@@ -77,7 +90,8 @@ const operationOf = async (name: RouteName): Promise<Json> => {
   const bodySchema = Object.entries(SCHEMAS).find(([, { schema }]) => schema === body?.schema)?.[0];
   if (body && !bodySchema) throw new Error(`${name}'s body schema has no name in SCHEMAS`);
   return {
-    tags: ['plants'],
+    // the path's first segment: plants, webhooks
+    tags: [ROUTES[name].path.split('/')[1]],
     operationId: name,
     summary,
     description,
@@ -123,7 +137,10 @@ export const openApiDocument = async (): Promise<Json> => ({
   security: [{ bearerAuth: [] }],
   tags: [
     { name: 'plants', description: 'The plants in the store' },
-    { name: 'webhooks', description: 'What the service POSTs to a receiver of yours' },
+    {
+      name: 'webhooks',
+      description: 'Your own webhook endpoints, and what the service POSTs to a receiver of yours',
+    },
   ],
   paths: await paths(),
   webhooks: { [plantAdded.name]: plantAdded.operation },

@@ -6,7 +6,7 @@ import { NewPlant } from '#lib/plants/schemas.ts';
 import type { PlantStore } from '#lib/plants/store.ts';
 import { contentOf } from '#lib/plants/views.ts';
 import { storeUnavailable } from '#lib/routes/plantReplies.ts';
-import { plantRoute } from '#lib/routes/routeList.ts';
+import { listedRoute } from '#lib/routes/routeList.ts';
 
 export interface CreatePlantDependencies extends HttpDependencies {
   plantStore: Pick<PlantStore, 'create'>;
@@ -14,7 +14,7 @@ export interface CreatePlantDependencies extends HttpDependencies {
 
 /** What the pipeline checks of the request, and the document describes. */
 export const createPlantRoute = {
-  ...plantRoute('createPlant'),
+  ...listedRoute('createPlant'),
   body: jsonRequestBody(NewPlant, { describedAs: 'a NewPlant', integerFields: ['id'] }),
 };
 

@@ -4,14 +4,14 @@ import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import { PlantPath } from '#lib/plants/params.ts';
 import type { PlantStore } from '#lib/plants/store.ts';
 import { plantNotFound, storeUnavailable } from '#lib/routes/plantReplies.ts';
-import { plantRoute } from '#lib/routes/routeList.ts';
+import { listedRoute } from '#lib/routes/routeList.ts';
 
 export interface DeletePlantDependencies extends HttpDependencies {
   plantStore: Pick<PlantStore, 'delete'>;
 }
 
 /** What the pipeline checks of the request, and the document describes. */
-export const deletePlantRoute = { ...plantRoute('deletePlant'), path: PlantPath };
+export const deletePlantRoute = { ...listedRoute('deletePlant'), path: PlantPath };
 
 export const deletePlantHandler = ({ plantStore, ...http }: DeletePlantDependencies) =>
   httpRoute(http, deletePlantRoute, async ({ path: { id }, caller, signal }) => {

@@ -3,14 +3,14 @@ import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import { PlantPath } from '#lib/plants/params.ts';
 import type { PlantStore } from '#lib/plants/store.ts';
 import { plantNotFound, plantWithEtag, storeUnavailable } from '#lib/routes/plantReplies.ts';
-import { plantRoute } from '#lib/routes/routeList.ts';
+import { listedRoute } from '#lib/routes/routeList.ts';
 
 export interface GetPlantDependencies extends HttpDependencies {
   plantStore: Pick<PlantStore, 'get'>;
 }
 
 /** What the pipeline checks of the request, and the document describes. */
-export const getPlantRoute = { ...plantRoute('getPlant'), path: PlantPath };
+export const getPlantRoute = { ...listedRoute('getPlant'), path: PlantPath };
 
 export const getPlantHandler = ({ plantStore, ...http }: GetPlantDependencies) =>
   httpRoute(http, getPlantRoute, async ({ path: { id }, caller, signal }) => {

@@ -7,14 +7,14 @@ import { ListQuery } from '#lib/plants/listQuery.ts';
 import type { PlantStore } from '#lib/plants/store.ts';
 import { toIdentifiedPlant } from '#lib/plants/views.ts';
 import { storeUnavailable } from '#lib/routes/plantReplies.ts';
-import { plantRoute } from '#lib/routes/routeList.ts';
+import { listedRoute } from '#lib/routes/routeList.ts';
 
 export interface ListPlantsDependencies extends HttpDependencies {
   plantStore: Pick<PlantStore, 'list'>;
 }
 
 /** What the pipeline checks of the request, and the document describes. */
-export const listPlantsRoute = { ...plantRoute('listPlants'), query: ListQuery };
+export const listPlantsRoute = { ...listedRoute('listPlants'), query: ListQuery };
 
 export const INVALID_CURSOR =
   'cursor is not valid: copy it unchanged from the Link header of the previous page, as the same caller, with the same tag';

@@ -7,7 +7,7 @@ import { PlantPath } from '#lib/plants/params.ts';
 import { PlantPatch } from '#lib/plants/schemas.ts';
 import type { PlantStore } from '#lib/plants/store.ts';
 import { updatePlant } from '#lib/routes/plantUpdates.ts';
-import { plantRoute } from '#lib/routes/routeList.ts';
+import { listedRoute } from '#lib/routes/routeList.ts';
 
 export interface PatchPlantDependencies extends HttpDependencies {
   plantStore: Pick<PlantStore, 'update'>;
@@ -15,7 +15,7 @@ export interface PatchPlantDependencies extends HttpDependencies {
 
 /** What the pipeline checks of the request, and the document describes. */
 export const patchPlantRoute = {
-  ...plantRoute('patchPlant'),
+  ...listedRoute('patchPlant'),
   path: PlantPath,
   body: jsonRequestBody(PlantPatch, {
     describedAs: 'a merge patch of a Plant',

@@ -10,36 +10,86 @@ export interface RouteEntry {
   /** As API Gateway writes it: path parameters in braces. */
   path: string;
   access: Access;
-  /** The DynamoDB actions its store operation makes on the plants table: its role's grants. */
-  tableActions: readonly TableAction[];
+  /** The DynamoDB actions its store operations make, by table: its role's grants and settings. */
+  tables: Partial<Record<Table, readonly TableAction[]>>;
 }
 
-/** A DynamoDB action on the plants table (a Query, on its indexes); never a Scan. */
+/** The service's tables: its plants, and its callers' webhook endpoints. */
+export type Table = 'plants' | 'webhooks';
+
+/** A DynamoDB action (a Query, on a table's indexes); never a Scan. */
 export type TableAction = 'PutItem' | 'GetItem' | 'Query' | 'UpdateItem' | 'DeleteItem';
 
 /** Each route by its function's name (serverless.yml, handlers/, lib/routes/), in document order. */
 export const ROUTES = {
-  listPlants: { method: 'GET', path: '/plants', access: 'read', tableActions: ['Query'] },
+  listPlants: { method: 'GET', path: '/plants', access: 'read', tables: { plants: ['Query'] } },
   // a conditional PutItem; a replay's existing plant comes back with the failed condition
-  createPlant: { method: 'POST', path: '/plants', access: 'write', tableActions: ['PutItem'] },
-  getPlant: { method: 'GET', path: '/plants/{id}', access: 'read', tableActions: ['GetItem'] },
+  createPlant: {
+    method: 'POST',
+    path: '/plants',
+    access: 'write',
+    tables: { plants: ['PutItem'] },
+  },
+  getPlant: {
+    method: 'GET',
+    path: '/plants/{id}',
+    access: 'read',
+    tables: { plants: ['GetItem'] },
+  },
   updatePlant: {
     method: 'PUT',
     path: '/plants/{id}',
     access: 'write',
-    tableActions: ['UpdateItem'],
+    tables: { plants: ['UpdateItem'] },
   },
   patchPlant: {
     method: 'PATCH',
     path: '/plants/{id}',
     access: 'write',
-    tableActions: ['UpdateItem'],
+    tables: { plants: ['UpdateItem'] },
   },
   deletePlant: {
     method: 'DELETE',
     path: '/plants/{id}',
     access: 'write',
-    tableActions: ['DeleteItem'],
+    tables: { plants: ['DeleteItem'] },
+  },
+  // a caller's own webhook endpoints: every change a transaction with the caller's count of them
+  listEndpoints: {
+    method: 'GET',
+    path: '/webhooks',
+    access: 'read',
+    tables: { webhooks: ['Query'] },
+  },
+  createEndpoint: {
+    method: 'POST',
+    path: '/webhooks',
+    access: 'write',
+    tables: { webhooks: ['PutItem', 'UpdateItem'] },
+  },
+  getEndpoint: {
+    method: 'GET',
+    path: '/webhooks/{id}',
+    access: 'read',
+    tables: { webhooks: ['GetItem'] },
+  },
+  updateEndpoint: {
+    method: 'PUT',
+    path: '/webhooks/{id}',
+    access: 'write',
+    tables: { webhooks: ['UpdateItem'] },
+  },
+  deleteEndpoint: {
+    method: 'DELETE',
+    path: '/webhooks/{id}',
+    access: 'write',
+    tables: { webhooks: ['DeleteItem', 'UpdateItem'] },
+  },
+  rotateEndpointSecret: {
+    method: 'POST',
+    path: '/webhooks/{id}/secret',
+    access: 'write',
+    tables: { webhooks: ['GetItem', 'UpdateItem'] },
   },
 } as const satisfies Record<string, RouteEntry>;
 
@@ -54,7 +104,7 @@ export const routeKey = ({ method, path }: RouteEntry) => `${method} ${path}`;
 export const REALM = 'plants';
 
 /** A route as the pipeline knows it: its name and access from the route list, and the realm. */
-export const plantRoute = <Name extends RouteName>(name: Name) => ({
+export const listedRoute = <Name extends RouteName>(name: Name) => ({
   name: routeKey(ROUTES[name]),
   access: ROUTES[name].access,
   realm: REALM,

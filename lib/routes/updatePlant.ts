@@ -6,7 +6,7 @@ import { PlantPath } from '#lib/plants/params.ts';
 import { PlantUpdate } from '#lib/plants/schemas.ts';
 import { type PlantStore, replacedBy } from '#lib/plants/store.ts';
 import { updatePlant } from '#lib/routes/plantUpdates.ts';
-import { plantRoute } from '#lib/routes/routeList.ts';
+import { listedRoute } from '#lib/routes/routeList.ts';
 
 export interface UpdatePlantDependencies extends HttpDependencies {
   plantStore: Pick<PlantStore, 'update'>;
@@ -14,7 +14,7 @@ export interface UpdatePlantDependencies extends HttpDependencies {
 
 /** What the pipeline checks of the request, and the document describes. */
 export const updatePlantRoute = {
-  ...plantRoute('updatePlant'),
+  ...listedRoute('updatePlant'),
   path: PlantPath,
   body: jsonRequestBody(PlantUpdate, { describedAs: 'a Plant', integerFields: ['id'] }),
 };

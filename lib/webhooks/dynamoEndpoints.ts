@@ -239,16 +239,14 @@ const ROTATION_ATTEMPTS = 5;
  * The secrets after a rotation from `secrets`: the new one first, the current one kept until
  * `keepOldUntil`, the others kept until they expire.
  */
+/** After a rotation: the new secret, and the one it replaces until keepOldUntil (API.md: two). */
 const rotated = (
   secrets: EndpointSecret[],
   { secret, keepOldUntil }: { secret: string; keepOldUntil: string },
-  now: Date,
-): EndpointSecret[] => [
-  { secret },
-  ...secrets.flatMap(({ secret: old, expiresAt = keepOldUntil }) =>
-    Date.parse(expiresAt) > now.getTime() ? [{ secret: old, expiresAt }] : [],
-  ),
-];
+): EndpointSecret[] => {
+  const current = secrets.find(({ expiresAt }) => expiresAt === undefined);
+  return [{ secret }, ...(current ? [{ secret: current.secret, expiresAt: keepOldUntil }] : [])];
+};
 
 /**
  * The new list of secrets is made from the one read, and written only if that is still the one
@@ -258,7 +256,7 @@ const rotated = (
  * in the stored list: none overwrites another's new secret.
  */
 export const dynamoRotateEndpointSecret =
-  ({ client, table, now = () => new Date() }: DynamoTarget): EndpointStore['rotateSecret'] =>
+  ({ client, table }: DynamoTarget): EndpointStore['rotateSecret'] =>
   async (owner, id, rotation, { signal } = {}) => {
     const Key = endpointKey(owner, id);
     try {
@@ -276,7 +274,7 @@ export const dynamoRotateEndpointSecret =
               UpdateExpression: 'SET secrets = :rotated',
               ConditionExpression: 'secrets = :seen',
               ExpressionAttributeValues: {
-                ':rotated': rotated(seen.secrets, rotation, now()),
+                ':rotated': rotated(seen.secrets, rotation),
                 ':seen': seen.secrets,
               },
               ReturnValues: 'ALL_NEW',

@@ -3,12 +3,14 @@
 // be public (publicAddress.ts), and the connection goes to the address checked, never to a second
 // lookup's answer, which a DNS rebinding could have turned private; TLS still verifies the
 // certificate for the URL's host. No redirect is followed and at most 1 KiB of the answer is read.
+
 import type { LookupAddress } from 'node:dns';
 import { lookup } from 'node:dns/promises';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { retryAfter } from '#lib/webhooks/delivery.ts';
+import { MAX_URL_CHARACTERS } from '#lib/webhooks/endpointStore.ts';
 import { isPublicAddress } from '#lib/webhooks/publicAddress.ts';
 
 /** Every A and AAAA address of a host name. */
@@ -28,8 +30,6 @@ const resolveHost: Resolver = (host) => lookup(host, { all: true, order: 'verbat
 
 const schemes = (allowPrivate: boolean) => (allowPrivate ? ['https:', 'http:'] : ['https:']);
 
-const MAX_URL_CHARACTERS = 2048;
-
 /** What is wrong with the shape of `value` as an endpoint's url (a 400's message), if anything. */
 export const urlShapeProblem = (value: string, allowPrivate: boolean) => {
   if ([...value].length > MAX_URL_CHARACTERS)
@@ -47,7 +47,7 @@ export const urlShapeProblem = (value: string, allowPrivate: boolean) => {
 const checkedAddress = async (
   url: URL,
   { allowPrivate, resolve = resolveHost, isPublic = isPublicAddress }: EndpointPolicy,
-): Promise<LookupAddress | { refused: string }> => {
+): Promise<LookupAddress | { refused: string; shown?: string }> => {
   const allowed = schemes(allowPrivate);
   if (!allowed.includes(url.protocol))
     return { refused: `refused scheme ${url.protocol} (${allowed.join(' or ')} only)` };
@@ -69,6 +69,8 @@ const checkedAddress = async (
   if (notPublic)
     return {
       refused: `refused address ${notPublic.address}${family ? '' : ` of ${host}`}: not public`,
+      // a caller is told no address it did not write: the API is no resolver of internal names
+      ...(family ? {} : { shown: `${host} has an address that is not public` }),
     };
   return first;
 };
@@ -80,7 +82,7 @@ const checkedAddress = async (
 export const urlAddressProblem = async (url: string, policy: EndpointPolicy) => {
   const checked = await checkedAddress(new URL(url), policy);
   return 'refused' in checked
-    ? `url must point at public addresses only (${checked.refused}): register a receiver reachable from the internet`
+    ? `url must point at public addresses only (${checked.shown ?? checked.refused}): register a receiver reachable from the internet`
     : undefined;
 };
 

@@ -1,11 +1,19 @@
 // A caller's own webhook endpoints, in domain terms: the store's contract. It knows nothing of
 // HTTP. An endpoint belongs to its owner (the caller who registered it); another caller's endpoint
 // is, to every method, an endpoint that is not there.
+import { randomBytes } from 'node:crypto';
 import type { NotFound, Unavailable } from '#lib/plants/store.ts';
 
 /** The event types a caller's endpoint may subscribe to. */
 export const EVENT_TYPES = ['plant.added', 'plant.updated', 'plant.deleted'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
+
+/** An endpoint's id: ep_ and 16 random bytes in base64url, never guessable from another. */
+export const newEndpointId = () => `ep_${randomBytes(16).toString('base64url')}`;
+export const ENDPOINT_ID = /^ep_[A-Za-z0-9_-]{22}$/;
+
+/** The longest url of an endpoint, in characters (API.md). */
+export const MAX_URL_CHARACTERS = 2048;
 
 /** At most this many endpoints per caller (API.md). */
 export const MAX_ENDPOINTS_PER_CALLER = 10;

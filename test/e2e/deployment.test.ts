@@ -66,6 +66,22 @@ const FUNCTION_GRANTS = {
   UpdatePlant: [{ action: 'dynamodb:UpdateItem', on: 'table' }],
   PatchPlant: [{ action: 'dynamodb:UpdateItem', on: 'table' }],
   DeletePlant: [{ action: 'dynamodb:DeleteItem', on: 'table' }],
+  // a caller's endpoints, on the webhooks table only; a change and the caller's count together
+  ListEndpoints: [{ action: 'dynamodb:Query', on: 'webhooks table' }],
+  CreateEndpoint: [
+    { action: 'dynamodb:PutItem', on: 'webhooks table' },
+    { action: 'dynamodb:UpdateItem', on: 'webhooks table' },
+  ],
+  GetEndpoint: [{ action: 'dynamodb:GetItem', on: 'webhooks table' }],
+  UpdateEndpoint: [{ action: 'dynamodb:UpdateItem', on: 'webhooks table' }],
+  DeleteEndpoint: [
+    { action: 'dynamodb:DeleteItem', on: 'webhooks table' },
+    { action: 'dynamodb:UpdateItem', on: 'webhooks table' },
+  ],
+  RotateEndpointSecret: [
+    { action: 'dynamodb:GetItem', on: 'webhooks table' },
+    { action: 'dynamodb:UpdateItem', on: 'webhooks table' },
+  ],
   // its queue's messages (with the event), hiding one not yet due, the two queues it sends to
   RetryPlantAdded: [
     { action: 'sqs:ReceiveMessage', on: 'WebhookRetryQueue' },
@@ -91,7 +107,11 @@ const FUNCTION_GRANTS = {
 } as const;
 /** A function as CloudFormation names its resources: CreatePlantLambdaFunction. */
 const resourceName = (name: string) => `${name[0]?.toUpperCase()}${name.slice(1)}`;
-const PLANT_ROUTE_FUNCTIONS = ROUTE_NAMES.map(resourceName);
+/** Each route's function, and the table whose settings it reads. */
+const ROUTE_FUNCTIONS = ROUTE_NAMES.map((name) => ({
+  name: resourceName(name),
+  table: Object.keys(ROUTES[name].tables)[0] === 'webhooks' ? 'webhooks' : 'plants',
+}));
 
 type Statement = { Effect: string; Action: string[]; Resource: unknown[] };
 
@@ -104,6 +124,7 @@ const target = (resource: unknown): string => {
   }
   const text = JSON.stringify(resource);
   if (text === JSON.stringify({ 'Fn::GetAtt': ['PlantsTable', 'Arn'] })) return 'table';
+  if (text === JSON.stringify({ 'Fn::GetAtt': ['WebhooksTable', 'Arn'] })) return 'webhooks table';
   if (text === JSON.stringify({ 'Fn::GetAtt': ['PlantsTable', 'StreamArn'] })) return 'stream';
   const queue = /^\{"Fn::GetAtt":\["(\w+Queue)","Arn"\]\}$/.exec(text);
   if (queue) return queue[1] ?? text;
@@ -280,7 +301,9 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
         'WEBHOOK_URL',
       ]);
     }
-    for (const name of PLANT_ROUTE_FUNCTIONS) {
+    for (const { name, table } of ROUTE_FUNCTIONS) {
+      const tableSettings =
+        table === 'plants' ? ['PLANTS_TABLE'] : ['WEBHOOKS_TABLE', 'WEBHOOK_ALLOW_PRIVATE_URLS'];
       expect(variables(name)).toEqual([
         'AUTH_AUDIENCE',
         'AUTH_ISSUER',
@@ -292,7 +315,7 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
         'DYNAMODB_ENDPOINT',
         'LOG_LEVEL',
         'METRICS_NAMESPACE',
-        'PLANTS_TABLE',
+        ...tableSettings,
       ]);
     }
   });

@@ -143,6 +143,17 @@ describe('sls invoke local --stage local, with npm start running', () => {
     });
   });
 
+  it('createEndpoint registers an endpoint on this machine; the others answer for an id none has', async () => {
+    expect(await invoke('createEndpoint')).toMatchObject({
+      statusCode: 201,
+      body: { url: 'http://127.0.0.1:9/hooks', secret: expect.stringMatching(/^whsec_/) },
+    });
+    expect(await invoke('getEndpoint')).toMatchObject({
+      statusCode: 404,
+      body: { error: 404, message: expect.stringContaining('No webhook endpoint with id ep_') },
+    });
+  });
+
   it('unmatchedRoute answers 404 with the Error body', async () => {
     expect(await invoke('unmatchedRoute')).toMatchObject({
       statusCode: 404,

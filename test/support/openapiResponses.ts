@@ -38,6 +38,8 @@ const contract = (): Contract => {
   ajv.addFormat('int64', true);
   // Zod's ISO formats: the pattern Zod writes beside each already checks the text
   for (const format of ['date', 'date-time', 'time', 'duration']) ajv.addFormat(format, true);
+  // an absolute URL, as the URL parser reads it
+  ajv.addFormat('uri', (text: string) => URL.canParse(text));
   // the document is added whole, so its own `$ref`s resolve; its top-level fields are not JSON
   // Schema keywords (strict mode would reject them), and the schemas are compiled from within it
   ajv.addVocabulary(Object.keys(document));

@@ -56,6 +56,78 @@ export type paths = {
         patch: operations["patchPlant"];
         trace?: never;
     };
+    "/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your webhook endpoints
+         * @description Your webhook endpoints, oldest first: at most 10, so one page. No secret is shown.
+         */
+        get: operations["listEndpoints"];
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description Registers a receiver of yours, to be told of your own plants only: each event of its `events` (every type when left out), signed with its secret as Standard Webhooks says. This version stores endpoints; delivering events to them comes in the next. The answer is the only one that holds the secret, but a rotation's: keep it. At most 10 endpoints per caller.
+         */
+        post: operations["createEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a webhook endpoint
+         * @description One of your webhook endpoints, without its secret.
+         */
+        get: operations["getEndpoint"];
+        /**
+         * Replace a webhook endpoint
+         * @description Replaces the endpoint's `url`, `events`, `description` and `disabled`; each left out takes its default (every event type, no description, enabled), so a PUT enables an endpoint the service disabled unless it sends `disabled: true`. Its secret stays.
+         */
+        put: operations["updateEndpoint"];
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Removes one of your webhook endpoints: nothing more is sent to it. A retry after a success answers 404.
+         */
+        delete: operations["deleteEndpoint"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook endpoint's secret
+         * @description Makes a new signing secret, answered here only. For 24 hours the one it replaces signs beside it (each delivery carries two `v1,` signatures), so your receiver can switch without missing a delivery. No body (one sent is ignored).
+         */
+        post: operations["rotateEndpointSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type webhooks = {
     "/plant/webhook": {
@@ -201,6 +273,177 @@ export type components = {
             tag?: string;
         };
         /**
+         * @description An endpoint to register: where to deliver, and which events.
+         * @example {
+         *       "url": "https://hooks.example.com/plants",
+         *       "events": [
+         *         "plant.added"
+         *       ]
+         *     }
+         */
+        NewEndpoint: {
+            /**
+             * Format: uri
+             * @description Where deliveries go: an absolute https URL of at most 2,048 characters, with no user info and no fragment, whose host resolves to public addresses only (checked at registration and at every attempt).
+             * @example https://hooks.example.com/plants
+             */
+            url: string;
+            /**
+             * @description The event types delivered to it; every type when left out (one of plant.added, plant.updated, plant.deleted).
+             * @example [
+             *       "plant.added",
+             *       "plant.deleted"
+             *     ]
+             */
+            events?: ("plant.added" | "plant.updated" | "plant.deleted")[];
+            /**
+             * @description Your words for it, at most 256 characters (Unicode code points).
+             * @example Our shop
+             */
+            description?: string;
+        };
+        /**
+         * @description The endpoint's new settings, replacing the old: events left out is every type, description left out is none, disabled left out is false (so a PUT enables an endpoint the service disabled, unless it sends true).
+         * @example {
+         *       "url": "https://hooks.example.com/plants",
+         *       "disabled": false
+         *     }
+         */
+        EndpointUpdate: {
+            /**
+             * Format: uri
+             * @description Where deliveries go: an absolute https URL of at most 2,048 characters, with no user info and no fragment, whose host resolves to public addresses only (checked at registration and at every attempt).
+             * @example https://hooks.example.com/plants
+             */
+            url: string;
+            /**
+             * @description The event types delivered to it; every type when left out (one of plant.added, plant.updated, plant.deleted).
+             * @example [
+             *       "plant.added",
+             *       "plant.deleted"
+             *     ]
+             */
+            events?: ("plant.added" | "plant.updated" | "plant.deleted")[];
+            /**
+             * @description Your words for it, at most 256 characters (Unicode code points).
+             * @example Our shop
+             */
+            description?: string;
+            /**
+             * @description Whether nothing is sent to it. The service disables an endpoint that answered 410 or failed every attempt for 5 days; false enables it again.
+             * @example false
+             */
+            disabled?: boolean;
+        };
+        /**
+         * @description A webhook endpoint of yours. Its secret is answered only at registration and rotation.
+         * @example {
+         *       "id": "ep_2Un7Klsvqo_UuPRYKPuHxM",
+         *       "url": "https://hooks.example.com/plants",
+         *       "events": [
+         *         "plant.added"
+         *       ],
+         *       "disabled": false,
+         *       "createdAt": "2026-11-25T12:00:00.000Z"
+         *     }
+         */
+        Endpoint: {
+            /**
+             * @description The endpoint's id: ep_ and random characters.
+             * @example ep_2Un7Klsvqo_UuPRYKPuHxM
+             */
+            id: string;
+            /**
+             * Format: uri
+             * @description Where deliveries go: an absolute https URL of at most 2,048 characters, with no user info and no fragment, whose host resolves to public addresses only (checked at registration and at every attempt).
+             * @example https://hooks.example.com/plants
+             */
+            url: string;
+            /**
+             * @description The event types delivered to it; every type when left out (one of plant.added, plant.updated, plant.deleted).
+             * @example [
+             *       "plant.added",
+             *       "plant.deleted"
+             *     ]
+             */
+            events: ("plant.added" | "plant.updated" | "plant.deleted")[];
+            /**
+             * @description Your words for it, at most 256 characters (Unicode code points).
+             * @example Our shop
+             */
+            description?: string;
+            /**
+             * @description Whether nothing is sent to it. The service disables an endpoint that answered 410 or failed every attempt for 5 days; false enables it again.
+             * @example false
+             */
+            disabled: boolean;
+            /**
+             * @description Why the service disabled it; absent once enabled again.
+             * @example answered 410 Gone
+             */
+            disabledReason?: string;
+            /**
+             * Format: date-time
+             * @description When it was registered (ISO 8601, UTC).
+             * @example 2026-11-25T12:00:00.000Z
+             */
+            createdAt: string;
+        };
+        EndpointWithSecret: {
+            /**
+             * @description The endpoint's id: ep_ and random characters.
+             * @example ep_2Un7Klsvqo_UuPRYKPuHxM
+             */
+            id: string;
+            /**
+             * Format: uri
+             * @description Where deliveries go: an absolute https URL of at most 2,048 characters, with no user info and no fragment, whose host resolves to public addresses only (checked at registration and at every attempt).
+             * @example https://hooks.example.com/plants
+             */
+            url: string;
+            /**
+             * @description The event types delivered to it; every type when left out (one of plant.added, plant.updated, plant.deleted).
+             * @example [
+             *       "plant.added",
+             *       "plant.deleted"
+             *     ]
+             */
+            events: ("plant.added" | "plant.updated" | "plant.deleted")[];
+            /**
+             * @description Your words for it, at most 256 characters (Unicode code points).
+             * @example Our shop
+             */
+            description?: string;
+            /**
+             * @description Whether nothing is sent to it. The service disables an endpoint that answered 410 or failed every attempt for 5 days; false enables it again.
+             * @example false
+             */
+            disabled: boolean;
+            /**
+             * @description Why the service disabled it; absent once enabled again.
+             * @example answered 410 Gone
+             */
+            disabledReason?: string;
+            /**
+             * Format: date-time
+             * @description When it was registered (ISO 8601, UTC).
+             * @example 2026-11-25T12:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * @description The signing secret (whsec_ and 32 random bytes in base64): shown only here. Verify each delivery with it (Standard Webhooks).
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+        };
+        EndpointSecret: {
+            /**
+             * @description The signing secret (whsec_ and 32 random bytes in base64): shown only here. Verify each delivery with it (Standard Webhooks).
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+        };
+        /**
          * @description Every error response: the status code and what went wrong.
          * @example {
          *       "error": 400,
@@ -228,6 +471,11 @@ export type components = {
          * @example 1
          */
         PlantId: number;
+        /**
+         * @description The endpoint's id, as its registration answered it.
+         * @example ep_2Un7Klsvqo_UuPRYKPuHxM
+         */
+        EndpointId: string;
     };
     requestBodies: never;
     headers: {
@@ -979,6 +1227,659 @@ export interface operations {
                 };
             };
             /** @description The plant store is throttling or unreachable, the identity provider's key set cannot be fetched, or the request ran out of time. Retry after `Retry-After` seconds: the same request is always safe to retry, and a 503 does not promise that nothing was written. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your endpoints; `[]` when you have none. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Endpoint"][];
+                };
+            };
+            /** @description No `Authorization: Bearer <token>` header, or the token is not valid (bad signature, expired, not yet valid, wrong issuer or audience, unknown key, disallowed algorithm). */
+            401: {
+                headers: {
+                    /**
+                     * @description The Bearer challenge (RFC 6750): `Bearer realm="plants"`, plus `error="invalid_token"` when a token was presented.
+                     * @example Bearer realm="plants", error="invalid_token"
+                     */
+                    "WWW-Authenticate": string;
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token is valid but lacks the scope the deployment requires for this operation (`AUTH_READ_SCOPE` for reading, `AUTH_WRITE_SCOPE` for writing; each only when set). */
+            403: {
+                headers: {
+                    /**
+                     * @description The Bearer challenge (RFC 6750) naming the missing scope: `Bearer realm="plants", error="insufficient_scope", scope="..."`.
+                     * @example Bearer realm="plants", error="insufficient_scope", scope="plants:write"
+                     */
+                    "WWW-Authenticate": string;
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of ours. The message is always `Internal server error`; the details go to the log with the request id, never to the client. */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The endpoint store is throttling or unreachable, the identity provider's key set cannot be fetched, or the request ran out of time. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Where to deliver, and which events. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewEndpoint"];
+            };
+        };
+        responses: {
+            /** @description Registered: the endpoint, with its secret (shown here and at rotation only). */
+            201: {
+                headers: {
+                    /**
+                     * @description The endpoint's address: `/webhooks/{id}`.
+                     * @example https://api.example.com/webhooks/ep_2Un7Klsvqo_UuPRYKPuHxM
+                     */
+                    Location: string;
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EndpointWithSecret"];
+                };
+            };
+            /** @description The body or the path id is not valid: the body is missing, not JSON or not an object, or breaks a field rule (see the schema): `url` is not an absolute https URL with no user info or fragment, or it points at an address that is not public (loopback, private, link-local, shared, reserved; every address of the host is checked), or its host does not resolve; `events` is empty, repeats a type or names an unknown one; `description` is too long. The message names the field and why. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No `Authorization: Bearer <token>` header, or the token is not valid (bad signature, expired, not yet valid, wrong issuer or audience, unknown key, disallowed algorithm). */
+            401: {
+                headers: {
+                    /**
+                     * @description The Bearer challenge (RFC 6750): `Bearer realm="plants"`, plus `error="invalid_token"` when a token was presented.
+                     * @example Bearer realm="plants", error="invalid_token"
+                     */
+                    "WWW-Authenticate": string;
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token is valid but lacks the scope the deployment requires for this operation (`AUTH_READ_SCOPE` for reading, `AUTH_WRITE_SCOPE` for writing; each only when set). */
+            403: {
+                headers: {
+                    /**
+                     * @description The Bearer challenge (RFC 6750) naming the missing scope: `Bearer realm="plants", error="insufficient_scope", scope="..."`.
+                     * @example Bearer realm="plants", error="insufficient_scope", scope="plants:write"
+                     */
+                    "WWW-Authenticate": string;
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description You have 10 endpoints already, the most a caller may have: delete one first. */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB (after base64 decoding). */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Content-Type` is missing or not JSON. `application/json`, with or without parameters such as `charset`, and `application/<x>+json` are JSON. */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of ours. The message is always `Internal server error`; the details go to the log with the request id, never to the client. */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The endpoint store is throttling or unreachable, the identity provider's key set cannot be fetched, or the request ran out of time. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The endpoint's id, as its registration answered it.
+                 * @example ep_2Un7Klsvqo_UuPRYKPuHxM
+                 */
+                id: components["parameters"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Endpoint"];
+                };
+            };
+            /** @description The path id is not an endpoint id. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No `Authorization: Bearer <token>` header, or the token is not valid (bad signature, expired, not yet valid, wrong issuer or audience, unknown key, disallowed algorithm). */
+            401: {
+                headers: {
+                    /**
+                     * @description The Bearer challenge (RFC 6750): `Bearer realm="plants"`, plus `error="invalid_token"` when a token was presented.
+                     * @example Bearer realm="plants", error="invalid_token"
+                     */
+                    "WWW-Authenticate": string;
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token is valid but lacks the scope the deployment requires for this operation (`AUTH_READ_SCOPE` for reading, `AUTH_WRITE_SCOPE` for writing; each only when set). */
+            403: {
+                headers: {
+                    /**
+                     * @description The Bearer challenge (RFC 6750) naming the missing scope: `Bearer realm="plants", error="insufficient_scope", scope="..."`.
+                     * @example Bearer realm="plants", error="insufficient_scope", scope="plants:write"
+                     */
+                    "WWW-Authenticate": string;
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No webhook endpoint with this id, or it is another caller's: the two answer alike. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of ours. The message is always `Internal server error`; the details go to the log with the request id, never to the client. */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The endpoint store is throttling or unreachable, the identity provider's key set cannot be fetched, or the request ran out of time. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The endpoint's id, as its registration answered it.
+                 * @example ep_2Un7Klsvqo_UuPRYKPuHxM
+                 */
+                id: components["parameters"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        /** @description The new settings. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EndpointUpdate"];
+            };
+        };
+        responses: {
+            /** @description The endpoint as replaced. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Endpoint"];
+                };
+            };
+            /** @description The body or the path id is not valid: the body is missing, not JSON or not an object, or breaks a field rule (see the schema): `url` is not an absolute https URL with no user info or fragment, or it points at an address that is not public (loopback, private, link-local, shared, reserved; every address of the host is checked), or its host does not resolve; `events` is empty, repeats a type or names an unknown one; `description` is too long. The message names the field and why. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No `Authorization: Bearer <token>` header, or the token is not valid (bad signature, expired, not yet valid, wrong issuer or audience, unknown key, disallowed algorithm). */
+            401: {
+                headers: {
+                    /**
+                     * @description The Bearer challenge (RFC 6750): `Bearer realm="plants"`, plus `error="invalid_token"` when a token was presented.
+                     * @example Bearer realm="plants", error="invalid_token"
+                     */
+                    "WWW-Authenticate": string;
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token is valid but lacks the scope the deployment requires for this operation (`AUTH_READ_SCOPE` for reading, `AUTH_WRITE_SCOPE` for writing; each only when set). */
+            403: {
+                headers: {
+                    /**
+                     * @description The Bearer challenge (RFC 6750) naming the missing scope: `Bearer realm="plants", error="insufficient_scope", scope="..."`.
+                     * @example Bearer realm="plants", error="insufficient_scope", scope="plants:write"
+                     */
+                    "WWW-Authenticate": string;
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No webhook endpoint with this id, or it is another caller's: the two answer alike. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than 64 KiB (after base64 decoding). */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `Content-Type` is missing or not JSON. `application/json`, with or without parameters such as `charset`, and `application/<x>+json` are JSON. */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of ours. The message is always `Internal server error`; the details go to the log with the request id, never to the client. */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The endpoint store is throttling or unreachable, the identity provider's key set cannot be fetched, or the request ran out of time. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The endpoint's id, as its registration answered it.
+                 * @example ep_2Un7Klsvqo_UuPRYKPuHxM
+                 */
+                id: components["parameters"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Endpoint deleted */
+            204: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The path id is not an endpoint id. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No `Authorization: Bearer <token>` header, or the token is not valid (bad signature, expired, not yet valid, wrong issuer or audience, unknown key, disallowed algorithm). */
+            401: {
+                headers: {
+                    /**
+                     * @description The Bearer challenge (RFC 6750): `Bearer realm="plants"`, plus `error="invalid_token"` when a token was presented.
+                     * @example Bearer realm="plants", error="invalid_token"
+                     */
+                    "WWW-Authenticate": string;
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token is valid but lacks the scope the deployment requires for this operation (`AUTH_READ_SCOPE` for reading, `AUTH_WRITE_SCOPE` for writing; each only when set). */
+            403: {
+                headers: {
+                    /**
+                     * @description The Bearer challenge (RFC 6750) naming the missing scope: `Bearer realm="plants", error="insufficient_scope", scope="..."`.
+                     * @example Bearer realm="plants", error="insufficient_scope", scope="plants:write"
+                     */
+                    "WWW-Authenticate": string;
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No webhook endpoint with this id, or it is another caller's: the two answer alike. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of ours. The message is always `Internal server error`; the details go to the log with the request id, never to the client. */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The endpoint store is throttling or unreachable, the identity provider's key set cannot be fetched, or the request ran out of time. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotateEndpointSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The endpoint's id, as its registration answered it.
+                 * @example ep_2Un7Klsvqo_UuPRYKPuHxM
+                 */
+                id: components["parameters"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EndpointSecret"];
+                };
+            };
+            /** @description The path id is not an endpoint id. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No `Authorization: Bearer <token>` header, or the token is not valid (bad signature, expired, not yet valid, wrong issuer or audience, unknown key, disallowed algorithm). */
+            401: {
+                headers: {
+                    /**
+                     * @description The Bearer challenge (RFC 6750): `Bearer realm="plants"`, plus `error="invalid_token"` when a token was presented.
+                     * @example Bearer realm="plants", error="invalid_token"
+                     */
+                    "WWW-Authenticate": string;
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token is valid but lacks the scope the deployment requires for this operation (`AUTH_READ_SCOPE` for reading, `AUTH_WRITE_SCOPE` for writing; each only when set). */
+            403: {
+                headers: {
+                    /**
+                     * @description The Bearer challenge (RFC 6750) naming the missing scope: `Bearer realm="plants", error="insufficient_scope", scope="..."`.
+                     * @example Bearer realm="plants", error="insufficient_scope", scope="plants:write"
+                     */
+                    "WWW-Authenticate": string;
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No webhook endpoint with this id, or it is another caller's: the two answer alike. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of ours. The message is always `Internal server error`; the details go to the log with the request id, never to the client. */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The endpoint store is throttling or unreachable, the identity provider's key set cannot be fetched, or the request ran out of time. Retry after `Retry-After` seconds. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];

@@ -4,15 +4,24 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { InputSchemas } from '#lib/http/validateInput.ts';
-import { ROUTE_NAMES, ROUTES, type RouteName } from '#lib/routes/routeList.ts';
+import { ROUTE_NAMES, ROUTES, type RouteEntry, type RouteName } from '#lib/routes/routeList.ts';
 import { bundleOf } from '../../infra/build/bundles.ts';
 import { repoRoot } from '../../infra/local/paths.ts';
 
-/** The item commands a route's table actions send (the list's Query comes with every store). */
+/**
+ * The item commands a route's table actions send (a Query comes with every store): a read as its
+ * command, writes to one table as theirs, or, more than one, as one transaction.
+ */
 const itemCommandsOf = (name: RouteName) =>
-  ROUTES[name].tableActions
-    .filter((action) => action !== 'Query')
-    .map((action) => action.replace(/Item$/, 'Command'));
+  Object.values(ROUTES[name].tables as RouteEntry['tables']).flatMap((actions = []) => {
+    const writes = actions.filter((action) => action !== 'GetItem' && action !== 'Query');
+    return [
+      ...(actions.includes('GetItem') ? ['GetCommand'] : []),
+      ...(writes.length > 1
+        ? ['TransactWriteCommand']
+        : writes.map((action) => action.replace(/Item$/, 'Command'))),
+    ];
+  });
 const ALL = [...ROUTE_NAMES, 'deliverPlantAdded', 'unmatchedRoute'];
 
 /** Whether the route reads a body: its definition, as lib/routes/<name>.ts exports it. */
@@ -44,17 +53,18 @@ const commandsOf = (name: string) =>
 
 describe('each HTTP function bundles only its own route', () => {
   it.each(ROUTE_NAMES)('%s', async (name) => {
-    // and what the two updates share, only in theirs
-    const updates = ROUTES[name].tableActions.some((action) => action === 'UpdateItem');
+    const { plants, webhooks }: RouteEntry['tables'] = ROUTES[name].tables;
+    // its route, the replies its kind of route shares, and what the two plant updates share
+    const shared = plants
+      ? [
+          'lib/routes/plantReplies.ts',
+          ...(plants.includes('UpdateItem') ? ['lib/routes/plantUpdates.ts'] : []),
+        ]
+      : ['lib/routes/endpointReplies.ts'];
     expect(matching(name, /^lib\/routes\//).sort()).toEqual(
-      [
-        `lib/routes/${name}.ts`,
-        'lib/routes/plantReplies.ts',
-        'lib/routes/routeList.ts',
-        ...(updates ? ['lib/routes/plantUpdates.ts'] : []),
-      ].sort(),
+      [`lib/routes/${name}.ts`, 'lib/routes/routeList.ts', ...shared].sort(),
     );
-    expect(commandsOf(name)).toEqual(itemCommandsOf(name));
+    expect(commandsOf(name).sort()).toEqual(itemCommandsOf(name).sort());
     // the JSON body parser (ours and Middy's) only where there is a body to parse
     expect(matching(name, /jsonBody\.ts$|http-json-body-parser\//).sort()).toEqual(
       (await readsBody(name))
@@ -70,19 +80,30 @@ describe('each HTTP function bundles only its own route', () => {
     expect(texts[name]?.includes("The plant's new content, replacing the old")).toBe(
       name === 'updatePlant',
     );
-    // the plant's field schemas (and the id's) only where a body is validated with them: the
-    // other functions store and show plants by the fields' names alone
+    // the plant's field schemas (and the id's) only where a plant body is validated with them:
+    // the other functions store and show plants by the fields' names alone
     for (const description of ['Tag to specify the type of the plant', 'Identification number']) {
-      expect(texts[name]?.includes(description), description).toBe(await readsBody(name));
+      expect(texts[name]?.includes(description), description).toBe(
+        plants !== undefined && (await readsBody(name)),
+      );
     }
     // the response schemas are the OpenAPI document's only: no function builds them
     for (const description of [
       'A plant in the store, as the service answers it',
       "A plant of the caller's with its id",
+      'A webhook endpoint of yours',
     ]) {
       expect(texts[name]?.includes(description), description).toBe(false);
     }
-    expect(matching(name, /^lib\/webhooks\/|client-sqs|client-ssm/)).toEqual([]);
+    // no delivery: the plant routes nothing of webhooks, the endpoints' their store and url rule
+    expect(
+      matching(
+        name,
+        webhooks
+          ? /^lib\/webhooks\/(?!endpoint|dynamoEndpoints|publicAddress)|client-sqs|client-ssm/
+          : /^lib\/webhooks\/|client-sqs|client-ssm/,
+      ),
+    ).toEqual([]);
   });
 });
 

@@ -19,8 +19,6 @@ type Resolver = (options: {
 const routeFunctions: Resolver = require('../../infra/routeFunctions.cjs');
 const cors: Resolver = require('../../infra/cors.cjs');
 
-const table = { 'Fn::GetAtt': ['PlantsTable', 'Arn'] };
-
 describe('serverless.yml', () => {
   it('deploys the functions the route list generates, beside the others', () => {
     const { functions } = parse(readFileSync(join(repoRoot, 'serverless.yml'), 'utf8'), {
@@ -34,49 +32,73 @@ describe('serverless.yml', () => {
     }
   });
 
-  it("gives each route its handler, its event, the routes' settings and exactly its table actions", async () => {
-    const environment = { PLANTS_TABLE: 'plant-store-dev-plants' };
+  it("gives each route its handler, its event, its tables' settings and exactly its table actions", async () => {
+    const settings: Record<string, Record<string, string>> = {
+      'self:custom.environment.route': { LOG_LEVEL: 'INFO' },
+      'self:custom.environment.plantsTable': { PLANTS_TABLE: 'plant-store-dev-plants' },
+      'self:custom.environment.webhooksTable': { WEBHOOKS_TABLE: 'plant-store-dev-webhooks' },
+    };
     const generated = await routeFunctions({
       resolveVariable: async (name) => {
-        expect(name).toBe('self:custom.environment.plantRoute');
-        return environment;
+        expect(Object.keys(settings)).toContain(name);
+        return settings[name];
       },
     });
-    expect(generated).toEqual({
-      listPlants: {
-        handler: 'handlers/listPlants.handler',
+    const plants = { LOG_LEVEL: 'INFO', PLANTS_TABLE: 'plant-store-dev-plants' };
+    const webhooks = { LOG_LEVEL: 'INFO', WEBHOOKS_TABLE: 'plant-store-dev-webhooks' };
+    const plantsTable = { 'Fn::GetAtt': ['PlantsTable', 'Arn'] };
+    const webhooksTable = { 'Fn::GetAtt': ['WebhooksTable', 'Arn'] };
+    const grant = (action: string, on: unknown) => ({
+      Effect: 'Allow',
+      Action: [`dynamodb:${action}`],
+      Resource: [on],
+    });
+    const fn = (
+      name: string,
+      method: string,
+      path: string,
+      environment: unknown,
+      grants: unknown[],
+    ) => [
+      name,
+      {
+        handler: `handlers/${name}.handler`,
         environment,
-        events: [{ httpApi: { method: 'GET', path: '/plants' } }],
-        iamRoleStatements: [
-          {
-            Effect: 'Allow',
-            Action: ['dynamodb:Query'],
-            Resource: [{ 'Fn::Join': ['/', [table, 'index', '*']] }],
-          },
-        ],
+        events: [{ httpApi: { method, path } }],
+        iamRoleStatements: grants,
       },
-      ...Object.fromEntries(
-        (
-          [
-            ['createPlant', 'POST', '/plants', 'PutItem'],
-            ['getPlant', 'GET', '/plants/{id}', 'GetItem'],
-            ['updatePlant', 'PUT', '/plants/{id}', 'UpdateItem'],
-            ['patchPlant', 'PATCH', '/plants/{id}', 'UpdateItem'],
-            ['deletePlant', 'DELETE', '/plants/{id}', 'DeleteItem'],
-          ] as const
-        ).map(([name, method, path, action]) => [
-          name,
-          {
-            handler: `handlers/${name}.handler`,
-            environment,
-            events: [{ httpApi: { method, path } }],
-            iamRoleStatements: [
-              { Effect: 'Allow', Action: [`dynamodb:${action}`], Resource: [table] },
-            ],
-          },
+    ];
+    expect(generated).toEqual(
+      Object.fromEntries([
+        // a Query of the plants reads the table's indexes, never the table
+        fn('listPlants', 'GET', '/plants', plants, [
+          grant('Query', { 'Fn::Join': ['/', [plantsTable, 'index', '*']] }),
         ]),
-      ),
-    });
+        fn('createPlant', 'POST', '/plants', plants, [grant('PutItem', plantsTable)]),
+        fn('getPlant', 'GET', '/plants/{id}', plants, [grant('GetItem', plantsTable)]),
+        fn('updatePlant', 'PUT', '/plants/{id}', plants, [grant('UpdateItem', plantsTable)]),
+        fn('patchPlant', 'PATCH', '/plants/{id}', plants, [grant('UpdateItem', plantsTable)]),
+        fn('deletePlant', 'DELETE', '/plants/{id}', plants, [grant('DeleteItem', plantsTable)]),
+        // one caller's endpoints are one partition of the table: a Query of the table
+        fn('listEndpoints', 'GET', '/webhooks', webhooks, [grant('Query', webhooksTable)]),
+        fn('createEndpoint', 'POST', '/webhooks', webhooks, [
+          grant('PutItem', webhooksTable),
+          grant('UpdateItem', webhooksTable),
+        ]),
+        fn('getEndpoint', 'GET', '/webhooks/{id}', webhooks, [grant('GetItem', webhooksTable)]),
+        fn('updateEndpoint', 'PUT', '/webhooks/{id}', webhooks, [
+          grant('UpdateItem', webhooksTable),
+        ]),
+        fn('deleteEndpoint', 'DELETE', '/webhooks/{id}', webhooks, [
+          grant('DeleteItem', webhooksTable),
+          grant('UpdateItem', webhooksTable),
+        ]),
+        fn('rotateEndpointSecret', 'POST', '/webhooks/{id}/secret', webhooks, [
+          grant('GetItem', webhooksTable),
+          grant('UpdateItem', webhooksTable),
+        ]),
+      ]),
+    );
   });
 });
 

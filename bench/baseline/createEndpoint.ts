@@ -1,0 +1,64 @@
+// POST /webhooks, bare: the body and its url checked by hand, a random id and secret, and the same
+// transaction: the caller's count raised on the condition that it is under the most, with the
+// endpoint put.
+import { randomBytes } from 'node:crypto';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
+import { MAX_ENDPOINTS_PER_CALLER } from '#lib/webhooks/endpointStore.ts';
+import { countKey, endpointKey } from '../endpoint.mjs';
+import {
+  callerOf,
+  client,
+  endpointBodyOf,
+  fail,
+  newSecret,
+  reply,
+  webhooksTable,
+} from './common.ts';
+
+export const handler = async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyResultV2> => {
+  const sub = await callerOf(event);
+  if (!sub) return fail(401, 'Unauthorized');
+  const body = await endpointBodyOf(event);
+  if (!body) return fail(400, 'Invalid endpoint');
+  const id = `ep_${randomBytes(16).toString('base64url')}`;
+  const secret = newSecret();
+  const endpoint = { ...body, disabled: false, createdAt: new Date().toISOString() };
+  try {
+    await client.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: webhooksTable,
+              Key: countKey(sub),
+              UpdateExpression: 'ADD endpoints :one',
+              ConditionExpression: 'attribute_not_exists(endpoints) OR endpoints < :most',
+              ExpressionAttributeValues: { ':one': 1, ':most': MAX_ENDPOINTS_PER_CALLER },
+            },
+          },
+          {
+            Put: {
+              TableName: webhooksTable,
+              Item: { ...endpointKey(sub, id), ...endpoint, secrets: [{ secret }] },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+        ],
+      }),
+    );
+  } catch (error) {
+    return error instanceof TransactionCanceledException
+      ? fail(409, 'Limit reached')
+      : fail(503, 'Unavailable');
+  }
+  const created = reply(201, { id, ...endpoint, secret });
+  return {
+    ...created,
+    headers: {
+      ...created.headers,
+      Location: `https://${event.headers.host}${event.rawPath}/${id}`,
+    },
+  };
+};

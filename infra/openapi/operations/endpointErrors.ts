@@ -1,0 +1,55 @@
+// The statuses the operations on a caller's own webhook endpoints word their own way: a bad path
+// id or url (400), an endpoint that is not there (404), the endpoint store's outage (503).
+import { BEARER_REFUSALS } from '#lib/http/bearerAuth.ts';
+import { ENDPOINTS_UNAVAILABLE, endpointNotFoundMessage } from '#lib/routes/endpointReplies.ts';
+import { EndpointPath, NewEndpoint } from '#lib/webhooks/endpointSchemas.ts';
+import { headerRef, refusalOf } from '../shared.ts';
+
+const EXAMPLE_ID = 'ep_2Un7Klsvqo_UuPRYKPuHxM';
+
+export const badEndpointId = {
+  description: 'The path id is not an endpoint id.',
+  examples: {
+    badId: { summary: 'An id that is none', message: refusalOf(EndpointPath, { id: '7' }) },
+  },
+};
+
+/** The 400 of a route with an endpoint's settings in its body (and, for PUT, an id in its path). */
+export const badEndpointBody = {
+  description:
+    'The body or the path id is not valid: the body is missing, not JSON or not an object, or breaks a field rule (see the schema): `url` is not an absolute https URL with no user info or fragment, or it points at an address that is not public (loopback, private, link-local, shared, reserved; every address of the host is checked), or its host does not resolve; `events` is empty, repeats a type or names an unknown one; `description` is too long. The message names the field and why.',
+  examples: {
+    missingUrl: { summary: 'No url', message: refusalOf(NewEndpoint, {}) },
+    privateUrl: {
+      summary: 'A url on a private address',
+      message:
+        'url must point at public addresses only (hooks.internal has an address that is not public): register a receiver reachable from the internet',
+    },
+  },
+};
+
+export const endpointNotFound = {
+  description: "No webhook endpoint with this id, or it is another caller's: the two answer alike.",
+  examples: {
+    notFound: {
+      summary: "No such endpoint, or not the caller's",
+      message: endpointNotFoundMessage(EXAMPLE_ID),
+    },
+  },
+};
+
+export const endpointsUnavailable = {
+  description:
+    "The endpoint store is throttling or unreachable, the identity provider's key set cannot be fetched, or the request ran out of time. Retry after `Retry-After` seconds.",
+  headers: { 'Retry-After': headerRef('RetryAfter') },
+  examples: {
+    storeUnavailable: {
+      summary: 'The endpoint store is busy or unreachable',
+      message: ENDPOINTS_UNAVAILABLE,
+    },
+    keysUnavailable: {
+      summary: "The identity provider's key set cannot be fetched",
+      message: BEARER_REFUSALS.keysUnavailable,
+    },
+  },
+};

@@ -1,0 +1,74 @@
+// POST /webhooks: register one of the caller's own webhook endpoints, at most ten a caller. The
+// answer is the only one but a rotation's that holds its secret.
+import { jsonRequestBody } from '#lib/http/jsonBody.ts';
+import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
+import {
+  endpointsUnavailable,
+  endpointView,
+  newSecret,
+  urlRefusal,
+} from '#lib/routes/endpointReplies.ts';
+import { listedRoute } from '#lib/routes/routeList.ts';
+import type { EndpointPolicy } from '#lib/webhooks/endpointPost.ts';
+import { NewEndpoint } from '#lib/webhooks/endpointSchemas.ts';
+import {
+  type EndpointStore,
+  EVENT_TYPES,
+  MAX_ENDPOINTS_PER_CALLER,
+  newEndpointId,
+} from '#lib/webhooks/endpointStore.ts';
+
+export interface CreateEndpointDependencies extends HttpDependencies {
+  endpointStore: Pick<EndpointStore, 'create'>;
+  policy: EndpointPolicy;
+}
+
+/** What the pipeline checks of the request, and the document describes. */
+export const createEndpointRoute = {
+  ...listedRoute('createEndpoint'),
+  body: jsonRequestBody(NewEndpoint, { describedAs: 'a NewEndpoint' }),
+};
+
+export const ENDPOINT_LIMIT_MESSAGE = `You have ${MAX_ENDPOINTS_PER_CALLER} webhook endpoints, the most a caller may have: delete one first`;
+
+export const createEndpointHandler = ({
+  endpointStore,
+  policy,
+  ...http
+}: CreateEndpointDependencies) =>
+  httpRoute(http, createEndpointRoute, async ({ body, caller, url, signal }) => {
+    const refusal = await urlRefusal(body.url, policy);
+    if (refusal) return refusal;
+    const secret = newSecret();
+    const endpoint = {
+      id: newEndpointId(),
+      url: body.url,
+      events: body.events ?? [...EVENT_TYPES],
+      description: body.description,
+      disabled: false,
+      createdAt: new Date().toISOString(),
+      secrets: [{ secret }],
+    };
+    const result = await endpointStore.create(caller.sub, endpoint, { signal });
+    const log = { endpointId: endpoint.id };
+    switch (result.outcome) {
+      case 'created':
+        return {
+          status: 201,
+          headers: { Location: `${url.origin}${url.pathname}/${endpoint.id}` },
+          body: { ...endpointView(result.endpoint), secret },
+          metric: 'EndpointsCreated',
+          outcome: 'created',
+          log,
+        };
+      case 'limitReached':
+        return {
+          status: 409,
+          message: ENDPOINT_LIMIT_MESSAGE,
+          metric: 'EndpointLimitReached',
+          outcome: 'limitReached',
+        };
+      case 'unavailable':
+        return endpointsUnavailable(result.cause, log);
+    }
+  });

@@ -1,0 +1,31 @@
+// DELETE /webhooks/{id}: remove one of the caller's endpoints; nothing more is sent to it.
+import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
+import { endpointNotFound, endpointsUnavailable } from '#lib/routes/endpointReplies.ts';
+import { listedRoute } from '#lib/routes/routeList.ts';
+import { EndpointPath } from '#lib/webhooks/endpointSchemas.ts';
+import type { EndpointStore } from '#lib/webhooks/endpointStore.ts';
+
+export interface DeleteEndpointDependencies extends HttpDependencies {
+  endpointStore: Pick<EndpointStore, 'delete'>;
+}
+
+/** What the pipeline checks of the request, and the document describes. */
+export const deleteEndpointRoute = { ...listedRoute('deleteEndpoint'), path: EndpointPath };
+
+export const deleteEndpointHandler = ({ endpointStore, ...http }: DeleteEndpointDependencies) =>
+  httpRoute(http, deleteEndpointRoute, async ({ path: { id }, caller, signal }) => {
+    const result = await endpointStore.delete(caller.sub, id, { signal });
+    switch (result.outcome) {
+      case 'deleted':
+        return {
+          status: 204,
+          metric: 'EndpointsDeleted',
+          outcome: 'deleted',
+          log: { endpointId: id },
+        };
+      case 'notFound':
+        return endpointNotFound(id);
+      case 'unavailable':
+        return endpointsUnavailable(result.cause, { endpointId: id });
+    }
+  });

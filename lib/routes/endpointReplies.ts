@@ -1,0 +1,61 @@
+// What the routes of a caller's webhook endpoints share: the endpoint as the API shows it (never
+// its secrets), a new secret, the url's rule, an endpoint that is not there, a store outage.
+import { randomBytes } from 'node:crypto';
+import { type ErrorReply, unavailable } from '#lib/http/reply.ts';
+import type { LineFields } from '#lib/telemetry.ts';
+import {
+  type EndpointPolicy,
+  urlAddressProblem,
+  urlShapeProblem,
+} from '#lib/webhooks/endpointPost.ts';
+import type { Endpoint, StoredEndpoint } from '#lib/webhooks/endpointStore.ts';
+
+/** The endpoint as answered: its fields in the document's order, an absent one left out. */
+export const endpointView = (stored: StoredEndpoint): Endpoint => {
+  const { id, url, events, description, disabled, disabledReason, createdAt } = stored;
+  return {
+    id,
+    url,
+    events,
+    ...(description === undefined ? {} : { description }),
+    disabled,
+    ...(disabledReason === undefined ? {} : { disabledReason }),
+    createdAt,
+  };
+};
+
+/** A signing secret as Standard Webhooks writes it: whsec_ and 32 random bytes in base64. */
+export const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+
+/** Why `url` may not be registered (its shape, its scheme, its addresses), as a 400; or none. */
+export const urlRefusal = async (
+  url: string,
+  policy: EndpointPolicy,
+): Promise<ErrorReply | undefined> => {
+  const problem =
+    urlShapeProblem(url, policy.allowPrivate) ?? (await urlAddressProblem(url, policy));
+  return problem ? { status: 400, message: problem, metric: 'ValidationFailures' } : undefined;
+};
+
+export const endpointNotFoundMessage = (id: string) =>
+  `No webhook endpoint with id ${id}: it does not exist, or it is not yours`;
+
+/** Missing and another caller's answer alike. */
+export const endpointNotFound = (id: string): ErrorReply => ({
+  status: 404,
+  message: endpointNotFoundMessage(id),
+  metric: 'EndpointsNotFound',
+  outcome: 'notFound',
+  log: { endpointId: id },
+});
+
+export const ENDPOINTS_UNAVAILABLE =
+  'The webhook endpoint store is busy or unreachable: retry in a few seconds';
+
+export const endpointsUnavailable = (cause: unknown, log?: LineFields): ErrorReply =>
+  unavailable(ENDPOINTS_UNAVAILABLE, {
+    metric: 'StoreUnavailable',
+    outcome: 'unavailable',
+    cause,
+    ...(log ? { log } : {}),
+  });

@@ -1,0 +1,36 @@
+// GET /webhooks/{id}: one of the caller's own webhook endpoints, without its secret.
+import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
+import {
+  endpointNotFound,
+  endpointsUnavailable,
+  endpointView,
+} from '#lib/routes/endpointReplies.ts';
+import { listedRoute } from '#lib/routes/routeList.ts';
+import { EndpointPath } from '#lib/webhooks/endpointSchemas.ts';
+import type { EndpointStore } from '#lib/webhooks/endpointStore.ts';
+
+export interface GetEndpointDependencies extends HttpDependencies {
+  endpointStore: Pick<EndpointStore, 'get'>;
+}
+
+/** What the pipeline checks of the request, and the document describes. */
+export const getEndpointRoute = { ...listedRoute('getEndpoint'), path: EndpointPath };
+
+export const getEndpointHandler = ({ endpointStore, ...http }: GetEndpointDependencies) =>
+  httpRoute(http, getEndpointRoute, async ({ path: { id }, caller, signal }) => {
+    const result = await endpointStore.get(caller.sub, id, { signal });
+    switch (result.outcome) {
+      case 'found':
+        return {
+          status: 200,
+          body: endpointView(result.endpoint),
+          metric: 'EndpointsRead',
+          outcome: 'found',
+          log: { endpointId: id },
+        };
+      case 'notFound':
+        return endpointNotFound(id);
+      case 'unavailable':
+        return endpointsUnavailable(result.cause, { endpointId: id });
+    }
+  });

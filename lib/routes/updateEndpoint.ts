@@ -1,0 +1,58 @@
+// PUT /webhooks/{id}: replace what the caller sets of its endpoint. Each setting left out takes its
+// default (every event type, no description, enabled), so a PUT enables an endpoint the service
+// disabled unless it says otherwise.
+import { jsonRequestBody } from '#lib/http/jsonBody.ts';
+import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
+import {
+  endpointNotFound,
+  endpointsUnavailable,
+  endpointView,
+  urlRefusal,
+} from '#lib/routes/endpointReplies.ts';
+import { listedRoute } from '#lib/routes/routeList.ts';
+import type { EndpointPolicy } from '#lib/webhooks/endpointPost.ts';
+import { EndpointPath, EndpointUpdate } from '#lib/webhooks/endpointSchemas.ts';
+import { type EndpointStore, EVENT_TYPES } from '#lib/webhooks/endpointStore.ts';
+
+export interface UpdateEndpointDependencies extends HttpDependencies {
+  endpointStore: Pick<EndpointStore, 'replace'>;
+  policy: EndpointPolicy;
+}
+
+/** What the pipeline checks of the request, and the document describes. */
+export const updateEndpointRoute = {
+  ...listedRoute('updateEndpoint'),
+  path: EndpointPath,
+  body: jsonRequestBody(EndpointUpdate, { describedAs: 'an EndpointUpdate' }),
+};
+
+export const updateEndpointHandler = ({
+  endpointStore,
+  policy,
+  ...http
+}: UpdateEndpointDependencies) =>
+  httpRoute(http, updateEndpointRoute, async ({ path: { id }, body, caller, signal }) => {
+    const refusal = await urlRefusal(body.url, policy);
+    if (refusal) return refusal;
+    const content = {
+      url: body.url,
+      events: body.events ?? [...EVENT_TYPES],
+      description: body.description,
+      disabled: body.disabled ?? false,
+    };
+    const result = await endpointStore.replace(caller.sub, id, content, { signal });
+    switch (result.outcome) {
+      case 'replaced':
+        return {
+          status: 200,
+          body: endpointView(result.endpoint),
+          metric: 'EndpointsUpdated',
+          outcome: 'updated',
+          log: { endpointId: id },
+        };
+      case 'notFound':
+        return endpointNotFound(id);
+      case 'unavailable':
+        return endpointsUnavailable(result.cause, { endpointId: id });
+    }
+  });

@@ -1,0 +1,157 @@
+// What a caller sends of its own webhook endpoints (API.md: "A caller's own webhook endpoints"),
+// and the endpoint as the API answers it. zod/mini, as the plant's schemas.
+import * as z from 'zod/mini';
+import { ENDPOINT_ID, EVENT_TYPES, MAX_URL_CHARACTERS } from '#lib/webhooks/endpointStore.ts';
+
+export const MAX_DESCRIPTION_CHARACTERS = 256;
+
+const eventRule = `one of ${EVENT_TYPES.join(', ')}`;
+
+const url = /* @__PURE__ */ (() =>
+  z.string({ error: 'url is required: an absolute https URL' }).register(z.globalRegistry, {
+    description: `Where deliveries go: an absolute https URL of at most ${MAX_URL_CHARACTERS.toLocaleString('en')} characters, with no user info and no fragment, whose host resolves to public addresses only (checked at registration and at every attempt).`,
+    format: 'uri',
+    examples: ['https://hooks.example.com/plants'],
+  }))();
+
+const events = /* @__PURE__ */ (() =>
+  z
+    .array(
+      z.enum(EVENT_TYPES, {
+        error: (issue) =>
+          `events must hold event types, each ${eventRule}: ${JSON.stringify(issue.input)} is none`,
+      }),
+      {
+        error: `events must be an array of event types, each ${eventRule}`,
+      },
+    )
+    .check(
+      z.minLength(
+        1,
+        `events must name at least one event type (${eventRule}), or be left out for every one`,
+      ),
+      z.refine(
+        (types) => new Set(types).size === types.length,
+        'events must not name a type twice',
+      ),
+    )
+    .register(z.globalRegistry, {
+      description: `The event types delivered to it; every type when left out (${eventRule}).`,
+      examples: [['plant.added', 'plant.deleted']],
+    }))();
+
+const description = /* @__PURE__ */ (() =>
+  z
+    .string({ error: 'description must be a string' })
+    .check(
+      z.refine(
+        (text) => [...text].length <= MAX_DESCRIPTION_CHARACTERS,
+        `description must be at most ${MAX_DESCRIPTION_CHARACTERS} characters`,
+      ),
+    )
+    .register(z.globalRegistry, {
+      description: `Your words for it, at most ${MAX_DESCRIPTION_CHARACTERS} characters (Unicode code points).`,
+      examples: ['Our shop'],
+    }))();
+
+const disabled = /* @__PURE__ */ (() =>
+  z.boolean({ error: 'disabled must be true or false' }).register(z.globalRegistry, {
+    description:
+      'Whether nothing is sent to it. The service disables an endpoint that answered 410 or failed every attempt for 5 days; false enables it again.',
+    examples: [false],
+  }))();
+
+const objectOf = <Shape extends Record<string, z.ZodMiniType>>(describedAs: string, shape: Shape) =>
+  z.object(shape, { error: () => `Request body must be a JSON object (${describedAs})` });
+
+/** The body of `POST /webhooks`. Other properties are ignored. */
+export const NewEndpoint = /* @__PURE__ */ (() =>
+  objectOf('a NewEndpoint: url, and optional events and description', {
+    url,
+    events: z.optional(events),
+    description: z.optional(description),
+  }).register(z.globalRegistry, {
+    description: 'An endpoint to register: where to deliver, and which events.',
+    examples: [{ url: 'https://hooks.example.com/plants', events: ['plant.added'] }],
+  }))();
+export type NewEndpoint = z.infer<typeof NewEndpoint>;
+
+/** The body of `PUT /webhooks/{id}`: what it replaces, each left out taking its default. */
+export const EndpointUpdate = /* @__PURE__ */ (() =>
+  objectOf('an EndpointUpdate: url, and optional events, description and disabled', {
+    url,
+    events: z.optional(events),
+    description: z.optional(description),
+    disabled: z.optional(disabled),
+  }).register(z.globalRegistry, {
+    description:
+      "The endpoint's new settings, replacing the old: events left out is every type, description left out is none, disabled left out is false (so a PUT enables an endpoint the service disabled, unless it sends true).",
+    examples: [{ url: 'https://hooks.example.com/plants', disabled: false }],
+  }))();
+export type EndpointUpdate = z.infer<typeof EndpointUpdate>;
+
+const endpointIdRule =
+  'id in the path must be a webhook endpoint id: ep_ and 22 letters, digits, - or _';
+
+/** The path of the routes that address one endpoint. */
+export const EndpointPath = /* @__PURE__ */ (() =>
+  z.object({
+    id: z
+      .string({ error: endpointIdRule })
+      .check(z.regex(ENDPOINT_ID, endpointIdRule))
+      .register(z.globalRegistry, {
+        description: "The endpoint's id, as its registration answered it.",
+        examples: ['ep_2Un7Klsvqo_UuPRYKPuHxM'],
+      }),
+  }))();
+
+/** An endpoint as the API answers it (for the document: the routes answer endpointView's). */
+export const Endpoint = /* @__PURE__ */ (() =>
+  z
+    .object({
+      id: z.string().register(z.globalRegistry, {
+        description: "The endpoint's id: ep_ and random characters.",
+        examples: ['ep_2Un7Klsvqo_UuPRYKPuHxM'],
+      }),
+      url,
+      events,
+      description: z.optional(description),
+      disabled,
+      disabledReason: z.optional(
+        z.string().register(z.globalRegistry, {
+          description: 'Why the service disabled it; absent once enabled again.',
+          examples: ['answered 410 Gone'],
+        }),
+      ),
+      createdAt: z.string().register(z.globalRegistry, {
+        description: 'When it was registered (ISO 8601, UTC).',
+        format: 'date-time',
+        examples: ['2026-11-25T12:00:00.000Z'],
+      }),
+    })
+    .register(z.globalRegistry, {
+      description:
+        'A webhook endpoint of yours. Its secret is answered only at registration and rotation.',
+      examples: [
+        {
+          id: 'ep_2Un7Klsvqo_UuPRYKPuHxM',
+          url: 'https://hooks.example.com/plants',
+          events: ['plant.added'],
+          disabled: false,
+          createdAt: '2026-11-25T12:00:00.000Z',
+        },
+      ],
+    }))();
+
+const secret = /* @__PURE__ */ (() =>
+  z.string().register(z.globalRegistry, {
+    description:
+      'The signing secret (whsec_ and 32 random bytes in base64): shown only here. Verify each delivery with it (Standard Webhooks).',
+    examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'],
+  }))();
+
+/** The answer of `POST /webhooks`: the endpoint, with its secret. */
+export const EndpointWithSecret = /* @__PURE__ */ (() => z.object({ ...Endpoint.shape, secret }))();
+
+/** The answer of `POST /webhooks/{id}/secret`. */
+export const EndpointSecret = /* @__PURE__ */ (() => z.object({ secret }))();

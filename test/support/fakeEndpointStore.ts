@@ -1,0 +1,95 @@
+// The unit tests' store of webhook endpoints: in memory, with the real one's semantics (ownership,
+// the limit of ten, oldest first, rotation keeping the old secret beside the new), and an outage
+// it can be told to have.
+import {
+  type EndpointContent,
+  type EndpointStore,
+  MAX_ENDPOINTS_PER_CALLER,
+  type StoredEndpoint,
+} from '#lib/webhooks/endpointStore.ts';
+
+export class FakeEndpointStore implements EndpointStore {
+  /** The endpoints, by id. */
+  readonly endpoints = new Map<string, StoredEndpoint>();
+  /** While set, every method answers unavailable. */
+  unavailable = false;
+
+  private answer<T>(result: () => T): Promise<T | { outcome: 'unavailable'; cause: unknown }> {
+    return Promise.resolve(
+      this.unavailable ? { outcome: 'unavailable', cause: new Error('throttled') } : result(),
+    );
+  }
+
+  private owned(owner: string, id: string) {
+    const endpoint = this.endpoints.get(id);
+    return endpoint?.owner === owner ? endpoint : undefined;
+  }
+
+  create(owner: string, endpoint: Omit<StoredEndpoint, 'owner'>) {
+    return this.answer(() => {
+      const count = [...this.endpoints.values()].filter((e) => e.owner === owner).length;
+      if (count >= MAX_ENDPOINTS_PER_CALLER) return { outcome: 'limitReached' as const };
+      const stored = { ...endpoint, owner };
+      this.endpoints.set(endpoint.id, stored);
+      return { outcome: 'created' as const, endpoint: stored };
+    });
+  }
+
+  list(owner: string) {
+    return this.answer(() => ({
+      outcome: 'list' as const,
+      endpoints: [...this.endpoints.values()]
+        .filter((e) => e.owner === owner)
+        .sort((a, b) => a.createdAt.localeCompare(b.createdAt)),
+    }));
+  }
+
+  get(owner: string, id: string) {
+    return this.answer(() => {
+      const endpoint = this.owned(owner, id);
+      return endpoint
+        ? { outcome: 'found' as const, endpoint }
+        : { outcome: 'notFound' as const, reason: 'absent' as const };
+    });
+  }
+
+  replace(owner: string, id: string, content: EndpointContent) {
+    return this.answer(() => {
+      const endpoint = this.owned(owner, id);
+      if (!endpoint) return { outcome: 'notFound' as const, reason: 'absent' as const };
+      const replaced: StoredEndpoint = {
+        ...endpoint,
+        ...content,
+        disabledReason: content.disabled ? endpoint.disabledReason : undefined,
+      };
+      this.endpoints.set(id, replaced);
+      return { outcome: 'replaced' as const, endpoint: replaced };
+    });
+  }
+
+  rotateSecret(owner: string, id: string, rotation: { secret: string; keepOldUntil: string }) {
+    return this.answer(() => {
+      const endpoint = this.owned(owner, id);
+      if (!endpoint) return { outcome: 'notFound' as const, reason: 'absent' as const };
+      const current = endpoint.secrets.find((s) => s.expiresAt === undefined);
+      const rotated: StoredEndpoint = {
+        ...endpoint,
+        secrets: [
+          { secret: rotation.secret },
+          ...(current ? [{ secret: current.secret, expiresAt: rotation.keepOldUntil }] : []),
+        ],
+      };
+      this.endpoints.set(id, rotated);
+      return { outcome: 'rotated' as const, endpoint: rotated };
+    });
+  }
+
+  delete(owner: string, id: string) {
+    return this.answer(() => {
+      if (!this.owned(owner, id))
+        return { outcome: 'notFound' as const, reason: 'absent' as const };
+      this.endpoints.delete(id);
+      return { outcome: 'deleted' as const };
+    });
+  }
+}

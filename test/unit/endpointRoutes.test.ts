@@ -1,0 +1,294 @@
+// The routes of a caller's own webhook endpoints through the whole pipeline: the fake endpoint
+// store, the real token verifier, API Gateway HTTP API events, and the url rule with a resolver of
+// the test's (no lookup leaves this process; no connection is made at registration).
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { HttpHandler } from '#lib/http/pipeline.ts';
+import type { HttpResponse } from '#lib/http/types.ts';
+import { createEndpointHandler, ENDPOINT_LIMIT_MESSAGE } from '#lib/routes/createEndpoint.ts';
+import { deleteEndpointHandler } from '#lib/routes/deleteEndpoint.ts';
+import { getEndpointHandler } from '#lib/routes/getEndpoint.ts';
+import { listEndpointsHandler } from '#lib/routes/listEndpoints.ts';
+import { rotateEndpointSecretHandler } from '#lib/routes/rotateEndpointSecret.ts';
+import { updateEndpointHandler } from '#lib/routes/updateEndpoint.ts';
+import type { EndpointPolicy } from '#lib/webhooks/endpointPost.ts';
+import { EVENT_TYPES } from '#lib/webhooks/endpointStore.ts';
+import { httpApiEvent, invokeHandler } from '../support/events.ts';
+import { FakeEndpointStore } from '../support/fakeEndpointStore.ts';
+import { headerOf } from '../support/headers.ts';
+import { quietTelemetry } from '../support/telemetry.ts';
+import { makeKey, signToken, verifierTrusting } from '../support/tokens.ts';
+
+const key = await makeKey('ES256');
+const verifyToken = await verifierTrusting(key);
+const tokens = {
+  alice: await signToken(key, { subject: 'alice' }),
+  bob: await signToken(key, { subject: 'bob' }),
+  aliceReader: await signToken(key, { subject: 'alice', claims: { scope: 'plants:read' } }),
+};
+
+/** Names as the test's resolver answers them: public, private, or none. */
+const ADDRESSES: Record<string, string[]> = {
+  'hooks.example.com': ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946'],
+  'internal.example.com': ['93.184.216.34', '10.0.0.7'],
+};
+const policy: EndpointPolicy = {
+  allowPrivate: false,
+  resolve: async (host) => {
+    const addresses = ADDRESSES[host];
+    if (!addresses) throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
+    return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+  },
+};
+
+let store: FakeEndpointStore;
+beforeEach(() => {
+  store = new FakeEndpointStore();
+});
+
+const dependencies = (scopes = {}) => ({
+  endpointStore: store,
+  policy,
+  verifyToken,
+  scopes,
+  ...quietTelemetry(),
+});
+
+const call = async (
+  handler: HttpHandler,
+  method: string,
+  path: string,
+  { body, token = tokens.alice }: { body?: unknown; token?: string } = {},
+) => {
+  const route = path.replace(/ep_[\w-]+/, '{id}');
+  const id = /ep_[\w-]+/.exec(path)?.[0];
+  const response = (await invokeHandler(
+    handler,
+    httpApiEvent({
+      method,
+      path,
+      route: `${method} ${route}`,
+      ...(id ? { pathParameters: { id } } : {}),
+      headers: {
+        host: 'api.example.com',
+        'x-forwarded-proto': 'https',
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? null : JSON.stringify(body),
+    }),
+  )) as HttpResponse;
+  return { status: response.statusCode, response, body: JSON.parse(response.body || 'null') };
+};
+
+const routes = () => ({
+  create: createEndpointHandler(dependencies()),
+  list: listEndpointsHandler(dependencies()),
+  get: getEndpointHandler(dependencies()),
+  update: updateEndpointHandler(dependencies()),
+  remove: deleteEndpointHandler(dependencies()),
+  rotate: rotateEndpointSecretHandler(dependencies()),
+});
+
+const register = async (
+  body: unknown = { url: 'https://hooks.example.com/plants' },
+  token?: string,
+) => call(routes().create, 'POST', '/webhooks', { body, ...(token ? { token } : {}) });
+
+describe('POST /webhooks', () => {
+  it('registers an endpoint: 201, its Location, every event type by default, and its secret this once', async () => {
+    const { status, response, body } = await register();
+
+    expect(status).toBe(201);
+    expect(body).toEqual({
+      id: expect.stringMatching(/^ep_[\w-]{22}$/),
+      url: 'https://hooks.example.com/plants',
+      events: [...EVENT_TYPES],
+      disabled: false,
+      createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
+    });
+    expect(headerOf(response, 'Location')).toBe(`https://api.example.com/webhooks/${body.id}`);
+    expect(Buffer.from(body.secret.slice(6), 'base64')).toHaveLength(32);
+    expect(store.endpoints.get(body.id)?.secrets).toEqual([{ secret: body.secret }]);
+
+    const read = await call(routes().get, 'GET', `/webhooks/${body.id}`);
+    expect(read.body).not.toHaveProperty('secret');
+    expect(JSON.stringify(read.body)).not.toContain(body.secret);
+  });
+
+  it('keeps the events and description given', async () => {
+    const { body } = await register({
+      url: 'https://hooks.example.com/plants',
+      events: ['plant.deleted'],
+      description: 'Our shop',
+    });
+    expect(body).toMatchObject({ events: ['plant.deleted'], description: 'Our shop' });
+  });
+
+  it.each([
+    ['no url', {}, /^url is required/],
+    ['an http url', { url: 'http://hooks.example.com/' }, /^url must be an absolute https URL/],
+    ['a relative url', { url: '/plants' }, /^url must be an absolute https URL/],
+    ['user info', { url: 'https://user:pw@hooks.example.com/' }, /^url must hold no user info/],
+    ['a fragment', { url: 'https://hooks.example.com/#x' }, /^url must hold no fragment/],
+    ['a url too long', { url: `https://hooks.example.com/${'a'.repeat(2030)}` }, /at most 2,048/],
+    ['a loopback address', { url: 'https://127.0.0.1/' }, /^url must point at public addresses/],
+    ['a numeric loopback', { url: 'https://2130706433/' }, /^url must point at public addresses/],
+    ['a metadata address', { url: 'https://169.254.169.254/' }, /public addresses/],
+    ['a mapped loopback', { url: 'https://[::ffff:127.0.0.1]/' }, /public addresses/],
+    [
+      'one private address of two, not naming it',
+      { url: 'https://internal.example.com/' },
+      /^url must point at public addresses only \(internal\.example\.com has an address that is not public\)/,
+    ],
+    ['a host that does not resolve', { url: 'https://nowhere.example.com/' }, /does not resolve/],
+    [
+      'an unknown event type',
+      { url: 'https://hooks.example.com/', events: ['plant.watered'] },
+      /^events must hold event types/,
+    ],
+    [
+      'no event type',
+      { url: 'https://hooks.example.com/', events: [] },
+      /^events must name at least one/,
+    ],
+    [
+      'a type twice',
+      { url: 'https://hooks.example.com/', events: ['plant.added', 'plant.added'] },
+      /twice/,
+    ],
+    [
+      'a long description',
+      { url: 'https://hooks.example.com/', description: 'é'.repeat(257) },
+      /^description must be at most 256/,
+    ],
+  ])('refuses %s with a 400 naming the field, storing nothing', async (_case, request, message) => {
+    const { status, body } = await register(request);
+    expect(status).toBe(400);
+    expect(body.message).toMatch(message);
+    expect(store.endpoints.size).toBe(0);
+  });
+
+  it('counts a description in code points: 256 emoji are fine', async () => {
+    const { status } = await register({
+      url: 'https://hooks.example.com/',
+      description: '🌱'.repeat(256),
+    });
+    expect(status).toBe(201);
+  });
+
+  it('refuses the 11th with a 409 saying so, and another caller still registers', async () => {
+    for (let i = 0; i < 10; i++) expect((await register()).status).toBe(201);
+
+    const eleventh = await register();
+    expect(eleventh).toMatchObject({
+      status: 409,
+      body: { error: 409, message: ENDPOINT_LIMIT_MESSAGE },
+    });
+    expect((await register(undefined, tokens.bob)).status).toBe(201);
+  });
+
+  it('answers a store outage with 503 and Retry-After', async () => {
+    store.unavailable = true;
+    const { status, response } = await register();
+    expect(status).toBe(503);
+    expect(headerOf(response, 'Retry-After')).toBeDefined();
+  });
+
+  it('needs the write scope when one is required', async () => {
+    const scoped = createEndpointHandler(dependencies({ write: 'plants:write' }));
+    const { status } = await call(scoped, 'POST', '/webhooks', {
+      body: { url: 'https://hooks.example.com/' },
+      token: tokens.aliceReader,
+    });
+    expect(status).toBe(403);
+  });
+});
+
+describe('the routes of one endpoint', () => {
+  it("list, read, replace, rotate and delete the caller's own; another caller's is a 404 on each", async () => {
+    const { body: first } = await register();
+    const { body: second } = await register({ url: 'https://hooks.example.com/2' });
+    const r = routes();
+
+    expect((await call(r.list, 'GET', '/webhooks')).body.map((e: { id: string }) => e.id)).toEqual([
+      first.id,
+      second.id,
+    ]);
+    expect((await call(r.list, 'GET', '/webhooks', { token: tokens.bob })).body).toEqual([]);
+
+    for (const [handler, method, path, body] of [
+      [r.get, 'GET', `/webhooks/${first.id}`, undefined],
+      [r.update, 'PUT', `/webhooks/${first.id}`, { url: 'https://hooks.example.com/b' }],
+      [r.rotate, 'POST', `/webhooks/${first.id}/secret`, undefined],
+      [r.remove, 'DELETE', `/webhooks/${first.id}`, undefined],
+    ] as const) {
+      const answer = await call(handler, method, path, { body, token: tokens.bob });
+      expect(answer.status, `${method} ${path}`).toBe(404);
+      expect(answer.body.message).toBe(
+        `No webhook endpoint with id ${first.id}: it does not exist, or it is not yours`,
+      );
+    }
+    expect(store.endpoints.get(first.id)?.url).toBe('https://hooks.example.com/plants');
+
+    const replaced = await call(r.update, 'PUT', `/webhooks/${first.id}`, {
+      body: { url: 'https://hooks.example.com/new', events: ['plant.added'], disabled: true },
+    });
+    expect(replaced.body).toMatchObject({
+      url: 'https://hooks.example.com/new',
+      events: ['plant.added'],
+      disabled: true,
+    });
+    expect(replaced.body).not.toHaveProperty('secret');
+
+    const rotated = await call(r.rotate, 'POST', `/webhooks/${first.id}/secret`);
+    expect(rotated).toMatchObject({
+      status: 200,
+      body: { secret: expect.stringMatching(/^whsec_/) },
+    });
+    expect(rotated.body.secret).not.toBe(first.secret);
+    const secrets = store.endpoints.get(first.id)?.secrets ?? [];
+    expect(secrets.map((s) => s.secret)).toEqual([rotated.body.secret, first.secret]);
+    const keptFor = Date.parse(secrets[1]?.expiresAt ?? '') - Date.now();
+    expect(keptFor).toBeGreaterThan(23.9 * 3600_000);
+    expect(keptFor).toBeLessThanOrEqual(24 * 3600_000);
+
+    expect((await call(r.remove, 'DELETE', `/webhooks/${first.id}`)).status).toBe(204);
+    expect((await call(r.get, 'GET', `/webhooks/${first.id}`)).status).toBe(404);
+    expect((await call(r.remove, 'DELETE', `/webhooks/${first.id}`)).status).toBe(404);
+  });
+
+  it('takes each setting a PUT leaves out at its default: every event, no description, enabled', async () => {
+    const { body } = await register({
+      url: 'https://hooks.example.com/',
+      events: ['plant.added'],
+      description: 'x',
+    });
+    const endpoint = store.endpoints.get(body.id);
+    if (endpoint) Object.assign(endpoint, { disabled: true, disabledReason: 'answered 410 Gone' });
+
+    const { body: replaced } = await call(routes().update, 'PUT', `/webhooks/${body.id}`, {
+      body: { url: 'https://hooks.example.com/' },
+    });
+    expect(replaced).toEqual({
+      id: body.id,
+      url: 'https://hooks.example.com/',
+      events: [...EVENT_TYPES],
+      disabled: false,
+      createdAt: body.createdAt,
+    });
+  });
+
+  it('refuses a PUT to a private address, and a malformed id with a 400 naming id', async () => {
+    const { body } = await register();
+    const put = await call(routes().update, 'PUT', `/webhooks/${body.id}`, {
+      body: { url: 'https://10.1.2.3/' },
+    });
+    expect(put.status).toBe(400);
+    expect(store.endpoints.get(body.id)?.url).toBe('https://hooks.example.com/plants');
+
+    const bad = await call(routes().get, 'GET', '/webhooks/ep_short');
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/^id in the path must be a webhook endpoint id/);
+  });
+});
