@@ -1,26 +1,13 @@
 // A caller's own webhook endpoints over real HTTP, as `npm start` runs them (its table on DynamoDB
 // Local, http receivers on this machine allowed), through the client typed by openapi.yaml; every
 // answer checked against the document.
-import createClient, { type Middleware } from 'openapi-fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalService, startLocalService } from '../support/localService.ts';
-import { expectResponseMatchesContract } from '../support/openapiResponses.ts';
-import type { paths } from '../support/plantStoreApi.d.ts';
+import { typedClient } from '../support/typedClient.ts';
 
 let service: LocalService;
-let api: ReturnType<typeof createClient<paths>>;
+let api: ReturnType<typeof typedClient>;
 const tokens: Record<'carol' | 'dave', string> = { carol: '', dave: '' };
-
-const contractCheck: Middleware = {
-  async onResponse({ request, response, schemaPath }) {
-    expectResponseMatchesContract(request.method, schemaPath, {
-      status: response.status,
-      headers: response.headers,
-      body: await response.clone().text(),
-    });
-    return undefined;
-  },
-};
 
 const as = (caller: keyof typeof tokens) => ({
   headers: { Authorization: `Bearer ${tokens[caller]}` },
@@ -30,8 +17,7 @@ beforeAll(async () => {
   service = await startLocalService();
   tokens.carol = (await service.token('--sub', 'carol')).trim();
   tokens.dave = (await service.token('--sub', 'dave')).trim();
-  api = createClient<paths>({ baseUrl: service.baseUrl });
-  api.use(contractCheck);
+  api = typedClient(service.baseUrl);
 });
 afterAll(() => service?.stop());
 

@@ -3,27 +3,13 @@
 // apart without this file failing its type check or its tests. Every answer is also checked
 // against the document's schemas and headers.
 import { request as httpRequest } from 'node:http';
-import createClient, { type Middleware } from 'openapi-fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalService, startLocalService } from '../support/localService.ts';
-import { expectResponseMatchesContract } from '../support/openapiResponses.ts';
-import type { paths } from '../support/plantStoreApi.d.ts';
+import { typedClient } from '../support/typedClient.ts';
 
 let service: LocalService;
-let api: ReturnType<typeof createClient<paths>>;
+let api: ReturnType<typeof typedClient>;
 const tokens: Record<'alice' | 'bob', string> = { alice: '', bob: '' };
-
-/** Every answer the client receives must match the published document. */
-const contractCheck: Middleware = {
-  async onResponse({ request, response, schemaPath }) {
-    expectResponseMatchesContract(request.method, schemaPath, {
-      status: response.status,
-      headers: response.headers,
-      body: await response.clone().text(),
-    });
-    return undefined;
-  },
-};
 
 const as = (caller: keyof typeof tokens) => ({
   headers: { Authorization: `Bearer ${tokens[caller]}` },
@@ -33,8 +19,7 @@ beforeAll(async () => {
   service = await startLocalService();
   tokens.alice = (await service.token('--sub', 'alice')).trim();
   tokens.bob = (await service.token('--sub', 'bob')).trim();
-  api = createClient<paths>({ baseUrl: service.baseUrl });
-  api.use(contractCheck);
+  api = typedClient(service.baseUrl);
 });
 afterAll(() => service?.stop());
 

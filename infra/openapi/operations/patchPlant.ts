@@ -2,7 +2,6 @@
 import { BODY_REFUSALS } from '#lib/http/jsonBody.ts';
 import { PlantPatch } from '#lib/plants/schemas.ts';
 import { patchPlantRoute } from '#lib/routes/patchPlant.ts';
-import { otherIdMessage, versionMismatchMessage } from '#lib/routes/plantUpdates.ts';
 import {
   errorResponses,
   headerRef,
@@ -12,6 +11,7 @@ import {
   refusalOf,
   schemaRef,
 } from '../shared.ts';
+import { otherIdExample, staleVersion } from './plantUpdates.ts';
 
 export const operation: OperationDescription = {
   route: patchPlantRoute,
@@ -58,22 +58,10 @@ export const operation: OperationDescription = {
             summary: 'A required field removed',
             message: refusalOf(PlantPatch, { name: null }),
           },
-          otherId: {
-            summary: 'The body names another plant',
-            message: otherIdMessage(2, 1),
-          },
+          otherId: otherIdExample,
         },
       },
-      412: {
-        description:
-          'The plant no longer has the version `If-Match` names: someone updated it since it was read. Nothing was written; read it again and retry.',
-        examples: {
-          changed: {
-            summary: 'A concurrent update won',
-            message: versionMismatchMessage(1),
-          },
-        },
-      },
+      412: staleVersion,
     }),
   },
 };

@@ -1,6 +1,5 @@
 // PUT /plants/{id} in the published document.
 import { PlantUpdate } from '#lib/plants/schemas.ts';
-import { otherIdMessage, versionMismatchMessage } from '#lib/routes/plantUpdates.ts';
 import { updatePlantRoute } from '#lib/routes/updatePlant.ts';
 import {
   errorResponses,
@@ -11,6 +10,7 @@ import {
   refusalOf,
   schemaRef,
 } from '../shared.ts';
+import { otherIdExample, staleVersion } from './plantUpdates.ts';
 
 export const operation: OperationDescription = {
   route: updatePlantRoute,
@@ -50,22 +50,10 @@ export const operation: OperationDescription = {
             summary: 'A required field is missing',
             message: refusalOf(PlantUpdate, {}),
           },
-          otherId: {
-            summary: 'The body names another plant',
-            message: otherIdMessage(2, 1),
-          },
+          otherId: otherIdExample,
         },
       },
-      412: {
-        description:
-          'The plant no longer has the version `If-Match` names: someone updated it since it was read. Nothing was written; read it again and retry.',
-        examples: {
-          changed: {
-            summary: 'A concurrent update won',
-            message: versionMismatchMessage(1),
-          },
-        },
-      },
+      412: staleVersion,
     }),
   },
 };
