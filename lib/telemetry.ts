@@ -39,6 +39,8 @@ export const METRIC_NAMES = [
   'EndpointSecretsRotated',
   'EndpointsNotFound',
   'EndpointLimitReached',
+  // the 503 of a registration whose url's host could not be resolved just now
+  'ResolverUnavailable',
   // the plant added webhook: one of the first three per attempt
   'WebhooksDelivered',
   'WebhookAttemptsFailed',

@@ -27,14 +27,24 @@ export const endpointView = (stored: StoredEndpoint): Endpoint => {
 /** A signing secret as Standard Webhooks writes it: whsec_ and 32 random bytes in base64. */
 export const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
-/** Why `url` may not be registered (its shape, its scheme, its addresses), as a 400; or none. */
+export const HOST_UNRESOLVED =
+  "The url's host could not be resolved just now: retry in a few seconds";
+
+/**
+ * Why `url` may not be registered (its shape, its scheme, its addresses), as a 400; a 503 when its
+ * host could not be resolved just now; or none.
+ */
 export const urlRefusal = async (
   url: string,
   policy: EndpointPolicy,
 ): Promise<ErrorReply | undefined> => {
-  const problem =
-    urlShapeProblem(url, policy.allowPrivate) ?? (await urlAddressProblem(url, policy));
-  return problem ? { status: 400, message: problem, metric: 'ValidationFailures' } : undefined;
+  const shape = urlShapeProblem(url, policy.allowPrivate);
+  if (shape) return { status: 400, message: shape, metric: 'ValidationFailures' };
+  const address = await urlAddressProblem(url, policy);
+  if (!address) return undefined;
+  return address.unsettled
+    ? unavailable(HOST_UNRESOLVED, { metric: 'ResolverUnavailable', outcome: 'unavailable' })
+    : { status: 400, message: address.problem, metric: 'ValidationFailures' };
 };
 
 export const endpointNotFoundMessage = (id: string) =>

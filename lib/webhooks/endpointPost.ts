@@ -47,7 +47,7 @@ export const urlShapeProblem = (value: string, allowPrivate: boolean) => {
 const checkedAddress = async (
   url: URL,
   { allowPrivate, resolve = resolveHost, isPublic = isPublicAddress }: EndpointPolicy,
-): Promise<LookupAddress | { refused: string; shown?: string }> => {
+): Promise<LookupAddress | { refused: string; shown?: string; unsettled?: true }> => {
   const allowed = schemes(allowPrivate);
   if (!allowed.includes(url.protocol))
     return { refused: `refused scheme ${url.protocol} (${allowed.join(' or ')} only)` };
@@ -60,6 +60,9 @@ const checkedAddress = async (
       addresses = await resolve(host);
     } catch (error) {
       const { code, message } = error as NodeJS.ErrnoException;
+      // a resolver that cannot answer now (EAI_AGAIN) says nothing of the url: not a refusal
+      if (code === 'EAI_AGAIN')
+        return { refused: `could not resolve ${host} now`, unsettled: true };
       return { refused: `refused host ${host}: it does not resolve (${code ?? message})` };
     }
   }
@@ -77,13 +80,19 @@ const checkedAddress = async (
 
 /**
  * At registration (POST and PUT /webhooks), once the shape rule accepted `url`: why its addresses
- * are refused (a 400's message), by the very check of every attempt.
+ * are refused (a 400's message), by the very check of every attempt; or, when the host could not
+ * be resolved just now, that it is unsettled (a 503: the caller retries).
  */
-export const urlAddressProblem = async (url: string, policy: EndpointPolicy) => {
+export const urlAddressProblem = async (
+  url: string,
+  policy: EndpointPolicy,
+): Promise<{ problem: string; unsettled?: true } | undefined> => {
   const checked = await checkedAddress(new URL(url), policy);
-  return 'refused' in checked
-    ? `url must point at public addresses only (${checked.shown ?? checked.refused}): register a receiver reachable from the internet`
-    : undefined;
+  if (!('refused' in checked)) return undefined;
+  if (checked.unsettled) return { problem: checked.refused, unsettled: true };
+  return {
+    problem: `url must point at public addresses only (${checked.shown ?? checked.refused}): register a receiver reachable from the internet`,
+  };
 };
 
 export interface EndpointRequest {

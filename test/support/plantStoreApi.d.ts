@@ -1434,7 +1434,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The endpoint store is throttling or unreachable, the identity provider's key set cannot be fetched, or the request ran out of time. Retry after `Retry-After` seconds. */
+            /** @description The endpoint store is throttling or unreachable, the identity provider's key set cannot be fetched, or the request ran out of time. Retry after `Retry-After` seconds. Or the url's host could not be resolved just now (the resolver's answer was not a verdict on the url). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -1671,7 +1671,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The endpoint store is throttling or unreachable, the identity provider's key set cannot be fetched, or the request ran out of time. Retry after `Retry-After` seconds. */
+            /** @description The endpoint store is throttling or unreachable, the identity provider's key set cannot be fetched, or the request ran out of time. Retry after `Retry-After` seconds. Or the url's host could not be resolved just now (the resolver's answer was not a verdict on the url). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];

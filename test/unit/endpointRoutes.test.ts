@@ -6,6 +6,7 @@ import type { HttpHandler } from '#lib/http/pipeline.ts';
 import type { HttpResponse } from '#lib/http/types.ts';
 import { createEndpointHandler, ENDPOINT_LIMIT_MESSAGE } from '#lib/routes/createEndpoint.ts';
 import { deleteEndpointHandler } from '#lib/routes/deleteEndpoint.ts';
+import { HOST_UNRESOLVED } from '#lib/routes/endpointReplies.ts';
 import { getEndpointHandler } from '#lib/routes/getEndpoint.ts';
 import { listEndpointsHandler } from '#lib/routes/listEndpoints.ts';
 import { rotateEndpointSecretHandler } from '#lib/routes/rotateEndpointSecret.ts';
@@ -34,6 +35,8 @@ const ADDRESSES: Record<string, string[]> = {
 const policy: EndpointPolicy = {
   allowPrivate: false,
   resolve: async (host) => {
+    if (host === 'flaky.example.com')
+      throw Object.assign(new Error('try again'), { code: 'EAI_AGAIN' });
     const addresses = ADDRESSES[host];
     if (!addresses) throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
     return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
@@ -186,6 +189,14 @@ describe('POST /webhooks', () => {
       body: { error: 409, message: ENDPOINT_LIMIT_MESSAGE },
     });
     expect((await register(undefined, tokens.bob)).status).toBe(201);
+  });
+
+  it('answers a host its resolver could not resolve just now with 503 and Retry-After, not a 400', async () => {
+    const { status, response, body } = await register({ url: 'https://flaky.example.com/' });
+    expect(status).toBe(503);
+    expect(body.message).toBe(HOST_UNRESOLVED);
+    expect(headerOf(response, 'Retry-After')).toBeDefined();
+    expect(store.endpoints.size).toBe(0);
   });
 
   it('answers a store outage with 503 and Retry-After', async () => {

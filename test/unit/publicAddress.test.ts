@@ -106,9 +106,9 @@ describe('a URL host in a numeric form', () => {
   ])('%s is refused as %s, the address it is', async (host, address) => {
     expect(
       await urlAddressProblem(`https://${host}/hook`, { allowPrivate: false, resolve: noLookup }),
-    ).toBe(
-      `url must point at public addresses only (refused address ${address}: not public): register a receiver reachable from the internet`,
-    );
+    ).toEqual({
+      problem: `url must point at public addresses only (refused address ${address}: not public): register a receiver reachable from the internet`,
+    });
   });
 
   it('is accepted when the address it is, is public', async () => {

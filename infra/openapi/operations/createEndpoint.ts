@@ -2,7 +2,7 @@
 import { createEndpointRoute, ENDPOINT_LIMIT_MESSAGE } from '#lib/routes/createEndpoint.ts';
 import { MAX_ENDPOINTS_PER_CALLER } from '#lib/webhooks/endpointStore.ts';
 import { commonHeaders, errorResponses, type OperationDescription, schemaRef } from '../shared.ts';
-import { badEndpointBody, endpointsUnavailable } from './endpointErrors.ts';
+import { badEndpointBody, urlUnsettled } from './endpointErrors.ts';
 
 export const operation: OperationDescription = {
   route: createEndpointRoute,
@@ -64,7 +64,7 @@ export const operation: OperationDescription = {
         description: `You have ${MAX_ENDPOINTS_PER_CALLER} endpoints already, the most a caller may have: delete one first.`,
         examples: { limit: { summary: 'An 11th endpoint', message: ENDPOINT_LIMIT_MESSAGE } },
       },
-      503: endpointsUnavailable,
+      503: urlUnsettled,
     }),
   },
 };

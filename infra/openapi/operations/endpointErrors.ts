@@ -1,7 +1,11 @@
 // The statuses the operations on a caller's own webhook endpoints word their own way: a bad path
 // id or url (400), an endpoint that is not there (404), the endpoint store's outage (503).
 import { BEARER_REFUSALS } from '#lib/http/bearerAuth.ts';
-import { ENDPOINTS_UNAVAILABLE, endpointNotFoundMessage } from '#lib/routes/endpointReplies.ts';
+import {
+  ENDPOINTS_UNAVAILABLE,
+  endpointNotFoundMessage,
+  HOST_UNRESOLVED,
+} from '#lib/routes/endpointReplies.ts';
 import { EndpointPath, NewEndpoint } from '#lib/webhooks/endpointSchemas.ts';
 import { headerRef, refusalOf } from '../shared.ts';
 
@@ -50,6 +54,19 @@ export const endpointsUnavailable = {
     keysUnavailable: {
       summary: "The identity provider's key set cannot be fetched",
       message: BEARER_REFUSALS.keysUnavailable,
+    },
+  },
+};
+
+/** The 503 of a registration or replacement: also a url whose host could not be resolved just now. */
+export const urlUnsettled = {
+  ...endpointsUnavailable,
+  description: `${endpointsUnavailable.description} Or the url's host could not be resolved just now (the resolver's answer was not a verdict on the url).`,
+  examples: {
+    ...endpointsUnavailable.examples,
+    hostUnresolved: {
+      summary: "The url's host could not be resolved now",
+      message: HOST_UNRESOLVED,
     },
   },
 };

@@ -1,7 +1,7 @@
 // PUT /webhooks/{id} in the published document.
 import { updateEndpointRoute } from '#lib/routes/updateEndpoint.ts';
 import { errorResponses, jsonSuccess, type OperationDescription, schemaRef } from '../shared.ts';
-import { badEndpointBody, endpointNotFound, endpointsUnavailable } from './endpointErrors.ts';
+import { badEndpointBody, endpointNotFound, urlUnsettled } from './endpointErrors.ts';
 
 export const operation: OperationDescription = {
   route: updateEndpointRoute,
@@ -37,7 +37,7 @@ export const operation: OperationDescription = {
     ...errorResponses([400, 401, 403, 404, 413, 415, 500, 503], {
       400: badEndpointBody,
       404: endpointNotFound,
-      503: endpointsUnavailable,
+      503: urlUnsettled,
     }),
   },
 };
