@@ -1,24 +1,22 @@
-// The bench caller's webhook endpoints as DynamoDB stores them (lib/webhooks/dynamoEndpoints.ts: the
-// caller's partition, an item per endpoint and one counting them): seeded into DynamoDB Local by
-// bench/seed.ts, answered by bench/probe.mjs's stubs, keyed so by the floors. Plain JavaScript, so
-// that a probe loads no TypeScript.
+// The bench caller's webhook endpoints as DynamoDB stores them (their keys are the store's own,
+// lib/webhooks/endpointKeys.mjs): seeded into DynamoDB Local by bench/seed.ts, answered by
+// bench/probe.mjs's stubs, keyed so by the floors. Plain JavaScript, so that a probe loads no
+// TypeScript.
+import { endpointKey } from '../lib/webhooks/endpointKeys.mjs';
 import { CALLER } from './plant.mjs';
+
+export {
+  callerPartition,
+  countKey,
+  ENDPOINT_PREFIX,
+  endpointKey,
+} from '../lib/webhooks/endpointKeys.mjs';
 
 /** The endpoints the caller has from the start: the most a caller may (MAX_ENDPOINTS_PER_CALLER). */
 export const SEEDED_ENDPOINTS = 10;
 
 /** Where the bench's endpoints point: an address, so that registering one resolves no name. */
 export const ENDPOINT_URL = 'https://127.0.0.1/hooks';
-
-export const ENDPOINT_PREFIX = 'endpoint#';
-/** The partition of all the owner's endpoints and their count. */
-export const callerPartition = (owner) => `caller#${owner}`;
-export const endpointKey = (owner, id) => ({
-  pk: callerPartition(owner),
-  sk: `${ENDPOINT_PREFIX}${id}`,
-});
-/** The item whose attribute `endpoints` counts the owner's endpoints. */
-export const countKey = (owner) => ({ pk: callerPartition(owner), sk: 'count' });
 
 /** The id of the bench's endpoint `n`: ep_ and 22 characters, as the routes' path requires. */
 export const endpointId = (n) => `ep_bench${String(n).padStart(17, '0')}`;

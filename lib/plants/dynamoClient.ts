@@ -23,6 +23,8 @@ export const createDocumentClient = ({
       },
       ...(endpoint ? { endpoint } : {}),
     }),
+    // an optional field left unset is absent from the item, as it is from the value
+    { marshallOptions: { removeUndefinedValues: true } },
   );
 
 /** The SDK's options of a request that stops when `signal` aborts. */

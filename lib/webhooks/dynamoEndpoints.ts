@@ -29,45 +29,20 @@ import { abortable } from '#lib/plants/dynamoClient.ts';
 import type { DynamoTarget } from '#lib/plants/dynamoStore.ts';
 import { isCancelledForNow, unavailableOr } from '#lib/plants/storeErrors.ts';
 import {
+  callerPartition,
+  countKey,
+  ENDPOINT_PREFIX,
+  endpointKey,
+} from '#lib/webhooks/endpointKeys.mjs';
+import {
   type EndpointSecret,
   type EndpointStore,
   MAX_ENDPOINTS_PER_CALLER,
   type StoredEndpoint,
 } from '#lib/webhooks/endpointStore.ts';
 
-const ENDPOINT = 'endpoint#';
-const callerKey = (owner: string) => `caller#${owner}`;
-const endpointKey = (owner: string, id: string) => ({
-  pk: callerKey(owner),
-  sk: `${ENDPOINT}${id}`,
-});
-/** The item that counts the owner's endpoints, in its attribute `endpoints`. */
-const countKey = (owner: string) => ({ pk: callerKey(owner), sk: 'count' });
-
 /** What an endpoint's item holds besides its key: the owner and the id are the key's. */
 type EndpointAttributes = Omit<StoredEndpoint, 'owner' | 'id'>;
-
-const storedSecret = ({ secret, expiresAt }: EndpointSecret): EndpointSecret =>
-  expiresAt === undefined ? { secret } : { secret, expiresAt };
-
-/** The attributes of `endpoint`, none undefined (the document client refuses them). */
-const attributesOf = ({
-  url,
-  events,
-  description,
-  disabled,
-  disabledReason,
-  createdAt,
-  secrets,
-}: Omit<StoredEndpoint, 'owner'>): EndpointAttributes => ({
-  url,
-  events,
-  ...(description === undefined ? {} : { description }),
-  disabled,
-  ...(disabledReason === undefined ? {} : { disabledReason }),
-  createdAt,
-  secrets: secrets.map(storedSecret),
-});
 
 const toStoredEndpoint = (owner: string, item: Record<string, unknown>): StoredEndpoint => {
   const {
@@ -75,7 +50,7 @@ const toStoredEndpoint = (owner: string, item: Record<string, unknown>): StoredE
     sk,
     ...attributes
   } = item as EndpointAttributes & { pk: string; sk: string };
-  return { id: sk.slice(ENDPOINT.length), owner, ...attributes };
+  return { id: sk.slice(ENDPOINT_PREFIX.length), owner, ...attributes };
 };
 
 /** How many times, in all, a transaction is sent while DynamoDB cancels it only for a while. */
@@ -117,7 +92,7 @@ const writeTogether = async (
 export const dynamoCreateEndpoint =
   ({ client, table }: DynamoTarget): EndpointStore['create'] =>
   async (owner, endpoint, { signal } = {}) => {
-    const attributes = attributesOf(endpoint);
+    const { id, ...attributes } = endpoint;
     let failed: number | undefined;
     try {
       failed = await writeTogether(
@@ -135,7 +110,7 @@ export const dynamoCreateEndpoint =
           {
             Put: {
               TableName: table,
-              Item: { ...endpointKey(owner, endpoint.id), ...attributes },
+              Item: { ...endpointKey(owner, id), ...attributes },
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },
@@ -151,7 +126,7 @@ export const dynamoCreateEndpoint =
         `endpoint id ${endpoint.id} is taken by another endpoint of the same caller: ids must be random (ep_ and enough random characters), fix how they are made`,
       );
     }
-    return { outcome: 'created', endpoint: { id: endpoint.id, owner, ...attributes } };
+    return { outcome: 'created', endpoint: { ...endpoint, owner } };
   };
 
 export const dynamoListEndpoints =
@@ -162,7 +137,10 @@ export const dynamoListEndpoints =
         new QueryCommand({
           TableName: table,
           KeyConditionExpression: 'pk = :caller AND begins_with(sk, :endpoint)',
-          ExpressionAttributeValues: { ':caller': callerKey(owner), ':endpoint': ENDPOINT },
+          ExpressionAttributeValues: {
+            ':caller': callerPartition(owner),
+            ':endpoint': ENDPOINT_PREFIX,
+          },
           ConsistentRead: true,
         }),
         abortable(signal),
@@ -235,10 +213,6 @@ export const dynamoReplaceEndpoint =
 /** How many times, in all, a rotation is written while concurrent rotations keep changing the secrets. */
 const ROTATION_ATTEMPTS = 5;
 
-/**
- * The secrets after a rotation from `secrets`: the new one first, the current one kept until
- * `keepOldUntil`, the others kept until they expire.
- */
 /** After a rotation: the new secret, and the one it replaces until keepOldUntil (API.md: two). */
 const rotated = (
   secrets: EndpointSecret[],

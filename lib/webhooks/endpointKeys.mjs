@@ -1,0 +1,17 @@
+// Where a caller's webhook endpoints are in the webhooks table: the caller's partition, an item per
+// endpoint, and one counting them. Written once, for the store (lib/webhooks/dynamoEndpoints.ts)
+// and the bench that seeds and stubs it; plain JavaScript, so that the bench's probe loads no
+// TypeScript.
+
+export const ENDPOINT_PREFIX = 'endpoint#';
+
+/** The partition of all the owner's endpoints and their count. */
+export const callerPartition = (owner) => `caller#${owner}`;
+
+export const endpointKey = (owner, id) => ({
+  pk: callerPartition(owner),
+  sk: `${ENDPOINT_PREFIX}${id}`,
+});
+
+/** The item whose attribute `endpoints` counts the owner's endpoints. */
+export const countKey = (owner) => ({ pk: callerPartition(owner), sk: 'count' });
