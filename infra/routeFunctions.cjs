@@ -7,16 +7,17 @@ const TABLES = {
   plants: { resource: 'PlantsTable', settings: 'plantsTable', queries: 'indexes' },
   webhooks: { resource: 'WebhooksTable', settings: 'webhooksTable', queries: 'table' },
 };
+// and the queues a route sends to (SendMessage only)
+const QUEUES = {
+  endpointDeliveries: { resource: 'EndpointDeliveryQueue', settings: 'endpointDeliveryQueue' },
+};
 
 module.exports = async ({ resolveVariable }) => {
   const { ROUTES } = await import('../lib/routes/routeList.ts');
-  const settingsOf = async (tables) => {
+  const settingsOf = async (tables, queues) => {
     const environment = { ...(await resolveVariable('self:custom.environment.route')) };
-    for (const table of Object.keys(tables)) {
-      Object.assign(
-        environment,
-        await resolveVariable(`self:custom.environment.${TABLES[table].settings}`),
-      );
+    for (const { settings } of [...Object.keys(tables).map((table) => TABLES[table]), ...queues]) {
+      Object.assign(environment, await resolveVariable(`self:custom.environment.${settings}`));
     }
     return environment;
   };
@@ -33,14 +34,22 @@ module.exports = async ({ resolveVariable }) => {
     };
   };
   const functions = {};
-  for (const [name, { method, path, tables }] of Object.entries(ROUTES)) {
+  for (const [name, { method, path, tables, queues: sends = [] }] of Object.entries(ROUTES)) {
+    const queues = sends.map((queue) => QUEUES[queue]);
     functions[name] = {
       handler: `handlers/${name}.handler`,
-      environment: await settingsOf(tables),
+      environment: await settingsOf(tables, queues),
       events: [{ httpApi: { method, path } }],
-      iamRoleStatements: Object.entries(tables).flatMap(([table, actions]) =>
-        actions.map((action) => grant(table, action)),
-      ),
+      iamRoleStatements: [
+        ...Object.entries(tables).flatMap(([table, actions]) =>
+          actions.map((action) => grant(table, action)),
+        ),
+        ...queues.map(({ resource }) => ({
+          Effect: 'Allow',
+          Action: ['sqs:SendMessage'],
+          Resource: [{ 'Fn::GetAtt': [resource, 'Arn'] }],
+        })),
+      ],
     };
   }
   return functions;

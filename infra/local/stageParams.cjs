@@ -40,5 +40,6 @@ module.exports = async ({ options }) => {
     webhookDeadLetterQueueUrl: '',
     webhookDeadLetterDir: env.WEBHOOK_DEAD_LETTER_DIR,
     webhookRetryQueueUrl: env.WEBHOOK_RETRY_QUEUE_URL,
+    endpointDeliveryQueueUrl: env.ENDPOINT_DELIVERY_QUEUE_URL,
   };
 };

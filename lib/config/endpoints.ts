@@ -14,6 +14,20 @@ export const endpointUrlSettings: SettingsLoader<EndpointUrlSettings> = (read) =
   allowPrivate: read.oneOf('WEBHOOK_ALLOW_PRIVATE_URLS', ['true', 'false'], 'false') === 'true',
 });
 
+export interface DeliveryQueueSettings {
+  /** The SQS queue of deliveries to callers' endpoints (infra/webhooks.yml). */
+  queueUrl: string;
+  region: string;
+}
+
+export const deliveryQueueSettings: SettingsLoader<DeliveryQueueSettings> = (read) => ({
+  queueUrl: read.required(
+    'ENDPOINT_DELIVERY_QUEUE_URL',
+    "the SQS queue of deliveries to callers' endpoints",
+  ),
+  region: read.optional('AWS_REGION') ?? 'us-east-1',
+});
+
 export const endpointRouteSettings = {
   auth: authSettings,
   store: webhooksStoreSettings,

@@ -12,7 +12,12 @@ export interface RouteEntry {
   access: Access;
   /** The DynamoDB actions its store operations make, by table: its role's grants and settings. */
   tables: Partial<Record<Table, readonly TableAction[]>>;
+  /** The queues it sends to (SendMessage): its role's grants and settings. */
+  queues?: readonly Queue[];
 }
+
+/** The queues a route may send to: the deliveries to callers' own endpoints. */
+export type Queue = 'endpointDeliveries';
 
 /** The service's tables: its plants, and its callers' webhook endpoints. */
 export type Table = 'plants' | 'webhooks';
@@ -90,6 +95,27 @@ export const ROUTES = {
     path: '/webhooks/{id}/secret',
     access: 'write',
     tables: { webhooks: ['GetItem', 'UpdateItem'] },
+  },
+  // ping and resend put a delivery on the endpoint-deliveries queue, as the stream's events do
+  pingEndpoint: {
+    method: 'POST',
+    path: '/webhooks/{id}/ping',
+    access: 'write',
+    tables: { webhooks: ['GetItem'] },
+    queues: ['endpointDeliveries'],
+  },
+  listEndpointAttempts: {
+    method: 'GET',
+    path: '/webhooks/{id}/attempts',
+    access: 'read',
+    tables: { webhooks: ['GetItem', 'Query'] },
+  },
+  resendEndpointEvent: {
+    method: 'POST',
+    path: '/webhooks/{id}/attempts/{webhookId}/resend',
+    access: 'write',
+    tables: { webhooks: ['GetItem'] },
+    queues: ['endpointDeliveries'],
   },
 } as const satisfies Record<string, RouteEntry>;
 

@@ -15,3 +15,20 @@ export const endpointKey = (owner, id) => ({
 
 /** The item whose attribute `endpoints` counts the owner's endpoints. */
 export const countKey = (owner) => ({ pk: callerPartition(owner), sk: 'count' });
+
+/** The partition of one endpoint's delivery attempts and the events they delivered (14 days). */
+export const deliveriesPartition = (endpointId) => `endpoint#${endpointId}`;
+
+export const ATTEMPT_PREFIX = 'attempt#';
+
+/** An attempt's item: sorted by when it started, so that a Query reads the newest first. */
+export const attemptKey = (endpointId, { at, webhookId, attempt }) => ({
+  pk: deliveriesPartition(endpointId),
+  sk: `${ATTEMPT_PREFIX}${at}#${webhookId}#${attempt}`,
+});
+
+/** The item keeping an event the endpoint was sent (its type and body), for a resend. */
+export const eventKey = (endpointId, webhookId) => ({
+  pk: deliveriesPartition(endpointId),
+  sk: `event#${webhookId}`,
+});

@@ -4,11 +4,13 @@
 // sleeps through a wait: the queue keeps the event, durably, until it is due.
 import {
   ChangeMessageVisibilityCommand,
+  SendMessageBatchCommand,
   SendMessageCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import { MAX_WAIT_MS } from '#lib/config/webhook.ts';
 import { type DeliveryOutcome, describeOutcome } from '#lib/webhooks/delivery.ts';
+import type { DeliveryQueue } from '#lib/webhooks/endpointDeliveries.ts';
 
 /** An event waiting for its next attempt, as the retry queue holds it. */
 export interface WaitingEvent {
@@ -70,14 +72,17 @@ export interface RetryQueue {
   holdUntilDue(receiptHandle: string, dueAt: number): Promise<void>;
 }
 
+/** The delay of a message due at `dueAt`: a longer wait is held again when it arrives early. */
+const delayUntil = (dueAt: number) =>
+  Math.min(Math.max(Math.ceil((dueAt - Date.now()) / 1000), 0), MAX_DELAY_SECONDS);
+
 export const sqsRetryQueue = (client: SQSClient, queueUrl: string): RetryQueue => ({
   async wait(event) {
-    const seconds = Math.ceil((event.dueAt - Date.now()) / 1000);
     await client.send(
       new SendMessageCommand({
         QueueUrl: queueUrl,
         MessageBody: JSON.stringify(event),
-        DelaySeconds: Math.min(Math.max(seconds, 0), MAX_DELAY_SECONDS),
+        DelaySeconds: delayUntil(event.dueAt),
       }),
     );
   },
@@ -91,4 +96,35 @@ export const sqsRetryQueue = (client: SQSClient, queueUrl: string): RetryQueue =
       }),
     );
   },
+});
+
+/** SQS takes at most this many messages in one SendMessageBatch. */
+const BATCH_SIZE = 10;
+
+/** The deliveries to callers' endpoints: each a message of its own, delayed until it is due. */
+export const sqsDeliveryQueue = (
+  client: SQSClient,
+  queueUrl: string,
+): DeliveryQueue & Pick<RetryQueue, 'holdUntilDue'> => ({
+  async send(deliveries) {
+    for (let start = 0; start < deliveries.length; start += BATCH_SIZE) {
+      const batch = deliveries.slice(start, start + BATCH_SIZE);
+      const { Failed = [] } = await client.send(
+        new SendMessageBatchCommand({
+          QueueUrl: queueUrl,
+          Entries: batch.map((delivery, index) => ({
+            Id: String(index),
+            MessageBody: JSON.stringify(delivery),
+            DelaySeconds: delayUntil(delivery.dueAt),
+          })),
+        }),
+      );
+      if (Failed.length > 0) {
+        throw new Error(
+          `the endpoint-deliveries queue refused ${Failed.length} of ${batch.length} deliveries: ${Failed.map(({ Code, Message }) => Message ?? Code).join('; ')}`,
+        );
+      }
+    }
+  },
+  holdUntilDue: sqsRetryQueue(client, queueUrl).holdUntilDue,
 });

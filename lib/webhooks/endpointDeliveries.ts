@@ -1,0 +1,99 @@
+// Deliveries to a caller's own webhook endpoints, in domain terms: the message that carries one
+// event to one endpoint through the endpoint-deliveries queue (its first attempt, every later one,
+// a ping, a resend), and the contract of the attempts kept for 14 days. It knows nothing of HTTP.
+import { randomBytes } from 'node:crypto';
+import type { Unavailable } from '#lib/plants/store.ts';
+import type { EventType } from '#lib/webhooks/endpointStore.ts';
+
+/** A ping is delivered as any event, but is no type an endpoint subscribes to. */
+export const PING = 'webhook.ping';
+export type DeliveredType = EventType | typeof PING;
+
+/** How long attempts are kept, and a resend may name their event (API.md). */
+export const ATTEMPTS_KEPT_MS = 14 * 24 * 3600 * 1000;
+
+/** One event on its way to one endpoint, as the endpoint-deliveries queue holds it. */
+export interface EndpointDelivery {
+  owner: string;
+  endpointId: string;
+  /** The same on every attempt and every resend of this event. */
+  webhookId: string;
+  type: DeliveredType;
+  /** The JSON body: {type, timestamp, data}. */
+  body: string;
+  /** Attempts made so far (0: the first is next). */
+  attempts: number;
+  /** When the next attempt is due, in ms since the epoch. */
+  dueAt: number;
+  lastError?: string;
+}
+
+/** A message of the queue; an Error for anything else, which the queue's redrive then moves aside. */
+export const endpointDeliveryOf = (text: string): EndpointDelivery => {
+  const delivery = JSON.parse(text) as Partial<EndpointDelivery> | null;
+  const { owner, endpointId, webhookId, type, body, attempts, dueAt } = delivery ?? {};
+  const strings = [owner, endpointId, webhookId, type, body];
+  if (
+    strings.some((value) => typeof value !== 'string') ||
+    !Number.isSafeInteger(attempts) ||
+    typeof dueAt !== 'number'
+  ) {
+    throw new Error('a message of the endpoint-deliveries queue that is no delivery');
+  }
+  return delivery as EndpointDelivery;
+};
+
+/** Standard Webhooks' body: the type, when it happened (ISO 8601, UTC), and its data. */
+export const eventBody = (type: DeliveredType, at: Date, data: object) =>
+  JSON.stringify({ type, timestamp: at.toISOString(), data });
+
+/** A webhook-id of an event made here and now (a ping). */
+export const newWebhookId = () => `msg_${randomBytes(16).toString('base64url')}`;
+
+/** One attempt, as GET /webhooks/{id}/attempts answers it. */
+export interface Attempt {
+  webhookId: string;
+  type: DeliveredType;
+  /** 1 for the first attempt of a delivery (a resend starts again at 1). */
+  attempt: number;
+  /** ISO 8601, UTC: when the attempt started. */
+  at: string;
+  /** The receiver's HTTP status, a 3xx included. */
+  status?: number | undefined;
+  /** Why it failed: no answer, a timeout, a redirect not followed, a refused address. */
+  error?: string | undefined;
+  durationMs: number;
+}
+
+/** Where the next page of attempts starts: opaque to callers. */
+export type AttemptsPosition = string;
+
+export type AttemptsPage =
+  | { outcome: 'page'; attempts: Attempt[]; next?: AttemptsPosition }
+  | Unavailable;
+
+/** An event an endpoint was sent, for a resend: its type and body as first delivered. */
+export type SentEvent = Pick<EndpointDelivery, 'type' | 'body'>;
+export type SentEventResult = { outcome: 'found'; event: SentEvent } | { outcome: 'notFound' } | Unavailable;
+
+export interface AttemptStore {
+  /** Keeps `attempt` 14 days; with `event` (a delivery's first attempt), keeps it for a resend. */
+  record(endpointId: string, attempt: Attempt, event?: SentEvent): Promise<void>;
+  /** The endpoint's attempts of the last 14 days, newest first. */
+  list(
+    endpointId: string,
+    page: { limit: number; after?: AttemptsPosition | undefined },
+    options?: { signal?: AbortSignal },
+  ): Promise<AttemptsPage>;
+  /** The event `webhookId` as the endpoint was sent it in the last 14 days. */
+  event(
+    endpointId: string,
+    webhookId: string,
+    options?: { signal?: AbortSignal },
+  ): Promise<SentEventResult>;
+}
+
+/** Where deliveries wait: sent now (a ping, a resend, a new event) or when due (a retry). */
+export interface DeliveryQueue {
+  send(deliveries: readonly EndpointDelivery[]): Promise<void>;
+}
