@@ -1,5 +1,6 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBStreamEvent, SQSRecord } from 'aws-lambda';
+import type { EndpointDelivery } from '#lib/webhooks/endpointDeliveries.ts';
 import type { WaitingEvent } from '#lib/webhooks/retries.ts';
 
 /** `image` as the SDK writes an item (marshall); the event types name the same JSON their own way. */
@@ -7,10 +8,10 @@ export declare const streamInsertEvent: (
   sequenceNumber: string,
   image: Record<string, AttributeValue>,
 ) => DynamoDBStreamEvent;
-/** What the retry function reads of a message, and its id and receipt handle. */
+/** What a queue's function reads of a message (the retry queue's, the endpoint deliveries'). */
 export declare const retryQueueEvent: (
   messageId: string,
-  waiting: WaitingEvent,
+  waiting: WaitingEvent | EndpointDelivery,
 ) => {
   Records: (Pick<SQSRecord, 'messageId' | 'receiptHandle' | 'body' | 'eventSource'> & {
     attributes: Pick<SQSRecord['attributes'], 'ApproximateReceiveCount'>;

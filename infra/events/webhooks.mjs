@@ -15,7 +15,10 @@ export const streamInsertEvent = (sequenceNumber, image) => ({
   ],
 });
 
-/** A retry queue message: `waiting`, the event waiting for its next attempt (lib/webhooks/retries.ts). */
+/**
+ * A queue message: `waiting`, an event waiting for its next attempt (lib/webhooks/retries.ts), or a
+ * delivery to a caller's endpoint (lib/webhooks/endpointDeliveries.ts).
+ */
 export const retryQueueEvent = (messageId, waiting) => ({
   Records: [
     {

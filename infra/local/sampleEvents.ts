@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { StoredPlant } from '#lib/plants/store.ts';
 import { ROUTE_NAMES, ROUTES, type RouteEntry, routeKey } from '#lib/routes/routeList.ts';
+import { eventBody, newWebhookId, PING } from '#lib/webhooks/endpointDeliveries.ts';
 import { newEndpointId } from '#lib/webhooks/endpointStore.ts';
 import { plantAddedEvent } from '#lib/webhooks/plantAdded.ts';
 import { httpApiEvent } from '../events/httpApi.ts';
@@ -77,6 +78,18 @@ try {
       ...plantAddedEvent(inserted.Records[0] ?? {}),
       attempts: 1,
       lastError: 'answered 503',
+      dueAt: Date.now(),
+    }),
+    // the plant's insert, for its owner's endpoints (none until one is registered)
+    queueEndpointEvents: inserted,
+    // a ping of the sample endpoint: dropped while no endpoint has its id
+    deliverToEndpoint: retryQueueEvent('1', {
+      owner: DEFAULT_TOKEN.sub,
+      endpointId: samples.webhooks.parameters.id,
+      webhookId: newWebhookId(),
+      type: PING,
+      body: eventBody(PING, new Date(), { endpointId: samples.webhooks.parameters.id }),
+      attempts: 0,
       dueAt: Date.now(),
     }),
   };

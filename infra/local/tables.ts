@@ -97,13 +97,28 @@ const addMissingIndexes = async (
   }
 };
 
-/** Turns the table's stream on when the definition has one and the table's is off. */
+/**
+ * Turns the table's stream on when the definition has one and the table's is off, or has another
+ * view type (a table of an earlier version kept new images only): a stream's view type cannot
+ * change, so that one is turned off first, as a deploy replaces it.
+ */
 const enableStream = async (
   client: DynamoDBClient,
   table: TableDescription,
   { StreamSpecification }: TableDefinition,
 ) => {
-  if (!StreamSpecification || table.StreamSpecification?.StreamEnabled) return;
+  const current = table.StreamSpecification;
+  if (!StreamSpecification || current?.StreamViewType === StreamSpecification.StreamViewType)
+    return;
+  if (current?.StreamEnabled) {
+    await client.send(
+      new UpdateTableCommand({
+        TableName: table.TableName,
+        StreamSpecification: { StreamEnabled: false },
+      }),
+    );
+    await waitUntilActive(client, table.TableName ?? '');
+  }
   await client.send(
     new UpdateTableCommand({
       TableName: table.TableName,

@@ -8,14 +8,15 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SQSClient } from '@aws-sdk/client-sqs';
+import type { DynamoDBRecord } from 'aws-lambda';
 import { parse } from 'yaml';
 import { loadConfig } from '#lib/config/load.ts';
 import { webhookSettings } from '#lib/config/webhook.ts';
 import { localStreamsClient } from './dynamoClient.ts';
 import { repoRoot } from './paths.ts';
-import { type QueuePoller, startQueuePoller } from './queuePoller.ts';
+import { startQueuePoller } from './queuePoller.ts';
 import { type LocalSqs, startLocalSqs } from './sqs.ts';
-import { type StreamPoller, startStreamPoller } from './streamPoller.ts';
+import { startStreamPoller } from './streamPoller.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './webhookReceiver.ts';
 
 /** A local function's invocation URL, as serverless-offline names it (service-stage-function). */
@@ -34,6 +35,8 @@ const invoker = (url: string) => async (event: unknown) => {
 
 const RETRY_QUEUE = 'plant-store-local-webhook-retries';
 const POISON_QUEUE = 'plant-store-local-webhook-poison';
+const DELIVERY_QUEUE = 'plant-store-local-endpoint-deliveries';
+const DELIVERY_POISON_QUEUE = 'plant-store-local-endpoint-delivery-poison';
 
 /** A YAML file of the repository, its CloudFormation tags (!GetAtt, ...) left unresolved. */
 const yamlOf = (...path: string[]) =>
@@ -49,19 +52,24 @@ const deployedEventSources = () => {
     {},
     ...yamlOf('serverless.yml').functions.filter((entry: unknown) => typeof entry === 'object'),
   );
-  const stream = functions.deliverPlantAdded.events[0].stream;
-  const queue = functions.retryPlantAdded.events[0].sqs;
-  const retryQueue = yamlOf('infra', 'webhooks.yml').Resources.WebhookRetryQueue.Properties;
+  const queues = yamlOf('infra', 'webhooks.yml').Resources;
+  const streamOf = (name: string) => {
+    const { batchSize, maximumRetryAttempts } = functions[name].events[0].stream;
+    return { batchSize: Number(batchSize), maximumRetryAttempts: Number(maximumRetryAttempts) };
+  };
+  const queueOf = (name: string, resource: string) => {
+    const { VisibilityTimeout, RedrivePolicy } = queues[resource].Properties;
+    return {
+      batchSize: Number(functions[name].events[0].sqs.batchSize),
+      visibilityTimeoutSeconds: Number(VisibilityTimeout),
+      maxReceiveCount: Number(RedrivePolicy.maxReceiveCount),
+    };
+  };
   return {
-    stream: {
-      batchSize: Number(stream.batchSize),
-      maximumRetryAttempts: Number(stream.maximumRetryAttempts),
-    },
-    queue: {
-      batchSize: Number(queue.batchSize),
-      visibilityTimeoutSeconds: Number(retryQueue.VisibilityTimeout),
-      maxReceiveCount: Number(retryQueue.RedrivePolicy.maxReceiveCount),
-    },
+    stream: streamOf('deliverPlantAdded'),
+    queue: queueOf('retryPlantAdded', 'WebhookRetryQueue'),
+    endpointStream: streamOf('queueEndpointEvents'),
+    deliveryQueue: queueOf('deliverToEndpoint', 'EndpointDeliveryQueue'),
   };
 };
 
@@ -130,15 +138,23 @@ export const startLocalWebhooks = async ({
         redrive: { deadLetterQueue: POISON_QUEUE, maxReceiveCount: sources.queue.maxReceiveCount },
       },
       [POISON_QUEUE]: {},
+      [DELIVERY_QUEUE]: {
+        visibilityTimeoutSeconds: sources.deliveryQueue.visibilityTimeoutSeconds,
+        redrive: {
+          deadLetterQueue: DELIVERY_POISON_QUEUE,
+          maxReceiveCount: sources.deliveryQueue.maxReceiveCount,
+        },
+      },
+      [DELIVERY_POISON_QUEUE]: {},
     },
   });
-  let poller: StreamPoller | undefined;
-  let retries: QueuePoller | undefined;
+  const pollers: { stop: () => Promise<void> }[] = [];
   const env = {
     WEBHOOK_URL: url,
     WEBHOOK_SECRET: secret ?? '',
     WEBHOOK_DEAD_LETTER_DIR: deadLetterDir,
     WEBHOOK_RETRY_QUEUE_URL: sqs.queueUrl(RETRY_QUEUE),
+    ENDPOINT_DELIVERY_QUEUE_URL: sqs.queueUrl(DELIVERY_QUEUE),
     // the SDK then sends every SQS request to the emulator, without a warning per request
     AWS_ENDPOINT_URL_SQS: sqs.endpoint,
   };
@@ -158,37 +174,62 @@ export const startLocalWebhooks = async ({
       : `delivered to ${url}`,
     queuesUrl: `${sqs.endpoint}/_fauxqs/queues`,
     startPoller: ({ dynamodbEndpoint, streamArn, lambdaPort }) => {
-      retries = startQueuePoller({
-        client: new SQSClient({
-          endpoint: sqs.endpoint,
-          region: 'us-east-1',
-          credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-        }),
-        queueUrl: sqs.queueUrl(RETRY_QUEUE),
-        batchSize: sources.queue.batchSize,
-        invoke: invoker(invocationsOf(lambdaPort, 'retryPlantAdded')),
-        log: (line) => process.stderr.write(`${line}\n`),
+      const log = (line: string) => process.stderr.write(`${line}\n`);
+      const sqsClient = new SQSClient({
+        endpoint: sqs.endpoint,
+        region: 'us-east-1',
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
       });
-      poller = startStreamPoller({
-        client: localStreamsClient(dynamodbEndpoint),
-        streamArn,
-        ...sources.stream,
-        accepts: (record) => record.eventName === 'INSERT',
-        invoke: invoker(invocationsOf(lambdaPort, 'deliverPlantAdded')),
-        onFailure: async (batch) => {
-          mkdirSync(failureDir, { recursive: true });
-          writeFileSync(
-            join(failureDir, `${batch.shardId}-${batch.firstSequenceNumber}.json`),
-            JSON.stringify(batch, null, 2),
-          );
-        },
-        checkpointFile: join(dataDir, 'stream-checkpoints.json'),
-        log: (line) => process.stderr.write(`${line}\n`),
-      });
+      const queuePoller = (queue: string, batchSize: number, name: string) =>
+        startQueuePoller({
+          client: sqsClient,
+          queueUrl: sqs.queueUrl(queue),
+          batchSize,
+          invoke: invoker(invocationsOf(lambdaPort, name)),
+          log,
+        });
+      // each stream function reads the stream on its own, as Lambda's event source mappings do
+      const streamPoller = (
+        name: string,
+        settings: { batchSize: number; maximumRetryAttempts: number },
+        accepts: (record: DynamoDBRecord) => boolean,
+        checkpoints: string,
+      ) =>
+        startStreamPoller({
+          client: localStreamsClient(dynamodbEndpoint),
+          streamArn,
+          ...settings,
+          accepts,
+          invoke: invoker(invocationsOf(lambdaPort, name)),
+          onFailure: async (batch) => {
+            mkdirSync(failureDir, { recursive: true });
+            writeFileSync(
+              join(failureDir, `${name}-${batch.shardId}-${batch.firstSequenceNumber}.json`),
+              JSON.stringify(batch, null, 2),
+            );
+          },
+          checkpointFile: join(dataDir, checkpoints),
+          log,
+        });
+      pollers.push(
+        queuePoller(RETRY_QUEUE, sources.queue.batchSize, 'retryPlantAdded'),
+        queuePoller(DELIVERY_QUEUE, sources.deliveryQueue.batchSize, 'deliverToEndpoint'),
+        streamPoller(
+          'deliverPlantAdded',
+          sources.stream,
+          (record) => record.eventName === 'INSERT',
+          'stream-checkpoints.json',
+        ),
+        streamPoller(
+          'queueEndpointEvents',
+          sources.endpointStream,
+          () => true,
+          'endpoint-stream-checkpoints.json',
+        ),
+      );
     },
     stop: async () => {
-      await poller?.stop();
-      await retries?.stop();
+      await Promise.all(pollers.map((poller) => poller.stop()));
       await sqs.stop();
       await receiver?.stop();
     },

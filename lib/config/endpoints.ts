@@ -4,6 +4,7 @@ import { authSettings } from './auth.ts';
 import type { SettingsLoader } from './load.ts';
 import { webhooksStoreSettings } from './store.ts';
 import { telemetrySettings } from './telemetry.ts';
+import { attemptSettings } from './webhook.ts';
 
 export interface EndpointUrlSettings {
   /** Whether an endpoint may be http, or on a private address: on this machine only (npm start). */
@@ -33,4 +34,18 @@ export const endpointRouteSettings = {
   store: webhooksStoreSettings,
   telemetry: telemetrySettings,
   urls: endpointUrlSettings,
+};
+
+/** The stream function that queues each plant event for its owner's endpoints. */
+export const endpointEventSettings = {
+  store: webhooksStoreSettings,
+  queue: deliveryQueueSettings,
+  telemetry: telemetrySettings,
+};
+
+/** The function that makes each attempt of a delivery to a caller's endpoint. */
+export const endpointDeliverySettings = {
+  ...endpointEventSettings,
+  urls: endpointUrlSettings,
+  attempts: attemptSettings,
 };

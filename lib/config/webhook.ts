@@ -75,6 +75,9 @@ const exactlyOne = (read: Variables, names: [string, string], what: string) => {
   }
 };
 
+/** How long one attempt waits for an answer. */
+const attemptTimeoutMs = (read: Variables) => read.positiveInt('WEBHOOK_TIMEOUT_MS', 5000);
+
 /** Where deliveries go and how they are signed: all the redrive needs. */
 export const receiverSettings: SettingsLoader<ReceiverSettings> = (read) => {
   const url = read.required('WEBHOOK_URL', 'the https URL of the receiver');
@@ -101,18 +104,28 @@ export const receiverSettings: SettingsLoader<ReceiverSettings> = (read) => {
     secret: secretParameter
       ? { kind: 'parameter', name: secretParameter }
       : { kind: 'value', keys: signingKeys(secret ?? '') ?? [] },
-    timeoutMs: read.positiveInt('WEBHOOK_TIMEOUT_MS', 5000),
+    timeoutMs: attemptTimeoutMs(read),
     region: read.optional('AWS_REGION') ?? 'us-east-1',
   };
 };
 
-export const webhookSettings: SettingsLoader<WebhookSettings> = (read) => {
-  const receiver = receiverSettings(read);
+/** How each attempt waits for an answer, and how long a failed one waits for the next. */
+export const attemptSettings: SettingsLoader<Pick<WebhookSettings, 'schedule' | 'timeoutMs'>> = (
+  read,
+) => {
   const schedule = read.checked(
     'WEBHOOK_RETRY_SCHEDULE',
     (text) => retrySchedule(text) !== undefined,
     SCHEDULE_RULE,
   );
+  return {
+    schedule: retrySchedule(schedule ?? DEFAULT_RETRY_SCHEDULE) ?? [],
+    timeoutMs: attemptTimeoutMs(read),
+  };
+};
+
+export const webhookSettings: SettingsLoader<WebhookSettings> = (read) => {
+  const receiver = receiverSettings(read);
   if (!read.isSet('WEBHOOK_RETRY_QUEUE_URL')) {
     read.problem(
       'WEBHOOK_RETRY_QUEUE_URL is required: the SQS queue where events wait to be retried',
@@ -127,7 +140,7 @@ export const webhookSettings: SettingsLoader<WebhookSettings> = (read) => {
   );
   return {
     ...receiver,
-    schedule: retrySchedule(schedule ?? DEFAULT_RETRY_SCHEDULE) ?? [],
+    schedule: attemptSettings(read).schedule,
     retryQueueUrl: read.httpUrl('WEBHOOK_RETRY_QUEUE_URL') ?? '',
     deadLetters: queueUrl
       ? { kind: 'queue', url: queueUrl }

@@ -2,7 +2,7 @@
 // Any 2xx is delivered; 410 Gone says never again; anything else, no answer or no answer in time
 // is worth another attempt, after at least the Retry-After of a 429 or 503 (Standard Webhooks).
 import type { KeyObject } from 'node:crypto';
-import { signatureHeader } from '#lib/webhooks/signature.ts';
+import { webhookHeaders } from '#lib/webhooks/signature.ts';
 
 export interface WebhookMessage {
   webhookId: string;
@@ -29,18 +29,12 @@ export const deliverOnce = async (
   { url, signingKeys, timeoutMs }: DeliveryTarget,
   { webhookId, body }: WebhookMessage,
 ): Promise<DeliveryOutcome> => {
-  const timestamp = Math.floor(Date.now() / 1000);
-  const signature = signatureHeader(await signingKeys(), { id: webhookId, timestamp, body });
+  // keys that cannot be read fail the invocation (the event is offered again), not the attempt
+  const headers = webhookHeaders(await signingKeys(), webhookId, body);
   try {
     const response = await fetch(url, {
       method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'user-agent': 'plant-store-webhooks',
-        'webhook-id': webhookId,
-        'webhook-timestamp': String(timestamp),
-        'webhook-signature': signature,
-      },
+      headers,
       body,
       redirect: 'manual',
       signal: AbortSignal.timeout(timeoutMs),
@@ -48,15 +42,7 @@ export const deliverOnce = async (
     // the answer's body is not needed: release the connection
     await response.body?.cancel();
     const { status } = response;
-    if (status >= 200 && status < 300) return { outcome: 'delivered', status };
-    if (status === 410) return { outcome: 'gone', status };
-    const retryAfterMs =
-      status === 429 || status === 503
-        ? retryAfter(response.headers.get('retry-after'), Date.now())
-        : undefined;
-    return retryAfterMs === undefined
-      ? { outcome: 'refused', status }
-      : { outcome: 'refused', status, retryAfterMs };
+    return statusOutcome(status, retryAfter(response.headers.get('retry-after'), Date.now()));
   } catch (error) {
     const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
@@ -65,6 +51,15 @@ export const deliverOnce = async (
       : (cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error)));
     return { outcome: 'unreachable', reason };
   }
+};
+
+/** What a receiver's answer means: 2xx delivered, 410 gone, else refused (Retry-After: 429, 503). */
+export const statusOutcome = (status: number, retryAfterMs?: number): DeliveryOutcome => {
+  if (status >= 200 && status < 300) return { outcome: 'delivered', status };
+  if (status === 410) return { outcome: 'gone', status };
+  return retryAfterMs !== undefined && (status === 429 || status === 503)
+    ? { outcome: 'refused', status, retryAfterMs }
+    : { outcome: 'refused', status };
 };
 
 /** A Retry-After header's wait in ms: delay-seconds or an HTTP date (RFC 9110 §10.2.3). */

@@ -174,8 +174,9 @@ export const dynamoReplaceEndpoint =
   ({ client, table }: DynamoTarget): EndpointStore['replace'] =>
   async (owner, id, { url, events, description, disabled }, { signal } = {}) => {
     const set = ['#url = :url', '#events = :events', '#disabled = :disabled'];
-    // a description left out is none; enabling clears why the service had disabled it
-    const remove = disabled ? [] : ['#disabledReason'];
+    // a description left out is none; enabling clears why the service had disabled it; a replaced
+    // endpoint starts with no failures counted against it
+    const remove = disabled ? ['failingSince'] : ['failingSince', '#disabledReason'];
     if (description === undefined) remove.push('#description');
     else set.push('#description = :description');
     try {
@@ -309,4 +310,35 @@ export const dynamoDeleteEndpoint =
     return failed === undefined
       ? { outcome: 'deleted' }
       : { outcome: 'notFound', reason: 'absent' };
+  };
+
+/** What each health sets and removes of the endpoint's item (disabled stays unless told). */
+const HEALTH_UPDATES = {
+  healthy: 'REMOVE failingSince',
+  failing: 'SET failingSince = :since',
+  disabled: 'SET disabled = :true, disabledReason = :reason REMOVE failingSince',
+};
+
+export const dynamoSetEndpointHealth =
+  ({ client, table }: DynamoTarget): EndpointStore['setHealth'] =>
+  async (owner, id, health) => {
+    try {
+      await client.send(
+        new UpdateCommand({
+          TableName: table,
+          Key: endpointKey(owner, id),
+          UpdateExpression: HEALTH_UPDATES[health.kind],
+          // never brings back a deleted endpoint as a stub
+          ConditionExpression: 'attribute_exists(pk)',
+          ...(health.kind === 'failing' && {
+            ExpressionAttributeValues: { ':since': health.since },
+          }),
+          ...(health.kind === 'disabled' && {
+            ExpressionAttributeValues: { ':true': true, ':reason': health.reason },
+          }),
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
   };

@@ -74,7 +74,10 @@ export type AttemptsPage =
 
 /** An event an endpoint was sent, for a resend: its type and body as first delivered. */
 export type SentEvent = Pick<EndpointDelivery, 'type' | 'body'>;
-export type SentEventResult = { outcome: 'found'; event: SentEvent } | { outcome: 'notFound' } | Unavailable;
+export type SentEventResult =
+  | { outcome: 'found'; event: SentEvent }
+  | { outcome: 'notFound' }
+  | Unavailable;
 
 export interface AttemptStore {
   /** Keeps `attempt` 14 days; with `event` (a delivery's first attempt), keeps it for a resend. */
@@ -97,3 +100,6 @@ export interface AttemptStore {
 export interface DeliveryQueue {
   send(deliveries: readonly EndpointDelivery[]): Promise<void>;
 }
+
+/** An endpoint whose every attempt failed for this long is disabled (API.md: 5 days). */
+export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 3600 * 1000;

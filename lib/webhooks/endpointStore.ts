@@ -47,7 +47,15 @@ export interface EndpointSecret {
 export interface StoredEndpoint extends Endpoint {
   owner: string;
   secrets: EndpointSecret[];
+  /** ISO 8601: the first of the attempts that have all failed since; absent after a success. */
+  failingSince?: string | undefined;
 }
+
+/** What an attempt tells of an endpoint: it answers, it fails since when, or it is disabled. */
+export type EndpointHealth =
+  | { kind: 'healthy' }
+  | { kind: 'failing'; since: string }
+  | { kind: 'disabled'; reason: string };
 
 export type CreateEndpointResult =
   | { outcome: 'created'; endpoint: StoredEndpoint }
@@ -101,4 +109,6 @@ export interface EndpointStore {
     options?: EndpointCallOptions,
   ): Promise<RotateSecretResult>;
   delete(owner: string, id: string, options?: EndpointCallOptions): Promise<DeleteEndpointResult>;
+  /** Records what an attempt told of the endpoint; nothing when it is gone meanwhile. */
+  setHealth(owner: string, id: string, health: EndpointHealth): Promise<void>;
 }

@@ -62,6 +62,23 @@ export const nextStep = (attempts: number, failure: Failure, schedule: number[])
   return { kind: 'wait', waitMs: Math.max(step, Math.min(asked, MAX_WAIT_MS)) };
 };
 
+/** Early by less than this is due: SQS's delays and visibility are whole seconds. */
+const DUE_MARGIN_MS = 1000;
+
+/** A message that is not due yet: reported as failed, so that the queue keeps it. */
+export class NotDueYet extends Error {}
+
+/** A message received before `dueAt` goes back, hidden until then (NotDueYet); one due, nothing. */
+export const holdIfEarly = async (
+  queue: Pick<RetryQueue, 'holdUntilDue'>,
+  { receiptHandle, what }: { receiptHandle: string; what: string },
+  dueAt: number,
+) => {
+  if (dueAt - Date.now() <= DUE_MARGIN_MS) return;
+  await queue.holdUntilDue(receiptHandle, dueAt);
+  throw new NotDueYet(`${what} is due at ${new Date(dueAt).toISOString()}`);
+};
+
 /** SQS delays a new message at most 15 minutes; a longer wait is held by its visibility. */
 const MAX_DELAY_SECONDS = 900;
 

@@ -4,13 +4,7 @@
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { type AttemptDependencies, attemptDelivery, handingBack } from '#lib/webhooks/attempt.ts';
 import { handleEach } from '#lib/webhooks/batchResponse.ts';
-import { waitingEventOf } from '#lib/webhooks/retries.ts';
-
-/** Early by less than this is due: SQS's delays and visibility are whole seconds. */
-const DUE_MARGIN_MS = 1000;
-
-/** A message that is not due yet: reported as failed, so that the queue keeps it. */
-class NotDueYet extends Error {}
+import { holdIfEarly, NotDueYet, waitingEventOf } from '#lib/webhooks/retries.ts';
 
 export const retryPlantAddedHandler = (dependencies: AttemptDependencies) => {
   const { retryQueue } = dependencies;
@@ -18,10 +12,7 @@ export const retryPlantAddedHandler = (dependencies: AttemptDependencies) => {
   const handedBack = handingBack(dependencies);
   const retry = async (context: Context, { body, receiptHandle }: SQSRecord) => {
     const event = waitingEventOf(body);
-    if (event.dueAt - Date.now() > DUE_MARGIN_MS) {
-      await retryQueue.holdUntilDue(receiptHandle, event.dueAt);
-      throw new NotDueYet(`${event.webhookId} is due at ${new Date(event.dueAt).toISOString()}`);
-    }
+    await holdIfEarly(retryQueue, { receiptHandle, what: event.webhookId }, event.dueAt);
     await attempt(context, event, event.attempts);
   };
   return async ({ Records }: SQSEvent, context: Context) => {

@@ -21,3 +21,15 @@ export const signatureHeader = (
         `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`,
     )
     .join(' ');
+
+/** The headers of a delivery of `body` as event `id`, signed now with every key. */
+export const webhookHeaders = (keys: readonly KeyObject[], id: string, body: string) => {
+  const timestamp = Math.floor(Date.now() / 1000);
+  return {
+    'content-type': 'application/json',
+    'user-agent': 'plant-store-webhooks',
+    'webhook-id': id,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': signatureHeader(keys, { id, timestamp, body }),
+  };
+};

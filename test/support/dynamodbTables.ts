@@ -23,6 +23,7 @@ import {
   dynamoListEndpoints,
   dynamoReplaceEndpoint,
   dynamoRotateEndpointSecret,
+  dynamoSetEndpointHealth,
 } from '#lib/webhooks/dynamoEndpoints.ts';
 import type { EndpointStore } from '#lib/webhooks/endpointStore.ts';
 import { localDynamoClient } from '../../infra/local/dynamoClient.ts';
@@ -102,4 +103,5 @@ export const createDynamoEndpointStore = (target: DynamoTarget): EndpointStore =
   replace: dynamoReplaceEndpoint(target),
   rotateSecret: dynamoRotateEndpointSecret(target),
   delete: dynamoDeleteEndpoint(target),
+  setHealth: dynamoSetEndpointHealth(target),
 });

@@ -3,6 +3,7 @@
 // it can be told to have.
 import {
   type EndpointContent,
+  type EndpointHealth,
   type EndpointStore,
   MAX_ENDPOINTS_PER_CALLER,
   type StoredEndpoint,
@@ -61,6 +62,7 @@ export class FakeEndpointStore implements EndpointStore {
         ...endpoint,
         ...content,
         disabledReason: content.disabled ? endpoint.disabledReason : undefined,
+        failingSince: undefined,
       };
       this.endpoints.set(id, replaced);
       return { outcome: 'replaced' as const, endpoint: replaced };
@@ -91,5 +93,20 @@ export class FakeEndpointStore implements EndpointStore {
       this.endpoints.delete(id);
       return { outcome: 'deleted' as const };
     });
+  }
+
+  async setHealth(owner: string, id: string, health: EndpointHealth) {
+    if (this.unavailable) throw new Error('throttled');
+    const endpoint = this.owned(owner, id);
+    if (!endpoint) return;
+    const { failingSince: _since, ...rest } = endpoint;
+    this.endpoints.set(
+      id,
+      health.kind === 'healthy'
+        ? rest
+        : health.kind === 'failing'
+          ? { ...rest, failingSince: health.since }
+          : { ...rest, disabled: true, disabledReason: health.reason },
+    );
   }
 }

@@ -1,0 +1,22 @@
+// Each attempt of a delivery to a caller's endpoint: config → clients → consumer, once per container.
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { endpointDeliverySettings } from '#lib/config/endpoints.ts';
+import { loadConfig } from '#lib/config/load.ts';
+import { dynamoTargetFrom } from '#lib/plants/dynamoStore.ts';
+import { createTelemetry } from '#lib/telemetry.ts';
+import { deliverToEndpointHandler } from '#lib/webhooks/deliverToEndpoint.ts';
+import { dynamoRecordAttempt } from '#lib/webhooks/dynamoAttempts.ts';
+import { dynamoGetEndpoint, dynamoSetEndpointHealth } from '#lib/webhooks/dynamoEndpoints.ts';
+import { sqsDeliveryQueue } from '#lib/webhooks/retries.ts';
+
+const config = loadConfig(process.env, endpointDeliverySettings);
+const target = dynamoTargetFrom(config.store);
+
+export const handler = deliverToEndpointHandler({
+  endpoints: { get: dynamoGetEndpoint(target), setHealth: dynamoSetEndpointHealth(target) },
+  attempts: { record: dynamoRecordAttempt(target) },
+  queue: sqsDeliveryQueue(new SQSClient({ region: config.queue.region }), config.queue.queueUrl),
+  ...config.attempts,
+  policy: { allowPrivate: config.urls.allowPrivate },
+  ...createTelemetry(config.telemetry),
+});

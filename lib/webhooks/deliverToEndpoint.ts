@@ -1,0 +1,162 @@
+// Every attempt of a delivery to a caller's own endpoint, from the endpoint-deliveries queue: the
+// first as soon as the event is queued, each later one when it is due. The endpoint is read each
+// time (deleted: nothing more is sent; disabled: nothing but a ping; its url and secrets as they are
+// now), the POST goes through the address rule (endpointPost.ts), the attempt is recorded, and a
+// failure waits in a new message of the same queue (the schedule, Retry-After), ends when the
+// schedule is used up, or disables the endpoint (410, or 5 days of failures). Each message is one
+// (event, endpoint): one endpoint's failures never hold back another's. A message is handed back
+// (offered again) only when the store or the queue could not do their part.
+import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
+import { signingKeys } from '#lib/config/webhook.ts';
+import type { Telemetry } from '#lib/telemetry.ts';
+import { handingBack } from '#lib/webhooks/attempt.ts';
+import { handleEach } from '#lib/webhooks/batchResponse.ts';
+import { type DeliveryOutcome, describeOutcome, statusOutcome } from '#lib/webhooks/delivery.ts';
+import {
+  type AttemptStore,
+  type DeliveryQueue,
+  DISABLE_AFTER_FAILING_MS,
+  endpointDeliveryOf,
+  PING,
+} from '#lib/webhooks/endpointDeliveries.ts';
+import { type EndpointPolicy, postToEndpoint } from '#lib/webhooks/endpointPost.ts';
+import type { EndpointStore, StoredEndpoint } from '#lib/webhooks/endpointStore.ts';
+import { holdIfEarly, NotDueYet, nextStep, type RetryQueue } from '#lib/webhooks/retries.ts';
+import { webhookHeaders } from '#lib/webhooks/signature.ts';
+
+export interface EndpointDeliveryDependencies extends Telemetry {
+  endpoints: Pick<EndpointStore, 'get' | 'setHealth'>;
+  attempts: Pick<AttemptStore, 'record'>;
+  queue: DeliveryQueue & Pick<RetryQueue, 'holdUntilDue'>;
+  /** The wait after each failed attempt, in ms (WEBHOOK_RETRY_SCHEDULE). */
+  schedule: number[];
+  timeoutMs: number;
+  policy: EndpointPolicy;
+}
+
+/** The keys of the secrets that sign now: the current one, and a replaced one for 24 hours. */
+const keysOf = ({ id, secrets }: StoredEndpoint, now: number) => {
+  const signing = secrets.filter(({ expiresAt }) => !expiresAt || Date.parse(expiresAt) > now);
+  const keys = signingKeys(signing.map(({ secret }) => secret).join(' '));
+  if (!keys) throw new Error(`endpoint ${id} holds no whsec_ secret that signs now: rotate it`);
+  return keys;
+};
+
+/** Why the service disables the endpoint after this failure, if it does (API.md). */
+const disablingReason = (outcome: DeliveryOutcome, failingSince: string, now: number) => {
+  if (outcome.outcome === 'gone') return 'its receiver answered 410 Gone';
+  if (now - Date.parse(failingSince) >= DISABLE_AFTER_FAILING_MS)
+    return `every attempt failed since ${failingSince}: 5 days`;
+  return undefined;
+};
+
+export const deliverToEndpointHandler = ({
+  endpoints,
+  attempts,
+  queue,
+  schedule,
+  timeoutMs,
+  policy,
+  ...telemetry
+}: EndpointDeliveryDependencies) => {
+  const handedBack = handingBack(telemetry);
+  const deliver = async (invocation: Context, { body: message, receiptHandle }: SQSRecord) => {
+    const delivery = endpointDeliveryOf(message);
+    const { owner, endpointId, webhookId, type, body } = delivery;
+    await holdIfEarly(queue, { receiptHandle, what: webhookId }, delivery.dueAt);
+    const attempt = delivery.attempts + 1;
+    const fields = { endpointId, webhookId, type, attempt };
+    const found = await endpoints.get(owner, endpointId);
+    if (found.outcome === 'unavailable') throw found.cause;
+    const endpoint = found.outcome === 'found' ? found.endpoint : undefined;
+    if (!endpoint || (endpoint.disabled && type !== PING)) {
+      telemetry.record(invocation, {
+        level: 'INFO',
+        message: `endpoint delivery dropped: the endpoint is ${endpoint ? 'disabled' : 'deleted'}`,
+        metric: 'EndpointEventsDropped',
+        fields,
+      });
+      return;
+    }
+    const now = Date.now();
+    const headers = webhookHeaders(keysOf(endpoint, now), webhookId, body);
+    const answer = await postToEndpoint({ url: endpoint.url, body, headers, timeoutMs }, policy);
+    const outcome: DeliveryOutcome =
+      'reason' in answer
+        ? { outcome: 'unreachable', reason: answer.reason }
+        : statusOutcome(answer.status, answer.retryAfterMs);
+    const at = new Date(now).toISOString();
+    const status = 'status' in answer ? answer.status : undefined;
+    const error =
+      'reason' in answer
+        ? answer.reason
+        : status !== undefined && status >= 300 && status < 400
+          ? 'redirect not followed'
+          : undefined;
+    await attempts.record(
+      endpointId,
+      { webhookId, type, attempt, at, status, error, durationMs: Date.now() - now },
+      // the event is kept with its delivery's first attempt, for a resend
+      delivery.attempts === 0 ? { type, body } : undefined,
+    );
+    if (outcome.outcome === 'delivered') {
+      if (endpoint.failingSince) await endpoints.setHealth(owner, endpointId, { kind: 'healthy' });
+      telemetry.record(invocation, {
+        level: 'INFO',
+        message: 'endpoint delivery delivered',
+        metric: 'EndpointEventsDelivered',
+        fields: { ...fields, status },
+      });
+      return;
+    }
+    const reason = describeOutcome(outcome);
+    const disabling = disablingReason(outcome, endpoint.failingSince ?? at, now);
+    if (disabling) {
+      // nothing more is sent to it, this event included, until a PUT enables it
+      if (!endpoint.disabled) {
+        await endpoints.setHealth(owner, endpointId, { kind: 'disabled', reason: disabling });
+        telemetry.record(invocation, {
+          level: 'WARN',
+          message: 'endpoint disabled',
+          metric: 'EndpointsDisabled',
+          fields: { ...fields, reason: disabling },
+        });
+      }
+      return;
+    }
+    if (!endpoint.failingSince)
+      await endpoints.setHealth(owner, endpointId, { kind: 'failing', since: at });
+    const next = nextStep(attempt, outcome, schedule);
+    if (next.kind === 'deadLetter') {
+      // the caller sees its attempts for 14 days, and may resend it
+      telemetry.record(invocation, {
+        level: 'WARN',
+        message: 'endpoint delivery ended: every attempt failed',
+        metric: 'EndpointEventsExhausted',
+        fields: { ...fields, reason: next.reason },
+      });
+      return;
+    }
+    const dueAt = Date.now() + next.waitMs;
+    await queue.send([{ ...delivery, attempts: attempt, dueAt, lastError: reason }]);
+    telemetry.record(invocation, {
+      level: 'WARN',
+      message: 'endpoint attempt failed; it waits for the next',
+      metric: 'EndpointAttemptsFailed',
+      fields: { ...fields, reason, nextAttemptAt: new Date(dueAt).toISOString() },
+    });
+  };
+  return async ({ Records }: SQSEvent, context: Context) => {
+    telemetry.start(context);
+    return handleEach(
+      Records,
+      (message) => deliver(context, message),
+      (message) => message.messageId,
+      // one held until due is kept by the queue on purpose
+      (message, error) => {
+        if (!(error instanceof NotDueYet))
+          handedBack(context, `endpoint delivery ${message.messageId}`, error);
+      },
+    );
+  };
+};
