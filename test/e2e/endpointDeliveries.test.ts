@@ -1,0 +1,276 @@
+// Deliveries to callers' own webhook endpoints through `npm start`, over real HTTP: plants created,
+// updated and deleted by their owners reach the owners' endpoints that take each type (from the
+// table's stream, through the endpoint-deliveries queue), signed with each endpoint's secrets, each
+// endpoint on its own: a failing one retried on the schedule without holding back a healthy one, a
+// 410 disabling it until a PUT, a redirect not followed, a deleted one sent nothing more.
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenLocally } from '../../infra/local/listen.ts';
+import { type LocalService, startLocalService } from '../support/localService.ts';
+
+/** What a receiver got: the headers that matter, and the body as JSON. */
+interface Received {
+  webhookId: string;
+  signatures: string[];
+  timestamp: string;
+  body: string;
+  event: { type: string; timestamp: string; data: Record<string, unknown> };
+  headers: IncomingHttpHeaders;
+  receivedAt: number;
+}
+
+type Answer = { status: number; headers?: Record<string, string> };
+
+/** A receiver on this machine that keeps what it gets and answers as told (200 unless told). */
+const startReceiver = async () => {
+  const received: Received[] = [];
+  let answer: (delivery: Received) => Answer = () => ({ status: 200 });
+  const server = createServer((request, response) => {
+    let body = '';
+    request.setEncoding('utf8');
+    request.on('data', (chunk: string) => {
+      body += chunk;
+    });
+    request.on('end', () => {
+      const header = (name: string) => String(request.headers[name] ?? '');
+      const delivery = {
+        webhookId: header('webhook-id'),
+        signatures: header('webhook-signature').split(' '),
+        timestamp: header('webhook-timestamp'),
+        body,
+        event: JSON.parse(body),
+        headers: request.headers,
+        receivedAt: Date.now(),
+      };
+      received.push(delivery);
+      const { status, headers } = answer(delivery);
+      response.writeHead(status, headers).end();
+    });
+  });
+  const { port, stop } = await listenLocally(server);
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    received,
+    answerWith: (next: typeof answer) => {
+      answer = next;
+    },
+    stop,
+  };
+};
+type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+
+/** Whether `delivery` is signed with `secret`, as a receiver would check it. */
+const signedWith = (secret: string, { body, webhookId, timestamp, signatures }: Received) =>
+  signatures.some((signature) => {
+    try {
+      new Webhook(secret).verify(body, {
+        'webhook-id': webhookId,
+        'webhook-timestamp': timestamp,
+        'webhook-signature': signature,
+      });
+      return true;
+    } catch {
+      return false;
+    }
+  });
+
+let service: LocalService;
+const tokens: Record<'carol' | 'dave', string> = { carol: '', dave: '' };
+const receivers: Receiver[] = [];
+
+const send = (caller: keyof typeof tokens, method: string, path: string, body?: unknown) =>
+  fetch(`${service.baseUrl}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${tokens[caller]}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+
+/** A new receiver, and an endpoint of `caller` pointing at it. */
+const subscribe = async (caller: keyof typeof tokens, settings: { events?: string[] } = {}) => {
+  const receiver = await startReceiver();
+  receivers.push(receiver);
+  const response = await send(caller, 'POST', '/webhooks', { url: receiver.url, ...settings });
+  expect(response.status).toBe(201);
+  const endpoint = (await response.json()) as { id: string; secret: string };
+  return { receiver, ...endpoint };
+};
+
+/** Waits until `receiver` has `count` deliveries (20 s at most), then a little for any more. */
+const arrivals = async (receiver: Receiver, count: number, settle = 1500) => {
+  const deadline = Date.now() + 20_000;
+  while (receiver.received.length < count && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await new Promise((resolve) => setTimeout(resolve, settle));
+  return receiver.received;
+};
+
+let nextPlantId = 1000;
+
+beforeAll(async () => {
+  // a short schedule, so that retries come within the test
+  service = await startLocalService(undefined, { WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s' });
+  tokens.carol = (await service.token('--sub', 'carol')).trim();
+  tokens.dave = (await service.token('--sub', 'dave')).trim();
+});
+afterAll(async () => {
+  await service?.stop();
+  await Promise.all(receivers.map((receiver) => receiver.stop()));
+});
+
+describe('deliveries to a caller’s own endpoints through npm start', () => {
+  it('tells each of the owner’s endpoints the events it takes, signed with its secret, and nothing of another caller’s plants or a replay', async () => {
+    const every = await subscribe('carol');
+    const deletions = await subscribe('carol', { events: ['plant.deleted'] });
+    const daves = await subscribe('dave');
+    const id = nextPlantId++;
+
+    expect((await send('carol', 'POST', '/plants', { id, name: 'Fern' })).status).toBe(200);
+    // a replay writes nothing: no event
+    expect((await send('carol', 'POST', '/plants', { id, name: 'Fern' })).status).toBe(200);
+    expect((await send('carol', 'PUT', `/plants/${id}`, { name: 'Fern', tag: 'x' })).status).toBe(
+      200,
+    );
+    expect((await send('carol', 'DELETE', `/plants/${id}`)).status).toBe(204);
+    expect((await send('dave', 'POST', '/plants', { id: nextPlantId++, name: 'Ivy' })).status).toBe(
+      200,
+    );
+
+    // each event goes on its own, so they may arrive in any order (as Svix's and Stripe's)
+    const received = (await arrivals(every.receiver, 3)).sort((a, b) =>
+      a.event.type.localeCompare(b.event.type),
+    );
+    expect(received.map(({ event }) => [event.type, event.data])).toEqual([
+      ['plant.added', { id, name: 'Fern' }],
+      ['plant.deleted', { id }],
+      ['plant.updated', { id, name: 'Fern', tag: 'x' }],
+    ]);
+    for (const delivery of received) {
+      expect(signedWith(every.secret, delivery)).toBe(true);
+      expect(delivery.event.timestamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+      expect(delivery.headers['content-type']).toBe('application/json');
+    }
+    expect(new Set(received.map(({ webhookId }) => webhookId)).size).toBe(3);
+
+    const deleted = await arrivals(deletions.receiver, 1, 0);
+    expect(deleted.map(({ event }) => event.type)).toEqual(['plant.deleted']);
+    // the same event has the same webhook-id at every endpoint
+    expect(deleted[0]?.webhookId).toBe(received[1]?.webhookId);
+    expect(signedWith(deletions.secret, deleted[0] as Received)).toBe(true);
+    expect(signedWith(every.secret, deleted[0] as Received)).toBe(false);
+
+    const davesReceived = await arrivals(daves.receiver, 1, 0);
+    expect(davesReceived.map(({ event }) => event.type)).toEqual(['plant.added']);
+  });
+
+  it('signs with both secrets during a rotation', async () => {
+    const endpoint = await subscribe('carol', { events: ['plant.added'] });
+    const rotated = await send('carol', 'POST', `/webhooks/${endpoint.id}/secret`);
+    expect(rotated.status).toBe(200);
+    const { secret } = (await rotated.json()) as { secret: string };
+
+    expect(
+      (await send('carol', 'POST', '/plants', { id: nextPlantId++, name: 'Pilea' })).status,
+    ).toBe(200);
+
+    const [delivery] = await arrivals(endpoint.receiver, 1, 0);
+    if (!delivery) throw new Error('nothing delivered');
+    expect(delivery.signatures).toHaveLength(2);
+    expect(signedWith(secret, delivery)).toBe(true);
+    expect(signedWith(endpoint.secret, delivery)).toBe(true);
+  });
+
+  it('retries a failing endpoint on the schedule with the same webhook-id, without holding back a healthy one', async () => {
+    const failing = await subscribe('carol', { events: ['plant.added'] });
+    failing.receiver.answerWith(() => ({ status: 500 }));
+    const healthy = await subscribe('carol', { events: ['plant.added'] });
+
+    expect(
+      (await send('carol', 'POST', '/plants', { id: nextPlantId++, name: 'Aloe' })).status,
+    ).toBe(200);
+
+    const [delivered] = await arrivals(healthy.receiver, 1, 0);
+    const attempts = await arrivals(failing.receiver, 2, 0);
+    if (!delivered) throw new Error('nothing delivered to the healthy endpoint');
+    // the healthy endpoint had it before the failing one's second attempt (1 s after its first)
+    expect(delivered.receivedAt).toBeLessThan(attempts[1]?.receivedAt ?? 0);
+    expect(new Set(attempts.map(({ webhookId }) => webhookId))).toEqual(
+      new Set([delivered.webhookId]),
+    );
+    failing.receiver.answerWith(() => ({ status: 200 }));
+  });
+
+  it('disables an endpoint that answers 410, sends it nothing more, and a PUT enables it again', async () => {
+    const endpoint = await subscribe('carol', { events: ['plant.added'] });
+    endpoint.receiver.answerWith(() => ({ status: 410 }));
+
+    expect(
+      (await send('carol', 'POST', '/plants', { id: nextPlantId++, name: 'Yucca' })).status,
+    ).toBe(200);
+    await arrivals(endpoint.receiver, 1);
+
+    const read = await send('carol', 'GET', `/webhooks/${endpoint.id}`);
+    expect(await read.json()).toMatchObject({
+      disabled: true,
+      disabledReason: expect.stringContaining('410'),
+    });
+    expect(
+      (await send('carol', 'POST', '/plants', { id: nextPlantId++, name: 'Cactus' })).status,
+    ).toBe(200);
+    // long enough for the plant's event to have come through the stream and the queue
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    expect(endpoint.receiver.received).toHaveLength(1);
+
+    endpoint.receiver.answerWith(() => ({ status: 200 }));
+    const enabled = await send('carol', 'PUT', `/webhooks/${endpoint.id}`, {
+      url: endpoint.receiver.url,
+      events: ['plant.added'],
+    });
+    const replaced = await enabled.json();
+    expect(replaced).toMatchObject({ disabled: false });
+    expect(replaced.disabledReason).toBeUndefined();
+    const id = nextPlantId++;
+    expect((await send('carol', 'POST', '/plants', { id, name: 'Agave' })).status).toBe(200);
+    const received = await arrivals(endpoint.receiver, 2, 0);
+    expect(received[1]?.event.data).toEqual({ id, name: 'Agave' });
+  });
+
+  it('follows no redirect: a 3xx is a failed attempt, and its Location is never called', async () => {
+    const elsewhere = await startReceiver();
+    receivers.push(elsewhere);
+    const endpoint = await subscribe('carol', { events: ['plant.added'] });
+    endpoint.receiver.answerWith(() => ({ status: 307, headers: { location: elsewhere.url } }));
+
+    expect(
+      (await send('carol', 'POST', '/plants', { id: nextPlantId++, name: 'Palm' })).status,
+    ).toBe(200);
+
+    const attempts = await arrivals(endpoint.receiver, 2, 0);
+    expect(attempts.length).toBeGreaterThanOrEqual(2);
+    expect(elsewhere.received).toHaveLength(0);
+    endpoint.receiver.answerWith(() => ({ status: 200 }));
+  });
+
+  it('sends a deleted endpoint nothing more, its waiting retries included', async () => {
+    const endpoint = await subscribe('carol', { events: ['plant.added'] });
+    endpoint.receiver.answerWith(() => ({ status: 500 }));
+
+    expect(
+      (await send('carol', 'POST', '/plants', { id: nextPlantId++, name: 'Ficus' })).status,
+    ).toBe(200);
+    await arrivals(endpoint.receiver, 1, 0);
+    expect((await send('carol', 'DELETE', `/webhooks/${endpoint.id}`)).status).toBe(204);
+    const seen = endpoint.receiver.received.length;
+    expect(
+      (await send('carol', 'POST', '/plants', { id: nextPlantId++, name: 'Oak' })).status,
+    ).toBe(200);
+
+    // its retries were due after 1 s each: long enough for all of them
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+    expect(endpoint.receiver.received.length).toBeLessThanOrEqual(seen + 1);
+  });
+});
