@@ -92,7 +92,41 @@ const FUNCTION_GRANTS = {
     { action: 'sqs:SendMessage', on: 'WebhookDeadLetterQueue' },
     { action: 'ssm:GetParameter', on: 'parameter /plant-store/webhook-secret' },
   ],
+  // the caller's endpoint, and the deliveries queue its ping or resend goes to
+  PingEndpoint: [
+    { action: 'dynamodb:GetItem', on: 'webhooks table' },
+    { action: 'sqs:SendMessage', on: 'EndpointDeliveryQueue' },
+  ],
+  ListEndpointAttempts: [
+    { action: 'dynamodb:GetItem', on: 'webhooks table' },
+    { action: 'dynamodb:Query', on: 'webhooks table' },
+  ],
+  ResendEndpointEvent: [
+    { action: 'dynamodb:GetItem', on: 'webhooks table' },
+    { action: 'sqs:SendMessage', on: 'EndpointDeliveryQueue' },
+  ],
   UnmatchedRoute: [],
+  // the stream, the owner's endpoints, one delivery per endpoint, the batches given up
+  QueueEndpointEvents: [
+    { action: 'dynamodb:GetRecords', on: 'stream' },
+    { action: 'dynamodb:GetShardIterator', on: 'stream' },
+    { action: 'dynamodb:DescribeStream', on: 'stream' },
+    { action: 'dynamodb:ListStreams', on: 'stream' },
+    { action: 'dynamodb:Query', on: 'webhooks table' },
+    { action: 'sqs:SendMessage', on: 'EndpointDeliveryQueue' },
+    { action: 'sqs:SendMessage', on: 'WebhookStreamFailureQueue' },
+  ],
+  // the endpoint read, its attempt recorded, its health; its queue's messages, the next attempt
+  DeliverToEndpoint: [
+    { action: 'sqs:ReceiveMessage', on: 'EndpointDeliveryQueue' },
+    { action: 'sqs:DeleteMessage', on: 'EndpointDeliveryQueue' },
+    { action: 'sqs:GetQueueAttributes', on: 'EndpointDeliveryQueue' },
+    { action: 'dynamodb:GetItem', on: 'webhooks table' },
+    { action: 'dynamodb:PutItem', on: 'webhooks table' },
+    { action: 'dynamodb:UpdateItem', on: 'webhooks table' },
+    { action: 'sqs:SendMessage', on: 'EndpointDeliveryQueue' },
+    { action: 'sqs:ChangeMessageVisibility', on: 'EndpointDeliveryQueue' },
+  ],
   // the stream (nothing of the table), its two queues, and the secret
   DeliverPlantAdded: [
     { action: 'dynamodb:GetRecords', on: 'stream' },
@@ -111,6 +145,7 @@ const resourceName = (name: string) => `${name[0]?.toUpperCase()}${name.slice(1)
 const ROUTE_FUNCTIONS = ROUTE_NAMES.map((name) => ({
   name: resourceName(name),
   table: Object.keys(ROUTES[name].tables)[0] === 'webhooks' ? 'webhooks' : 'plants',
+  queue: 'queues' in ROUTES[name],
 }));
 
 type Statement = { Effect: string; Action: string[]; Resource: unknown[] };
@@ -301,7 +336,23 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
         'WEBHOOK_URL',
       ]);
     }
-    for (const { name, table } of ROUTE_FUNCTIONS) {
+    expect(variables('QueueEndpointEvents')).toEqual([
+      'DYNAMODB_ENDPOINT',
+      'ENDPOINT_DELIVERY_QUEUE_URL',
+      'LOG_LEVEL',
+      'METRICS_NAMESPACE',
+      'WEBHOOKS_TABLE',
+    ]);
+    expect(variables('DeliverToEndpoint')).toEqual([
+      'DYNAMODB_ENDPOINT',
+      'ENDPOINT_DELIVERY_QUEUE_URL',
+      'LOG_LEVEL',
+      'METRICS_NAMESPACE',
+      'WEBHOOKS_TABLE',
+      'WEBHOOK_ALLOW_PRIVATE_URLS',
+      'WEBHOOK_RETRY_SCHEDULE',
+    ]);
+    for (const { name, table, queue } of ROUTE_FUNCTIONS) {
       const tableSettings =
         table === 'plants' ? ['PLANTS_TABLE'] : ['WEBHOOKS_TABLE', 'WEBHOOK_ALLOW_PRIVATE_URLS'];
       expect(variables(name)).toEqual([
@@ -313,6 +364,7 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
         'AUTH_READ_SCOPE',
         'AUTH_WRITE_SCOPE',
         'DYNAMODB_ENDPOINT',
+        ...(queue ? ['ENDPOINT_DELIVERY_QUEUE_URL'] : []),
         'LOG_LEVEL',
         'METRICS_NAMESPACE',
         ...tableSettings,
@@ -325,13 +377,14 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
   });
 
   it("feeds the first webhook function the stream's inserts and the second the retry queue, each with partial failures", () => {
+    // the old image tells a deleted plant's owner
     expect(resource(stage, 'PlantsTable').Properties.StreamSpecification).toEqual({
-      StreamViewType: 'NEW_IMAGE',
+      StreamViewType: 'NEW_AND_OLD_IMAGES',
     });
     const mappings = Object.values(templates.get(stage)?.Resources ?? {})
       .filter((r) => r.Type === 'AWS::Lambda::EventSourceMapping')
       .map((r) => r.Properties);
-    expect(mappings).toHaveLength(2);
+    expect(mappings).toHaveLength(4);
     expect(mappings).toContainEqual(
       expect.objectContaining({
         EventSourceArn: { 'Fn::GetAtt': ['PlantsTable', 'StreamArn'] },
@@ -349,6 +402,30 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
       expect.objectContaining({
         EventSourceArn: { 'Fn::GetAtt': ['WebhookRetryQueue', 'Arn'] },
         FunctionName: { 'Fn::GetAtt': ['RetryPlantAddedLambdaFunction', 'Arn'] },
+        BatchSize: 10,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+      }),
+    );
+    // every change of a plant, for the callers' endpoints; their deliveries from their queue
+    expect(mappings).toContainEqual(
+      expect.objectContaining({
+        EventSourceArn: { 'Fn::GetAtt': ['PlantsTable', 'StreamArn'] },
+        FunctionName: { 'Fn::GetAtt': ['QueueEndpointEventsLambdaFunction', 'Arn'] },
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        MaximumRetryAttempts: -1,
+        DestinationConfig: {
+          OnFailure: { Destination: { 'Fn::GetAtt': ['WebhookStreamFailureQueue', 'Arn'] } },
+        },
+      }),
+    );
+    expect(
+      mappings.find((m) => JSON.stringify(m.FunctionName).includes('QueueEndpointEvents'))
+        ?.FilterCriteria,
+    ).toBeUndefined();
+    expect(mappings).toContainEqual(
+      expect.objectContaining({
+        EventSourceArn: { 'Fn::GetAtt': ['EndpointDeliveryQueue', 'Arn'] },
+        FunctionName: { 'Fn::GetAtt': ['DeliverToEndpointLambdaFunction', 'Arn'] },
         BatchSize: 10,
         FunctionResponseTypes: ['ReportBatchItemFailures'],
       }),
@@ -393,6 +470,54 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
     });
   });
 
+  it("keeps callers' deliveries encrypted, moves what the function keeps failing on aside, and alarms on their age and on that", () => {
+    expect(resource(stage, 'EndpointDeliveryQueue')).toMatchObject({
+      DeletionPolicy: 'Retain',
+      Properties: {
+        MessageRetentionPeriod: 1209600,
+        VisibilityTimeout: 180,
+        SqsManagedSseEnabled: true,
+        RedrivePolicy: {
+          deadLetterTargetArn: { 'Fn::GetAtt': ['EndpointDeliveryPoisonQueue', 'Arn'] },
+          maxReceiveCount: 5,
+        },
+      },
+    });
+    expect(resource(stage, 'EndpointDeliveryPoisonQueue')).toMatchObject({
+      DeletionPolicy: 'Retain',
+      Properties: { MessageRetentionPeriod: 1209600, SqsManagedSseEnabled: true },
+    });
+    for (const [alarm, metric, queue, threshold] of [
+      [
+        'EndpointDeliveriesStuckAlarm',
+        'ApproximateAgeOfOldestMessage',
+        'EndpointDeliveryQueue',
+        46800,
+      ],
+      [
+        'EndpointDeliveryPoisonAlarm',
+        'ApproximateNumberOfMessagesVisible',
+        'EndpointDeliveryPoisonQueue',
+        1,
+      ],
+    ] as const) {
+      expect(resource(stage, alarm).Properties).toMatchObject({
+        Namespace: 'AWS/SQS',
+        MetricName: metric,
+        Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [queue, 'QueueName'] } }],
+        Threshold: threshold,
+      });
+    }
+    for (const name of ['QueueEndpointEvents', 'DeliverToEndpoint']) {
+      expect(resource(stage, `${name}LambdaFunction`).Properties).toMatchObject({
+        Timeout: 30,
+        Environment: {
+          Variables: { ENDPOINT_DELIVERY_QUEUE_URL: { Ref: 'EndpointDeliveryQueue' } },
+        },
+      });
+    }
+  });
+
   it('keeps undeliverable webhooks 14 days, kept through stack changes, and alarms on them', () => {
     for (const queue of ['WebhookDeadLetterQueue', 'WebhookStreamFailureQueue']) {
       expect(resource(stage, queue)).toMatchObject({
@@ -415,7 +540,13 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
 
   it.each(
     Object.keys(FUNCTION_GRANTS).filter(
-      (name) => name !== 'DeliverPlantAdded' && name !== 'RetryPlantAdded',
+      (name) =>
+        ![
+          'DeliverPlantAdded',
+          'RetryPlantAdded',
+          'QueueEndpointEvents',
+          'DeliverToEndpoint',
+        ].includes(name),
     ),
   )('sizes %s: 256 MB, and a timeout above the store retry bound', (name) => {
     expect(resource(stage, `${name}LambdaFunction`).Properties).toMatchObject({
@@ -477,7 +608,7 @@ const alarmActions = (template: Template | undefined) =>
 describe.each(['dev', 'prod'])('the alarms of the %s stage, with no alarm topic', (stage) => {
   it('notify no one (an empty action would fail the deploy)', () => {
     const alarms = alarmActions(templates.get(stage));
-    expect(alarms).toHaveLength(5);
+    expect(alarms).toHaveLength(7);
     for (const [id, onAlarm, onOk] of alarms) expect([id, onAlarm, onOk]).toEqual([id, [], []]);
   });
 });
@@ -486,7 +617,7 @@ describe('the alarms, with an alarmTopicArn', () => {
   it('notify that topic when they fire and when they are over', async () => {
     const topic = 'arn:aws:sns:us-east-1:123456789012:plant-store-alarms';
     const alarms = alarmActions(await packageStage('dev', {}, [`--param=alarmTopicArn=${topic}`]));
-    expect(alarms).toHaveLength(5);
+    expect(alarms).toHaveLength(7);
     for (const [id, onAlarm, onOk] of alarms)
       expect([id, onAlarm, onOk]).toEqual([id, [topic], [topic]]);
   });
@@ -501,9 +632,9 @@ describe('a bad WEBHOOK_RETRY_SCHEDULE', () => {
     expect(refused).toMatch(/WEBHOOK_RETRY_SCHEDULE \(param webhookRetrySchedule\) must be waits/);
   });
 
-  it('passes a good one to both webhook functions', async () => {
+  it('passes a good one to every function that retries deliveries', async () => {
     const template = await packageStage('dev', { WEBHOOK_RETRY_SCHEDULE: '2s,4s' });
-    for (const name of ['DeliverPlantAdded', 'RetryPlantAdded']) {
+    for (const name of ['DeliverPlantAdded', 'RetryPlantAdded', 'DeliverToEndpoint']) {
       expect(template.Resources[`${name}LambdaFunction`]?.Properties.Environment).toMatchObject({
         Variables: { WEBHOOK_RETRY_SCHEDULE: '2s,4s' },
       });

@@ -230,7 +230,7 @@ describe('deliveries to a caller’s own endpoints through npm start', () => {
       url: endpoint.receiver.url,
       events: ['plant.added'],
     });
-    const replaced = await enabled.json();
+    const replaced = (await enabled.json()) as { disabled: boolean; disabledReason?: string };
     expect(replaced).toMatchObject({ disabled: false });
     expect(replaced.disabledReason).toBeUndefined();
     const id = nextPlantId++;
