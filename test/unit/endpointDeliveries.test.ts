@@ -1,0 +1,516 @@
+// The two functions that deliver plant events to callers' own webhook endpoints, on their own: the
+// stream's records made into one delivery per endpoint (queueEndpointEvents), and each attempt of a
+// delivery from the queue (deliverToEndpoint), POSTed to a real receiver on this machine. The
+// endpoints, attempts and queue are in memory; time is a fixed date, moved only where a test says.
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBRecord, DynamoDBStreamEvent, SQSEvent, StreamRecord } from 'aws-lambda';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { deliverToEndpointHandler } from '#lib/webhooks/deliverToEndpoint.ts';
+import type {
+  Attempt,
+  AttemptStore,
+  DeliveryQueue,
+  EndpointDelivery,
+  SentEvent,
+} from '#lib/webhooks/endpointDeliveries.ts';
+import type { StoredEndpoint } from '#lib/webhooks/endpointStore.ts';
+import { queueEndpointEventsHandler } from '#lib/webhooks/queueEndpointEvents.ts';
+import type { RetryQueue } from '#lib/webhooks/retries.ts';
+import { retryQueueEvent } from '../../infra/events/webhooks.mjs';
+import { lambdaContext } from '../support/events.ts';
+import { FakeEndpointStore } from '../support/fakeEndpointStore.ts';
+import { recordTelemetry } from '../support/telemetry.ts';
+import { makeWebhookSecret } from '../support/webhookSecrets.ts';
+
+const NOW = Date.parse('2026-11-23T10:00:00.000Z');
+const DAY_MS = 24 * 3600 * 1000;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+beforeEach(() => {
+  // only Date: the receiver's sockets and the attempt's timeout run on real timers
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(NOW);
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** What the receiver answers next, and how long the clock moves while it answers. */
+interface Answer {
+  status: number;
+  headers?: Record<string, string>;
+  takesMs?: number;
+}
+
+const received: { headers: IncomingHttpHeaders; body: string }[] = [];
+let answer: Answer = { status: 204 };
+let server: Server;
+let receiverUrl: string;
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    let body = '';
+    request.setEncoding('utf8');
+    request.on('data', (chunk: string) => {
+      body += chunk;
+    });
+    request.on('end', () => {
+      received.push({ headers: request.headers, body });
+      vi.advanceTimersByTime(answer.takesMs ?? 0);
+      response.writeHead(answer.status, answer.headers).end();
+    });
+  });
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+});
+afterAll(() => new Promise<void>((closed) => server.close(() => closed())));
+afterEach(() => {
+  received.length = 0;
+  answer = { status: 204 };
+});
+
+const secret = makeWebhookSecret();
+
+const endpoint = (id: string, more: Partial<StoredEndpoint> = {}): StoredEndpoint => ({
+  id,
+  owner: 'alice',
+  url: receiverUrl,
+  events: ['plant.added', 'plant.updated', 'plant.deleted'],
+  disabled: false,
+  createdAt: '2026-11-01T00:00:00.000Z',
+  secrets: [{ secret }],
+  ...more,
+});
+
+const storeWith = (...endpoints: StoredEndpoint[]) => {
+  const store = new FakeEndpointStore();
+  for (const one of endpoints) store.endpoints.set(one.id, one);
+  return store;
+};
+
+/** The queue of deliveries: what was sent to it, and the early messages it was told to hold. */
+const memoryQueue = () => {
+  const sent: EndpointDelivery[] = [];
+  const held: { receiptHandle: string; dueAt: number }[] = [];
+  const queue: DeliveryQueue & Pick<RetryQueue, 'holdUntilDue'> = {
+    send: async (deliveries) => {
+      sent.push(...deliveries);
+    },
+    holdUntilDue: async (receiptHandle, dueAt) => {
+      held.push({ receiptHandle, dueAt });
+    },
+  };
+  return { queue, sent, held };
+};
+
+describe('queueEndpointEvents', () => {
+  const CHANGED_AT = Date.parse('2026-11-23T09:59:58.000Z');
+  const plant = {
+    id: 7,
+    name: 'Monstera',
+    tag: 'indoor',
+    createdAt: '2026-11-22T10:00:00.000Z',
+    createdBy: 'alice',
+    version: 1,
+  };
+  const { tag: _tag, ...untagged } = plant;
+  const image = (item: object) => marshall(item) as StreamRecord['NewImage'];
+  const streamRecord = (
+    eventName: DynamoDBRecord['eventName'],
+    images: Pick<StreamRecord, 'NewImage' | 'OldImage'>,
+    sequenceNumber = '100',
+  ): DynamoDBRecord => ({
+    eventID: `event-${sequenceNumber}`,
+    eventName,
+    eventSource: 'aws:dynamodb',
+    dynamodb: {
+      SequenceNumber: sequenceNumber,
+      ApproximateCreationDateTime: CHANGED_AT / 1000,
+      Keys: image({ id: plant.id }),
+      ...images,
+    },
+  });
+
+  const setup = (store: FakeEndpointStore) => {
+    const telemetry = recordTelemetry();
+    const { queue, sent } = memoryQueue();
+    const handler = queueEndpointEventsHandler({ endpoints: store, queue, ...telemetry });
+    const handle = (...records: DynamoDBRecord[]) =>
+      handler({ Records: records } satisfies DynamoDBStreamEvent, lambdaContext());
+    return { handle, sent, telemetry };
+  };
+
+  it.each([
+    {
+      eventName: 'INSERT' as const,
+      images: { NewImage: image(plant) },
+      type: 'plant.added',
+      data: { id: 7, name: 'Monstera', tag: 'indoor' },
+    },
+    {
+      // the tag removed by the update: the event holds the plant as it is now
+      eventName: 'MODIFY' as const,
+      images: {
+        OldImage: image(plant),
+        NewImage: image({ ...untagged, name: 'Fern', version: 2 }),
+      },
+      type: 'plant.updated',
+      data: { id: 7, name: 'Fern' },
+    },
+    {
+      eventName: 'REMOVE' as const,
+      images: { OldImage: image(plant) },
+      type: 'plant.deleted',
+      data: { id: 7 },
+    },
+  ])('makes a stream $eventName a $type delivery, in Standard Webhooks shape', async (change) => {
+    const { handle, sent } = setup(storeWith(endpoint('ep_all')));
+
+    expect(await handle(streamRecord(change.eventName, change.images))).toEqual({
+      batchItemFailures: [],
+    });
+
+    expect(sent).toEqual([
+      {
+        owner: 'alice',
+        endpointId: 'ep_all',
+        webhookId: expect.stringMatching(/^msg_[\w-]{32}$/),
+        type: change.type,
+        body: expect.any(String),
+        attempts: 0,
+        dueAt: NOW,
+      },
+    ]);
+    expect(JSON.parse(sent[0]?.body ?? '')).toStrictEqual({
+      type: change.type,
+      timestamp: iso(CHANGED_AT),
+      data: change.data,
+    });
+  });
+
+  it("queues only to the owner's enabled endpoints whose events hold the type", async () => {
+    const { handle, sent } = setup(
+      storeWith(
+        endpoint('ep_all'),
+        endpoint('ep_added', { events: ['plant.added'] }),
+        endpoint('ep_deleted', { events: ['plant.deleted'] }),
+        endpoint('ep_disabled', { disabled: true, disabledReason: 'its receiver answered 410' }),
+        endpoint('ep_bob', { owner: 'bob' }),
+      ),
+    );
+
+    await handle(streamRecord('INSERT', { NewImage: image(plant) }));
+
+    expect(sent.map(({ endpointId }) => endpointId).sort()).toEqual(['ep_added', 'ep_all']);
+  });
+
+  it('gives a record offered again the same webhook-id, and each update of the plant its own', async () => {
+    const { handle, sent } = setup(storeWith(endpoint('ep_all')));
+    const update = (version: number) =>
+      streamRecord('MODIFY', {
+        OldImage: image({ ...plant, version: version - 1 }),
+        NewImage: image({ ...plant, version }),
+      });
+
+    await handle(update(2));
+    await handle(update(2));
+    await handle(update(3));
+
+    const [first, again, next] = sent.map(({ webhookId }) => webhookId);
+    expect(again).toBe(first);
+    expect(next).not.toBe(first);
+  });
+
+  it('hands a record back when the endpoints cannot be read', async () => {
+    const store = storeWith(endpoint('ep_all'));
+    store.unavailable = true;
+    const { handle, sent, telemetry } = setup(store);
+
+    expect(await handle(streamRecord('INSERT', { NewImage: image(plant) }, '4711'))).toEqual({
+      batchItemFailures: [{ itemIdentifier: '4711' }],
+    });
+    expect(sent).toEqual([]);
+    expect(telemetry.metricNames()).toContain('WebhookEventsHandedBack');
+  });
+
+  it("skips a record that holds no plant's image, and does not hand it back", async () => {
+    const { handle, sent, telemetry } = setup(storeWith(endpoint('ep_all')));
+
+    // a REMOVE as a stream of new images only would carry it
+    expect(await handle(streamRecord('REMOVE', { NewImage: image(plant) }))).toEqual({
+      batchItemFailures: [],
+    });
+    expect(sent).toEqual([]);
+    expect(telemetry.metricNames()).toContain('EndpointEventsSkipped');
+  });
+});
+
+describe('deliverToEndpoint', () => {
+  const BODY = JSON.stringify({
+    type: 'plant.added',
+    timestamp: '2026-11-23T09:59:58.000Z',
+    data: { id: 7, name: 'Monstera' },
+  });
+
+  const delivery = (more: Partial<EndpointDelivery> = {}): EndpointDelivery => ({
+    owner: 'alice',
+    endpointId: 'ep_1',
+    webhookId: 'msg_plant7added',
+    type: 'plant.added',
+    body: BODY,
+    attempts: 0,
+    dueAt: NOW,
+    ...more,
+  });
+
+  const setup = (store: FakeEndpointStore, schedule = [1000, 60_000]) => {
+    const telemetry = recordTelemetry();
+    const { queue, sent, held } = memoryQueue();
+    const recorded: { endpointId: string; attempt: Attempt; event: SentEvent | undefined }[] = [];
+    const attempts: Pick<AttemptStore, 'record'> = {
+      record: async (endpointId, attempt, event) => {
+        recorded.push({ endpointId, attempt, event });
+      },
+    };
+    const handler = deliverToEndpointHandler({
+      endpoints: store,
+      attempts,
+      queue,
+      schedule,
+      timeoutMs: 2000,
+      policy: { allowPrivate: true },
+      ...telemetry,
+    });
+    const deliver = (message: EndpointDelivery) =>
+      handler(retryQueueEvent('m1', message) as SQSEvent, lambdaContext());
+    return { deliver, sent, held, recorded, telemetry, store };
+  };
+
+  const signatures = () => String(received[0]?.headers['webhook-signature']).split(' ');
+  const verifies = (key: string) => {
+    const [request] = received;
+    if (!request) return expect.fail('the receiver was sent nothing');
+    try {
+      new Webhook(key).verify(request.body, request.headers as Record<string, string>);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  it('delivers on a 2xx, signed with the secret, and records the attempt with the event', async () => {
+    answer = { status: 200, takesMs: 35 };
+    const { deliver, sent, recorded, telemetry } = setup(storeWith(endpoint('ep_1')));
+
+    expect(await deliver(delivery())).toEqual({ batchItemFailures: [] });
+
+    expect(received).toHaveLength(1);
+    expect(received[0]?.body).toBe(BODY);
+    expect(received[0]?.headers['webhook-id']).toBe('msg_plant7added');
+    expect(verifies(secret)).toBe(true);
+    expect(verifies(makeWebhookSecret())).toBe(false);
+    expect(recorded).toEqual([
+      {
+        endpointId: 'ep_1',
+        attempt: {
+          webhookId: 'msg_plant7added',
+          type: 'plant.added',
+          attempt: 1,
+          at: iso(NOW),
+          status: 200,
+          error: undefined,
+          durationMs: 35,
+        },
+        event: { type: 'plant.added', body: BODY },
+      },
+    ]);
+    expect(sent).toEqual([]);
+    expect(telemetry.metricNames()).toContain('EndpointEventsDelivered');
+  });
+
+  it('keeps the event with the first attempt only', async () => {
+    const { deliver, recorded } = setup(storeWith(endpoint('ep_1')));
+
+    await deliver(delivery({ attempts: 2 }));
+
+    expect(recorded).toEqual([
+      expect.objectContaining({
+        attempt: expect.objectContaining({ attempt: 3 }),
+        event: undefined,
+      }),
+    ]);
+  });
+
+  it('signs with both secrets during a rotation, and never with an expired one', async () => {
+    const [current, old] = [makeWebhookSecret(), makeWebhookSecret()];
+    const rotating = (expiresAt: number) =>
+      endpoint('ep_1', {
+        secrets: [{ secret: current }, { secret: old, expiresAt: iso(expiresAt) }],
+      });
+
+    await setup(storeWith(rotating(NOW + DAY_MS - 1))).deliver(delivery());
+
+    expect(signatures()).toEqual([expect.stringMatching(/^v1,/), expect.stringMatching(/^v1,/)]);
+    expect(verifies(current)).toBe(true);
+    expect(verifies(old)).toBe(true);
+
+    received.length = 0;
+    await setup(storeWith(rotating(NOW - 1))).deliver(delivery());
+
+    expect(signatures()).toHaveLength(1);
+    expect(verifies(current)).toBe(true);
+    expect(verifies(old)).toBe(false);
+  });
+
+  it('after a 500, records it, marks the endpoint failing and queues the next attempt as scheduled', async () => {
+    answer = { status: 500 };
+    const { deliver, sent, recorded, store, telemetry } = setup(storeWith(endpoint('ep_1')));
+
+    expect(await deliver(delivery())).toEqual({ batchItemFailures: [] });
+
+    expect(recorded[0]?.attempt).toMatchObject({ attempt: 1, status: 500, error: undefined });
+    expect(store.endpoints.get('ep_1')?.failingSince).toBe(iso(NOW));
+    expect(sent).toEqual([
+      { ...delivery(), attempts: 1, dueAt: NOW + 1000, lastError: 'answered 500' },
+    ]);
+    expect(telemetry.metricNames()).toContain('EndpointAttemptsFailed');
+  });
+
+  it("waits a 503's Retry-After when longer than the schedule's step", async () => {
+    answer = { status: 503, headers: { 'retry-after': '120' } };
+    const { deliver, sent } = setup(storeWith(endpoint('ep_1')), [1000]);
+
+    await deliver(delivery());
+
+    expect(sent.map(({ dueAt }) => dueAt)).toEqual([NOW + 120_000]);
+  });
+
+  it('follows no redirect: a 301 is a failed attempt', async () => {
+    answer = { status: 301, headers: { location: `${receiverUrl}/moved` } };
+    const { deliver, sent, recorded } = setup(storeWith(endpoint('ep_1')));
+
+    await deliver(delivery());
+
+    expect(received).toHaveLength(1);
+    expect(recorded[0]?.attempt).toMatchObject({ status: 301, error: 'redirect not followed' });
+    expect(sent).toEqual([expect.objectContaining({ attempts: 1, lastError: 'answered 301' })]);
+  });
+
+  it('disables the endpoint at a 410, and queues nothing more', async () => {
+    answer = { status: 410 };
+    const { deliver, sent, recorded, store, telemetry } = setup(storeWith(endpoint('ep_1')));
+
+    await deliver(delivery());
+
+    expect(recorded[0]?.attempt.status).toBe(410);
+    const disabled = store.endpoints.get('ep_1');
+    expect(disabled?.disabled).toBe(true);
+    expect(disabled?.disabledReason).toContain('410');
+    expect(sent).toEqual([]);
+    expect(telemetry.metricNames()).toContain('EndpointsDisabled');
+  });
+
+  it('disables an endpoint whose every attempt failed for 5 days', async () => {
+    answer = { status: 500 };
+    const failingSince = iso(NOW - 5 * DAY_MS - 60_000);
+    const { deliver, sent, store, telemetry } = setup(
+      storeWith(endpoint('ep_1', { failingSince })),
+    );
+
+    await deliver(delivery());
+
+    const disabled = store.endpoints.get('ep_1');
+    expect(disabled?.disabled).toBe(true);
+    expect(disabled?.disabledReason).toContain('5 days');
+    expect(sent).toEqual([]);
+    expect(telemetry.metricNames()).toContain('EndpointsDisabled');
+  });
+
+  it('keeps trying an endpoint failing for 4 days, failing since the first failure', async () => {
+    answer = { status: 500 };
+    const failingSince = iso(NOW - 4 * DAY_MS);
+    const { deliver, sent, store } = setup(storeWith(endpoint('ep_1', { failingSince })));
+
+    await deliver(delivery());
+
+    expect(store.endpoints.get('ep_1')).toMatchObject({ disabled: false, failingSince });
+    expect(sent).toEqual([expect.objectContaining({ attempts: 1, dueAt: NOW + 1000 })]);
+  });
+
+  it('clears failingSince at a success', async () => {
+    const { deliver, store } = setup(
+      storeWith(endpoint('ep_1', { failingSince: iso(NOW - DAY_MS) })),
+    );
+
+    await deliver(delivery());
+
+    expect(store.endpoints.get('ep_1')).not.toHaveProperty('failingSince');
+  });
+
+  it.each([
+    ['deleted', storeWith],
+    ['disabled', () => storeWith(endpoint('ep_1', { disabled: true }))],
+  ])('sends nothing to an endpoint %s meanwhile', async (_state, store) => {
+    const { deliver, sent, recorded, telemetry } = setup(store());
+
+    expect(await deliver(delivery())).toEqual({ batchItemFailures: [] });
+
+    expect(received).toEqual([]);
+    expect(recorded).toEqual([]);
+    expect(sent).toEqual([]);
+    expect(telemetry.metricNames()).toContain('EndpointEventsDropped');
+  });
+
+  it('sends a ping even to a disabled endpoint', async () => {
+    const { deliver, recorded } = setup(storeWith(endpoint('ep_1', { disabled: true })));
+    const ping = JSON.stringify({
+      type: 'webhook.ping',
+      timestamp: iso(NOW),
+      data: { endpointId: 'ep_1' },
+    });
+
+    await deliver(delivery({ type: 'webhook.ping', webhookId: 'msg_ping', body: ping }));
+
+    expect(received.map(({ body }) => body)).toEqual([ping]);
+    expect(recorded[0]?.attempt).toMatchObject({ type: 'webhook.ping', status: 204 });
+  });
+
+  it('ends a delivery whose schedule is used up, queueing nothing', async () => {
+    answer = { status: 500 };
+    const { deliver, sent, recorded, telemetry } = setup(storeWith(endpoint('ep_1')), [1000]);
+
+    await deliver(delivery({ attempts: 1 }));
+
+    expect(recorded[0]?.attempt).toMatchObject({ attempt: 2, status: 500 });
+    expect(sent).toEqual([]);
+    expect(telemetry.metricNames()).toContain('EndpointEventsExhausted');
+  });
+
+  it('holds a message received before it is due, and sends nothing yet', async () => {
+    const { deliver, held, recorded } = setup(storeWith(endpoint('ep_1')));
+    const dueAt = NOW + 60_000;
+
+    expect(await deliver(delivery({ attempts: 1, dueAt }))).toEqual({
+      batchItemFailures: [{ itemIdentifier: 'm1' }],
+    });
+
+    expect(held).toEqual([{ receiptHandle: 'receipt-m1', dueAt }]);
+    expect(received).toEqual([]);
+    expect(recorded).toEqual([]);
+  });
+
+  it('hands the message back when the endpoint cannot be read', async () => {
+    const store = storeWith(endpoint('ep_1'));
+    store.unavailable = true;
+    const { deliver, recorded, telemetry } = setup(store);
+
+    expect(await deliver(delivery())).toEqual({ batchItemFailures: [{ itemIdentifier: 'm1' }] });
+
+    expect(received).toEqual([]);
+    expect(recorded).toEqual([]);
+    expect(telemetry.metricNames()).toContain('WebhookEventsHandedBack');
+  });
+});
