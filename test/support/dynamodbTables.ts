@@ -17,6 +17,11 @@ import {
 } from '#lib/plants/dynamoStore.ts';
 import type { PlantStore } from '#lib/plants/store.ts';
 import {
+  dynamoListAttempts,
+  dynamoRecordAttempt,
+  dynamoSentEvent,
+} from '#lib/webhooks/dynamoAttempts.ts';
+import {
   dynamoCreateEndpoint,
   dynamoDeleteEndpoint,
   dynamoGetEndpoint,
@@ -24,6 +29,7 @@ import {
   dynamoReplaceEndpoint,
   dynamoRotateEndpointSecret,
 } from '#lib/webhooks/dynamoEndpoints.ts';
+import type { AttemptStore } from '#lib/webhooks/endpointDeliveries.ts';
 import type { EndpointStore } from '#lib/webhooks/endpointStore.ts';
 import { localDynamoClient } from '../../infra/local/dynamoClient.ts';
 import { ensureTable, type TableResource, tableStreamArn } from '../../infra/local/tables.ts';
@@ -102,4 +108,11 @@ export const createDynamoEndpointStore = (target: DynamoTarget): EndpointStore =
   replace: dynamoReplaceEndpoint(target),
   rotateSecret: dynamoRotateEndpointSecret(target),
   delete: dynamoDeleteEndpoint(target),
+});
+
+/** Every operation of the DynamoDB attempt store on one table. */
+export const createDynamoAttemptStore = (target: DynamoTarget): AttemptStore => ({
+  record: dynamoRecordAttempt(target),
+  list: dynamoListAttempts(target),
+  event: dynamoSentEvent(target),
 });

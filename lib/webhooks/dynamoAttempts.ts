@@ -1,0 +1,101 @@
+// The delivery attempts of a caller's endpoint, and the events they delivered, on DynamoDB (the
+// webhooks table): the endpoint's partition deliveriesPartition, an item per attempt sorted by when
+// it started, an item per event for a resend (lib/webhooks/endpointKeys.mjs). Each item carries
+// `expiresAt` for the table's TTL, 14 days on; TTL deletes days late, so the reads skip what is
+// past its time themselves.
+//
+// The DynamoDB actions of each operation: record PutItem, list Query, event GetItem.
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { abortable } from '#lib/plants/dynamoClient.ts';
+import type { DynamoTarget } from '#lib/plants/dynamoStore.ts';
+import { unavailableOr } from '#lib/plants/storeErrors.ts';
+import {
+  ATTEMPTS_KEPT_MS,
+  type Attempt,
+  type AttemptStore,
+  type SentEvent,
+} from '#lib/webhooks/endpointDeliveries.ts';
+import {
+  ATTEMPT_PREFIX,
+  attemptKey,
+  deliveriesPartition,
+  eventKey,
+} from '#lib/webhooks/endpointKeys.mjs';
+
+/** When the table's TTL may delete what started at `at`: seconds since the epoch. */
+const expiresAt = (at: string) => Math.ceil((Date.parse(at) + ATTEMPTS_KEPT_MS) / 1000);
+
+const toAttempt = (item: Record<string, unknown>): Attempt => {
+  const { pk: _pk, sk: _sk, expiresAt: _expiresAt, ...attempt } = item;
+  return attempt as unknown as Attempt;
+};
+
+// One factory per operation, as for the endpoints: each function's bundle holds the one it uses.
+
+export const dynamoRecordAttempt =
+  ({ client, table }: DynamoTarget): AttemptStore['record'] =>
+  async (endpointId, attempt, event) => {
+    const put = (key: object, fields: object) =>
+      client.send(
+        new PutCommand({
+          TableName: table,
+          Item: { ...key, ...fields, expiresAt: expiresAt(attempt.at) },
+        }),
+      );
+    await Promise.all([
+      put(attemptKey(endpointId, attempt), attempt),
+      ...(event ? [put(eventKey(endpointId, attempt.webhookId), event)] : []),
+    ]);
+  };
+
+export const dynamoListAttempts =
+  ({ client, table, now = () => new Date() }: DynamoTarget): AttemptStore['list'] =>
+  async (endpointId, { limit, after }, { signal } = {}) => {
+    if (after !== undefined && !after.startsWith(ATTEMPT_PREFIX)) {
+      throw new Error(
+        `${after} is no position in a list of attempts: hand the store only the next positions it answered`,
+      );
+    }
+    const oldest = `${ATTEMPT_PREFIX}${new Date(now().getTime() - ATTEMPTS_KEPT_MS).toISOString()}`;
+    // a page's last attempt has aged out since: nothing older is listed, and DynamoDB refuses a
+    // start key outside the condition's range
+    if (after !== undefined && after < oldest) return { outcome: 'page', attempts: [] };
+    const pk = deliveriesPartition(endpointId);
+    try {
+      const { Items = [], LastEvaluatedKey } = await client.send(
+        new QueryCommand({
+          TableName: table,
+          // every sort key of an attempt sorts below the last code point
+          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :oldest AND :newest',
+          ExpressionAttributeValues: {
+            ':pk': pk,
+            ':oldest': oldest,
+            ':newest': `${ATTEMPT_PREFIX}\uffff`,
+          },
+          ScanIndexForward: false,
+          Limit: limit,
+          ...(after === undefined ? {} : { ExclusiveStartKey: { pk, sk: after } }),
+        }),
+        abortable(signal),
+      );
+      const next = LastEvaluatedKey?.sk as string | undefined;
+      return { outcome: 'page', attempts: Items.map(toAttempt), ...(next ? { next } : {}) };
+    } catch (error) {
+      return unavailableOr(error);
+    }
+  };
+
+export const dynamoSentEvent =
+  ({ client, table, now = () => new Date() }: DynamoTarget): AttemptStore['event'] =>
+  async (endpointId, webhookId, { signal } = {}) => {
+    try {
+      const { Item } = await client.send(
+        new GetCommand({ TableName: table, Key: eventKey(endpointId, webhookId) }),
+        abortable(signal),
+      );
+      if (!Item || Number(Item.expiresAt) * 1000 <= now().getTime()) return { outcome: 'notFound' };
+      return { outcome: 'found', event: { type: Item.type, body: Item.body } as SentEvent };
+    } catch (error) {
+      return unavailableOr(error);
+    }
+  };
