@@ -74,7 +74,10 @@ export type AttemptsPage =
 
 /** An event an endpoint was sent, for a resend: its type and body as first delivered. */
 export type SentEvent = Pick<EndpointDelivery, 'type' | 'body'>;
-export type SentEventResult = { outcome: 'found'; event: SentEvent } | { outcome: 'notFound' } | Unavailable;
+export type SentEventResult =
+  | { outcome: 'found'; event: SentEvent }
+  | { outcome: 'notFound' }
+  | Unavailable;
 
 export interface AttemptStore {
   /** Keeps `attempt` 14 days; with `event` (a delivery's first attempt), keeps it for a resend. */
