@@ -3,17 +3,23 @@
 // cursor is bound to the endpoint, so one edited or taken from another endpoint's list is a 400.
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import { openCursor, sealCursor } from '#lib/plants/listCursor.ts';
+import { pageCursor, pageLimit, strictQuery } from '#lib/plants/listQuery.ts';
 import { endpointsUnavailable, ownedEndpoint } from '#lib/routes/endpointReplies.ts';
 import { listedRoute } from '#lib/routes/routeList.ts';
 import type { AttemptStore } from '#lib/webhooks/endpointDeliveries.ts';
 import { ATTEMPT_PREFIX, deliveriesPartition } from '#lib/webhooks/endpointKeys.mjs';
-import { AttemptsQuery, EndpointPath } from '#lib/webhooks/endpointSchemas.ts';
+import { EndpointPath } from '#lib/webhooks/endpointSchemas.ts';
 import type { EndpointStore } from '#lib/webhooks/endpointStore.ts';
 
 export interface ListEndpointAttemptsDependencies extends HttpDependencies {
   endpointStore: Pick<EndpointStore, 'get'>;
   attemptStore: Pick<AttemptStore, 'list'>;
 }
+
+export const AttemptsQuery = strictQuery('the list of attempts', {
+  limit: pageLimit('attempts'),
+  cursor: pageCursor("or from another endpoint's list"),
+});
 
 /** What the pipeline checks of the request, and the document describes. */
 export const listEndpointAttemptsRoute = {

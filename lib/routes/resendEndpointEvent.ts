@@ -31,10 +31,13 @@ export const resendEndpointEventHandler = ({
   ...http
 }: ResendEndpointEventDependencies) =>
   httpRoute(http, resendEndpointEventRoute, async ({ path: { id, webhookId }, caller, signal }) => {
-    const owned = await ownedEndpoint(endpointStore, caller.sub, id, signal);
+    // both reads at once; another caller's event is never answered (the ownership's 404 first)
+    const [owned, sent] = await Promise.all([
+      ownedEndpoint(endpointStore, caller.sub, id, signal),
+      attemptStore.event(id, webhookId, { signal }),
+    ]);
     if ('refusal' in owned) return owned.refusal;
     const log = { endpointId: id, webhookId };
-    const sent = await attemptStore.event(id, webhookId, { signal });
     if (sent.outcome === 'unavailable') return endpointsUnavailable(sent.cause, log);
     if (sent.outcome === 'notFound') {
       const message = eventNotFoundMessage(webhookId);

@@ -1,7 +1,6 @@
 // What a caller sends of its own webhook endpoints (API.md: "A caller's own webhook endpoints"),
 // and the endpoint as the API answers it. zod/mini, as the plant's schemas.
 import * as z from 'zod/mini';
-import { pageCursor, pageLimit, strictQuery } from '#lib/plants/listQuery.ts';
 import { PING } from '#lib/webhooks/endpointDeliveries.ts';
 import { ENDPOINT_ID, EVENT_TYPES, MAX_URL_CHARACTERS } from '#lib/webhooks/endpointStore.ts';
 
@@ -121,13 +120,6 @@ export const EventPath = /* @__PURE__ */ (() =>
         description: "The event's webhook-id, as its attempts and its deliveries' header carry it.",
         examples: ['msg_p5jXN8AQM9LWM0D4loKWxJ'],
       }),
-  }))();
-
-/** The query of `GET /webhooks/{id}/attempts`. */
-export const AttemptsQuery = /* @__PURE__ */ (() =>
-  strictQuery('the list of attempts', {
-    limit: pageLimit('attempts'),
-    cursor: pageCursor("or from another endpoint's list"),
   }))();
 
 /** An endpoint as the API answers it (for the document: the routes answer endpointView's). */
