@@ -41,20 +41,20 @@ export const listEndpointAttemptsHandler = ({
     listEndpointAttemptsRoute,
     async ({ path: { id }, query: { limit, cursor }, caller, url, signal }) => {
       const list = deliveriesPartition(id);
-      const after = cursor === undefined ? undefined : openCursor(cursor, list);
-      if (
-        cursor !== undefined &&
-        !(typeof after === 'string' && after.startsWith(ATTEMPT_PREFIX))
-      ) {
-        return { status: 400, message: INVALID_ATTEMPTS_CURSOR, metric: 'ValidationFailures' };
+      let after: string | undefined;
+      if (cursor !== undefined) {
+        const position = openCursor(cursor, list);
+        if (typeof position !== 'string' || !position.startsWith(ATTEMPT_PREFIX)) {
+          return { status: 400, message: INVALID_ATTEMPTS_CURSOR, metric: 'ValidationFailures' };
+        }
+        after = position;
       }
-      const owned = await ownedEndpoint(endpointStore, caller.sub, id, signal);
+      // both reads at once; another caller's attempts are never answered (the ownership's 404 first)
+      const [owned, result] = await Promise.all([
+        ownedEndpoint(endpointStore, caller.sub, id, signal),
+        attemptStore.list(id, { limit, after }, { signal }),
+      ]);
       if ('refusal' in owned) return owned.refusal;
-      const result = await attemptStore.list(
-        id,
-        { limit, after: after as string | undefined },
-        { signal },
-      );
       if (result.outcome === 'unavailable')
         return endpointsUnavailable(result.cause, { endpointId: id });
       const headers: Record<string, string> = {};

@@ -4,6 +4,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { HttpHandler } from '#lib/http/pipeline.ts';
 import type { HttpResponse } from '#lib/http/types.ts';
+import { sealCursor } from '#lib/plants/listCursor.ts';
 import { createEndpointHandler, ENDPOINT_LIMIT_MESSAGE } from '#lib/routes/createEndpoint.ts';
 import { deleteEndpointHandler } from '#lib/routes/deleteEndpoint.ts';
 import { HOST_UNRESOLVED } from '#lib/routes/endpointReplies.ts';
@@ -439,6 +440,14 @@ describe('ping, attempts and resend', () => {
       expect(refused.status, what).toBe(400);
       expect(refused.body.message).toMatch(/^cursor is not valid/);
     }
+    // a check made by hand over a position that is no attempt's
+    const forged = sealCursor('event#msg_1', `endpoint#${id}`);
+    const notAnAttempt = await call(
+      routes().attempts,
+      'GET',
+      `/webhooks/${id}/attempts?cursor=${forged}`,
+    );
+    expect(notAnAttempt.status).toBe(400);
     const elsewhere = await call(
       routes().attempts,
       'GET',
@@ -458,6 +467,23 @@ describe('ping, attempts and resend', () => {
       expect(refused.status, query).toBe(400);
       expect(refused.body.message).toMatch(message);
     }
+  });
+
+  it('answers an endpoint store outage with 503 and Retry-After on each, queueing nothing', async () => {
+    const id = await registered();
+    await attemptStore.record(id, attemptOf(1), sentEvent);
+    store.unavailable = true;
+    for (const [handler, method, path] of [
+      [routes().ping, 'POST', `/webhooks/${id}/ping`],
+      [routes().attempts, 'GET', `/webhooks/${id}/attempts`],
+      [routes().resend, 'POST', `/webhooks/${id}/attempts/msg_1/resend`],
+    ] as const) {
+      const { status, response, body } = await call(handler, method, path);
+      expect(status, path).toBe(503);
+      expect(body.message).toMatch(/^The webhook endpoint store is busy or unreachable/);
+      expect(headerOf(response, 'Retry-After')).toBeDefined();
+    }
+    expect(queue.sent).toEqual([]);
   });
 
   it('answers no attempts yet with an empty page and no Link', async () => {
