@@ -2,7 +2,7 @@
 // lib/webhooks/endpointKeys.mjs): seeded into DynamoDB Local by bench/seed.ts, answered by
 // bench/probe.mjs's stubs, keyed so by the floors. Plain JavaScript, so that a probe loads no
 // TypeScript.
-import { endpointKey } from '../lib/webhooks/endpointKeys.mjs';
+import { attemptKey, endpointKey, eventKey } from '../lib/webhooks/endpointKeys.mjs';
 import { CALLER } from './plant.mjs';
 
 export {
@@ -34,5 +34,45 @@ export const endpointItem = (n) => {
     disabled: { BOOL: false },
     createdAt: { S: new Date(Date.UTC(2026, 10, 22, 10, 0, 0, n % 1000)).toISOString() },
     secrets: { L: [{ M: { secret: { S: SECRET } } }] },
+  };
+};
+
+/** The event the caller's endpoint 7 was sent: its attempts list, a resend sends it again. */
+export const SENT_WEBHOOK_ID = 'msg_bench00000000000000007';
+const EVENT_TYPE = { S: 'plant.added' };
+// a day on: past any bench run (the store keeps them 14 days)
+const expiresAt = () => ({ N: String(Math.ceil(Date.now() / 1000) + 24 * 3600) });
+
+/** Attempt `n` of that event, n seconds ago (the list reads only the last 14 days'). */
+export const attemptItem = (n) => {
+  const at = new Date(Date.now() - n * 1000).toISOString();
+  const { pk, sk } = attemptKey(endpointId(7), { at, webhookId: SENT_WEBHOOK_ID, attempt: n });
+  return {
+    pk: { S: pk },
+    sk: { S: sk },
+    webhookId: { S: SENT_WEBHOOK_ID },
+    type: EVENT_TYPE,
+    attempt: { N: String(n) },
+    at: { S: at },
+    status: { N: '503' },
+    durationMs: { N: '40' },
+    expiresAt: expiresAt(),
+  };
+};
+
+/** The event as kept for a resend. */
+export const eventItem = () => {
+  const { pk, sk } = eventKey(endpointId(7), SENT_WEBHOOK_ID);
+  const body = JSON.stringify({
+    type: 'plant.added',
+    timestamp: new Date().toISOString(),
+    data: { id: 7, name: 'Monstera' },
+  });
+  return {
+    pk: { S: pk },
+    sk: { S: sk },
+    type: EVENT_TYPE,
+    body: { S: body },
+    expiresAt: expiresAt(),
   };
 };

@@ -14,14 +14,15 @@
 // BENCH_FIRST_ID, and BENCH_SECOND_FIRST_ID for the second bundle in warm mode: the first plant id
 // each creates or deletes, or the first endpoint number each deletes or rotates (the bench seeds
 // those); each further bundle's block follows at the same distance.
-// WEBHOOKS_TABLE: the table whose commands the stub DynamoDB answers with endpoints.
+// WEBHOOKS_TABLE: the table whose commands the stub DynamoDB answers with endpoints (and an
+// endpoint's attempts and sent event). The stub also answers the endpoint-deliveries queue (SQS).
 // BENCH_WARM_UP: the invocations a warm or memory process makes before it measures.
 // BENCH_ROUTES: the route list (lib/routes/routeList.ts) as JSON, so that a probe loads no TypeScript.
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { retryQueueEvent, streamInsertEvent } from '../infra/events/webhooks.mjs';
-import { endpointItem, SEEDED_ENDPOINTS } from './endpoint.mjs';
+import { attemptItem, endpointItem, eventItem, SEEDED_ENDPOINTS } from './endpoint.mjs';
 import { plantItem } from './plant.mjs';
 import { requests } from './requests.mjs';
 
@@ -33,7 +34,7 @@ const ROUTES = JSON.parse(env.BENCH_ROUTES ?? '{}');
 /**
  * The stub DynamoDB's answer to each command, by its X-Amz-Target: on the webhooks table
  * (WEBHOOKS_TABLE) the caller's endpoints, on any other the plants; {} to the others (PutItem,
- * DeleteItem, TransactWriteItems).
+ * DeleteItem, TransactWriteItems, and SQS's SendMessageBatch).
  */
 const answers = {
   plants: {
@@ -50,8 +51,20 @@ const answers = {
     UpdateItem: { Attributes: endpointItem(7) },
   },
 };
-const answerTo = (command, { TableName }) =>
-  answers[TableName === env.WEBHOOKS_TABLE ? 'webhooks' : 'plants'][command] ?? {};
+/** An endpoint's attempts and sent events: the items of its deliveries partition. */
+const deliveries = {
+  GetItem: { Item: eventItem() },
+  Query: {
+    Items: Array.from({ length: 20 }, (_, i) => attemptItem(i + 1)),
+    Count: 20,
+    LastEvaluatedKey: { pk: attemptItem(20).pk, sk: attemptItem(20).sk },
+  },
+};
+const answerTo = (command, { TableName, Key, ExpressionAttributeValues }) => {
+  if (TableName !== env.WEBHOOKS_TABLE) return answers.plants[command] ?? {};
+  const partition = Key?.pk?.S ?? ExpressionAttributeValues?.[':pk']?.S ?? '';
+  return (partition.startsWith('endpoint#') ? deliveries : answers.webhooks)[command] ?? {};
+};
 /** DynamoDB and a webhook receiver, both answering success at once: their URLs. */
 const startStubs = async () => {
   // imported only here: a cold start must load node:http itself, as the handler does in Lambda
@@ -77,7 +90,13 @@ const startStubs = async () => {
   const webhook = await listen((request, response) =>
     request.resume().on('end', () => response.writeHead(204).end()),
   );
-  return { DYNAMODB_ENDPOINT: dynamodb, WEBHOOK_URL: `${webhook}/hooks` };
+  return {
+    DYNAMODB_ENDPOINT: dynamodb,
+    WEBHOOK_URL: `${webhook}/hooks`,
+    // SQS's JSON protocol, answered by the same stub: {} is a batch with no entry failed
+    AWS_ENDPOINT_URL_SQS: dynamodb,
+    ENDPOINT_DELIVERY_QUEUE_URL: `${dynamodb}/000000000000/endpoint-deliveries`,
+  };
 };
 
 if (mode === 'stubs') {

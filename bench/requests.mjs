@@ -2,7 +2,7 @@
 // path: path parameters, query, body; each answered 2xx by the function and its floor
 // (bench/baseline/<route>.ts). A route without one fails npm test (test/unit/routeList.test.ts).
 // Plain JavaScript: the probe loads no TypeScript.
-import { ENDPOINT_URL, endpointId } from './endpoint.mjs';
+import { ENDPOINT_URL, endpointId, SENT_WEBHOOK_ID } from './endpoint.mjs';
 
 /**
  * Each route's request, given the number of the plant or endpoint the invocation may create, delete
@@ -25,4 +25,7 @@ export const requests = {
   }),
   deleteEndpoint: (id) => ({ path: { id: endpointId(id) } }),
   rotateEndpointSecret: (id) => ({ path: { id: endpointId(id) } }),
+  pingEndpoint: () => ({ path: { id: endpointId(7) } }),
+  listEndpointAttempts: () => ({ path: { id: endpointId(7) }, query: 'limit=20' }),
+  resendEndpointEvent: () => ({ path: { id: endpointId(7), webhookId: SENT_WEBHOOK_ID } }),
 };

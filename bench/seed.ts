@@ -1,5 +1,6 @@
 // What DynamoDB Local holds before the functions run: the caller's plants, which list, get and
-// update read, and its endpoints, which the endpoints' list, get and update read (seedStore); and
+// update read, and its endpoints, which the endpoints' list, get and update read, with one event
+// sent to one of them and its attempts, which its attempts and resend read (seedStore); and
 // before each run with the store, what that run needs (prepareRun).
 import {
   type AttributeValue,
@@ -11,10 +12,12 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { MAX_ENDPOINTS_PER_CALLER } from '#lib/webhooks/endpointStore.ts';
 import {
+  attemptItem,
   callerPartition,
   countKey,
   ENDPOINT_PREFIX,
   endpointItem,
+  eventItem,
   SEEDED_ENDPOINTS,
 } from './endpoint.mjs';
 import type { Kind } from './functions.ts';
@@ -70,6 +73,8 @@ export const seedStore = async (client: DynamoDBClient) => {
   await seedPlants(client, numbers(1, 40));
   await seedEndpoints(client, numbers(1, SEEDED_ENDPOINTS));
   await setCount(client, SEEDED_ENDPOINTS);
+  // endpoint 7's event and its attempts: more than a page, as the plants
+  await putAll(client, WEBHOOKS_TABLE, [eventItem(), ...numbers(1, 21).map(attemptItem)]);
 };
 
 /** The caller's endpoints back to those seedStore stored: the creates' and rotations' removed. */

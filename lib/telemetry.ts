@@ -39,6 +39,13 @@ export const METRIC_NAMES = [
   'EndpointSecretsRotated',
   'EndpointsNotFound',
   'EndpointLimitReached',
+  'EndpointsPinged',
+  'EndpointAttemptsListed',
+  'EndpointEventsResent',
+  'EndpointEventsNotFound',
+  'EndpointDisabled',
+  // the 503 of a ping or resend whose delivery the queue did not take
+  'DeliveryQueueUnavailable',
   // the 503 of a registration whose url's host could not be resolved just now
   'ResolverUnavailable',
   // the plant added webhook: one of the first three per attempt

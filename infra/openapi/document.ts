@@ -10,12 +10,14 @@ import { PlantPath } from '#lib/plants/params.ts';
 import { IdentifiedPlant, NewPlant, Plant, PlantPatch, PlantUpdate } from '#lib/plants/schemas.ts';
 import { ROUTE_NAMES, ROUTES, type RouteName, routeKey } from '#lib/routes/routeList.ts';
 import {
+  Attempt,
   Endpoint,
   EndpointPath,
   EndpointSecret,
   EndpointUpdate,
   EndpointWithSecret,
   NewEndpoint,
+  QueuedDelivery,
 } from '#lib/webhooks/endpointSchemas.ts';
 import { plantAdded } from './operations/plantAdded.ts';
 import {
@@ -43,6 +45,8 @@ const SCHEMAS = {
   Endpoint: { schema: Endpoint, io: 'output' },
   EndpointWithSecret: { schema: EndpointWithSecret, io: 'output' },
   EndpointSecret: { schema: EndpointSecret, io: 'output' },
+  QueuedDelivery: { schema: QueuedDelivery, io: 'output' },
+  Attempt: { schema: Attempt, io: 'output' },
   Error: { schema: ErrorBody, io: 'output' },
 } as const;
 

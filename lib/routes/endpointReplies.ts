@@ -1,14 +1,16 @@
 // What the routes of a caller's webhook endpoints share: the endpoint as the API shows it (never
-// its secrets), a new secret, the url's rule, an endpoint that is not there, a store outage.
+// its secrets), a new secret, the url's rule, an endpoint that is not there, a store outage, the
+// caller's endpoint read before a ping, a resend or its attempts, and a delivery put on the queue.
 import { randomBytes } from 'node:crypto';
-import { type ErrorReply, unavailable } from '#lib/http/reply.ts';
-import type { LineFields } from '#lib/telemetry.ts';
+import { type ErrorReply, type Reply, unavailable } from '#lib/http/reply.ts';
+import type { LineFields, MetricName } from '#lib/telemetry.ts';
+import type { DeliveryQueue, EndpointDelivery } from '#lib/webhooks/endpointDeliveries.ts';
 import {
   type EndpointPolicy,
   urlAddressProblem,
   urlShapeProblem,
 } from '#lib/webhooks/endpointPost.ts';
-import type { Endpoint, StoredEndpoint } from '#lib/webhooks/endpointStore.ts';
+import type { Endpoint, EndpointStore, StoredEndpoint } from '#lib/webhooks/endpointStore.ts';
 
 /** The endpoint as answered: its fields in the document's order, an absent one left out. */
 export const endpointView = (stored: StoredEndpoint): Endpoint => {
@@ -69,3 +71,43 @@ export const endpointsUnavailable = (cause: unknown, log?: LineFields): ErrorRep
     cause,
     ...(log ? { log } : {}),
   });
+
+/** The caller's endpoint `id`, or the reply that it is not there or the store is out. */
+export const ownedEndpoint = async (
+  endpointStore: Pick<EndpointStore, 'get'>,
+  owner: string,
+  id: string,
+  signal: AbortSignal,
+): Promise<{ endpoint: StoredEndpoint } | { refusal: ErrorReply }> => {
+  const result = await endpointStore.get(owner, id, { signal });
+  if (result.outcome === 'found') return { endpoint: result.endpoint };
+  return {
+    refusal:
+      result.outcome === 'notFound'
+        ? endpointNotFound(id)
+        : endpointsUnavailable(result.cause, { endpointId: id }),
+  };
+};
+
+export const DELIVERIES_UNAVAILABLE =
+  'The deliveries queue is busy or unreachable, so nothing was sent: retry in a few seconds';
+
+/** A delivery due now on the queue: 202 with its webhook-id, or 503 when the queue did not take it. */
+export const queued = async (
+  queue: DeliveryQueue,
+  delivery: Omit<EndpointDelivery, 'attempts' | 'dueAt'>,
+  { metric, outcome }: { metric: MetricName; outcome: string },
+): Promise<Reply> => {
+  const log = { endpointId: delivery.endpointId, webhookId: delivery.webhookId };
+  try {
+    await queue.send([{ ...delivery, attempts: 0, dueAt: Date.now() }]);
+  } catch (cause) {
+    return unavailable(DELIVERIES_UNAVAILABLE, {
+      metric: 'DeliveryQueueUnavailable',
+      outcome: 'unavailable',
+      cause,
+      log,
+    });
+  }
+  return { status: 202, body: { webhookId: delivery.webhookId }, metric, outcome, log };
+};

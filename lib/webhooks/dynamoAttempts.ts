@@ -25,9 +25,10 @@ import {
 /** When the table's TTL may delete what started at `at`: seconds since the epoch. */
 const expiresAt = (at: string) => Math.ceil((Date.parse(at) + ATTEMPTS_KEPT_MS) / 1000);
 
+/** The attempt of an item: its fields in the document's order, an absent one left out (JSON). */
 const toAttempt = (item: Record<string, unknown>): Attempt => {
-  const { pk: _pk, sk: _sk, expiresAt: _expiresAt, ...attempt } = item;
-  return attempt as unknown as Attempt;
+  const { webhookId, type, attempt, at, status, error, durationMs } = item as unknown as Attempt;
+  return { webhookId, type, attempt, at, status, error, durationMs };
 };
 
 // One factory per operation, as for the endpoints: each function's bundle holds the one it uses.

@@ -1,6 +1,7 @@
 // What a caller sends of its own webhook endpoints (API.md: "A caller's own webhook endpoints"),
 // and the endpoint as the API answers it. zod/mini, as the plant's schemas.
 import * as z from 'zod/mini';
+import { PING } from '#lib/webhooks/endpointDeliveries.ts';
 import { ENDPOINT_ID, EVENT_TYPES, MAX_URL_CHARACTERS } from '#lib/webhooks/endpointStore.ts';
 
 export const MAX_DESCRIPTION_CHARACTERS = 256;
@@ -105,6 +106,22 @@ export const EndpointPath = /* @__PURE__ */ (() =>
       }),
   }))();
 
+const webhookIdRule =
+  'webhookId in the path must be the webhook-id of an event sent: msg_ and at most 64 letters, digits, - or _';
+
+/** The path of a resend: the endpoint, and the event by its webhook-id. */
+export const EventPath = /* @__PURE__ */ (() =>
+  z.object({
+    id: EndpointPath.shape.id,
+    webhookId: z
+      .string({ error: webhookIdRule })
+      .check(z.regex(/^msg_[\w-]{1,64}$/, webhookIdRule))
+      .register(z.globalRegistry, {
+        description: "The event's webhook-id, as its attempts and its deliveries' header carry it.",
+        examples: ['msg_p5jXN8AQM9LWM0D4loKWxJ'],
+      }),
+  }))();
+
 /** An endpoint as the API answers it (for the document: the routes answer endpointView's). */
 export const Endpoint = /* @__PURE__ */ (() =>
   z
@@ -155,3 +172,61 @@ export const EndpointWithSecret = /* @__PURE__ */ (() => z.object({ ...Endpoint.
 
 /** The answer of `POST /webhooks/{id}/secret`. */
 export const EndpointSecret = /* @__PURE__ */ (() => z.object({ secret }))();
+
+/** The answer of a ping and a resend: the delivery is on its way. */
+export const QueuedDelivery = /* @__PURE__ */ (() =>
+  z.object({
+    webhookId: z.string().register(z.globalRegistry, {
+      description: 'The webhook-id the deliveries carry (header `webhook-id`), and its attempts.',
+      examples: ['msg_p5jXN8AQM9LWM0D4loKWxJ'],
+    }),
+  }))();
+
+/** One delivery attempt as `GET /webhooks/{id}/attempts` answers it (for the document). */
+export const Attempt = /* @__PURE__ */ (() =>
+  z
+    .object({
+      webhookId: QueuedDelivery.shape.webhookId,
+      type: z.enum([...EVENT_TYPES, PING]).register(z.globalRegistry, {
+        description: 'The event type, or `webhook.ping`.',
+      }),
+      attempt: z.int().register(z.globalRegistry, {
+        description: 'Which attempt of the delivery: 1 for the first (a resend starts again at 1).',
+        examples: [1],
+      }),
+      at: z.string().register(z.globalRegistry, {
+        description: 'When it started (ISO 8601, UTC).',
+        format: 'date-time',
+        examples: ['2026-11-25T12:00:00.000Z'],
+      }),
+      status: z.optional(
+        z.int().register(z.globalRegistry, {
+          description: "The receiver's HTTP status, a 3xx included; absent when it did not answer.",
+          examples: [200],
+        }),
+      ),
+      error: z.optional(
+        z.string().register(z.globalRegistry, {
+          description:
+            'Why it failed: no answer, a timeout, a redirect not followed, a refused address.',
+          examples: ['no answer within 10 s'],
+        }),
+      ),
+      durationMs: z.number().register(z.globalRegistry, {
+        description: 'How long it took, in milliseconds.',
+        examples: [84],
+      }),
+    })
+    .register(z.globalRegistry, {
+      description: 'One delivery attempt to your endpoint, kept 14 days.',
+      examples: [
+        {
+          webhookId: 'msg_p5jXN8AQM9LWM0D4loKWxJ',
+          type: 'plant.added',
+          attempt: 1,
+          at: '2026-11-25T12:00:00.000Z',
+          status: 200,
+          durationMs: 84,
+        },
+      ],
+    }))();

@@ -82,6 +82,19 @@ const FUNCTION_GRANTS = {
     { action: 'dynamodb:GetItem', on: 'webhooks table' },
     { action: 'dynamodb:UpdateItem', on: 'webhooks table' },
   ],
+  // a ping and a resend read the endpoint (and the event) and send its delivery to the queue
+  PingEndpoint: [
+    { action: 'dynamodb:GetItem', on: 'webhooks table' },
+    { action: 'sqs:SendMessage', on: 'EndpointDeliveryQueue' },
+  ],
+  ListEndpointAttempts: [
+    { action: 'dynamodb:GetItem', on: 'webhooks table' },
+    { action: 'dynamodb:Query', on: 'webhooks table' },
+  ],
+  ResendEndpointEvent: [
+    { action: 'dynamodb:GetItem', on: 'webhooks table' },
+    { action: 'sqs:SendMessage', on: 'EndpointDeliveryQueue' },
+  ],
   // its queue's messages (with the event), hiding one not yet due, the two queues it sends to
   RetryPlantAdded: [
     { action: 'sqs:ReceiveMessage', on: 'WebhookRetryQueue' },

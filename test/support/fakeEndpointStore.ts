@@ -1,6 +1,14 @@
 // The unit tests' store of webhook endpoints: in memory, with the real one's semantics (ownership,
 // the limit of ten, oldest first, rotation keeping the old secret beside the new), and an outage
-// it can be told to have.
+// it can be told to have; beside it, the attempts and the deliveries queue.
+import type {
+  Attempt,
+  AttemptStore,
+  DeliveryQueue,
+  EndpointDelivery,
+  SentEvent,
+} from '#lib/webhooks/endpointDeliveries.ts';
+import { ATTEMPT_PREFIX } from '#lib/webhooks/endpointKeys.mjs';
 import {
   type EndpointContent,
   type EndpointHealth,
@@ -108,5 +116,44 @@ export class FakeEndpointStore implements EndpointStore {
           ? { ...rest, failingSince: health.since }
           : { ...rest, disabled: true, disabledReason: health.reason },
     );
+  }
+}
+
+/** The unit tests' attempt store: in memory, newest first, positions the index of the next page. */
+export class FakeAttemptStore implements AttemptStore {
+  /** Each endpoint's attempts and sent events. */
+  readonly attempts = new Map<string, Attempt[]>();
+  readonly events = new Map<string, SentEvent>();
+
+  async record(endpointId: string, attempt: Attempt, event?: SentEvent) {
+    this.attempts.set(endpointId, [...(this.attempts.get(endpointId) ?? []), attempt]);
+    if (event) this.events.set(`${endpointId} ${attempt.webhookId}`, event);
+  }
+
+  async list(endpointId: string, { limit, after }: { limit: number; after?: string | undefined }) {
+    const all = [...(this.attempts.get(endpointId) ?? [])].sort((a, b) => b.at.localeCompare(a.at));
+    const start = after === undefined ? 0 : Number(after.slice(ATTEMPT_PREFIX.length));
+    const end = start + limit;
+    return {
+      outcome: 'page' as const,
+      attempts: all.slice(start, end),
+      ...(end < all.length ? { next: `${ATTEMPT_PREFIX}${end}` } : {}),
+    };
+  }
+
+  async event(endpointId: string, webhookId: string) {
+    const event = this.events.get(`${endpointId} ${webhookId}`);
+    return event ? { outcome: 'found' as const, event } : { outcome: 'notFound' as const };
+  }
+}
+
+/** The unit tests' deliveries queue: what it was sent; while `failing`, it throws as SQS would. */
+export class FakeDeliveryQueue implements DeliveryQueue {
+  readonly sent: EndpointDelivery[] = [];
+  failing = false;
+
+  async send(deliveries: readonly EndpointDelivery[]) {
+    if (this.failing) throw new Error('the endpoint-deliveries queue is unreachable');
+    this.sent.push(...deliveries);
   }
 }

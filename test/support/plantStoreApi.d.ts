@@ -128,6 +128,66 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/{id}/ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ping a webhook endpoint
+         * @description Sends your endpoint a `webhook.ping` event now (`data`: `{"endpointId"}`), signed and retried as any other delivery, and listed in its attempts. A disabled endpoint is pinged too, so you can test it before enabling it again. `webhook.ping` is no type of `events`. No body (one sent is ignored).
+         */
+        post: operations["pingEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/attempts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a webhook endpoint's delivery attempts
+         * @description Every delivery attempt to your endpoint in the last 14 days (each event, ping and resend, each retry), newest first, a page at a time, paged as the plant list is: when more remain, the `Link` header holds the next page's address. A query parameter the list does not know answers 400 naming it.
+         */
+        get: operations["listEndpointAttempts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/attempts/{webhookId}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resend an event to a webhook endpoint
+         * @description Delivers again now an event your endpoint was sent in the last 14 days, with the same `webhook-id` and body (signed afresh), so a receiver that deduplicates by `webhook-id` takes it once. Its attempts start again at 1. A disabled endpoint is refused: enable it first. No body (one sent is ignored).
+         */
+        post: operations["resendEndpointEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type webhooks = {
     "/plant/webhook": {
@@ -442,6 +502,62 @@ export type components = {
              * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
              */
             secret: string;
+        };
+        QueuedDelivery: {
+            /**
+             * @description The webhook-id the deliveries carry (header `webhook-id`), and its attempts.
+             * @example msg_p5jXN8AQM9LWM0D4loKWxJ
+             */
+            webhookId: string;
+        };
+        /**
+         * @description One delivery attempt to your endpoint, kept 14 days.
+         * @example {
+         *       "webhookId": "msg_p5jXN8AQM9LWM0D4loKWxJ",
+         *       "type": "plant.added",
+         *       "attempt": 1,
+         *       "at": "2026-11-25T12:00:00.000Z",
+         *       "status": 200,
+         *       "durationMs": 84
+         *     }
+         */
+        Attempt: {
+            /**
+             * @description The webhook-id the deliveries carry (header `webhook-id`), and its attempts.
+             * @example msg_p5jXN8AQM9LWM0D4loKWxJ
+             */
+            webhookId: string;
+            /**
+             * @description The event type, or `webhook.ping`.
+             * @enum {string}
+             */
+            type: "plant.added" | "plant.updated" | "plant.deleted" | "webhook.ping";
+            /**
+             * @description Which attempt of the delivery: 1 for the first (a resend starts again at 1).
+             * @example 1
+             */
+            attempt: number;
+            /**
+             * Format: date-time
+             * @description When it started (ISO 8601, UTC).
+             * @example 2026-11-25T12:00:00.000Z
+             */
+            at: string;
+            /**
+             * @description The receiver's HTTP status, a 3xx included; absent when it did not answer.
+             * @example 200
+             */
+            status?: number;
+            /**
+             * @description Why it failed: no answer, a timeout, a redirect not followed, a refused address.
+             * @example no answer within 10 s
+             */
+            error?: string;
+            /**
+             * @description How long it took, in milliseconds.
+             * @example 84
+             */
+            durationMs: number;
         };
         /**
          * @description Every error response: the status code and what went wrong.
@@ -1880,6 +1996,347 @@ export interface operations {
                 };
             };
             /** @description The endpoint store is throttling or unreachable, the identity provider's key set cannot be fetched, or the request ran out of time. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    pingEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The endpoint's id, as its registration answered it.
+                 * @example ep_2Un7Klsvqo_UuPRYKPuHxM
+                 */
+                id: components["parameters"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ping is on its way: its webhook-id, as its attempts will carry it. */
+            202: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueuedDelivery"];
+                };
+            };
+            /** @description The path id is not an endpoint id. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No `Authorization: Bearer <token>` header, or the token is not valid (bad signature, expired, not yet valid, wrong issuer or audience, unknown key, disallowed algorithm). */
+            401: {
+                headers: {
+                    /**
+                     * @description The Bearer challenge (RFC 6750): `Bearer realm="plants"`, plus `error="invalid_token"` when a token was presented.
+                     * @example Bearer realm="plants", error="invalid_token"
+                     */
+                    "WWW-Authenticate": string;
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token is valid but lacks the scope the deployment requires for this operation (`AUTH_READ_SCOPE` for reading, `AUTH_WRITE_SCOPE` for writing; each only when set). */
+            403: {
+                headers: {
+                    /**
+                     * @description The Bearer challenge (RFC 6750) naming the missing scope: `Bearer realm="plants", error="insufficient_scope", scope="..."`.
+                     * @example Bearer realm="plants", error="insufficient_scope", scope="plants:write"
+                     */
+                    "WWW-Authenticate": string;
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No webhook endpoint with this id, or it is another caller's: the two answer alike. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of ours. The message is always `Internal server error`; the details go to the log with the request id, never to the client. */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The endpoint store is throttling or unreachable, the identity provider's key set cannot be fetched, or the request ran out of time. Retry after `Retry-After` seconds. Or the deliveries queue did not take the delivery: nothing was sent. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listEndpointAttempts: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The maximum number of attempts in the page, in plain decimal digits, given once. 0, a negative number, more than 100, a fraction or text answer 400 naming `limit`.
+                 * @example 20
+                 */
+                limit?: number;
+                /** @description Where the page starts: opaque, copied from the previous page's `Link` header, never made by hand. One that is altered, cut short, or from another endpoint's list answers 400 naming `cursor`. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The endpoint's id, as its registration answered it.
+                 * @example ep_2Un7Klsvqo_UuPRYKPuHxM
+                 */
+                id: components["parameters"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of attempts, newest first; `[]` when there are none. */
+            200: {
+                headers: {
+                    /** @description Present when more attempts remain: `<next page URL>; rel="next"` (RFC 8288), keeping the `limit`. */
+                    Link?: string;
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Attempt"][];
+                };
+            };
+            /** @description The path id is not an endpoint id, or `limit` or `cursor` is not valid, or the query has a parameter the list does not know. The message names it and why. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No `Authorization: Bearer <token>` header, or the token is not valid (bad signature, expired, not yet valid, wrong issuer or audience, unknown key, disallowed algorithm). */
+            401: {
+                headers: {
+                    /**
+                     * @description The Bearer challenge (RFC 6750): `Bearer realm="plants"`, plus `error="invalid_token"` when a token was presented.
+                     * @example Bearer realm="plants", error="invalid_token"
+                     */
+                    "WWW-Authenticate": string;
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token is valid but lacks the scope the deployment requires for this operation (`AUTH_READ_SCOPE` for reading, `AUTH_WRITE_SCOPE` for writing; each only when set). */
+            403: {
+                headers: {
+                    /**
+                     * @description The Bearer challenge (RFC 6750) naming the missing scope: `Bearer realm="plants", error="insufficient_scope", scope="..."`.
+                     * @example Bearer realm="plants", error="insufficient_scope", scope="plants:write"
+                     */
+                    "WWW-Authenticate": string;
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No webhook endpoint with this id, or it is another caller's: the two answer alike. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of ours. The message is always `Internal server error`; the details go to the log with the request id, never to the client. */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The endpoint store is throttling or unreachable, the identity provider's key set cannot be fetched, or the request ran out of time. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resendEndpointEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The endpoint's id, as its registration answered it.
+                 * @example ep_2Un7Klsvqo_UuPRYKPuHxM
+                 */
+                id: string;
+                /**
+                 * @description The event's webhook-id, as its attempts and its deliveries' header carry it.
+                 * @example msg_p5jXN8AQM9LWM0D4loKWxJ
+                 */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event is on its way again: its webhook-id. */
+            202: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueuedDelivery"];
+                };
+            };
+            /** @description The path id is not an endpoint id, or the webhookId is not a webhook-id. */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No `Authorization: Bearer <token>` header, or the token is not valid (bad signature, expired, not yet valid, wrong issuer or audience, unknown key, disallowed algorithm). */
+            401: {
+                headers: {
+                    /**
+                     * @description The Bearer challenge (RFC 6750): `Bearer realm="plants"`, plus `error="invalid_token"` when a token was presented.
+                     * @example Bearer realm="plants", error="invalid_token"
+                     */
+                    "WWW-Authenticate": string;
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token is valid but lacks the scope the deployment requires for this operation (`AUTH_READ_SCOPE` for reading, `AUTH_WRITE_SCOPE` for writing; each only when set). */
+            403: {
+                headers: {
+                    /**
+                     * @description The Bearer challenge (RFC 6750) naming the missing scope: `Bearer realm="plants", error="insufficient_scope", scope="..."`.
+                     * @example Bearer realm="plants", error="insufficient_scope", scope="plants:write"
+                     */
+                    "WWW-Authenticate": string;
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No webhook endpoint with this id, or it is another caller's: the two answer alike. Or no event with this webhook-id was sent to it in the last 14 days. */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The endpoint is disabled, and nothing is delivered to a disabled endpoint: enable it with `PUT` first (a ping reaches it while disabled). */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A fault of ours. The message is always `Internal server error`; the details go to the log with the request id, never to the client. */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The endpoint store is throttling or unreachable, the identity provider's key set cannot be fetched, or the request ran out of time. Retry after `Retry-After` seconds. Or the deliveries queue did not take the delivery: nothing was sent. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];

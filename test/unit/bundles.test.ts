@@ -73,7 +73,7 @@ describe('each HTTP function bundles only its own route', () => {
     );
     // the cursor's codec and the query's schema only where there are pages
     expect(matching(name, /listCursor\.ts$|listQuery\.ts$/).length).toBe(
-      name === 'listPlants' ? 2 : 0,
+      name === 'listPlants' || name === 'listEndpointAttempts' ? 2 : 0,
     );
     // a body's schema only where that body is read (found by its description)
     expect(texts[name]?.includes('A plant to add to the store')).toBe(name === 'createPlant');
@@ -95,15 +95,19 @@ describe('each HTTP function bundles only its own route', () => {
     ]) {
       expect(texts[name]?.includes(description), description).toBe(false);
     }
-    // no delivery: the plant routes nothing of webhooks, the endpoints' their store and url rule
+    // no delivery: the plant routes nothing of webhooks, the endpoints' their stores and url rule,
+    // and the deliveries queue (SQS) only those that send to it
+    const sends = (ROUTES[name] as RouteEntry).queues !== undefined;
+    const theirs = `endpoint|dynamoEndpoints|dynamoAttempts|publicAddress${sends ? '|retries' : ''}`;
     expect(
       matching(
         name,
         webhooks
-          ? /^lib\/webhooks\/(?!endpoint|dynamoEndpoints|publicAddress)|client-sqs|client-ssm/
+          ? new RegExp(`^lib/webhooks/(?!${theirs})|${sends ? '' : 'client-sqs|'}client-ssm`)
           : /^lib\/webhooks\/|client-sqs|client-ssm/,
       ),
     ).toEqual([]);
+    expect(matching(name, /client-sqs\//).length > 0).toBe(sends);
   });
 });
 

@@ -4,17 +4,30 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { HttpHandler } from '#lib/http/pipeline.ts';
 import type { HttpResponse } from '#lib/http/types.ts';
+import { sealCursor } from '#lib/plants/listCursor.ts';
 import { createEndpointHandler, ENDPOINT_LIMIT_MESSAGE } from '#lib/routes/createEndpoint.ts';
 import { deleteEndpointHandler } from '#lib/routes/deleteEndpoint.ts';
 import { HOST_UNRESOLVED } from '#lib/routes/endpointReplies.ts';
 import { getEndpointHandler } from '#lib/routes/getEndpoint.ts';
+import { listEndpointAttemptsHandler } from '#lib/routes/listEndpointAttempts.ts';
 import { listEndpointsHandler } from '#lib/routes/listEndpoints.ts';
+import { pingEndpointHandler } from '#lib/routes/pingEndpoint.ts';
+import {
+  endpointDisabledMessage,
+  eventNotFoundMessage,
+  resendEndpointEventHandler,
+} from '#lib/routes/resendEndpointEvent.ts';
 import { rotateEndpointSecretHandler } from '#lib/routes/rotateEndpointSecret.ts';
 import { updateEndpointHandler } from '#lib/routes/updateEndpoint.ts';
+import type { Attempt } from '#lib/webhooks/endpointDeliveries.ts';
 import type { EndpointPolicy } from '#lib/webhooks/endpointPost.ts';
 import { EVENT_TYPES } from '#lib/webhooks/endpointStore.ts';
 import { httpApiEvent, invokeHandler } from '../support/events.ts';
-import { FakeEndpointStore } from '../support/fakeEndpointStore.ts';
+import {
+  FakeAttemptStore,
+  FakeDeliveryQueue,
+  FakeEndpointStore,
+} from '../support/fakeEndpointStore.ts';
 import { headerOf } from '../support/headers.ts';
 import { quietTelemetry } from '../support/telemetry.ts';
 import { makeKey, signToken, verifierTrusting } from '../support/tokens.ts';
@@ -44,12 +57,18 @@ const policy: EndpointPolicy = {
 };
 
 let store: FakeEndpointStore;
+let attemptStore: FakeAttemptStore;
+let queue: FakeDeliveryQueue;
 beforeEach(() => {
   store = new FakeEndpointStore();
+  attemptStore = new FakeAttemptStore();
+  queue = new FakeDeliveryQueue();
 });
 
 const dependencies = (scopes = {}) => ({
   endpointStore: store,
+  attemptStore,
+  queue,
   policy,
   verifyToken,
   scopes,
@@ -62,15 +81,22 @@ const call = async (
   path: string,
   { body, token = tokens.alice }: { body?: unknown; token?: string } = {},
 ) => {
-  const route = path.replace(/ep_[\w-]+/, '{id}');
-  const id = /ep_[\w-]+/.exec(path)?.[0];
+  // /webhooks/{id}/attempts/{webhookId}/resend, and the query
+  const [rawPath = '', query = ''] = path.split('?');
+  const [, , id, , webhookId] = rawPath.split('/');
+  const pathParameters = { ...(id ? { id } : {}), ...(webhookId ? { webhookId } : {}) };
+  const route = Object.entries(pathParameters).reduce(
+    (template, [name, value]) => template.replace(`/${value}`, `/{${name}}`),
+    rawPath,
+  );
   const response = (await invokeHandler(
     handler,
     httpApiEvent({
       method,
-      path,
+      path: rawPath,
+      query,
       route: `${method} ${route}`,
-      ...(id ? { pathParameters: { id } } : {}),
+      ...(id ? { pathParameters } : {}),
       headers: {
         host: 'api.example.com',
         'x-forwarded-proto': 'https',
@@ -83,6 +109,20 @@ const call = async (
   return { status: response.statusCode, response, body: JSON.parse(response.body || 'null') };
 };
 
+const sentEvent = {
+  type: 'plant.added' as const,
+  body: '{"type":"plant.added","timestamp":"2026-11-25T12:00:00.000Z","data":{"id":1,"name":"Fern"}}',
+};
+/** The n-th attempt of msg_<n>, n minutes after noon. */
+const attemptOf = (n: number): Attempt => ({
+  webhookId: `msg_${n}`,
+  type: 'plant.added',
+  attempt: 1,
+  at: new Date(Date.UTC(2026, 10, 25, 12, n)).toISOString(),
+  status: 500,
+  durationMs: 30,
+});
+
 const routes = () => ({
   create: createEndpointHandler(dependencies()),
   list: listEndpointsHandler(dependencies()),
@@ -90,6 +130,9 @@ const routes = () => ({
   update: updateEndpointHandler(dependencies()),
   remove: deleteEndpointHandler(dependencies()),
   rotate: rotateEndpointSecretHandler(dependencies()),
+  ping: pingEndpointHandler(dependencies()),
+  attempts: listEndpointAttemptsHandler(dependencies()),
+  resend: resendEndpointEventHandler(dependencies()),
 });
 
 const register = async (
@@ -228,11 +271,16 @@ describe('the routes of one endpoint', () => {
     ]);
     expect((await call(r.list, 'GET', '/webhooks', { token: tokens.bob })).body).toEqual([]);
 
+    // what a resend or a listing would find, were the endpoint not another caller's
+    await attemptStore.record(first.id, attemptOf(1), sentEvent);
     for (const [handler, method, path, body] of [
       [r.get, 'GET', `/webhooks/${first.id}`, undefined],
       [r.update, 'PUT', `/webhooks/${first.id}`, { url: 'https://hooks.example.com/b' }],
       [r.rotate, 'POST', `/webhooks/${first.id}/secret`, undefined],
       [r.remove, 'DELETE', `/webhooks/${first.id}`, undefined],
+      [r.ping, 'POST', `/webhooks/${first.id}/ping`, undefined],
+      [r.attempts, 'GET', `/webhooks/${first.id}/attempts`, undefined],
+      [r.resend, 'POST', `/webhooks/${first.id}/attempts/msg_1/resend`, undefined],
     ] as const) {
       const answer = await call(handler, method, path, { body, token: tokens.bob });
       expect(answer.status, `${method} ${path}`).toBe(404);
@@ -241,6 +289,7 @@ describe('the routes of one endpoint', () => {
       );
     }
     expect(store.endpoints.get(first.id)?.url).toBe('https://hooks.example.com/plants');
+    expect(queue.sent).toEqual([]);
 
     const replaced = await call(r.update, 'PUT', `/webhooks/${first.id}`, {
       body: { url: 'https://hooks.example.com/new', events: ['plant.added'], disabled: true },
@@ -301,5 +350,252 @@ describe('the routes of one endpoint', () => {
     const bad = await call(routes().get, 'GET', '/webhooks/ep_short');
     expect(bad.status).toBe(400);
     expect(bad.body.message).toMatch(/^id in the path must be a webhook endpoint id/);
+  });
+});
+
+describe('ping, attempts and resend', () => {
+  const registered = async (disabled = false) => {
+    const { body } = await register();
+    const endpoint = store.endpoints.get(body.id);
+    if (endpoint) endpoint.disabled = disabled;
+    return body.id as string;
+  };
+
+  it.each([
+    ['an enabled endpoint', false],
+    ['a disabled one (to test it before enabling it)', true],
+  ])(
+    'pings %s: 202, its new webhook-id, and a webhook.ping due now on the queue',
+    async (_, disabled) => {
+      const id = await registered(disabled);
+      const before = Date.now();
+
+      const { status, body } = await call(routes().ping, 'POST', `/webhooks/${id}/ping`);
+
+      expect(status).toBe(202);
+      expect(body).toEqual({ webhookId: expect.stringMatching(/^msg_[\w-]{22}$/) });
+      expect(queue.sent).toEqual([
+        {
+          owner: 'alice',
+          endpointId: id,
+          webhookId: body.webhookId,
+          type: 'webhook.ping',
+          body: expect.any(String),
+          attempts: 0,
+          dueAt: expect.any(Number),
+        },
+      ]);
+      const [delivery] = queue.sent;
+      expect(delivery?.dueAt).toBeGreaterThanOrEqual(before);
+      expect(JSON.parse(delivery?.body ?? '')).toEqual({
+        type: 'webhook.ping',
+        timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
+        data: { endpointId: id },
+      });
+      // a new webhook-id each time
+      const again = await call(routes().ping, 'POST', `/webhooks/${id}/ping`);
+      expect(again.body.webhookId).not.toBe(body.webhookId);
+    },
+  );
+
+  it('answers a queue that does not take the delivery with 503 and Retry-After, saying so', async () => {
+    const id = await registered();
+    queue.failing = true;
+    for (const [handler, path] of [
+      [routes().ping, `/webhooks/${id}/ping`],
+      [routes().resend, `/webhooks/${id}/attempts/msg_1/resend`],
+    ] as const) {
+      await attemptStore.record(id, attemptOf(1), sentEvent);
+      const { status, response, body } = await call(handler, 'POST', path);
+      expect(status, path).toBe(503);
+      expect(body.message).toMatch(/^The deliveries queue is busy or unreachable/);
+      expect(headerOf(response, 'Retry-After')).toBeDefined();
+    }
+  });
+
+  it("lists the endpoint's attempts newest first, a page at a time through Link, and refuses an altered cursor", async () => {
+    const id = await registered();
+    for (const n of [1, 3, 2]) await attemptStore.record(id, attemptOf(n));
+    await attemptStore.record('ep_another', attemptOf(4));
+
+    const first = await call(routes().attempts, 'GET', `/webhooks/${id}/attempts?limit=2`);
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual([attemptOf(3), attemptOf(2)]);
+    const link = headerOf(first.response, 'Link') ?? '';
+    const next = new URL(/^<([^>]+)>; rel="next"$/.exec(link)?.[1] ?? '');
+    expect(next.origin + next.pathname).toBe(`https://api.example.com/webhooks/${id}/attempts`);
+    expect(next.searchParams.get('limit')).toBe('2');
+
+    const second = await call(routes().attempts, 'GET', `/webhooks/${id}/attempts${next.search}`);
+    expect(second.body).toEqual([attemptOf(1)]);
+    expect(headerOf(second.response, 'Link')).toBeUndefined();
+
+    const cursor = next.searchParams.get('cursor') ?? '';
+    const other = await registered();
+    for (const [what, query] of [
+      ['altered', `cursor=${cursor.slice(0, -1)}${cursor.endsWith('A') ? 'B' : 'A'}`],
+      ['cut short', `cursor=${cursor.slice(0, 20)}`],
+    ]) {
+      const refused = await call(routes().attempts, 'GET', `/webhooks/${id}/attempts?${query}`);
+      expect(refused.status, what).toBe(400);
+      expect(refused.body.message).toMatch(/^cursor is not valid/);
+    }
+    // a check made by hand over a position that is no attempt's
+    const forged = sealCursor('event#msg_1', `endpoint#${id}`);
+    const notAnAttempt = await call(
+      routes().attempts,
+      'GET',
+      `/webhooks/${id}/attempts?cursor=${forged}`,
+    );
+    expect(notAnAttempt.status).toBe(400);
+    const elsewhere = await call(
+      routes().attempts,
+      'GET',
+      `/webhooks/${other}/attempts?cursor=${cursor}`,
+    );
+    expect(elsewhere.status).toBe(400);
+    expect(elsewhere.body.message).toMatch(/^cursor is not valid/);
+
+    for (const [query, message] of [
+      ['limit=0', /^limit must be an integer from 1 to 100/],
+      [
+        'tag=indoor',
+        /^The query parameter "tag" is not known: the list of attempts takes limit and cursor/,
+      ],
+    ] as const) {
+      const refused = await call(routes().attempts, 'GET', `/webhooks/${id}/attempts?${query}`);
+      expect(refused.status, query).toBe(400);
+      expect(refused.body.message).toMatch(message);
+    }
+  });
+
+  it('answers an endpoint store outage with 503 and Retry-After on each, queueing nothing', async () => {
+    const id = await registered();
+    await attemptStore.record(id, attemptOf(1), sentEvent);
+    store.unavailable = true;
+    for (const [handler, method, path] of [
+      [routes().ping, 'POST', `/webhooks/${id}/ping`],
+      [routes().attempts, 'GET', `/webhooks/${id}/attempts`],
+      [routes().resend, 'POST', `/webhooks/${id}/attempts/msg_1/resend`],
+    ] as const) {
+      const { status, response, body } = await call(handler, method, path);
+      expect(status, path).toBe(503);
+      expect(body.message).toMatch(/^The webhook endpoint store is busy or unreachable/);
+      expect(headerOf(response, 'Retry-After')).toBeDefined();
+    }
+    expect(queue.sent).toEqual([]);
+  });
+
+  it('answers no attempts yet with an empty page and no Link', async () => {
+    const id = await registered();
+    const { status, response, body } = await call(
+      routes().attempts,
+      'GET',
+      `/webhooks/${id}/attempts`,
+    );
+    expect({ status, body }).toEqual({ status: 200, body: [] });
+    expect(headerOf(response, 'Link')).toBeUndefined();
+  });
+
+  it('resends an event with its webhook-id and body as first sent, due now', async () => {
+    const id = await registered();
+    await attemptStore.record(id, attemptOf(1), sentEvent);
+
+    const { status, body } = await call(
+      routes().resend,
+      'POST',
+      `/webhooks/${id}/attempts/msg_1/resend`,
+    );
+
+    expect(status).toBe(202);
+    expect(body).toEqual({ webhookId: 'msg_1' });
+    expect(queue.sent).toEqual([
+      {
+        owner: 'alice',
+        endpointId: id,
+        webhookId: 'msg_1',
+        ...sentEvent,
+        attempts: 0,
+        dueAt: expect.any(Number),
+      },
+    ]);
+  });
+
+  it('answers an event it has not sent this endpoint (or no longer keeps) with a 404 saying so', async () => {
+    const id = await registered();
+    const other = await registered();
+    await attemptStore.record(other, attemptOf(1), sentEvent);
+
+    const { status, body } = await call(
+      routes().resend,
+      'POST',
+      `/webhooks/${id}/attempts/msg_1/resend`,
+    );
+
+    expect({ status, body }).toEqual({
+      status: 404,
+      body: { error: 404, message: eventNotFoundMessage('msg_1') },
+    });
+    expect(queue.sent).toEqual([]);
+  });
+
+  it('refuses a resend to a disabled endpoint with a 409 saying to enable it first, sending nothing', async () => {
+    const id = await registered(true);
+    await attemptStore.record(id, attemptOf(1), sentEvent);
+
+    const { status, body } = await call(
+      routes().resend,
+      'POST',
+      `/webhooks/${id}/attempts/msg_1/resend`,
+    );
+
+    expect({ status, body }).toEqual({
+      status: 409,
+      body: { error: 409, message: endpointDisabledMessage(id) },
+    });
+    expect(body.message).toMatch(/enable it with PUT/);
+    expect(queue.sent).toEqual([]);
+  });
+
+  it('refuses a path webhookId that is none with a 400 naming webhookId', async () => {
+    const id = await registered();
+    for (const webhookId of ['evt_1', 'msg_', `msg_${'a'.repeat(65)}`, 'msg_a%2Eb']) {
+      const { status, body } = await call(
+        routes().resend,
+        'POST',
+        `/webhooks/${id}/attempts/${webhookId}/resend`,
+      );
+      expect(status, webhookId).toBe(400);
+      expect(body.message).toMatch(/^webhookId in the path must be/);
+    }
+  });
+
+  it('needs the write scope to ping and resend, the read scope to list attempts', async () => {
+    const id = await registered();
+    await attemptStore.record(id, attemptOf(1), sentEvent);
+    const scopes = { read: 'plants:read', write: 'plants:write' };
+    const reader = { token: tokens.aliceReader };
+
+    const ping = await call(
+      pingEndpointHandler(dependencies(scopes)),
+      'POST',
+      `/webhooks/${id}/ping`,
+      reader,
+    );
+    const resend = await call(
+      resendEndpointEventHandler(dependencies(scopes)),
+      'POST',
+      `/webhooks/${id}/attempts/msg_1/resend`,
+      reader,
+    );
+    const list = await call(
+      listEndpointAttemptsHandler(dependencies(scopes)),
+      'GET',
+      `/webhooks/${id}/attempts`,
+      reader,
+    );
+
+    expect([ping.status, resend.status, list.status]).toEqual([403, 403, 200]);
+    expect(queue.sent).toEqual([]);
   });
 });

@@ -37,6 +37,7 @@ describe('serverless.yml', () => {
       'self:custom.environment.route': { LOG_LEVEL: 'INFO' },
       'self:custom.environment.plantsTable': { PLANTS_TABLE: 'plant-store-dev-plants' },
       'self:custom.environment.webhooksTable': { WEBHOOKS_TABLE: 'plant-store-dev-webhooks' },
+      'self:custom.environment.endpointDeliveryQueue': { ENDPOINT_DELIVERY_QUEUE_URL: 'queue-url' },
     };
     const generated = await routeFunctions({
       resolveVariable: async (name) => {
@@ -48,6 +49,12 @@ describe('serverless.yml', () => {
     const webhooks = { LOG_LEVEL: 'INFO', WEBHOOKS_TABLE: 'plant-store-dev-webhooks' };
     const plantsTable = { 'Fn::GetAtt': ['PlantsTable', 'Arn'] };
     const webhooksTable = { 'Fn::GetAtt': ['WebhooksTable', 'Arn'] };
+    const sends = { ...webhooks, ENDPOINT_DELIVERY_QUEUE_URL: 'queue-url' };
+    const sendGrant = {
+      Effect: 'Allow',
+      Action: ['sqs:SendMessage'],
+      Resource: [{ 'Fn::GetAtt': ['EndpointDeliveryQueue', 'Arn'] }],
+    };
     const grant = (action: string, on: unknown) => ({
       Effect: 'Allow',
       Action: [`dynamodb:${action}`],
@@ -96,6 +103,19 @@ describe('serverless.yml', () => {
         fn('rotateEndpointSecret', 'POST', '/webhooks/{id}/secret', webhooks, [
           grant('GetItem', webhooksTable),
           grant('UpdateItem', webhooksTable),
+        ]),
+        // a ping and a resend send the delivery to the endpoint-deliveries queue
+        fn('pingEndpoint', 'POST', '/webhooks/{id}/ping', sends, [
+          grant('GetItem', webhooksTable),
+          sendGrant,
+        ]),
+        fn('listEndpointAttempts', 'GET', '/webhooks/{id}/attempts', webhooks, [
+          grant('GetItem', webhooksTable),
+          grant('Query', webhooksTable),
+        ]),
+        fn('resendEndpointEvent', 'POST', '/webhooks/{id}/attempts/{webhookId}/resend', sends, [
+          grant('GetItem', webhooksTable),
+          sendGrant,
         ]),
       ]),
     );

@@ -1,13 +1,15 @@
 // The statuses the operations on a caller's own webhook endpoints word their own way: a bad path
-// id or url (400), an endpoint that is not there (404), the endpoint store's outage (503).
+// id or url (400), an endpoint that is not there (404), the endpoint store's outage (503), and
+// what a ping and a resend share: their answer (202), and the deliveries queue's outage (503).
 import { BEARER_REFUSALS } from '#lib/http/bearerAuth.ts';
 import {
+  DELIVERIES_UNAVAILABLE,
   ENDPOINTS_UNAVAILABLE,
   endpointNotFoundMessage,
   HOST_UNRESOLVED,
 } from '#lib/routes/endpointReplies.ts';
 import { EndpointPath, NewEndpoint } from '#lib/webhooks/endpointSchemas.ts';
-import { headerRef, refusalOf } from '../shared.ts';
+import { headerRef, jsonSuccess, refusalOf, schemaRef } from '../shared.ts';
 
 const EXAMPLE_ID = 'ep_2Un7Klsvqo_UuPRYKPuHxM';
 
@@ -70,3 +72,22 @@ export const urlUnsettled = {
     },
   },
 };
+
+/** The 503 of a ping or resend: the endpoint store's, or the deliveries queue that did not take it. */
+export const deliveriesUnavailable = {
+  ...endpointsUnavailable,
+  description: `${endpointsUnavailable.description} Or the deliveries queue did not take the delivery: nothing was sent.`,
+  examples: {
+    ...endpointsUnavailable.examples,
+    queueUnavailable: {
+      summary: 'The deliveries queue is busy or unreachable',
+      message: DELIVERIES_UNAVAILABLE,
+    },
+  },
+};
+
+/** The 202 of a ping or resend. */
+export const deliveryQueued = (description: string) =>
+  jsonSuccess(description, schemaRef('QueuedDelivery'), {
+    queued: { summary: 'On its way', value: { webhookId: 'msg_p5jXN8AQM9LWM0D4loKWxJ' } },
+  });

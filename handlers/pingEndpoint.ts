@@ -1,0 +1,17 @@
+// POST /webhooks/{id}/ping: config → clients → route, once per container.
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { deliveryQueueSettings, endpointRouteSettings } from '#lib/config/endpoints.ts';
+import { loadConfig } from '#lib/config/load.ts';
+import { httpDependencies } from '#lib/http/dependencies.ts';
+import { dynamoTargetFrom } from '#lib/plants/dynamoStore.ts';
+import { pingEndpointHandler } from '#lib/routes/pingEndpoint.ts';
+import { dynamoGetEndpoint } from '#lib/webhooks/dynamoEndpoints.ts';
+import { sqsDeliveryQueue } from '#lib/webhooks/retries.ts';
+
+const config = loadConfig(process.env, { ...endpointRouteSettings, queue: deliveryQueueSettings });
+
+export const handler = pingEndpointHandler({
+  endpointStore: { get: dynamoGetEndpoint(dynamoTargetFrom(config.store)) },
+  queue: sqsDeliveryQueue(new SQSClient({ region: config.queue.region }), config.queue.queueUrl),
+  ...httpDependencies(config),
+});

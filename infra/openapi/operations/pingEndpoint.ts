@@ -1,0 +1,24 @@
+// POST /webhooks/{id}/ping in the published document.
+import { pingEndpointRoute } from '#lib/routes/pingEndpoint.ts';
+import { PING } from '#lib/webhooks/endpointDeliveries.ts';
+import { errorResponses, type OperationDescription } from '../shared.ts';
+import {
+  badEndpointId,
+  deliveriesUnavailable,
+  deliveryQueued,
+  endpointNotFound,
+} from './endpointErrors.ts';
+
+export const operation: OperationDescription = {
+  route: pingEndpointRoute,
+  summary: 'Ping a webhook endpoint',
+  description: `Sends your endpoint a \`${PING}\` event now (\`data\`: \`{"endpointId"}\`), signed and retried as any other delivery, and listed in its attempts. A disabled endpoint is pinged too, so you can test it before enabling it again. \`${PING}\` is no type of \`events\`. No body (one sent is ignored).`,
+  responses: {
+    202: deliveryQueued('The ping is on its way: its webhook-id, as its attempts will carry it.'),
+    ...errorResponses([400, 401, 403, 404, 500, 503], {
+      400: badEndpointId,
+      404: endpointNotFound,
+      503: deliveriesUnavailable,
+    }),
+  },
+};

@@ -1,0 +1,77 @@
+// GET /webhooks/{id}/attempts: the delivery attempts to the caller's endpoint of the last 14 days,
+// newest first, a page at a time, paged as the plant list is (Link to the next page, RFC 8288). Its
+// cursor is bound to the endpoint, so one edited or taken from another endpoint's list is a 400.
+import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
+import { openCursor, sealCursor } from '#lib/plants/listCursor.ts';
+import { pageCursor, pageLimit, strictQuery } from '#lib/plants/listQuery.ts';
+import { endpointsUnavailable, ownedEndpoint } from '#lib/routes/endpointReplies.ts';
+import { listedRoute } from '#lib/routes/routeList.ts';
+import type { AttemptStore } from '#lib/webhooks/endpointDeliveries.ts';
+import { ATTEMPT_PREFIX, deliveriesPartition } from '#lib/webhooks/endpointKeys.mjs';
+import { EndpointPath } from '#lib/webhooks/endpointSchemas.ts';
+import type { EndpointStore } from '#lib/webhooks/endpointStore.ts';
+
+export interface ListEndpointAttemptsDependencies extends HttpDependencies {
+  endpointStore: Pick<EndpointStore, 'get'>;
+  attemptStore: Pick<AttemptStore, 'list'>;
+}
+
+export const AttemptsQuery = strictQuery('the list of attempts', {
+  limit: pageLimit('attempts'),
+  cursor: pageCursor("or from another endpoint's list"),
+});
+
+/** What the pipeline checks of the request, and the document describes. */
+export const listEndpointAttemptsRoute = {
+  ...listedRoute('listEndpointAttempts'),
+  path: EndpointPath,
+  query: AttemptsQuery,
+};
+
+export const INVALID_ATTEMPTS_CURSOR =
+  "cursor is not valid: copy it unchanged from the Link header of the previous page of this endpoint's attempts";
+
+export const listEndpointAttemptsHandler = ({
+  endpointStore,
+  attemptStore,
+  ...http
+}: ListEndpointAttemptsDependencies) =>
+  httpRoute(
+    http,
+    listEndpointAttemptsRoute,
+    async ({ path: { id }, query: { limit, cursor }, caller, url, signal }) => {
+      const list = deliveriesPartition(id);
+      let after: string | undefined;
+      if (cursor !== undefined) {
+        const position = openCursor(cursor, list);
+        if (typeof position !== 'string' || !position.startsWith(ATTEMPT_PREFIX)) {
+          return { status: 400, message: INVALID_ATTEMPTS_CURSOR, metric: 'ValidationFailures' };
+        }
+        after = position;
+      }
+      // both reads at once; another caller's attempts are never answered (the ownership's 404 first)
+      const [owned, result] = await Promise.all([
+        ownedEndpoint(endpointStore, caller.sub, id, signal),
+        attemptStore.list(id, { limit, after }, { signal }),
+      ]);
+      if ('refusal' in owned) return owned.refusal;
+      if (result.outcome === 'unavailable')
+        return endpointsUnavailable(result.cause, { endpointId: id });
+      const headers: Record<string, string> = {};
+      if (result.next) {
+        const next = new URL(url);
+        next.search = '';
+        next.searchParams.set('limit', String(limit));
+        next.searchParams.set('cursor', sealCursor(result.next, list));
+        headers.Link = `<${next.href}>; rel="next"`;
+      }
+      return {
+        status: 200,
+        body: result.attempts,
+        headers,
+        metric: 'EndpointAttemptsListed',
+        outcome: 'listed',
+        log: { endpointId: id, count: result.attempts.length, more: result.next !== undefined },
+      };
+    },
+  );

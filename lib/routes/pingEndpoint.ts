@@ -1,0 +1,35 @@
+// POST /webhooks/{id}/ping: a webhook.ping event to the caller's endpoint, through the same queue
+// and delivery as any event; to a disabled endpoint too, so that it can be tested before it is
+// enabled again.
+import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
+import { ownedEndpoint, queued } from '#lib/routes/endpointReplies.ts';
+import { listedRoute } from '#lib/routes/routeList.ts';
+import {
+  type DeliveryQueue,
+  eventBody,
+  newWebhookId,
+  PING,
+} from '#lib/webhooks/endpointDeliveries.ts';
+import { EndpointPath } from '#lib/webhooks/endpointSchemas.ts';
+import type { EndpointStore } from '#lib/webhooks/endpointStore.ts';
+
+export interface PingEndpointDependencies extends HttpDependencies {
+  endpointStore: Pick<EndpointStore, 'get'>;
+  queue: DeliveryQueue;
+}
+
+/** What the pipeline checks of the request (no body: one sent is ignored), and the document describes. */
+export const pingEndpointRoute = { ...listedRoute('pingEndpoint'), path: EndpointPath };
+
+export const pingEndpointHandler = ({ endpointStore, queue, ...http }: PingEndpointDependencies) =>
+  httpRoute(http, pingEndpointRoute, async ({ path: { id }, caller, signal }) => {
+    const owned = await ownedEndpoint(endpointStore, caller.sub, id, signal);
+    if ('refusal' in owned) return owned.refusal;
+    const webhookId = newWebhookId();
+    const body = eventBody(PING, new Date(), { endpointId: id });
+    return queued(
+      queue,
+      { owner: caller.sub, endpointId: id, webhookId, type: PING, body },
+      { metric: 'EndpointsPinged', outcome: 'pinged' },
+    );
+  });

@@ -1,0 +1,52 @@
+// POST /webhooks/{id}/attempts/{webhookId}/resend: an event the caller's endpoint was sent in the
+// last 14 days, delivered again now with the same webhook-id and body (signed afresh when sent), so
+// that a receiver that deduplicates by webhook-id takes it once. Refused to a disabled endpoint:
+// the delivery would be dropped there, so accepting it would lose it without a word.
+import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
+import { endpointsUnavailable, ownedEndpoint, queued } from '#lib/routes/endpointReplies.ts';
+import { listedRoute } from '#lib/routes/routeList.ts';
+import type { AttemptStore, DeliveryQueue } from '#lib/webhooks/endpointDeliveries.ts';
+import { EventPath } from '#lib/webhooks/endpointSchemas.ts';
+import type { EndpointStore } from '#lib/webhooks/endpointStore.ts';
+
+export interface ResendEndpointEventDependencies extends HttpDependencies {
+  endpointStore: Pick<EndpointStore, 'get'>;
+  attemptStore: Pick<AttemptStore, 'event'>;
+  queue: DeliveryQueue;
+}
+
+/** What the pipeline checks of the request (no body: one sent is ignored), and the document describes. */
+export const resendEndpointEventRoute = { ...listedRoute('resendEndpointEvent'), path: EventPath };
+
+export const eventNotFoundMessage = (webhookId: string) =>
+  `No event ${webhookId} was sent to this endpoint in the last 14 days: take a webhookId from its attempts (GET /webhooks/{id}/attempts)`;
+
+export const endpointDisabledMessage = (id: string) =>
+  `Endpoint ${id} is disabled, so nothing is delivered to it: enable it with PUT /webhooks/${id} first, then resend (a ping reaches it while disabled)`;
+
+export const resendEndpointEventHandler = ({
+  endpointStore,
+  attemptStore,
+  queue,
+  ...http
+}: ResendEndpointEventDependencies) =>
+  httpRoute(http, resendEndpointEventRoute, async ({ path: { id, webhookId }, caller, signal }) => {
+    // both reads at once; another caller's event is never answered (the ownership's 404 first)
+    const [owned, sent] = await Promise.all([
+      ownedEndpoint(endpointStore, caller.sub, id, signal),
+      attemptStore.event(id, webhookId, { signal }),
+    ]);
+    if ('refusal' in owned) return owned.refusal;
+    const log = { endpointId: id, webhookId };
+    if (sent.outcome === 'unavailable') return endpointsUnavailable(sent.cause, log);
+    if (sent.outcome === 'notFound') {
+      const message = eventNotFoundMessage(webhookId);
+      return { status: 404, message, metric: 'EndpointEventsNotFound', outcome: 'notFound', log };
+    }
+    if (owned.endpoint.disabled) {
+      const message = endpointDisabledMessage(id);
+      return { status: 409, message, metric: 'EndpointDisabled', outcome: 'disabled', log };
+    }
+    const delivery = { owner: caller.sub, endpointId: id, webhookId, ...sent.event };
+    return queued(queue, delivery, { metric: 'EndpointEventsResent', outcome: 'resent' });
+  });
