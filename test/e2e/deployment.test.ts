@@ -105,19 +105,6 @@ const FUNCTION_GRANTS = {
     { action: 'sqs:SendMessage', on: 'WebhookDeadLetterQueue' },
     { action: 'ssm:GetParameter', on: 'parameter /plant-store/webhook-secret' },
   ],
-  // the caller's endpoint, and the deliveries queue its ping or resend goes to
-  PingEndpoint: [
-    { action: 'dynamodb:GetItem', on: 'webhooks table' },
-    { action: 'sqs:SendMessage', on: 'EndpointDeliveryQueue' },
-  ],
-  ListEndpointAttempts: [
-    { action: 'dynamodb:GetItem', on: 'webhooks table' },
-    { action: 'dynamodb:Query', on: 'webhooks table' },
-  ],
-  ResendEndpointEvent: [
-    { action: 'dynamodb:GetItem', on: 'webhooks table' },
-    { action: 'sqs:SendMessage', on: 'EndpointDeliveryQueue' },
-  ],
   UnmatchedRoute: [],
   // the stream, the owner's endpoints, one delivery per endpoint, the batches given up
   QueueEndpointEvents: [

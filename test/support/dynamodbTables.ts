@@ -118,10 +118,3 @@ export const createDynamoAttemptStore = (target: DynamoTarget): AttemptStore => 
   list: dynamoListAttempts(target),
   event: dynamoSentEvent(target),
 });
-
-/** Every operation of the DynamoDB attempt store on one table. */
-export const createDynamoAttemptStore = (target: DynamoTarget): AttemptStore => ({
-  record: dynamoRecordAttempt(target),
-  list: dynamoListAttempts(target),
-  event: dynamoSentEvent(target),
-});
