@@ -252,6 +252,10 @@ describe('deliveries to a caller’s own endpoints through npm start', () => {
     const attempts = await arrivals(endpoint.receiver, 2, 0);
     expect(attempts.length).toBeGreaterThanOrEqual(2);
     expect(elsewhere.received).toHaveLength(0);
+    const recorded = await send('carol', 'GET', `/webhooks/${endpoint.id}/attempts`);
+    expect(await recorded.json()).toContainEqual(
+      expect.objectContaining({ attempt: 1, status: 307, error: 'redirect not followed' }),
+    );
     endpoint.receiver.answerWith(() => ({ status: 200 }));
   });
 
@@ -272,5 +276,79 @@ describe('deliveries to a caller’s own endpoints through npm start', () => {
     // its retries were due after 1 s each: long enough for all of them
     await new Promise((resolve) => setTimeout(resolve, 5000));
     expect(endpoint.receiver.received.length).toBeLessThanOrEqual(seen + 1);
+  });
+
+  it('pings an endpoint, a disabled one too, through the same delivery', async () => {
+    const endpoint = await subscribe('carol', { events: ['plant.deleted'] });
+    const disabled = await send('carol', 'PUT', `/webhooks/${endpoint.id}`, {
+      url: endpoint.receiver.url,
+      disabled: true,
+    });
+    expect(disabled.status).toBe(200);
+
+    const pinged = await send('carol', 'POST', `/webhooks/${endpoint.id}/ping`);
+    expect(pinged.status).toBe(202);
+    const { webhookId } = (await pinged.json()) as { webhookId: string };
+
+    const [delivery] = await arrivals(endpoint.receiver, 1, 0);
+    expect(delivery).toMatchObject({
+      webhookId,
+      event: { type: 'webhook.ping', data: { endpointId: endpoint.id } },
+    });
+    expect(signedWith(endpoint.secret, delivery as Received)).toBe(true);
+  });
+
+  it('lists the attempts newest first, a failed then a delivered one, paged; a resend keeps the webhook-id', async () => {
+    const endpoint = await subscribe('carol', { events: ['plant.added'] });
+    let answered = 0;
+    endpoint.receiver.answerWith(() => ({ status: answered++ === 0 ? 500 : 200 }));
+    const id = nextPlantId++;
+
+    expect((await send('carol', 'POST', '/plants', { id, name: 'Sage' })).status).toBe(200);
+    const [first, second] = await arrivals(endpoint.receiver, 2);
+    expect(second?.webhookId).toBe(first?.webhookId);
+
+    const listed = await send('carol', 'GET', `/webhooks/${endpoint.id}/attempts`);
+    expect(listed.status).toBe(200);
+    const attempts = (await listed.json()) as Record<string, unknown>[];
+    expect(attempts).toEqual([
+      {
+        webhookId: first?.webhookId,
+        type: 'plant.added',
+        attempt: 2,
+        at: expect.any(String),
+        status: 200,
+        durationMs: expect.any(Number),
+      },
+      {
+        webhookId: first?.webhookId,
+        type: 'plant.added',
+        attempt: 1,
+        at: expect.any(String),
+        status: 500,
+        durationMs: expect.any(Number),
+      },
+    ]);
+    // a page of one, and the Link to the next
+    const page = await send('carol', 'GET', `/webhooks/${endpoint.id}/attempts?limit=1`);
+    expect(((await page.json()) as unknown[]).length).toBe(1);
+    const next = /<([^>]+)>; rel="next"/.exec(page.headers.get('link') ?? '')?.[1];
+    if (!next) throw new Error('no Link to the next page');
+    const rest = await fetch(next, { headers: { authorization: `Bearer ${tokens.carol}` } });
+    expect(((await rest.json()) as { attempt: number }[]).map(({ attempt }) => attempt)).toEqual([
+      1,
+    ]);
+    // another caller sees none of it
+    expect((await send('dave', 'GET', `/webhooks/${endpoint.id}/attempts`)).status).toBe(404);
+
+    const resent = await send(
+      'carol',
+      'POST',
+      `/webhooks/${endpoint.id}/attempts/${first?.webhookId}/resend`,
+    );
+    expect(resent.status).toBe(202);
+    const [, , again] = await arrivals(endpoint.receiver, 3, 0);
+    expect(again).toMatchObject({ webhookId: first?.webhookId, body: first?.body });
+    expect(signedWith(endpoint.secret, again as Received)).toBe(true);
   });
 });
