@@ -19,6 +19,7 @@ import {
   NewEndpoint,
   QueuedDelivery,
 } from '#lib/webhooks/endpointSchemas.ts';
+import { endpointEvents } from './operations/endpointEvents.ts';
 import { plantAdded } from './operations/plantAdded.ts';
 import {
   componentHeaders,
@@ -147,7 +148,7 @@ export const openApiDocument = async (): Promise<Json> => ({
     },
   ],
   paths: await paths(),
-  webhooks: { [plantAdded.name]: plantAdded.operation },
+  webhooks: { [plantAdded.name]: plantAdded.operation, ...endpointEvents },
   components: {
     schemas: Object.fromEntries(
       Object.entries(SCHEMAS).map(([name, { schema, io }]) => [name, jsonSchema(schema, io)]),

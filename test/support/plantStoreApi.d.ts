@@ -210,6 +210,86 @@ export type webhooks = {
         patch?: never;
         trace?: never;
     };
+    "plant.added": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * One of your plants was added
+         * @description A first create of one of your plants (never a replay). POSTed to each of your endpoints whose `events` hold `plant.added` (a ping: to the one pinged), signed with its secret (both during a rotation); retried on failure with the same `webhook-id`. Events arrive in any order: order them by `timestamp`.
+         */
+        post: operations["endpointPlantAdded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "plant.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * One of your plants was changed
+         * @description A `PUT` or `PATCH` of one of your plants that wrote: the plant as it now is. POSTed to each of your endpoints whose `events` hold `plant.updated` (a ping: to the one pinged), signed with its secret (both during a rotation); retried on failure with the same `webhook-id`. Events arrive in any order: order them by `timestamp`.
+         */
+        post: operations["endpointPlantUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "plant.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * One of your plants was deleted
+         * @description A `DELETE` of one of your plants that deleted it: its id. POSTed to each of your endpoints whose `events` hold `plant.deleted` (a ping: to the one pinged), signed with its secret (both during a rotation); retried on failure with the same `webhook-id`. Events arrive in any order: order them by `timestamp`.
+         */
+        post: operations["endpointPlantDeleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A ping of your endpoint
+         * @description Sent by `POST /webhooks/{id}/ping`, even to a disabled endpoint; no type of `events`. POSTed to each of your endpoints whose `events` hold `webhook.ping` (a ping: to the one pinged), signed with its secret (both during a rotation); retried on failure with the same `webhook-id`. Events arrive in any order: order them by `timestamp`.
+         */
+        post: operations["endpointWebhookPing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type components = {
     schemas: {
@@ -2381,6 +2461,186 @@ export interface operations {
         };
         responses: {
             /** @description Any 2xx says the delivery arrived. Anything else, a refused connection or no answer within 5 seconds is retried with backoff, then kept for a redrive. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    endpointPlantAdded: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event: the same on every attempt and redrive of it, so a receiver that has seen it can answer 2xx and do nothing.
+                 * @example msg_2Un7Klsvqo_UuPRYKPuHxMd57B7sCT1a
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the epoch: refuse one more than 5 minutes from your clock.
+                 * @example 1795408648
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body">` for each secret that signs (two during a rotation), separated by spaces; the key is the base64 after `whsec_`. Any one that matches verifies the delivery.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "plant.added";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: components["schemas"]["PlantWithId"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx says the delivery arrived. A 410 disables the endpoint; anything else (a redirect too), a refused connection or no answer within 5 seconds is retried on the schedule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    endpointPlantUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event: the same on every attempt and redrive of it, so a receiver that has seen it can answer 2xx and do nothing.
+                 * @example msg_2Un7Klsvqo_UuPRYKPuHxMd57B7sCT1a
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the epoch: refuse one more than 5 minutes from your clock.
+                 * @example 1795408648
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body">` for each secret that signs (two during a rotation), separated by spaces; the key is the base64 after `whsec_`. Any one that matches verifies the delivery.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "plant.updated";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: components["schemas"]["PlantWithId"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx says the delivery arrived. A 410 disables the endpoint; anything else (a redirect too), a refused connection or no answer within 5 seconds is retried on the schedule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    endpointPlantDeleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event: the same on every attempt and redrive of it, so a receiver that has seen it can answer 2xx and do nothing.
+                 * @example msg_2Un7Klsvqo_UuPRYKPuHxMd57B7sCT1a
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the epoch: refuse one more than 5 minutes from your clock.
+                 * @example 1795408648
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body">` for each secret that signs (two during a rotation), separated by spaces; the key is the base64 after `whsec_`. Any one that matches verifies the delivery.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "plant.deleted";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        id: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx says the delivery arrived. A 410 disables the endpoint; anything else (a redirect too), a refused connection or no answer within 5 seconds is retried on the schedule. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    endpointWebhookPing: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event: the same on every attempt and redrive of it, so a receiver that has seen it can answer 2xx and do nothing.
+                 * @example msg_2Un7Klsvqo_UuPRYKPuHxMd57B7sCT1a
+                 */
+                "webhook-id": string;
+                /**
+                 * @description When this attempt was signed, in seconds since the epoch: refuse one more than 5 minutes from your clock.
+                 * @example 1795408648
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body">` for each secret that signs (two during a rotation), separated by spaces; the key is the base64 after `whsec_`. Any one that matches verifies the delivery.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "webhook.ping";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        endpointId: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx says the delivery arrived. A 410 disables the endpoint; anything else (a redirect too), a refused connection or no answer within 5 seconds is retried on the schedule. */
             200: {
                 headers: {
                     [name: string]: unknown;

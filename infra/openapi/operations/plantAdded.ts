@@ -2,6 +2,9 @@
 // the original document gives it.
 import { schemaRef } from '../shared.ts';
 
+/** Standard Webhooks' headers, as every delivery carries them (the callers' endpoints' too). */
+export const signatureHeaders = () => plantAdded.operation.post.parameters;
+
 export const plantAdded = {
   name: '/plant/webhook',
   operation: {
