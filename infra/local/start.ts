@@ -242,7 +242,9 @@ try {
   say(`API reference, to send each request from your browser: ${base}/docs`);
   say(`Tokens: ${auth.description}`);
   say(`Webhooks: each new plant is ${webhooks.description}`);
-  say(`Webhooks waiting for a retry, and the poison queue: curl -s ${webhooks.queuesUrl}`);
+  say(
+    `Webhooks and deliveries to your endpoints waiting, and the poison queues: curl -s ${webhooks.queuesUrl}`,
+  );
   say('Try it:');
   say(
     `  curl -s ${base}/plants -H "Authorization: Bearer ${auth.token}" ` +

@@ -1,8 +1,9 @@
-// The "plant added" webhook in the local run: where deliveries go (WEBHOOK_URL and WEBHOOK_SECRET
-// from the environment, or a receiver on this machine that verifies and prints each one), where
-// dead letters are kept, the retry queue and its poison queue (fauxqs, an SQS emulator, kept under
-// the data folder so that a waiting event survives a restart), and the pollers that feed the two
-// functions through serverless-offline the way Lambda's event source mappings would.
+// The webhooks in the local run: where the operator's "plant added" deliveries go (WEBHOOK_URL and
+// WEBHOOK_SECRET from the environment, or a receiver on this machine that verifies and prints each
+// one), where dead letters are kept, the retry queue and the callers' endpoint-deliveries queue
+// with their poison queues (fauxqs, an SQS emulator, kept under the data folder so that a waiting
+// event survives a restart), and the pollers that feed the four functions through
+// serverless-offline the way Lambda's event source mappings would.
 
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
