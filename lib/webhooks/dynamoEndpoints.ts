@@ -315,7 +315,8 @@ export const dynamoDeleteEndpoint =
 /** What each health sets and removes of the endpoint's item (disabled stays unless told). */
 const HEALTH_UPDATES = {
   healthy: 'REMOVE failingSince',
-  failing: 'SET failingSince = :since',
+  // the first failure's time stays while concurrent attempts fail too
+  failing: 'SET failingSince = if_not_exists(failingSince, :since)',
   disabled: 'SET disabled = :true, disabledReason = :reason REMOVE failingSince',
 };
 
