@@ -114,7 +114,12 @@ export const deliverToEndpointHandler = ({
     if (disabling) {
       // nothing more is sent to it, this event included, until a PUT enables it
       if (!endpoint.disabled) {
-        await endpoints.setHealth(owner, endpointId, { kind: 'disabled', reason: disabling });
+        const { failingSince } = endpoint;
+        await endpoints.setHealth(owner, endpointId, {
+          kind: 'disabled',
+          reason: disabling,
+          failingSince,
+        });
         telemetry.record(invocation, {
           level: 'WARN',
           message: 'endpoint disabled',

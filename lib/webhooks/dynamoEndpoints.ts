@@ -9,7 +9,7 @@
 //
 // The DynamoDB actions of each operation (its function's grants): create PutItem and UpdateItem
 // (one TransactWriteItems), list Query, get GetItem, replace UpdateItem, rotateSecret GetItem and
-// UpdateItem, delete DeleteItem and UpdateItem (one TransactWriteItems).
+// UpdateItem, delete DeleteItem and UpdateItem (one TransactWriteItems), setHealth UpdateItem.
 
 import { setTimeout } from 'node:timers/promises';
 import {
@@ -323,6 +323,12 @@ const HEALTH_UPDATES = {
 export const dynamoSetEndpointHealth =
   ({ client, table }: DynamoTarget): EndpointStore['setHealth'] =>
   async (owner, id, health) => {
+    const seen = health.kind === 'disabled' ? health.failingSince : undefined;
+    const values = {
+      ...(health.kind === 'failing' && { ':since': health.since }),
+      ...(health.kind === 'disabled' && { ':true': true, ':reason': health.reason }),
+      ...(seen && { ':seen': seen }),
+    };
     try {
       await client.send(
         new UpdateCommand({
@@ -330,13 +336,8 @@ export const dynamoSetEndpointHealth =
           Key: endpointKey(owner, id),
           UpdateExpression: HEALTH_UPDATES[health.kind],
           // never brings back a deleted endpoint as a stub
-          ConditionExpression: 'attribute_exists(pk)',
-          ...(health.kind === 'failing' && {
-            ExpressionAttributeValues: { ':since': health.since },
-          }),
-          ...(health.kind === 'disabled' && {
-            ExpressionAttributeValues: { ':true': true, ':reason': health.reason },
-          }),
+          ConditionExpression: `attribute_exists(pk)${seen ? ' AND failingSince = :seen' : ''}`,
+          ...(Object.keys(values).length > 0 && { ExpressionAttributeValues: values }),
         }),
       );
     } catch (error) {

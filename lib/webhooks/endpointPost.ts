@@ -115,18 +115,24 @@ export const postToEndpoint = async (
   policy: EndpointPolicy,
 ): Promise<EndpointAnswer> => {
   const target = new URL(url);
-  const checked = await checkedAddress(target, policy);
-  if ('refused' in checked) return { reason: checked.refused };
+  const signal = AbortSignal.timeout(timeoutMs);
+  const noAnswer = `no answer within ${timeoutMs} ms`;
+  // the lookup counts in the attempt's time: a slow resolver holds no batch past its function's
+  const timedOut = new Promise<{ refused: string; shown?: string }>((settle) =>
+    signal.addEventListener('abort', () => settle({ refused: noAnswer }), { once: true }),
+  );
+  const checked = await Promise.race([checkedAddress(target, policy), timedOut]);
+  // the caller sees the attempt's error: no address it did not write (as at registration)
+  if ('refused' in checked) return { reason: checked.shown ?? checked.refused };
   const { address, family } = checked;
   // the socket's own lookup answers the checked address: there is no second lookup to rebind
   const pinned: LookupFunction = (_host, options, callback) =>
     options.all ? callback(null, [{ address, family }]) : callback(null, address, family);
-  const signal = AbortSignal.timeout(timeoutMs);
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((settle) => {
     const failed = (error: NodeJS.ErrnoException) =>
       settle({
-        reason: signal.aborted ? `no answer within ${timeoutMs} ms` : (error.code ?? error.message),
+        reason: signal.aborted ? noAnswer : (error.code ?? error.message),
       });
     const request = send(target, {
       method: 'POST',

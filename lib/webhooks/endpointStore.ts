@@ -55,7 +55,8 @@ export interface StoredEndpoint extends Endpoint {
 export type EndpointHealth =
   | { kind: 'healthy' }
   | { kind: 'failing'; since: string }
-  | { kind: 'disabled'; reason: string };
+  /** With `failingSince`: only if its failures still count from then (no PUT in between). */
+  | { kind: 'disabled'; reason: string; failingSince?: string | undefined };
 
 export type CreateEndpointResult =
   | { outcome: 'created'; endpoint: StoredEndpoint }

@@ -107,6 +107,55 @@ describe('DynamoDB endpoint store', () => {
     });
   });
 
+  it('keeps the first failure, clears it at a success, and disables only while it still counts', async () => {
+    const { id } = newEndpoint(1);
+    await store.create('alice', newEndpoint(1));
+    const failingSince = async () => {
+      const found = await store.get('alice', id);
+      return found.outcome === 'found' ? found.endpoint.failingSince : 'gone';
+    };
+
+    await store.setHealth('alice', id, { kind: 'failing', since: '2026-11-20T00:00:00.000Z' });
+    await store.setHealth('alice', id, { kind: 'failing', since: '2026-11-21T00:00:00.000Z' });
+    expect(await failingSince()).toBe('2026-11-20T00:00:00.000Z');
+
+    // a PUT meanwhile made its failures count afresh: the older ones disable nothing
+    await store.replace('alice', id, {
+      url: 'https://hooks.example.com/a',
+      events: ['plant.added'],
+      disabled: false,
+    });
+    expect(await failingSince()).toBeUndefined();
+    await store.setHealth('alice', id, {
+      kind: 'disabled',
+      reason: 'every attempt failed',
+      failingSince: '2026-11-20T00:00:00.000Z',
+    });
+    expect(
+      (await store.get('alice', id)).outcome === 'found' && (await store.get('alice', id)),
+    ).toMatchObject({ endpoint: { disabled: false } });
+
+    await store.setHealth('alice', id, { kind: 'failing', since: '2026-11-22T00:00:00.000Z' });
+    await store.setHealth('alice', id, {
+      kind: 'disabled',
+      reason: 'every attempt failed',
+      failingSince: '2026-11-22T00:00:00.000Z',
+    });
+    expect(await store.get('alice', id)).toMatchObject({
+      endpoint: { disabled: true, disabledReason: 'every attempt failed' },
+    });
+    expect(await failingSince()).toBeUndefined();
+
+    await store.setHealth('alice', id, { kind: 'failing', since: '2026-11-23T00:00:00.000Z' });
+    await store.setHealth('alice', id, { kind: 'healthy' });
+    expect(await failingSince()).toBeUndefined();
+
+    // a deleted endpoint is not brought back as a stub
+    await store.delete('alice', id);
+    await store.setHealth('alice', id, { kind: 'failing', since: '2026-11-24T00:00:00.000Z' });
+    expect(await endpointItems()).toEqual([]);
+  });
+
   it('replaces what the caller sets, a description left out removed, and keeps the rest', async () => {
     await store.create('alice', newEndpoint(1, { description: 'orders' }));
 

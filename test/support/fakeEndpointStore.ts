@@ -107,13 +107,17 @@ export class FakeEndpointStore implements EndpointStore {
     if (this.unavailable) throw new Error('throttled');
     const endpoint = this.owned(owner, id);
     if (!endpoint) return;
-    const { failingSince: _since, ...rest } = endpoint;
+    // as the real one: the first failure stays; a disabling counts only failures still counted
+    if (health.kind === 'disabled' && health.failingSince !== undefined) {
+      if (endpoint.failingSince !== health.failingSince) return;
+    }
+    const { failingSince, ...rest } = endpoint;
     this.endpoints.set(
       id,
       health.kind === 'healthy'
         ? rest
         : health.kind === 'failing'
-          ? { ...rest, failingSince: health.since }
+          ? { ...rest, failingSince: failingSince ?? health.since }
           : { ...rest, disabled: true, disabledReason: health.reason },
     );
   }

@@ -2,6 +2,7 @@
 // stream's records made into one delivery per endpoint (queueEndpointEvents), and each attempt of a
 // delivery from the queue (deliverToEndpoint), POSTed to a real receiver on this machine. The
 // endpoints, attempts and queue are in memory; time is a fixed date, moved only where a test says.
+
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { marshall } from '@aws-sdk/util-dynamodb';
@@ -16,6 +17,7 @@ import type {
   EndpointDelivery,
   SentEvent,
 } from '#lib/webhooks/endpointDeliveries.ts';
+import type { EndpointPolicy } from '#lib/webhooks/endpointPost.ts';
 import type { StoredEndpoint } from '#lib/webhooks/endpointStore.ts';
 import { queueEndpointEventsHandler } from '#lib/webhooks/queueEndpointEvents.ts';
 import type { RetryQueue } from '#lib/webhooks/retries.ts';
@@ -266,7 +268,11 @@ describe('deliverToEndpoint', () => {
     ...more,
   });
 
-  const setup = (store: FakeEndpointStore, schedule = [1000, 60_000]) => {
+  const setup = (
+    store: FakeEndpointStore,
+    schedule = [1000, 60_000],
+    policy: EndpointPolicy = { allowPrivate: true },
+  ) => {
     const telemetry = recordTelemetry();
     const { queue, sent, held } = memoryQueue();
     const recorded: { endpointId: string; attempt: Attempt; event: SentEvent | undefined }[] = [];
@@ -281,7 +287,7 @@ describe('deliverToEndpoint', () => {
       queue,
       schedule,
       timeoutMs: 2000,
-      policy: { allowPrivate: true },
+      policy,
       ...telemetry,
     });
     const deliver = (message: EndpointDelivery) =>
@@ -329,6 +335,24 @@ describe('deliverToEndpoint', () => {
     ]);
     expect(sent).toEqual([]);
     expect(telemetry.metricNames()).toContain('EndpointEventsDelivered');
+  });
+
+  it('checks the address rule at the attempt: a private address is a failed attempt, named to no one', async () => {
+    const named = { ...endpoint('ep_1'), url: 'https://hooks.example.com/plants' };
+    const resolve = async () => [{ address: '127.0.0.1', family: 4 }];
+    const { deliver, sent, recorded } = setup(storeWith(named), [1000], {
+      allowPrivate: false,
+      resolve,
+    });
+
+    expect(await deliver(delivery())).toEqual({ batchItemFailures: [] });
+
+    expect(received).toEqual([]);
+    expect(recorded[0]?.attempt).toMatchObject({
+      status: undefined,
+      error: 'hooks.example.com has an address that is not public',
+    });
+    expect(sent).toMatchObject([{ attempts: 1, dueAt: NOW + 1000 }]);
   });
 
   it('keeps the event with the first attempt only', async () => {

@@ -248,21 +248,27 @@ describe('the address rule of a POST', () => {
     expect(httpReceiver.requests).toHaveLength(1);
   });
 
+  it('counts a lookup that does not answer in the attempt’s time', async () => {
+    const resolve = () => new Promise<LookupAddress[]>(() => {});
+
+    expect(await post('https://slow.example/hook', { allowPrivate: false, resolve }, 50)).toEqual({
+      reason: 'no answer within 50 ms',
+    });
+  });
+
   it('never connects to a refused address', async () => {
     const url = `https://localhost:${port}/hook`;
     const { resolve } = resolverOf([PRIVATE]);
 
     expect(await post(url, { allowPrivate: false, resolve, ca })).toEqual({
-      reason: 'refused address 127.0.0.1 of localhost: not public',
+      reason: 'localhost has an address that is not public',
     });
     expect(await post(`https://${PRIVATE}:${port}/hook`, { allowPrivate: false, ca })).toEqual({
       reason: 'refused address 127.0.0.1: not public',
     });
     // the system's own resolver (/etc/hosts: localhost is 127.0.0.1, perhaps ::1 too)
     expect(await post(url, { allowPrivate: false, ca })).toEqual({
-      reason: expect.stringMatching(
-        /^refused address (127\.0\.0\.1|::1) of localhost: not public$/,
-      ),
+      reason: 'localhost has an address that is not public',
     });
     expect(privateReceiver.connections).toBe(0);
     // the rule lifted, the same URL is delivered
@@ -298,7 +304,7 @@ describe('a DNS rebinding', () => {
     const { resolve } = resolverOf([PUBLIC_STAND_IN, PRIVATE]);
 
     expect(await post(`https://localhost:${port}/hook`, standIn(resolve))).toEqual({
-      reason: 'refused address 127.0.0.1 of localhost: not public',
+      reason: 'localhost has an address that is not public',
     });
     expect(publicReceiver.connections + privateReceiver.connections).toBe(0);
   });
