@@ -7,7 +7,7 @@ import { pageCursor, pageLimit, strictQuery } from '#lib/plants/listQuery.ts';
 import { endpointsUnavailable, ownedEndpoint } from '#lib/routes/endpointReplies.ts';
 import { listedRoute } from '#lib/routes/routeList.ts';
 import type { AttemptStore } from '#lib/webhooks/endpointDeliveries.ts';
-import { ATTEMPT_PREFIX, deliveriesPartition } from '#lib/webhooks/endpointKeys.mjs';
+import { ATTEMPT_SORT_KEY, deliveriesPartition } from '#lib/webhooks/endpointKeys.mjs';
 import { EndpointPath } from '#lib/webhooks/endpointSchemas.ts';
 import type { EndpointStore } from '#lib/webhooks/endpointStore.ts';
 
@@ -44,7 +44,8 @@ export const listEndpointAttemptsHandler = ({
       let after: string | undefined;
       if (cursor !== undefined) {
         const position = openCursor(cursor, list);
-        if (typeof position !== 'string' || !position.startsWith(ATTEMPT_PREFIX)) {
+        // its check is no secret: what DynamoDB would refuse as a start key is refused here
+        if (typeof position !== 'string' || !ATTEMPT_SORT_KEY.test(position)) {
           return { status: 400, message: INVALID_ATTEMPTS_CURSOR, metric: 'ValidationFailures' };
         }
         after = position;

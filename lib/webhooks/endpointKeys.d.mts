@@ -4,6 +4,7 @@ export declare const endpointKey: (owner: string, id: string) => { pk: string; s
 export declare const countKey: (owner: string) => { pk: string; sk: string };
 export declare const deliveriesPartition: (endpointId: string) => string;
 export declare const ATTEMPT_PREFIX: string;
+export declare const ATTEMPT_SORT_KEY: RegExp;
 export declare const attemptKey: (
   endpointId: string,
   attempt: { at: string; webhookId: string; attempt: number },

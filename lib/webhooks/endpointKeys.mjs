@@ -27,6 +27,10 @@ export const attemptKey = (endpointId, { at, webhookId, attempt }) => ({
   sk: `${ATTEMPT_PREFIX}${at}#${webhookId}#${attempt}`,
 });
 
+/** Any attempt's sort key, as attemptKey makes it: what a page of attempts may start after. */
+export const ATTEMPT_SORT_KEY =
+  /^attempt#\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z#msg_[A-Za-z0-9_-]{1,64}#\d{1,3}$/;
+
 /** The item keeping an event the endpoint was sent (its type and body), for a resend. */
 export const eventKey = (endpointId, webhookId) => ({
   pk: deliveriesPartition(endpointId),

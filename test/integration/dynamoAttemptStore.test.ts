@@ -109,10 +109,4 @@ describe('DynamoDB attempt store', () => {
     now = new Date(now.getTime() + 14 * DAY_MS);
     expect(await store.event(ENDPOINT, 'msg_1')).toEqual({ outcome: 'notFound' });
   });
-
-  it('refuses a position that is no attempt’s, as a fault of its caller', async () => {
-    await expect(store.list(ENDPOINT, { limit: 1, after: 'event#msg_1' })).rejects.toThrow(
-      /no position in a list of attempts/,
-    );
-  });
 });

@@ -8,7 +8,7 @@ import type {
   EndpointDelivery,
   SentEvent,
 } from '#lib/webhooks/endpointDeliveries.ts';
-import { ATTEMPT_PREFIX } from '#lib/webhooks/endpointKeys.mjs';
+import { attemptKey } from '#lib/webhooks/endpointKeys.mjs';
 import {
   type EndpointContent,
   type EndpointHealth,
@@ -136,12 +136,15 @@ export class FakeAttemptStore implements AttemptStore {
 
   async list(endpointId: string, { limit, after }: { limit: number; after?: string | undefined }) {
     const all = [...(this.attempts.get(endpointId) ?? [])].sort((a, b) => b.at.localeCompare(a.at));
-    const start = after === undefined ? 0 : Number(after.slice(ATTEMPT_PREFIX.length));
-    const end = start + limit;
+    // positions as the real store's: the last attempt's sort key
+    const keyOf = (attempt: Attempt) => attemptKey(endpointId, attempt).sk;
+    const start = after === undefined ? 0 : all.findIndex((a) => keyOf(a) === after) + 1;
+    const page = all.slice(start, start + limit);
+    const last = page.at(-1);
     return {
       outcome: 'page' as const,
-      attempts: all.slice(start, end),
-      ...(end < all.length ? { next: `${ATTEMPT_PREFIX}${end}` } : {}),
+      attempts: page,
+      ...(start + limit < all.length && last ? { next: keyOf(last) } : {}),
     };
   }
 
