@@ -43,7 +43,7 @@ export const METRIC_NAMES = [
   'EndpointAttemptsListed',
   'EndpointEventsResent',
   'EndpointEventsNotFound',
-  'EndpointDisabled',
+  'EndpointResendsRefused',
   // the 503 of a ping or resend whose delivery the queue did not take
   'DeliveryQueueUnavailable',
   // the 503 of a registration whose url's host could not be resolved just now

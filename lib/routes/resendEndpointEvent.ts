@@ -45,7 +45,7 @@ export const resendEndpointEventHandler = ({
     }
     if (owned.endpoint.disabled) {
       const message = endpointDisabledMessage(id);
-      return { status: 409, message, metric: 'EndpointDisabled', outcome: 'disabled', log };
+      return { status: 409, message, metric: 'EndpointResendsRefused', outcome: 'disabled', log };
     }
     const delivery = { owner: caller.sub, endpointId: id, webhookId, ...sent.event };
     return queued(queue, delivery, { metric: 'EndpointEventsResent', outcome: 'resent' });

@@ -209,7 +209,7 @@ export const Attempt = /* @__PURE__ */ (() =>
         z.string().register(z.globalRegistry, {
           description:
             'Why it failed: no answer, a timeout, a redirect not followed, a refused address.',
-          examples: ['no answer within 10 s'],
+          examples: ['no answer within 5000 ms'],
         }),
       ),
       durationMs: z.number().register(z.globalRegistry, {

@@ -221,7 +221,7 @@ export type webhooks = {
         put?: never;
         /**
          * One of your plants was added
-         * @description A first create of one of your plants (never a replay). POSTed to each of your endpoints whose `events` hold `plant.added` (a ping: to the one pinged), signed with its secret (both during a rotation); retried on failure with the same `webhook-id`. Events arrive in any order: order them by `timestamp`.
+         * @description A first create of one of your plants (never a replay). POSTed to each of your endpoints whose `events` hold `plant.added` (a ping: to the one pinged), signed with its secret (both during a rotation); retried on failure with the same `webhook-id`. Events arrive in any order: for a plant's latest state, `GET` it.
          */
         post: operations["endpointPlantAdded"];
         delete?: never;
@@ -241,7 +241,7 @@ export type webhooks = {
         put?: never;
         /**
          * One of your plants was changed
-         * @description A `PUT` or `PATCH` of one of your plants that wrote: the plant as it now is. POSTed to each of your endpoints whose `events` hold `plant.updated` (a ping: to the one pinged), signed with its secret (both during a rotation); retried on failure with the same `webhook-id`. Events arrive in any order: order them by `timestamp`.
+         * @description A `PUT` or `PATCH` of one of your plants that wrote: the plant as it now is. POSTed to each of your endpoints whose `events` hold `plant.updated` (a ping: to the one pinged), signed with its secret (both during a rotation); retried on failure with the same `webhook-id`. Events arrive in any order: for a plant's latest state, `GET` it.
          */
         post: operations["endpointPlantUpdated"];
         delete?: never;
@@ -261,7 +261,7 @@ export type webhooks = {
         put?: never;
         /**
          * One of your plants was deleted
-         * @description A `DELETE` of one of your plants that deleted it: its id. POSTed to each of your endpoints whose `events` hold `plant.deleted` (a ping: to the one pinged), signed with its secret (both during a rotation); retried on failure with the same `webhook-id`. Events arrive in any order: order them by `timestamp`.
+         * @description A `DELETE` of one of your plants that deleted it: its id. POSTed to each of your endpoints whose `events` hold `plant.deleted` (a ping: to the one pinged), signed with its secret (both during a rotation); retried on failure with the same `webhook-id`. Events arrive in any order: for a plant's latest state, `GET` it.
          */
         post: operations["endpointPlantDeleted"];
         delete?: never;
@@ -281,7 +281,7 @@ export type webhooks = {
         put?: never;
         /**
          * A ping of your endpoint
-         * @description Sent by `POST /webhooks/{id}/ping`, even to a disabled endpoint; no type of `events`. POSTed to each of your endpoints whose `events` hold `webhook.ping` (a ping: to the one pinged), signed with its secret (both during a rotation); retried on failure with the same `webhook-id`. Events arrive in any order: order them by `timestamp`.
+         * @description Sent by `POST /webhooks/{id}/ping`, even to a disabled endpoint; no type of `events`. POSTed to each of your endpoints whose `events` hold `webhook.ping` (a ping: to the one pinged), signed with its secret (both during a rotation); retried on failure with the same `webhook-id`. Events arrive in any order: for a plant's latest state, `GET` it.
          */
         post: operations["endpointWebhookPing"];
         delete?: never;
@@ -630,7 +630,7 @@ export type components = {
             status?: number;
             /**
              * @description Why it failed: no answer, a timeout, a redirect not followed, a refused address.
-             * @example no answer within 10 s
+             * @example no answer within 5000 ms
              */
             error?: string;
             /**

@@ -41,7 +41,7 @@ export const endpointEvents = Object.fromEntries(
         // endpointPlantAdded: the operator's receiver has plantAdded
         operationId: `endpoint${type.replace(/(^|\.)(\w)/g, (_, _dot, first: string) => first.toUpperCase())}`,
         summary,
-        description: `${description} POSTed to each of your endpoints whose \`events\` hold \`${type}\` (a ping: to the one pinged), signed with its secret (both during a rotation); retried on failure with the same \`webhook-id\`. Events arrive in any order: order them by \`timestamp\`.`,
+        description: `${description} POSTed to each of your endpoints whose \`events\` hold \`${type}\` (a ping: to the one pinged), signed with its secret (both during a rotation); retried on failure with the same \`webhook-id\`. Events arrive in any order: for a plant's latest state, \`GET\` it.`,
         parameters: signatureHeaders(),
         requestBody: {
           required: true,
