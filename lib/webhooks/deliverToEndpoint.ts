@@ -8,7 +8,7 @@
 // (offered again) only when the store or the queue could not do their part.
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { signingKeys } from '#lib/config/webhook.ts';
-import type { Telemetry } from '#lib/telemetry.ts';
+import type { LogEntry, MetricName, Telemetry } from '#lib/telemetry.ts';
 import { handingBack } from '#lib/webhooks/attempt.ts';
 import { handleEach } from '#lib/webhooks/batchResponse.ts';
 import { type DeliveryOutcome, describeOutcome, statusOutcome } from '#lib/webhooks/delivery.ts';
@@ -65,34 +65,41 @@ export const deliverToEndpointHandler = ({
     const { owner, endpointId, webhookId, type, body } = delivery;
     await holdIfEarly(queue, { receiptHandle, what: webhookId }, delivery.dueAt);
     const attempt = delivery.attempts + 1;
-    const fields = { endpointId, webhookId, type, attempt };
+    const note = (level: LogEntry['level'], text: string, metric: MetricName, more = {}) =>
+      telemetry.record(invocation, {
+        level,
+        message: text,
+        metric,
+        fields: { endpointId, webhookId, type, attempt, ...more },
+      });
     const found = await endpoints.get(owner, endpointId);
     if (found.outcome === 'unavailable') throw found.cause;
     const endpoint = found.outcome === 'found' ? found.endpoint : undefined;
     if (!endpoint || (endpoint.disabled && type !== PING)) {
-      telemetry.record(invocation, {
-        level: 'INFO',
-        message: `endpoint delivery dropped: the endpoint is ${endpoint ? 'disabled' : 'deleted'}`,
-        metric: 'EndpointEventsDropped',
-        fields,
-      });
-      return;
+      const is = endpoint ? 'disabled' : 'deleted';
+      return note(
+        'INFO',
+        `endpoint delivery dropped: the endpoint is ${is}`,
+        'EndpointEventsDropped',
+      );
     }
     const now = Date.now();
     const headers = webhookHeaders(keysOf(endpoint, now), webhookId, body);
     const answer = await postToEndpoint({ url: endpoint.url, body, headers, timeoutMs }, policy);
-    const outcome: DeliveryOutcome =
+    const { status, error, outcome } =
       'reason' in answer
-        ? { outcome: 'unreachable', reason: answer.reason }
-        : statusOutcome(answer.status, answer.retryAfterMs);
+        ? {
+            status: undefined,
+            error: answer.reason,
+            outcome: { outcome: 'unreachable', reason: answer.reason } as const,
+          }
+        : {
+            status: answer.status,
+            error:
+              answer.status >= 300 && answer.status < 400 ? 'redirect not followed' : undefined,
+            outcome: statusOutcome(answer.status, answer.retryAfterMs),
+          };
     const at = new Date(now).toISOString();
-    const status = 'status' in answer ? answer.status : undefined;
-    const error =
-      'reason' in answer
-        ? answer.reason
-        : status !== undefined && status >= 300 && status < 400
-          ? 'redirect not followed'
-          : undefined;
     await attempts.record(
       endpointId,
       { webhookId, type, attempt, at, status, error, durationMs: Date.now() - now },
@@ -101,54 +108,38 @@ export const deliverToEndpointHandler = ({
     );
     if (outcome.outcome === 'delivered') {
       if (endpoint.failingSince) await endpoints.setHealth(owner, endpointId, { kind: 'healthy' });
-      telemetry.record(invocation, {
-        level: 'INFO',
-        message: 'endpoint delivery delivered',
-        metric: 'EndpointEventsDelivered',
-        fields: { ...fields, status },
-      });
-      return;
+      return note('INFO', 'endpoint delivery delivered', 'EndpointEventsDelivered', { status });
     }
-    const reason = describeOutcome(outcome);
-    const disabling = disablingReason(outcome, endpoint.failingSince ?? at, now);
+    const { failingSince } = endpoint;
+    const disabling = disablingReason(outcome, failingSince ?? at, now);
+    // nothing more is sent to it, this event included, until a PUT enables it
+    if (disabling && endpoint.disabled) return;
     if (disabling) {
-      // nothing more is sent to it, this event included, until a PUT enables it
-      if (!endpoint.disabled) {
-        const { failingSince } = endpoint;
-        await endpoints.setHealth(owner, endpointId, {
-          kind: 'disabled',
-          reason: disabling,
-          failingSince,
-        });
-        telemetry.record(invocation, {
-          level: 'WARN',
-          message: 'endpoint disabled',
-          metric: 'EndpointsDisabled',
-          fields: { ...fields, reason: disabling },
-        });
-      }
-      return;
-    }
-    if (!endpoint.failingSince)
-      await endpoints.setHealth(owner, endpointId, { kind: 'failing', since: at });
-    const next = nextStep(attempt, outcome, schedule);
-    if (next.kind === 'deadLetter') {
-      // the caller sees its attempts for 14 days, and may resend it
-      telemetry.record(invocation, {
-        level: 'WARN',
-        message: 'endpoint delivery ended: every attempt failed',
-        metric: 'EndpointEventsExhausted',
-        fields: { ...fields, reason: next.reason },
+      await endpoints.setHealth(owner, endpointId, {
+        kind: 'disabled',
+        reason: disabling,
+        failingSince,
       });
-      return;
+      return note('WARN', 'endpoint disabled', 'EndpointsDisabled', { reason: disabling });
     }
+    if (!failingSince) await endpoints.setHealth(owner, endpointId, { kind: 'failing', since: at });
+    const next = nextStep(attempt, outcome, schedule);
+    // the caller sees its attempts for 14 days, and may resend it
+    if (next.kind === 'deadLetter')
+      return note(
+        'WARN',
+        'endpoint delivery ended: every attempt failed',
+        'EndpointEventsExhausted',
+        {
+          reason: next.reason,
+        },
+      );
     const dueAt = Date.now() + next.waitMs;
+    const reason = describeOutcome(outcome);
     await queue.send([{ ...delivery, attempts: attempt, dueAt, lastError: reason }]);
-    telemetry.record(invocation, {
-      level: 'WARN',
-      message: 'endpoint attempt failed; it waits for the next',
-      metric: 'EndpointAttemptsFailed',
-      fields: { ...fields, reason, nextAttemptAt: new Date(dueAt).toISOString() },
+    note('WARN', 'endpoint attempt failed; it waits for the next', 'EndpointAttemptsFailed', {
+      reason,
+      nextAttemptAt: new Date(dueAt).toISOString(),
     });
   };
   return async ({ Records }: SQSEvent, context: Context) => {

@@ -73,16 +73,12 @@ export const queueEndpointEventsHandler = ({
     }
     const found = await endpoints.list(event.owner);
     if (found.outcome === 'unavailable') throw found.cause;
-    const { owner, type, webhookId, body } = event;
     const deliveries = found.endpoints
-      .filter((endpoint) => !endpoint.disabled && endpoint.events.includes(type))
+      .filter((endpoint) => !endpoint.disabled && endpoint.events.includes(event.type))
       .map(
         ({ id }): EndpointDelivery => ({
-          owner,
+          ...event,
           endpointId: id,
-          webhookId,
-          type,
-          body,
           attempts: 0,
           dueAt: Date.now(),
         }),
@@ -93,7 +89,7 @@ export const queueEndpointEventsHandler = ({
       level: 'INFO',
       message: 'endpoint deliveries queued',
       metric: 'EndpointEventsQueued',
-      fields: { webhookId, type, endpoints: deliveries.length },
+      fields: { webhookId: event.webhookId, type: event.type, endpoints: deliveries.length },
     });
   };
   return async ({ Records }: DynamoDBStreamEvent, context: Context) => {
