@@ -112,7 +112,8 @@ export const measureFunctions = async (
   stack: Stack,
   tokensFile: string,
   bundles: Record<Kind, Pair>,
-): Promise<Record<Kind, FunctionFigures>> => {
+  measured: readonly Kind[],
+): Promise<Partial<Record<Kind, FunctionFigures>>> => {
   const env = functionEnv(stack.work, stack.jwksUrl, tokensFile);
   // the cold starts' dependencies: the stubs process's
   const withStubs = { ...env, BENCH_DEPENDENCIES: 'given', ...stack.stubs };
@@ -126,14 +127,14 @@ export const measureFunctions = async (
     ...freshIds(),
   });
 
-  const figures = {} as Record<Kind, FunctionFigures>;
-  for (const [index, kind] of kinds.entries()) {
+  const figures: Partial<Record<Kind, FunctionFigures>> = {};
+  for (const [index, kind] of measured.entries()) {
     const subject: Subject = {
       kind,
       pair: bundles[kind],
       stack,
       progress: (what, done, of) =>
-        say(`  [${index + 1}/${kinds.length}] ${kind}: ${what} ${done}/${of} (${elapsed()})`),
+        say(`  [${index + 1}/${measured.length}] ${kind}: ${what} ${done}/${of} (${elapsed()})`),
     };
     const cold = await coldStarts(subject, withStubs);
     const warmCpu = await warmRuns(subject, 'warm, CPU only', settings.warmInvocations, env, true);
@@ -282,7 +283,7 @@ const prepareStore = async (
   count: number,
 ) => {
   if (env.DYNAMODB_ENDPOINT !== stack.dynamoEndpoint) return;
-  await prepareRun(stack.dynamoClient, kind, firstIds.map(Number), count);
+  await prepareRun(stack, kind, firstIds.map(Number), count);
 };
 
 /** Runs bench/probe.mjs in a fresh process with `env`; returns the figures it wrote. */
