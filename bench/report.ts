@@ -153,7 +153,7 @@ const printTable = (
   );
   out('');
   out(
-    `Ours / baseline; ratios are medians over runs (interquartile range). Node ${process.versions.node}; ${settings.coldRuns} cold runs, ${settings.warmRuns} warm runs of ${settings.warmInvocations} invocations each (${settings.repeatCallerInvocations} for one repeat caller, ${settings.storeInvocations} with the store); ${elapsed()}.`,
+    `Ours / baseline; ratios are medians over runs (interquartile range). Node ${process.versions.node}; ${settings.coldRuns} cold runs (${settings.peersColdRuns} for ${PEERS_KIND} and its peers), ${settings.warmRuns} warm runs of ${settings.warmInvocations} invocations each (${settings.repeatCallerRuns} of ${settings.repeatCallerInvocations} for one repeat caller, ${settings.storeRuns} of ${settings.storeInvocations} with the store); ${elapsed()}.`,
   );
 };
 
