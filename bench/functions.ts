@@ -1,12 +1,29 @@
 // The functions the bench measures, each by its name (bench/probe.mjs's kinds): every route of the
-// route list, and the webhook's two (its first attempt, from the stream; its later ones, from the
-// retry queue).
+// route list, the operator's webhook's two (its first attempt, from the stream; its later ones, from
+// the retry queue) and the two of callers' own endpoints (the stream's events queued for the owner's
+// endpoints; each attempt of one delivery, from the endpoint-deliveries queue).
 import { ROUTE_NAMES } from '#lib/routes/routeList.ts';
 
-const WEBHOOK_KINDS = ['deliverPlantAdded', 'retryPlantAdded'] as const;
+const WEBHOOK_KINDS = [
+  'deliverPlantAdded',
+  'retryPlantAdded',
+  'queueEndpointEvents',
+  'deliverToEndpoint',
+] as const;
 export const kinds = [...ROUTE_NAMES, ...WEBHOOK_KINDS] as const;
 export type Kind = (typeof kinds)[number];
-/** The functions that verify a caller's token (the webhook's have no caller). */
+/** The functions `--only` names (a comma-separated list), in the bench's order; all without it. */
+export const kindsNamed = (only: string | undefined): Kind[] => {
+  if (only === undefined) return [...kinds];
+  const names = only.split(',');
+  const unknown = names.filter((name) => !(kinds as readonly string[]).includes(name));
+  if (unknown.length > 0)
+    throw new Error(
+      `--only: no function ${unknown.join(', ')}; the functions: ${kinds.join(', ')}`,
+    );
+  return kinds.filter((kind) => names.includes(kind));
+};
+/** The functions that verify a caller's token (the webhooks' have no caller). */
 export const hasCaller = (kind: Kind) => !(WEBHOOK_KINDS as readonly Kind[]).includes(kind);
 
 /** The frameworks a user would pick instead, each doing the create's job (bench/peers/<name>.ts). */

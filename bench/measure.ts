@@ -112,7 +112,8 @@ export const measureFunctions = async (
   stack: Stack,
   tokensFile: string,
   bundles: Record<Kind, Pair>,
-): Promise<Record<Kind, FunctionFigures>> => {
+  measured: readonly Kind[],
+): Promise<Partial<Record<Kind, FunctionFigures>>> => {
   const env = functionEnv(stack.work, stack.jwksUrl, tokensFile);
   // the cold starts' dependencies: the stubs process's
   const withStubs = { ...env, BENCH_DEPENDENCIES: 'given', ...stack.stubs };
@@ -126,22 +127,30 @@ export const measureFunctions = async (
     ...freshIds(),
   });
 
-  const figures = {} as Record<Kind, FunctionFigures>;
-  for (const [index, kind] of kinds.entries()) {
+  const figures: Partial<Record<Kind, FunctionFigures>> = {};
+  for (const [index, kind] of measured.entries()) {
     const subject: Subject = {
       kind,
       pair: bundles[kind],
       stack,
       progress: (what, done, of) =>
-        say(`  [${index + 1}/${kinds.length}] ${kind}: ${what} ${done}/${of} (${elapsed()})`),
+        say(`  [${index + 1}/${measured.length}] ${kind}: ${what} ${done}/${of} (${elapsed()})`),
     };
     const cold = await coldStarts(subject, withStubs);
-    const warmCpu = await warmRuns(subject, 'warm, CPU only', settings.warmInvocations, env, true);
+    const warmCpu = await warmRuns(
+      subject,
+      'warm, CPU only',
+      settings.warmRuns,
+      settings.warmInvocations,
+      env,
+      true,
+    );
     const { peers: peerBundles } = subject.pair;
     const repeatCaller = hasCaller(kind)
       ? await warmRuns(
           subject,
           'warm, CPU only, one repeat caller',
+          settings.repeatCallerRuns,
           settings.repeatCallerInvocations,
           { ...env, BENCH_REPEAT_CALLER: '1' },
         )
@@ -149,6 +158,7 @@ export const measureFunctions = async (
     const warmStore = await warmRuns(
       subject,
       'warm, with the store',
+      settings.storeRuns,
       settings.storeInvocations,
       withTheStore,
     );
@@ -216,11 +226,15 @@ const recorder = (names: string[]) => {
   return { runs: runs as Record<string, Runs> & { ours: Runs }, add };
 };
 
-/** A fresh process per run, each bundle in turn, each taking each place in turn. */
+/**
+ * A fresh process per run, each bundle in turn, each taking each place in turn; the create's peers
+ * with it, in more runs.
+ */
 const coldStarts = async ({ kind, pair, progress }: Subject, env: Env) => {
   const bundles = bundlesOf(pair, true);
   const { runs, add } = recorder(bundles.map(([name]) => name));
-  for (let run = 0; run < settings.coldRuns; run++) {
+  const count = pair.peers ? settings.peersColdRuns : settings.coldRuns;
+  for (let run = 0; run < count; run++) {
     const firstResponseMs: Record<string, number> = {};
     for (let k = 0; k < bundles.length; k++) {
       const [name, bundle] = bundles[(run + k) % bundles.length] ?? ['', ''];
@@ -228,8 +242,8 @@ const coldStarts = async ({ kind, pair, progress }: Subject, env: Env) => {
       firstResponseMs[name] = result.firstResponseMs;
     }
     add(firstResponseMs);
-    if ((run + 1) % 5 === 0 || run + 1 === settings.coldRuns) {
-      progress('cold starts', run + 1, settings.coldRuns);
+    if ((run + 1) % 5 === 0 || run + 1 === count) {
+      progress('cold starts', run + 1, count);
     }
   }
   return runs;
@@ -239,6 +253,7 @@ const coldStarts = async ({ kind, pair, progress }: Subject, env: Env) => {
 const warmRuns = async (
   subject: Subject,
   what: string,
+  processes: number,
   invocations: number,
   env: Env,
   withPeers = false,
@@ -246,7 +261,7 @@ const warmRuns = async (
   const { kind, pair, progress } = subject;
   const bundles = bundlesOf(pair, withPeers);
   const { runs, add } = recorder(bundles.map(([name]) => name));
-  for (let run = 0; run < settings.warmRuns; run++) {
+  for (let run = 0; run < processes; run++) {
     const ids = freshIds();
     await prepareStore(subject, env, Object.values(ids), WARM_UP + invocations);
     const order: [string, string][] = bundles.map(
@@ -257,7 +272,7 @@ const warmRuns = async (
       { ...env, ...ids },
     );
     add(Object.fromEntries(order.map(([name], k) => [name, result.p50Ms[k] ?? 0])));
-    progress(what, run + 1, settings.warmRuns);
+    progress(what, run + 1, processes);
   }
   return runs;
 };
@@ -282,7 +297,7 @@ const prepareStore = async (
   count: number,
 ) => {
   if (env.DYNAMODB_ENDPOINT !== stack.dynamoEndpoint) return;
-  await prepareRun(stack.dynamoClient, kind, firstIds.map(Number), count);
+  await prepareRun(stack, kind, firstIds.map(Number), count);
 };
 
 /** Runs bench/probe.mjs in a fresh process with `env`; returns the figures it wrote. */

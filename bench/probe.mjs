@@ -4,26 +4,28 @@
 //   node bench/probe.mjs warm <kind> <n> <bundle>...      all loaded, invoked in turn, n each
 //   node bench/probe.mjs memory <kind> <n> <bundle>        peak RSS over n invocations
 //   node bench/probe.mjs stubs                             the stubs alone, until stdin closes
-// kind: a function's name: a route of the list (BENCH_ROUTES), deliverPlantAdded or retryPlantAdded.
-// BENCH_DEPENDENCIES: "stubs" (default): DynamoDB and the webhook receiver are HTTP stubs in this
-// process answering success, so only the handler's own work (and the SDK's) is measured; "given":
-// the DYNAMODB_ENDPOINT and WEBHOOK_URL given (DynamoDB Local and a receiver, or the stubs of a
-// `stubs` process, so that a cold start loads node:http itself, as the handler does).
+// kind: a function's name: a route of the list (BENCH_ROUTES), or a webhook's (bench/functions.ts).
+// BENCH_DEPENDENCIES: "stubs" (default): DynamoDB, SQS and the webhook receiver are HTTP stubs in
+// this process answering success, so only the handler's own work (and the SDK's) is measured;
+// "given": the DYNAMODB_ENDPOINT, AWS_ENDPOINT_URL_SQS and WEBHOOK_URL given (DynamoDB Local and a
+// receiver, or the stubs of a `stubs` process, so that a cold start loads node:http itself, as the
+// handler does). The caller's endpoints point at WEBHOOK_URL, the receiver.
 // BENCH_TOKENS_FILE: one token a line; each invocation presents the next (a new caller each time),
 // or with BENCH_REPEAT_CALLER=1 always the first (one caller sending many requests).
 // BENCH_FIRST_ID, and BENCH_SECOND_FIRST_ID for the second bundle in warm mode: the first plant id
 // each creates or deletes, or the first endpoint number each deletes or rotates (the bench seeds
 // those); each further bundle's block follows at the same distance.
 // WEBHOOKS_TABLE: the table whose commands the stub DynamoDB answers with endpoints (and an
-// endpoint's attempts and sent event). The stub also answers the endpoint-deliveries queue (SQS).
+// endpoint's attempts and sent event). The stub also answers the endpoint-deliveries queue (SQS's
+// SendMessageBatch).
 // BENCH_WARM_UP: the invocations a warm or memory process makes before it measures.
 // BENCH_ROUTES: the route list (lib/routes/routeList.ts) as JSON, so that a probe loads no TypeScript.
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { retryQueueEvent, streamInsertEvent } from '../infra/events/webhooks.mjs';
-import { attemptItem, endpointItem, eventItem, SEEDED_ENDPOINTS } from './endpoint.mjs';
-import { plantItem } from './plant.mjs';
+import { attemptItem, endpointId, endpointItem, eventItem, SEEDED_ENDPOINTS } from './endpoint.mjs';
+import { CALLER, plantItem } from './plant.mjs';
 import { requests } from './requests.mjs';
 
 const [mode, kind, ...rest] = process.argv.slice(2);
@@ -33,24 +35,24 @@ const ROUTES = JSON.parse(env.BENCH_ROUTES ?? '{}');
 
 /**
  * The stub DynamoDB's answer to each command, by its X-Amz-Target: on the webhooks table
- * (WEBHOOKS_TABLE) the caller's endpoints, on any other the plants; {} to the others (PutItem,
- * DeleteItem, TransactWriteItems, and SQS's SendMessageBatch).
+ * (WEBHOOKS_TABLE) the caller's endpoints, each pointing at `receiver`, on any other the plants; {}
+ * to the others (PutItem, DeleteItem, TransactWriteItems).
  */
-const answers = {
+const answersFor = (receiver) => ({
   plants: {
     GetItem: { Item: plantItem(7) },
     Query: { Items: Array.from({ length: 21 }, (_, i) => plantItem(i + 1)), Count: 21 },
     UpdateItem: { Attributes: { ...plantItem(7), version: { N: '2' } } },
   },
   webhooks: {
-    GetItem: { Item: endpointItem(7) },
+    GetItem: { Item: endpointItem(7, receiver) },
     Query: {
-      Items: Array.from({ length: SEEDED_ENDPOINTS }, (_, i) => endpointItem(i + 1)),
+      Items: Array.from({ length: SEEDED_ENDPOINTS }, (_, i) => endpointItem(i + 1, receiver)),
       Count: SEEDED_ENDPOINTS,
     },
-    UpdateItem: { Attributes: endpointItem(7) },
+    UpdateItem: { Attributes: endpointItem(7, receiver) },
   },
-};
+});
 /** An endpoint's attempts and sent events: the items of its deliveries partition. */
 const deliveries = {
   GetItem: { Item: eventItem() },
@@ -60,15 +62,17 @@ const deliveries = {
     LastEvaluatedKey: { pk: attemptItem(20).pk, sk: attemptItem(20).sk },
   },
 };
-const answerTo = (command, { TableName, Key, ExpressionAttributeValues }) => {
+const answerTo = (answers, command, { TableName, Key, ExpressionAttributeValues }) => {
   if (TableName !== env.WEBHOOKS_TABLE) return answers.plants[command] ?? {};
   const partition = Key?.pk?.S ?? ExpressionAttributeValues?.[':pk']?.S ?? '';
   return (partition.startsWith('endpoint#') ? deliveries : answers.webhooks)[command] ?? {};
 };
-/** DynamoDB and a webhook receiver, both answering success at once: their URLs. */
+/** DynamoDB, SQS and a webhook receiver, all answering success at once: their URLs. */
 const startStubs = async () => {
-  // imported only here: a cold start must load node:http itself, as the handler does in Lambda
+  // imported only here: a cold start must load node:http and node:crypto itself, as the handler
+  // does in Lambda
   const { createServer } = await import('node:http');
+  const { createHash } = await import('node:crypto');
   const listen = (handle) =>
     new Promise((resolve) => {
       const server = createServer(handle);
@@ -77,23 +81,39 @@ const startStubs = async () => {
         resolve(`http://127.0.0.1:${server.address().port}`);
       });
     });
+  const webhook = await listen((request, response) =>
+    request.resume().on('end', () => response.writeHead(204).end()),
+  );
+  const receiver = `${webhook}/hooks`;
+  const answers = answersFor(receiver);
+  /** SQS's answer to a batch: every entry kept, with the digest of its body, which the SDK checks. */
+  const batchSent = ({ Entries }) => ({
+    Successful: Entries.map(({ Id, MessageBody }) => ({
+      Id,
+      MessageId: `bench-${Id}`,
+      MD5OfMessageBody: createHash('md5').update(MessageBody).digest('hex'),
+    })),
+    Failed: [],
+  });
   const dynamodb = await listen((request, response) => {
     const command = String(request.headers['x-amz-target'] ?? '').split('.')[1];
     const chunks = [];
     request.on('data', (chunk) => chunks.push(chunk));
-    request.on('end', () =>
+    request.on('end', () => {
+      const input = JSON.parse(Buffer.concat(chunks).toString());
       response
         .writeHead(200, { 'content-type': 'application/x-amz-json-1.0' })
-        .end(JSON.stringify(answerTo(command, JSON.parse(Buffer.concat(chunks).toString())))),
-    );
+        .end(
+          JSON.stringify(
+            command === 'SendMessageBatch' ? batchSent(input) : answerTo(answers, command, input),
+          ),
+        );
+    });
   });
-  const webhook = await listen((request, response) =>
-    request.resume().on('end', () => response.writeHead(204).end()),
-  );
   return {
     DYNAMODB_ENDPOINT: dynamodb,
-    WEBHOOK_URL: `${webhook}/hooks`,
-    // SQS's JSON protocol, answered by the same stub: {} is a batch with no entry failed
+    WEBHOOK_URL: receiver,
+    // SQS's JSON protocol, answered by the same stub
     AWS_ENDPOINT_URL_SQS: dynamodb,
     ENDPOINT_DELIVERY_QUEUE_URL: `${dynamodb}/000000000000/endpoint-deliveries`,
   };
@@ -133,7 +153,8 @@ const httpEvent = (route, { path = {}, query = '', body }) => {
     isBase64Encoded: false,
   };
 };
-const deliverEvent = (id) => streamInsertEvent(String(id), plantItem(id));
+/** The stream record of plant `id` added by the caller. */
+const insertEvent = (id) => streamInsertEvent(String(id), plantItem(id));
 /** A retry queue message of an event that is due now, as the retry function receives it. */
 const retryEvent = (id) =>
   retryQueueEvent(String(id), {
@@ -144,9 +165,30 @@ const retryEvent = (id) =>
     lastError: 'answered 503',
     dueAt: Date.now(),
   });
+/** The first attempt, due now, of plant `id`'s plant.added to the caller's endpoint 7. */
+const endpointDeliveryEvent = (id) =>
+  retryQueueEvent(String(id), {
+    owner: CALLER,
+    endpointId: endpointId(7),
+    webhookId: `msg_bench${id}`,
+    type: 'plant.added',
+    body: JSON.stringify({
+      type: 'plant.added',
+      timestamp: new Date().toISOString(),
+      data: { id, name: 'Monstera', tag: 'indoor' },
+    }),
+    attempts: 0,
+    dueAt: Date.now(),
+  });
+/** The batches of the functions with no caller, by kind: a stream's or a queue's, of one record. */
+const batchEvents = {
+  deliverPlantAdded: insertEvent,
+  retryPlantAdded: retryEvent,
+  queueEndpointEvents: insertEvent,
+  deliverToEndpoint: endpointDeliveryEvent,
+};
 const eventOf = (id) => {
-  if (kind === 'deliverPlantAdded') return deliverEvent(id);
-  if (kind === 'retryPlantAdded') return retryEvent(id);
+  if (batchEvents[kind]) return batchEvents[kind](id);
   const request = requests[kind];
   if (!ROUTES[kind] || !request) throw new Error(`bench/probe.mjs: no request for ${kind}`);
   return httpEvent(kind, request(id));
@@ -164,10 +206,9 @@ const load = async (bundle, firstId) => ({
 const invoke = async (subject) => {
   // a context of its own, as Lambda hands each invocation
   const response = await subject.handler(eventOf(subject.nextId++), { ...context });
-  const ok =
-    kind === 'deliverPlantAdded' || kind === 'retryPlantAdded'
-      ? response?.batchItemFailures?.length === 0
-      : response?.statusCode >= 200 && response?.statusCode < 300;
+  const ok = batchEvents[kind]
+    ? response?.batchItemFailures?.length === 0
+    : response?.statusCode >= 200 && response?.statusCode < 300;
   if (!ok) throw new Error(`${kind}: unexpected answer ${JSON.stringify(response)}`);
 };
 const report = (figures) => writeFileSync(env.BENCH_RESULT_FILE, JSON.stringify(figures));

@@ -15,7 +15,8 @@ const RATIO_NAMES = [
   'warmStoreP50',
 ] as const;
 type RatioName = (typeof RATIO_NAMES)[number];
-type Figures = Record<Kind, FunctionFigures>;
+/** The functions measured: every kind, or those `--only` named. */
+type Figures = Partial<Record<Kind, FunctionFigures>>;
 interface Move {
   name: string;
   by: number;
@@ -23,16 +24,20 @@ interface Move {
 const resultsFile = join(repoRoot, 'bench', 'results.json');
 
 export const report = (figures: Figures) => {
-  const medianOf = (kind: Kind, name: RatioName): number | undefined => {
-    const value = figures[kind].ratios[name];
+  const measured = kinds.flatMap((kind) => {
+    const f = figures[kind];
+    return f ? [[kind, f] as const] : [];
+  });
+  const medianOf = (f: FunctionFigures, name: RatioName): number | undefined => {
+    const value = f.ratios[name];
     return typeof value === 'number' ? value : value?.median;
   };
   const perFunction = Object.fromEntries(
-    kinds.map((kind) => [
+    measured.map(([kind, f]) => [
       kind,
       Object.fromEntries(
         RATIO_NAMES.flatMap((name) => {
-          const value = medianOf(kind, name);
+          const value = medianOf(f, name);
           return value === undefined ? [] : [[name, value]];
         }),
       ),
@@ -42,18 +47,19 @@ export const report = (figures: Figures) => {
   const worstOf = Object.fromEntries(
     RATIO_NAMES.map((name) => [
       name,
-      Math.max(...kinds.map((kind) => medianOf(kind, name) ?? Number.NEGATIVE_INFINITY)),
+      Math.max(...measured.map(([, f]) => medianOf(f, name) ?? Number.NEGATIVE_INFINITY)),
     ]),
   ) as Record<RatioName, number>;
   // the create's peers, and its observed floor apart, a reference rather than a peer
-  const { [OBSERVED_FLOOR]: observedFloor, ...peerFigures } = figures[PEERS_KIND].peers ?? {};
+  const create = figures[PEERS_KIND];
+  const { [OBSERVED_FLOOR]: observedFloor, ...peerFigures } = create?.peers ?? {};
   const results = {
     measuredAt: new Date().toISOString(),
     node: process.versions.node,
     settings,
     functions: figures,
     ratios: { ...perFunction, ...worstOf },
-    peakRssMb: Math.max(...kinds.map((kind) => figures[kind].peakRssMb.ours)),
+    peakRssMb: Math.max(...measured.map(([, f]) => f.peakRssMb.ours)),
     ...(observedFloor
       ? {
           peers: ratiosOf(peerFigures),
@@ -75,9 +81,9 @@ export const report = (figures: Figures) => {
     ...results.references,
   };
   const moves: Move[] = [
-    ...kinds.flatMap((kind) =>
+    ...measured.flatMap(([kind, f]) =>
       RATIO_NAMES.flatMap((name) =>
-        move(`${kind} ${name}`, medianOf(kind, name), previousRatios[kind]?.[name]),
+        move(`${kind} ${name}`, medianOf(f, name), previousRatios[kind]?.[name]),
       ),
     ),
     ...Object.entries(comparisonsNow).flatMap(([peer, ratios]) =>
@@ -86,10 +92,17 @@ export const report = (figures: Figures) => {
       ),
     ),
   ];
-  writeFileSync(resultsFile, `${JSON.stringify(results, null, 2)}\n`);
+  // a run of some functions (--only) would leave the others' figures out
+  const complete = measured.length === kinds.length;
+  if (complete) writeFileSync(resultsFile, `${JSON.stringify(results, null, 2)}\n`);
 
-  printTable(figures, worstOf, results.peakRssMb);
-  if (observedFloor) printPeers(figures[PEERS_KIND], observedFloor, peerFigures);
+  printTable(measured, worstOf, results.peakRssMb);
+  out(
+    complete
+      ? 'Figures in bench/results.json.'
+      : 'Only some functions measured (--only): bench/results.json left as it was.',
+  );
+  if (create && observedFloor) printPeers(create, observedFloor, peerFigures);
   if (moves.length > 0) {
     const largest = moves.reduce((a, b) => (Math.abs(b.by) > Math.abs(a.by) ? b : a));
     const sign = largest.by > 0 ? '+' : '';
@@ -120,24 +133,27 @@ const cell = (s: Spread | undefined) =>
   s ? `${s.median.toFixed(2)} (${s.q1.toFixed(2)}–${s.q3.toFixed(2)})` : '–';
 const ms = (s: Spread) => s.median.toFixed(s.median >= 10 ? 0 : 2);
 
-const printTable = (figures: Figures, worstOf: Record<RatioName, number>, peakRssMb: number) => {
+const printTable = (
+  measured: (readonly [Kind, FunctionFigures])[],
+  worstOf: Record<RatioName, number>,
+  peakRssMb: number,
+) => {
   out('');
   out(
     '| function | bundle KB | ratio | cold start ms | ratio (IQR) | warm CPU p50 ms | ratio (IQR) | repeat caller (IQR) | with store p50 ms | ratio (IQR) | peak RSS MB |',
   );
   out('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-  for (const kind of kinds) {
-    const f = figures[kind];
+  for (const [kind, f] of measured) {
     out(
       `| ${kind} | ${(f.bundle.ours / 1000).toFixed(0)} / ${(f.bundle.baseline / 1000).toFixed(0)} | ${f.ratios.bundle.toFixed(2)} | ${ms(f.coldStartMs.ours)} / ${ms(f.coldStartMs.baseline)} | ${cell(f.ratios.coldStart)} | ${ms(f.warmCpuP50Ms.ours)} / ${ms(f.warmCpuP50Ms.baseline)} | ${cell(f.ratios.warmCpuP50)} | ${cell(f.ratios.repeatCallerWarmCpuP50)} | ${ms(f.warmStoreP50Ms.ours)} / ${ms(f.warmStoreP50Ms.baseline)} | ${cell(f.ratios.warmStoreP50)} | ${f.peakRssMb.ours.toFixed(0)} / ${f.peakRssMb.baseline.toFixed(0)} |`,
     );
   }
   out(
-    `| **worst** | | ${worstOf.bundle.toFixed(2)} | | ${worstOf.coldStart.toFixed(2)} | | ${worstOf.warmCpuP50.toFixed(2)} | ${worstOf.repeatCallerWarmCpuP50.toFixed(2)} | | ${worstOf.warmStoreP50.toFixed(2)} | ${peakRssMb.toFixed(0)} |`,
+    `| **worst** | | ${worstOf.bundle.toFixed(2)} | | ${worstOf.coldStart.toFixed(2)} | | ${worstOf.warmCpuP50.toFixed(2)} | ${Number.isFinite(worstOf.repeatCallerWarmCpuP50) ? worstOf.repeatCallerWarmCpuP50.toFixed(2) : '–'} | | ${worstOf.warmStoreP50.toFixed(2)} | ${peakRssMb.toFixed(0)} |`,
   );
   out('');
   out(
-    `Ours / baseline; ratios are medians over runs (interquartile range). Node ${process.versions.node}; ${settings.coldRuns} cold runs, ${settings.warmRuns} warm runs of ${settings.warmInvocations} invocations each (${settings.repeatCallerInvocations} for one repeat caller, ${settings.storeInvocations} with the store); ${elapsed()}. Figures in bench/results.json.`,
+    `Ours / baseline; ratios are medians over runs (interquartile range). Node ${process.versions.node}; ${settings.coldRuns} cold runs (${settings.peersColdRuns} for ${PEERS_KIND} and its peers), ${settings.warmRuns} warm runs of ${settings.warmInvocations} invocations each (${settings.repeatCallerRuns} of ${settings.repeatCallerInvocations} for one repeat caller, ${settings.storeRuns} of ${settings.storeInvocations} with the store); ${elapsed()}.`,
   );
 };
 

@@ -9,21 +9,26 @@
 // alike. Each ratio is a median over runs, with its interquartile range. Prints one table, writes
 // bench/results.json, and says how far each ratio moved from the previous run's. The create's peers
 // (bench/peers/: Powertools' event handler, Hono, Express) and its observed floor run in its cold
-// and warm CPU runs too, each as a ratio to the create's floor.
+// and warm CPU runs too, each as a ratio to the create's floor. `-- --only <name,...>`: those
+// functions alone, bench/results.json left as it was.
+import { parseArgs } from 'node:util';
+import { kindsNamed } from './functions.ts';
 import { buildFunctions, measureFunctions } from './measure.ts';
 import { report } from './report.ts';
 import { seedStore } from './seed.ts';
 import { startStack } from './stack.ts';
 import { writeTokens } from './tokens.ts';
 
+const { values } = parseArgs({ options: { only: { type: 'string' } } });
+const measured = kindsNamed(values.only);
 /** What to stop at the end, pushed as it starts (the last started stops first). */
 const stops: (() => unknown)[] = [];
 try {
   const stack = await startStack(stops);
-  await seedStore(stack.dynamoClient);
+  await seedStore(stack);
   const tokensFile = await writeTokens(stack.work, stack.keys);
   const bundles = await buildFunctions(stack.work);
-  report(await measureFunctions(stack, tokensFile, bundles));
+  report(await measureFunctions(stack, tokensFile, bundles, measured));
 } finally {
   for (const stop of stops.reverse()) await stop();
 }

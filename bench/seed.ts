@@ -1,7 +1,8 @@
 // What DynamoDB Local holds before the functions run: the caller's plants, which list, get and
-// update read, and its endpoints, which the endpoints' list, get and update read, with one event
-// sent to one of them and its attempts, which its attempts and resend read (seedStore); and
-// before each run with the store, what that run needs (prepareRun).
+// update read, and its endpoints, pointing at the stubs' receiver, which the endpoints' list, get
+// and update read and the webhooks to callers' endpoints deliver to, with one event sent to one of
+// them and its attempts, which its attempts and resend read (seedStore); and before each run with
+// the store, what that run needs (prepareRun).
 import {
   type AttributeValue,
   BatchWriteItemCommand,
@@ -16,13 +17,18 @@ import {
   callerPartition,
   countKey,
   ENDPOINT_PREFIX,
+  endpointId,
   endpointItem,
+  endpointKey,
   eventItem,
   SEEDED_ENDPOINTS,
 } from './endpoint.mjs';
 import type { Kind } from './functions.ts';
 import { CALLER, plantItem } from './plant.mjs';
-import { PLANTS_TABLE, WEBHOOKS_TABLE } from './stack.ts';
+import { PLANTS_TABLE, type Stack, WEBHOOKS_TABLE } from './stack.ts';
+
+/** DynamoDB Local, and where the caller's endpoints point: the stubs' receiver. */
+type Store = Pick<Stack, 'dynamoClient' | 'stubs'>;
 
 /** Sends `requests` to `table`, 25 a batch, until none is left unprocessed. */
 const writeAll = async (client: DynamoDBClient, table: string, requests: WriteRequest[]) => {
@@ -51,8 +57,12 @@ const seedPlants = (client: DynamoDBClient, ids: number[]) =>
   putAll(client, PLANTS_TABLE, ids.map(plantItem));
 
 /** The caller's endpoints numbered `ns`, its count left as it is (only a create reads it). */
-const seedEndpoints = (client: DynamoDBClient, ns: number[]) =>
-  putAll(client, WEBHOOKS_TABLE, ns.map(endpointItem));
+const seedEndpoints = ({ dynamoClient, stubs }: Store, ns: number[]) =>
+  putAll(
+    dynamoClient,
+    WEBHOOKS_TABLE,
+    ns.map((n) => endpointItem(n, stubs.WEBHOOK_URL)),
+  );
 
 /** The caller's count of its endpoints set to `endpoints`. */
 const setCount = async (client: DynamoDBClient, endpoints: number) => {
@@ -69,17 +79,24 @@ const setCount = async (client: DynamoDBClient, endpoints: number) => {
  * The plants the list pages through, among them the one get and update read; the endpoints the
  * caller has (the most it may), among them the one the endpoints' get and update read.
  */
-export const seedStore = async (client: DynamoDBClient) => {
+export const seedStore = async (store: Store) => {
+  const client = store.dynamoClient;
   await seedPlants(client, numbers(1, 40));
-  await seedEndpoints(client, numbers(1, SEEDED_ENDPOINTS));
+  await seedEndpoints(store, numbers(1, SEEDED_ENDPOINTS));
   await setCount(client, SEEDED_ENDPOINTS);
   // endpoint 7's event and its attempts: more than a page, as the plants
   await putAll(client, WEBHOOKS_TABLE, [eventItem(), ...numbers(1, 21).map(attemptItem)]);
 };
 
-/** The caller's endpoints back to those seedStore stored: the creates' and rotations' removed. */
-const onlySeededEndpoints = async (client: DynamoDBClient) => {
-  const seeded = new Set(numbers(1, SEEDED_ENDPOINTS).map((n) => endpointItem(n).sk?.S));
+/**
+ * The caller's endpoints back to those seedStore stored: the creates' and rotations' removed, the
+ * update's undone.
+ */
+const onlySeededEndpoints = async (store: Store) => {
+  const client = store.dynamoClient;
+  const seeded = new Set<string | undefined>(
+    numbers(1, SEEDED_ENDPOINTS).map((n) => endpointKey(CALLER, endpointId(n)).sk),
+  );
   let ExclusiveStartKey: Record<string, AttributeValue> | undefined;
   do {
     const page = await client.send(
@@ -102,6 +119,7 @@ const onlySeededEndpoints = async (client: DynamoDBClient) => {
     );
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);
+  await seedEndpoints(store, numbers(1, SEEDED_ENDPOINTS));
 };
 
 /**
@@ -109,25 +127,23 @@ const onlySeededEndpoints = async (client: DynamoDBClient) => {
  * plants or endpoints its deletes take, the endpoints it rotates (each a rotation of its own: one
  * adds a secret that the next would compare and copy), room for its creates (a caller has at most
  * MAX_ENDPOINTS_PER_CALLER: the count set that many lower than the most, so that the run's last
- * create reaches it), and for the endpoints' list, the caller's seeded endpoints only (the creates
- * and rotations of other runs left theirs in its partition).
+ * create reaches it), and for the endpoints' list and the webhooks to them, the caller's seeded
+ * endpoints only, as seeded (the creates and rotations of other runs left theirs in its partition,
+ * the update changed one).
  */
-export const prepareRun = async (
-  client: DynamoDBClient,
-  kind: Kind,
-  firstIds: number[],
-  count: number,
-) => {
+export const prepareRun = async (store: Store, kind: Kind, firstIds: number[], count: number) => {
   const blocks = firstIds.flatMap((first) => numbers(first, count));
   switch (kind) {
     case 'deletePlant':
-      return seedPlants(client, blocks);
+      return seedPlants(store.dynamoClient, blocks);
     case 'deleteEndpoint':
     case 'rotateEndpointSecret':
-      return seedEndpoints(client, blocks);
+      return seedEndpoints(store, blocks);
     case 'createEndpoint':
-      return setCount(client, MAX_ENDPOINTS_PER_CALLER - blocks.length);
+      return setCount(store.dynamoClient, MAX_ENDPOINTS_PER_CALLER - blocks.length);
     case 'listEndpoints':
-      return onlySeededEndpoints(client);
+    case 'queueEndpointEvents':
+    case 'deliverToEndpoint':
+      return onlySeededEndpoints(store);
   }
 };

@@ -1,14 +1,19 @@
 // How much one run measures (fewer runs or invocations when the environment says so), and how
 // far it has got.
 const setting = (name: string, fallback: number) => Number(process.env[name] || fallback);
+// As few runs and invocations as keep two runs' ratios within ±0.05, so that the whole bench (19
+// functions) stays within about 10 minutes: the create's peers need 61 cold runs and 5 warm
+// processes (41 and 3 moved the Powertools peer's ratio by 0.063); ours against its floor alone
+// varies less, and the repeat caller's and the store's ratios vary least (their interquartile range
+// within 0.02 over 5 processes), so 3 processes each.
 export const settings = {
-  coldRuns: setting('BENCH_COLD_RUNS', 61),
+  coldRuns: setting('BENCH_COLD_RUNS', 41),
+  peersColdRuns: setting('BENCH_PEERS_COLD_RUNS', 61),
   warmRuns: setting('BENCH_WARM_RUNS', 5),
-  // as few invocations as keep two runs' ratios within ±0.05, so that the whole bench stays within
-  // 10 minutes on the slowest machine it has run on; the repeat caller's and the store's ratios
-  // vary least
   warmInvocations: setting('BENCH_WARM_INVOCATIONS', 600),
+  repeatCallerRuns: setting('BENCH_REPEAT_CALLER_RUNS', 3),
   repeatCallerInvocations: setting('BENCH_REPEAT_CALLER_INVOCATIONS', 250),
+  storeRuns: setting('BENCH_STORE_RUNS', 3),
   storeInvocations: setting('BENCH_STORE_INVOCATIONS', 250),
   memoryInvocations: setting('BENCH_MEMORY_INVOCATIONS', 400),
 };

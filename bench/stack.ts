@@ -27,8 +27,11 @@ export interface Stack {
   dynamoClient: DynamoDBClient;
   keys: LocalKeys;
   jwksUrl: string;
-  /** DYNAMODB_ENDPOINT and WEBHOOK_URL of the stubs process, both answering success at once. */
-  stubs: Record<string, string>;
+  /**
+   * The URLs of the stubs process, all answering success at once: DYNAMODB_ENDPOINT, SQS's and
+   * WEBHOOK_URL, the receiver the caller's endpoints point at.
+   */
+  stubs: Record<string, string> & { WEBHOOK_URL: string };
 }
 
 /** Starts the stack, pushing each part's stop onto `stops` as soon as the part is up. */
@@ -64,6 +67,6 @@ export const startStack = async (stops: (() => unknown)[]): Promise<Stack> => {
     dynamoClient,
     keys,
     jwksUrl: jwks.url,
-    stubs: JSON.parse(stubsLine) as Record<string, string>,
+    stubs: JSON.parse(stubsLine) as Stack['stubs'],
   };
 };

@@ -1,32 +1,24 @@
 // What every bare baseline handler shares, and nothing more than a hand-written Lambda would:
-// the same jose verification and keys, the same DynamoDB client, JSON replies; for the endpoints'
-// floors their keys, their answer, their body's check and a new secret, as ours make them. No
-// Middy, no Zod, no Powertools. The measuring stick, not shipped.
+// the same jose verification and keys, the same DynamoDB client (bench/baseline/store.ts), JSON
+// replies; for the endpoints' floors their keys, their answer, their body's check and a new
+// secret, as ours make them. No Middy, no Zod, no Powertools. The measuring stick, not shipped.
 import { randomBytes } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { createLocalJWKSet, createRemoteJWKSet, jwtVerify } from 'jose';
-import { createDocumentClient } from '#lib/plants/dynamoClient.ts';
 import { EVENT_TYPES } from '#lib/webhooks/endpointStore.ts';
 import { ENDPOINT_PREFIX } from '../endpoint.mjs';
 
+export { client, table, webhooksTable } from './store.ts';
+
 const env = process.env;
-export const table = env.PLANTS_TABLE ?? '';
-export const webhooksTable = env.WEBHOOKS_TABLE ?? '';
 const issuer = env.AUTH_ISSUER ?? '';
 const audience = env.AUTH_AUDIENCE ?? '';
 const keySet = env.AUTH_JWKS_FILE
   ? createLocalJWKSet(JSON.parse(readFileSync(env.AUTH_JWKS_FILE, 'utf8')))
   : createRemoteJWKSet(new URL(env.AUTH_JWKS_URL ?? `${env.AUTH_ISSUER}/.well-known/jwks.json`));
-export const client = createDocumentClient({
-  endpoint: env.DYNAMODB_ENDPOINT,
-  region: env.AWS_REGION ?? 'us-east-1',
-  maxAttempts: 3,
-  connectTimeoutMs: 500,
-  requestTimeoutMs: 1000,
-});
 
 export const reply = (
   statusCode: number,

@@ -1,9 +1,10 @@
 // What both bare webhook functions share, and nothing more than hand-written ones would: the
 // secret (from SSM when a parameter is named) as a KeyObject made once, as ours; one signed POST
-// with a timeout; the same SQS client. No Middy, no Powertools, no retry schedule of its own.
-import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
+// (bench/baseline/signature.ts) with a timeout; the same SQS client. No Middy, no Powertools, no retry schedule of its own.
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
+import { signedHeaders } from './signature.ts';
 
 const env = process.env;
 const url = env.WEBHOOK_URL ?? '';
@@ -26,18 +27,9 @@ const signingKey = async (): Promise<KeyObject> => {
 
 /** POSTs `body` signed as Standard Webhooks says; throws unless the receiver answered 2xx. */
 export const post = async (id: string, body: string) => {
-  const timestamp = Math.floor(Date.now() / 1000);
-  const signature = createHmac('sha256', await signingKey())
-    .update(`${id}.${timestamp}.${body}`)
-    .digest('base64');
   const response = await fetch(url, {
     method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'webhook-id': id,
-      'webhook-timestamp': String(timestamp),
-      'webhook-signature': `v1,${signature}`,
-    },
+    headers: signedHeaders([await signingKey()], id, body),
     body,
     signal: AbortSignal.timeout(5000),
   });
