@@ -1,12 +1,12 @@
 // PUT /webhooks/{id}: config → clients → route, once per container.
-import { endpointRouteSettings } from '#lib/config/endpoints.ts';
+import { endpointUrlRouteSettings } from '#lib/config/endpoints.ts';
 import { loadConfig } from '#lib/config/load.ts';
 import { httpDependencies } from '#lib/http/dependencies.ts';
 import { dynamoTargetFrom } from '#lib/plants/dynamoStore.ts';
 import { updateEndpointHandler } from '#lib/routes/updateEndpoint.ts';
 import { dynamoReplaceEndpoint } from '#lib/webhooks/dynamoEndpoints.ts';
 
-const config = loadConfig(process.env, endpointRouteSettings);
+const config = loadConfig(process.env, endpointUrlRouteSettings);
 
 export const handler = updateEndpointHandler({
   endpointStore: { replace: dynamoReplaceEndpoint(dynamoTargetFrom(config.store)) },

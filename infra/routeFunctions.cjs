@@ -14,10 +14,15 @@ const QUEUES = {
 
 module.exports = async ({ resolveVariable }) => {
   const { ROUTES } = await import('../lib/routes/routeList.ts');
-  const settingsOf = async (tables, queues) => {
+  const settingsOf = async (tables, queues, groups) => {
     const environment = { ...(await resolveVariable('self:custom.environment.route')) };
-    for (const { settings } of [...Object.keys(tables).map((table) => TABLES[table]), ...queues]) {
-      Object.assign(environment, await resolveVariable(`self:custom.environment.${settings}`));
+    const all = [
+      ...Object.keys(tables).map((table) => TABLES[table].settings),
+      ...queues,
+      ...groups,
+    ];
+    for (const group of all) {
+      Object.assign(environment, await resolveVariable(`self:custom.environment.${group}`));
     }
     return environment;
   };
@@ -34,11 +39,16 @@ module.exports = async ({ resolveVariable }) => {
     };
   };
   const functions = {};
-  for (const [name, { method, path, tables, queues: sends = [] }] of Object.entries(ROUTES)) {
+  for (const [name, route] of Object.entries(ROUTES)) {
+    const { method, path, tables, queues: sends = [], settings = [] } = route;
     const queues = sends.map((queue) => QUEUES[queue]);
     functions[name] = {
       handler: `handlers/${name}.handler`,
-      environment: await settingsOf(tables, queues),
+      environment: await settingsOf(
+        tables,
+        queues.map((queue) => queue.settings),
+        settings,
+      ),
       events: [{ httpApi: { method, path } }],
       iamRoleStatements: [
         ...Object.entries(tables).flatMap(([table, actions]) =>

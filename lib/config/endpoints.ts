@@ -33,8 +33,10 @@ export const endpointRouteSettings = {
   auth: authSettings,
   store: webhooksStoreSettings,
   telemetry: telemetrySettings,
-  urls: endpointUrlSettings,
 };
+
+/** The routes that register where an endpoint points (POST, PUT). */
+export const endpointUrlRouteSettings = { ...endpointRouteSettings, urls: endpointUrlSettings };
 
 /** The stream function that queues each plant event for its owner's endpoints. */
 export const endpointEventSettings = {

@@ -14,6 +14,8 @@ export interface RouteEntry {
   tables: Partial<Record<Table, readonly TableAction[]>>;
   /** The queues it sends to (SendMessage): its role's grants and settings. */
   queues?: readonly Queue[];
+  /** Settings it reads beyond every route's and its tables' and queues'. */
+  settings?: readonly 'endpointUrls'[];
 }
 
 /** The queues a route may send to: the deliveries to callers' own endpoints. */
@@ -71,6 +73,8 @@ export const ROUTES = {
     path: '/webhooks',
     access: 'write',
     tables: { webhooks: ['PutItem', 'UpdateItem'] },
+    // where an endpoint may point (WEBHOOK_ALLOW_PRIVATE_URLS)
+    settings: ['endpointUrls'],
   },
   getEndpoint: {
     method: 'GET',
@@ -83,6 +87,7 @@ export const ROUTES = {
     path: '/webhooks/{id}',
     access: 'write',
     tables: { webhooks: ['UpdateItem'] },
+    settings: ['endpointUrls'],
   },
   deleteEndpoint: {
     method: 'DELETE',

@@ -146,6 +146,7 @@ const ROUTE_FUNCTIONS = ROUTE_NAMES.map((name) => ({
   name: resourceName(name),
   table: Object.keys(ROUTES[name].tables)[0] === 'webhooks' ? 'webhooks' : 'plants',
   queue: 'queues' in ROUTES[name],
+  checksUrls: 'settings' in ROUTES[name],
 }));
 
 type Statement = { Effect: string; Action: string[]; Resource: unknown[] };
@@ -352,9 +353,10 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
       'WEBHOOK_ALLOW_PRIVATE_URLS',
       'WEBHOOK_RETRY_SCHEDULE',
     ]);
-    for (const { name, table, queue } of ROUTE_FUNCTIONS) {
-      const tableSettings =
-        table === 'plants' ? ['PLANTS_TABLE'] : ['WEBHOOKS_TABLE', 'WEBHOOK_ALLOW_PRIVATE_URLS'];
+    for (const { name, table, queue, checksUrls } of ROUTE_FUNCTIONS) {
+      const tableSettings = table === 'plants' ? ['PLANTS_TABLE'] : ['WEBHOOKS_TABLE'];
+      // only registration and replacement check where an endpoint points
+      if (checksUrls) tableSettings.push('WEBHOOK_ALLOW_PRIVATE_URLS');
       expect(variables(name)).toEqual([
         'AUTH_AUDIENCE',
         'AUTH_ISSUER',

@@ -38,6 +38,7 @@ describe('serverless.yml', () => {
       'self:custom.environment.plantsTable': { PLANTS_TABLE: 'plant-store-dev-plants' },
       'self:custom.environment.webhooksTable': { WEBHOOKS_TABLE: 'plant-store-dev-webhooks' },
       'self:custom.environment.endpointDeliveryQueue': { ENDPOINT_DELIVERY_QUEUE_URL: 'queue-url' },
+      'self:custom.environment.endpointUrls': { WEBHOOK_ALLOW_PRIVATE_URLS: 'false' },
     };
     const generated = await routeFunctions({
       resolveVariable: async (name) => {
@@ -50,6 +51,8 @@ describe('serverless.yml', () => {
     const plantsTable = { 'Fn::GetAtt': ['PlantsTable', 'Arn'] };
     const webhooksTable = { 'Fn::GetAtt': ['WebhooksTable', 'Arn'] };
     const sends = { ...webhooks, ENDPOINT_DELIVERY_QUEUE_URL: 'queue-url' };
+    // only the routes that check where an endpoint points read whether it may be private
+    const checksUrls = { ...webhooks, WEBHOOK_ALLOW_PRIVATE_URLS: 'false' };
     const sendGrant = {
       Effect: 'Allow',
       Action: ['sqs:SendMessage'],
@@ -88,12 +91,12 @@ describe('serverless.yml', () => {
         fn('deletePlant', 'DELETE', '/plants/{id}', plants, [grant('DeleteItem', plantsTable)]),
         // one caller's endpoints are one partition of the table: a Query of the table
         fn('listEndpoints', 'GET', '/webhooks', webhooks, [grant('Query', webhooksTable)]),
-        fn('createEndpoint', 'POST', '/webhooks', webhooks, [
+        fn('createEndpoint', 'POST', '/webhooks', checksUrls, [
           grant('PutItem', webhooksTable),
           grant('UpdateItem', webhooksTable),
         ]),
         fn('getEndpoint', 'GET', '/webhooks/{id}', webhooks, [grant('GetItem', webhooksTable)]),
-        fn('updateEndpoint', 'PUT', '/webhooks/{id}', webhooks, [
+        fn('updateEndpoint', 'PUT', '/webhooks/{id}', checksUrls, [
           grant('UpdateItem', webhooksTable),
         ]),
         fn('deleteEndpoint', 'DELETE', '/webhooks/{id}', webhooks, [
