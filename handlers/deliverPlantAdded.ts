@@ -1,15 +1,23 @@
 // The "plant added" webhook, from the table's stream: config → clients → consumer, once per
 // container.
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { loadConfig } from '#lib/config/load.ts';
 import { telemetrySettings } from '#lib/config/telemetry.ts';
-import { webhookSettings } from '#lib/config/webhook.ts';
+import { streamDeadLetterSettings, webhookSettings } from '#lib/config/webhook.ts';
 import { createTelemetry } from '#lib/telemetry.ts';
+import { sqsDeadLetters } from '#lib/webhooks/deadLetters.ts';
 import { deliverPlantAddedHandler } from '#lib/webhooks/deliverPlantAdded.ts';
 import { webhookDependencies } from '#lib/webhooks/dependencies.ts';
 
-const config = loadConfig(process.env, { webhook: webhookSettings, telemetry: telemetrySettings });
+const config = loadConfig(process.env, {
+  webhook: webhookSettings,
+  streamDeadLetters: streamDeadLetterSettings,
+  telemetry: telemetrySettings,
+});
+const { region, queueUrl } = config.streamDeadLetters;
 
 export const handler = deliverPlantAddedHandler({
   ...webhookDependencies(config.webhook),
+  streamDeadLetters: sqsDeadLetters(new SQSClient({ region }), queueUrl),
   ...createTelemetry(config.telemetry),
 });

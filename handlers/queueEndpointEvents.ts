@@ -4,14 +4,17 @@ import { endpointEventSettings } from '#lib/config/endpoints.ts';
 import { loadConfig } from '#lib/config/load.ts';
 import { dynamoTargetFrom } from '#lib/plants/dynamoStore.ts';
 import { createTelemetry } from '#lib/telemetry.ts';
+import { sqsDeadLetters } from '#lib/webhooks/deadLetters.ts';
 import { dynamoListEndpoints } from '#lib/webhooks/dynamoEndpoints.ts';
 import { queueEndpointEventsHandler } from '#lib/webhooks/queueEndpointEvents.ts';
 import { sqsDeliveryQueue } from '#lib/webhooks/retries.ts';
 
 const config = loadConfig(process.env, endpointEventSettings);
+const sqs = new SQSClient({ region: config.queue.region });
 
 export const handler = queueEndpointEventsHandler({
   endpoints: { list: dynamoListEndpoints(dynamoTargetFrom(config.store)) },
-  queue: sqsDeliveryQueue(new SQSClient({ region: config.queue.region }), config.queue.queueUrl),
+  queue: sqsDeliveryQueue(sqs, config.queue.queueUrl),
+  streamDeadLetters: sqsDeadLetters(sqs, config.streamDeadLetters.queueUrl),
   ...createTelemetry(config.telemetry),
 });

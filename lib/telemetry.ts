@@ -54,11 +54,11 @@ export const METRIC_NAMES = [
   'WebhooksDeadLettered',
   // an event handed back to its source (the stream, the retry queue), which offers it again
   'WebhookEventsHandedBack',
+  'StreamRecordsSetAside',
   // deliveries to callers' own endpoints: an event queued for its owner's endpoints (or skipped:
   // no plant's), then per attempt one of delivered, failed (it waits) or exhausted (the schedule is
   // used up); one not attempted, its endpoint deleted or disabled; an endpoint disabled
   'EndpointEventsQueued',
-  'EndpointEventsSkipped',
   'EndpointEventsDelivered',
   'EndpointAttemptsFailed',
   'EndpointEventsExhausted',

@@ -41,5 +41,6 @@ module.exports = async ({ options }) => {
     webhookDeadLetterDir: env.WEBHOOK_DEAD_LETTER_DIR,
     webhookRetryQueueUrl: env.WEBHOOK_RETRY_QUEUE_URL,
     endpointDeliveryQueueUrl: env.ENDPOINT_DELIVERY_QUEUE_URL,
+    streamDeadLetterQueueUrl: env.STREAM_DEAD_LETTER_QUEUE_URL,
   };
 };

@@ -1,9 +1,10 @@
 // The table's stream, read the way Lambda's event source mapping reads it, for the local run and
 // the tests: GetRecords per shard, only the records the function's filter takes, in batches, and
 // the function's answer honoured: partial batch failures (ReportBatchItemFailures) are tried again
-// from the first failed record, a function error tries the batch again, and after the retries the
-// batch's description goes to the on-failure destination. Where each shard has got
-// to is kept in a checkpoint file, so a restart resumes instead of starting over.
+// from the first failed record, a function error tries the batch again split in two halves
+// (bisectBatchOnFunctionError), each retry after a longer wait, and after the retries the batch's
+// description goes to the on-failure destination and the records behind it go on. Where each shard
+// has got to is kept in a checkpoint file, so a restart resumes instead of starting over.
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -20,6 +21,8 @@ export interface EventSourceSettings {
   batchSize: number;
   /** -1: until the record leaves the stream (Lambda's "infinite"). */
   maximumRetryAttempts: number;
+  /** A function error splits the batch in two, each half retried on its own. */
+  bisectBatchOnFunctionError?: boolean;
   /** The records the function is given (its filter patterns); the others only move the checkpoint. */
   accepts: (record: DynamoDBRecord) => boolean;
 }
@@ -90,6 +93,7 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
     checkpointFile,
     batchSize,
     maximumRetryAttempts,
+    bisectBatchOnFunctionError = false,
     accepts,
     pollIntervalMs = 100,
     log = () => {},
@@ -107,11 +111,14 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
   /** Waiting for so many more polls that find nothing. */
   let idleWaiters: { polls: number; resolve: () => void }[] = [];
 
-  /** One batch, as Lambda handles it: retried, given up after the retries. */
-  const handleBatch = async (shardId: string, batch: DynamoDBRecord[]) => {
+  /** The wait before retry `n` (0 first): doubling from 200 ms, as Lambda backs off, at most 10 s. */
+  const backoff = (n: number) => sleep(Math.min(200 * 2 ** n, 10_000));
+
+  /** One batch, as Lambda handles it: retried, split, given up after the retries. */
+  const handleBatch = async (shardId: string, batch: DynamoDBRecord[], retried = 0) => {
     let pending = batch;
-    let retries = maximumRetryAttempts;
-    while (pending.length > 0 && !stopping) {
+    for (let retries = retried; pending.length > 0 && !stopping; retries += 1) {
+      const exhausted = maximumRetryAttempts !== -1 && retries >= maximumRetryAttempts;
       let failures: { itemIdentifier?: string }[];
       try {
         const answer = (await invoke({ Records: pending })) as {
@@ -120,9 +127,13 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
         failures = answer?.batchItemFailures ?? [];
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
-        if (retries === 0) return giveUp(shardId, pending, reason);
-        retries -= 1;
-        await sleep(200);
+        if (exhausted) return giveUp(shardId, pending, reason);
+        await backoff(retries);
+        if (bisectBatchOnFunctionError && pending.length > 1) {
+          const half = Math.ceil(pending.length / 2);
+          await handleBatch(shardId, pending.slice(0, half), retries + 1);
+          return handleBatch(shardId, pending.slice(half), retries + 1);
+        }
         continue;
       }
       if (failures.length === 0) return;
@@ -132,14 +143,16 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
       );
       const first = indexes.includes(-1) ? 0 : Math.min(...indexes);
       pending = pending.slice(first);
-      if (retries === 0) return giveUp(shardId, pending, 'records failed after every retry');
-      retries -= 1;
-      await sleep(200);
+      if (exhausted) return giveUp(shardId, pending, 'records failed after every retry');
+      await backoff(retries);
     }
   };
 
   const giveUp = async (shardId: string, records: DynamoDBRecord[], reason: string) => {
-    log(`stream: giving up on ${records.length} records after the retries (${reason})`);
+    const first = records[0]?.eventID;
+    log(
+      `stream: gave up on ${records.length} records from ${first} after ${maximumRetryAttempts} retries (${reason}); described in the on-failure destination, the records behind them go on`,
+    );
     await onFailure({
       shardId,
       firstSequenceNumber: sequenceOf(records[0] as DynamoDBRecord),

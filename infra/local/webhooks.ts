@@ -38,6 +38,7 @@ const RETRY_QUEUE = 'plant-store-local-webhook-retries';
 const POISON_QUEUE = 'plant-store-local-webhook-poison';
 const DELIVERY_QUEUE = 'plant-store-local-endpoint-deliveries';
 const DELIVERY_POISON_QUEUE = 'plant-store-local-endpoint-delivery-poison';
+const STREAM_DEAD_LETTER_QUEUE = 'plant-store-local-stream-dead-letters';
 
 /** A YAML file of the repository, its CloudFormation tags (!GetAtt, ...) left unresolved. */
 const yamlOf = (...path: string[]) =>
@@ -48,15 +49,24 @@ const yamlOf = (...path: string[]) =>
  * queue's batches, visibility and redrive (infra/webhooks.yml), so the local run behaves alike.
  */
 const deployedEventSources = () => {
+  const service = yamlOf('serverless.yml');
   // serverless.yml's functions are a list: the routes' (generated from a file), then the others
   const functions = Object.assign(
     {},
-    ...yamlOf('serverless.yml').functions.filter((entry: unknown) => typeof entry === 'object'),
+    ...service.functions.filter((entry: unknown) => typeof entry === 'object'),
   );
   const queues = yamlOf('infra', 'webhooks.yml').Resources;
+  // a number written once under custom, as ${self:custom.name}
+  const numberOf = (value: unknown) =>
+    Number(String(value).replace(/^\$\{self:custom\.(\w+)\}$/, (_, name) => service.custom[name]));
   const streamOf = (name: string) => {
-    const { batchSize, maximumRetryAttempts } = functions[name].events[0].stream;
-    return { batchSize: Number(batchSize), maximumRetryAttempts: Number(maximumRetryAttempts) };
+    const { batchSize, maximumRetryAttempts, bisectBatchOnFunctionError } =
+      functions[name].events[0].stream;
+    return {
+      batchSize: Number(batchSize),
+      maximumRetryAttempts: numberOf(maximumRetryAttempts),
+      bisectBatchOnFunctionError: bisectBatchOnFunctionError === true,
+    };
   };
   const queueOf = (name: string, resource: string) => {
     const { VisibilityTimeout, RedrivePolicy } = queues[resource].Properties;
@@ -147,6 +157,7 @@ export const startLocalWebhooks = async ({
         },
       },
       [DELIVERY_POISON_QUEUE]: {},
+      [STREAM_DEAD_LETTER_QUEUE]: {},
     },
   });
   const pollers: { stop: () => Promise<void> }[] = [];
@@ -156,6 +167,7 @@ export const startLocalWebhooks = async ({
     WEBHOOK_DEAD_LETTER_DIR: deadLetterDir,
     WEBHOOK_RETRY_QUEUE_URL: sqs.queueUrl(RETRY_QUEUE),
     ENDPOINT_DELIVERY_QUEUE_URL: sqs.queueUrl(DELIVERY_QUEUE),
+    STREAM_DEAD_LETTER_QUEUE_URL: sqs.queueUrl(STREAM_DEAD_LETTER_QUEUE),
     // the SDK then sends every SQS request to the emulator, without a warning per request
     AWS_ENDPOINT_URL_SQS: sqs.endpoint,
   };
@@ -192,7 +204,7 @@ export const startLocalWebhooks = async ({
       // each stream function reads the stream on its own, as Lambda's event source mappings do
       const streamPoller = (
         name: string,
-        settings: { batchSize: number; maximumRetryAttempts: number },
+        settings: ReturnType<typeof deployedEventSources>['stream'],
         accepts: (record: DynamoDBRecord) => boolean,
         checkpoints: string,
       ) =>

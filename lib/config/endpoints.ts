@@ -4,7 +4,7 @@ import { authSettings } from './auth.ts';
 import type { SettingsLoader } from './load.ts';
 import { webhooksStoreSettings } from './store.ts';
 import { telemetrySettings } from './telemetry.ts';
-import { attemptSettings } from './webhook.ts';
+import { attemptSettings, streamDeadLetterSettings } from './webhook.ts';
 
 export interface EndpointUrlSettings {
   /** Whether an endpoint may be http, or on a private address: on this machine only (npm start). */
@@ -42,12 +42,15 @@ export const endpointUrlRouteSettings = { ...endpointRouteSettings, urls: endpoi
 export const endpointEventSettings = {
   store: webhooksStoreSettings,
   queue: deliveryQueueSettings,
+  streamDeadLetters: streamDeadLetterSettings,
   telemetry: telemetrySettings,
 };
 
 /** The function that makes each attempt of a delivery to a caller's endpoint. */
 export const endpointDeliverySettings = {
-  ...endpointEventSettings,
+  store: webhooksStoreSettings,
+  queue: deliveryQueueSettings,
+  telemetry: telemetrySettings,
   urls: endpointUrlSettings,
   attempts: attemptSettings,
 };

@@ -147,3 +147,18 @@ export const webhookSettings: SettingsLoader<WebhookSettings> = (read) => {
       : { kind: 'folder', dir: deadLetterDir ?? '' },
   };
 };
+
+export interface StreamDeadLetterSettings {
+  /** The SQS queue where a stream record that cannot be handled is set aside whole. */
+  queueUrl: string;
+  region: string;
+}
+
+/** The stream functions' (deliverPlantAdded, queueEndpointEvents) stream dead-letter queue. */
+export const streamDeadLetterSettings: SettingsLoader<StreamDeadLetterSettings> = (read) => ({
+  queueUrl: read.required(
+    'STREAM_DEAD_LETTER_QUEUE_URL',
+    'the SQS queue where stream records that cannot be handled are set aside whole',
+  ),
+  region: read.optional('AWS_REGION') ?? 'us-east-1',
+});

@@ -1,7 +1,7 @@
 // One attempt to deliver an event, and what follows a failure: the same for the first attempt
 // (from the table's stream) and every later one (from the retry queue), with the same webhook-id
 // every time and a fresh signature each.
-import { describeError, type Invocation, type Telemetry } from '#lib/telemetry.ts';
+import type { Invocation, Telemetry } from '#lib/telemetry.ts';
 import type { DeadLetterSink } from '#lib/webhooks/deadLetters.ts';
 import { type DeliveryTarget, deliverOnce, describeOutcome } from '#lib/webhooks/delivery.ts';
 import { nextStep, type RetryQueue, type WaitingEvent } from '#lib/webhooks/retries.ts';
@@ -68,17 +68,3 @@ export const attemptDelivery =
       fields: { ...fields, reason: next.reason },
     });
   };
-
-/**
- * Tells of an event handed back to its source (`what`: the stream record, the queue message), which
- * offers it again: neither the retry queue nor the dead letters could keep it, or it is no event.
- */
-export const handingBack =
-  ({ record }: Telemetry) =>
-  (invocation: Invocation, what: string, error: unknown) =>
-    record(invocation, {
-      level: 'ERROR',
-      message: 'webhook event handed back to its source, which offers it again',
-      metric: 'WebhookEventsHandedBack',
-      fields: { handedBack: what, error: describeError(error) },
-    });

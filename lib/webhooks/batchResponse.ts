@@ -1,7 +1,9 @@
 // Lambda's partial batch response (ReportBatchItemFailures), for the stream and the queue: every
 // record of a batch is handled at once, and those whose handling threw are reported, so that their
 // source offers them again; the others are done.
-import type { SQSBatchResponse } from 'aws-lambda';
+import type { Context, DynamoDBRecord, DynamoDBStreamEvent, SQSBatchResponse } from 'aws-lambda';
+import { describeError, type Invocation, type Telemetry } from '#lib/telemetry.ts';
+import type { DeadLetterSink } from '#lib/webhooks/deadLetters.ts';
 
 export const handleEach = async <Item>(
   items: readonly Item[],
@@ -26,4 +28,80 @@ export const handleEach = async <Item>(
     }),
   );
   return { batchItemFailures };
+};
+
+/**
+ * Tells of an event handed back to its source (`what`: the stream record, the queue message), which
+ * offers it again: neither the retry queue nor the dead letters could keep it, or it is no event.
+ */
+export const handingBack =
+  ({ record }: Telemetry) =>
+  (invocation: Invocation, what: string, error: unknown) =>
+    record(invocation, {
+      level: 'ERROR',
+      message: 'webhook event handed back to its source, which offers it again',
+      metric: 'WebhookEventsHandedBack',
+      fields: { handedBack: what, error: describeError(error) },
+    });
+
+/** A failure that will not pass however often it is tried: a record that is no plant's, a message SQS refuses. */
+export class NonRetryableError extends Error {}
+
+/** A stream record set aside whole, with the function that could not handle it and why. */
+export interface StreamDeadLetter {
+  functionName: string;
+  reason: string;
+  failedAt: string;
+  record: DynamoDBRecord;
+}
+
+export interface StreamConsumerDependencies extends Telemetry {
+  streamDeadLetters: DeadLetterSink<StreamDeadLetter>;
+}
+
+/**
+ * A consumer of the table's stream: a record whose handling fails for good (NonRetryableError) is
+ * set aside whole at once in the stream dead-letter queue, so the records behind it go on; any
+ * other failure is a batch item failure, retried by the event source mapping a bounded number of
+ * times (serverless.yml) before its on-failure destination is told.
+ */
+export const streamConsumer = (
+  { streamDeadLetters, ...telemetry }: StreamConsumerDependencies,
+  handle: (invocation: Context, record: DynamoDBRecord) => Promise<void>,
+) => {
+  const handedBack = handingBack(telemetry);
+  const handleOrSetAside = async (invocation: Context, record: DynamoDBRecord) => {
+    try {
+      await handle(invocation, record);
+    } catch (error) {
+      if (!(error instanceof NonRetryableError)) throw error;
+      const { functionName } = invocation;
+      const failedAt = new Date().toISOString();
+      await streamDeadLetters.put({ functionName, reason: error.message, failedAt, record });
+      telemetry.record(invocation, {
+        level: 'ERROR',
+        message: 'stream record set aside whole in the stream dead-letter queue',
+        metric: 'StreamRecordsSetAside',
+        fields: { eventId: record.eventID, error: describeError(error) },
+      });
+    }
+  };
+  // Lambda offers a batch again from its first failed record, the ones after it included: those
+  // already handled are remembered (in this container) so that none is sent twice
+  const handled = new Set<string | undefined>();
+  return async ({ Records }: DynamoDBStreamEvent, context: Context) => {
+    telemetry.start(context);
+    const response = await handleEach(
+      Records.filter((record) => !handled.has(record.eventID)),
+      async (record) => {
+        await handleOrSetAside(context, record);
+        handled.add(record.eventID);
+      },
+      (record) => record.dynamodb?.SequenceNumber,
+      (record, error) => handedBack(context, `stream record ${record.eventID}`, error),
+    );
+    // none of this batch comes again
+    if (response.batchItemFailures.length === 0) handled.clear();
+    return response;
+  };
 };

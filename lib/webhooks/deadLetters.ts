@@ -3,7 +3,8 @@
 // run and the tests, which read it as they would the queue.
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import { sendMessages } from '#lib/webhooks/sqsMessages.ts';
 
 export interface DeadLetter {
   webhookId: string;
@@ -14,15 +15,16 @@ export interface DeadLetter {
   failedAt: string;
 }
 
-export interface DeadLetterSink {
-  put(letter: DeadLetter): Promise<void>;
+export interface DeadLetterSink<Letter = DeadLetter> {
+  put(letter: Letter): Promise<void>;
 }
 
-export const sqsDeadLetters = (client: SQSClient, queueUrl: string): DeadLetterSink => ({
+export const sqsDeadLetters = <Letter>(
+  client: SQSClient,
+  queueUrl: string,
+): DeadLetterSink<Letter> => ({
   async put(letter) {
-    await client.send(
-      new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(letter) }),
-    );
+    await sendMessages(client, queueUrl, [{ body: letter }]);
   },
 });
 

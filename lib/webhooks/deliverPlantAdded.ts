@@ -2,22 +2,16 @@
 // once. One that fails waits in the retry queue (lib/webhooks/retryPlantAdded.ts takes it from
 // there), so a failing receiver never holds back the plants behind it. A record is reported as
 // failed (the stream offers it again) only when neither the retry queue nor the dead letters could
-// keep it.
-import type { Context, DynamoDBStreamEvent } from 'aws-lambda';
-import { type AttemptDependencies, attemptDelivery, handingBack } from '#lib/webhooks/attempt.ts';
-import { handleEach } from '#lib/webhooks/batchResponse.ts';
+// keep it now; one that can never be delivered is set aside whole (batchResponse.ts).
+import { type AttemptDependencies, attemptDelivery } from '#lib/webhooks/attempt.ts';
+import { type StreamConsumerDependencies, streamConsumer } from '#lib/webhooks/batchResponse.ts';
 import { plantAddedEvent } from '#lib/webhooks/plantAdded.ts';
 
-export const deliverPlantAddedHandler = (dependencies: AttemptDependencies) => {
+export const deliverPlantAddedHandler = (
+  dependencies: AttemptDependencies & StreamConsumerDependencies,
+) => {
   const attempt = attemptDelivery(dependencies);
-  const handedBack = handingBack(dependencies);
-  return async ({ Records }: DynamoDBStreamEvent, context: Context) => {
-    dependencies.start(context);
-    return handleEach(
-      Records,
-      (record) => attempt(context, plantAddedEvent(record), 0),
-      (record) => record.dynamodb?.SequenceNumber,
-      (record, error) => handedBack(context, `stream record ${record.eventID}`, error),
-    );
-  };
+  return streamConsumer(dependencies, (context, record) =>
+    attempt(context, plantAddedEvent(record), 0),
+  );
 };

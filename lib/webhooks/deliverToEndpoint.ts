@@ -9,8 +9,7 @@
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { signingKeys } from '#lib/config/webhook.ts';
 import type { LogEntry, MetricName, Telemetry } from '#lib/telemetry.ts';
-import { handingBack } from '#lib/webhooks/attempt.ts';
-import { handleEach } from '#lib/webhooks/batchResponse.ts';
+import { handingBack, handleEach } from '#lib/webhooks/batchResponse.ts';
 import { type DeliveryOutcome, describeOutcome, statusOutcome } from '#lib/webhooks/delivery.ts';
 import {
   type AttemptStore,

@@ -6,6 +6,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import type { StoredPlant } from '#lib/plants/store.ts';
 import { toIdentifiedPlant } from '#lib/plants/views.ts';
+import { NonRetryableError } from '#lib/webhooks/batchResponse.ts';
 
 export interface PlantAddedEvent {
   /**
@@ -19,17 +20,17 @@ export interface PlantAddedEvent {
   body: string;
 }
 
-/** The event of a stream record of a newly stored plant; an Error when the record is not one. */
+/** The event of a stream record of a newly stored plant; a NonRetryableError when it is not one. */
 export const plantAddedEvent = (record: DynamoDBRecord): PlantAddedEvent => {
   const image = record.dynamodb?.NewImage;
   if (record.eventName !== 'INSERT' || !image) {
-    throw new Error(`stream record ${record.eventID} is not the insert of a plant`);
+    throw new NonRetryableError(`stream record ${record.eventID} is not the insert of a plant`);
   }
   // the store wrote it from a validated plant: only what the event is made of is checked
   const plant = unmarshall(image as Record<string, AttributeValue>) as StoredPlant;
   const { id, createdAt } = plant;
   if (typeof id !== 'number' || typeof createdAt !== 'string') {
-    throw new Error(`stream record ${record.eventID} does not hold a plant`);
+    throw new NonRetryableError(`stream record ${record.eventID} does not hold a plant`);
   }
   const digest = createHash('sha256')
     .update(`plant-added\n${id}\n${createdAt}`)

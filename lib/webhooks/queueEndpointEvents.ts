@@ -3,17 +3,20 @@
 // becomes one delivery per endpoint of the plant's owner that is enabled and takes its type, on
 // the endpoint-deliveries queue, where each is attempted on its own (deliverToEndpoint.ts). A
 // record is handed back (the stream offers it again) only when the endpoints could not be read or
-// the queue could not keep the deliveries; an endpoint already given it gets it again with the same
-// webhook-id, which its receiver deduplicates.
+// the queue could not keep the deliveries now; an endpoint already given it gets it again with the
+// same webhook-id, which its receiver deduplicates. A record that is no plant's, or whose
+// deliveries SQS refuses, is set aside whole (batchResponse.ts).
 import { createHash } from 'node:crypto';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { Context, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import type { DynamoDBRecord } from 'aws-lambda';
 import type { StoredPlant } from '#lib/plants/store.ts';
 import { toIdentifiedPlant } from '#lib/plants/views.ts';
-import type { Telemetry } from '#lib/telemetry.ts';
-import { handingBack } from '#lib/webhooks/attempt.ts';
-import { handleEach } from '#lib/webhooks/batchResponse.ts';
+import {
+  NonRetryableError,
+  type StreamConsumerDependencies,
+  streamConsumer,
+} from '#lib/webhooks/batchResponse.ts';
 import {
   type DeliveryQueue,
   type EndpointDelivery,
@@ -48,29 +51,17 @@ export const plantEventOf = (record: DynamoDBRecord) => {
   };
 };
 
-export interface EndpointEventsDependencies extends Telemetry {
+export interface EndpointEventsDependencies extends StreamConsumerDependencies {
   endpoints: Pick<EndpointStore, 'list'>;
   queue: DeliveryQueue;
 }
 
-export const queueEndpointEventsHandler = ({
-  endpoints,
-  queue,
-  ...telemetry
-}: EndpointEventsDependencies) => {
-  const handedBack = handingBack(telemetry);
-  const queueDeliveries = async (invocation: Context, record: DynamoDBRecord) => {
+export const queueEndpointEventsHandler = (dependencies: EndpointEventsDependencies) => {
+  const { endpoints, queue, record: note } = dependencies;
+  return streamConsumer(dependencies, async (invocation, record) => {
     const event = plantEventOf(record);
-    if (!event) {
-      // it can never become one: offered again, it would hold back every record behind it
-      telemetry.record(invocation, {
-        level: 'ERROR',
-        message: 'stream record skipped: it is no change of a plant',
-        metric: 'EndpointEventsSkipped',
-        fields: { eventId: record.eventID, eventName: record.eventName },
-      });
-      return;
-    }
+    if (!event)
+      throw new NonRetryableError(`stream record ${record.eventID} is no change of a plant`);
     const found = await endpoints.list(event.owner);
     if (found.outcome === 'unavailable') throw found.cause;
     const deliveries = found.endpoints
@@ -85,20 +76,11 @@ export const queueEndpointEventsHandler = ({
       );
     if (deliveries.length === 0) return;
     await queue.send(deliveries);
-    telemetry.record(invocation, {
+    note(invocation, {
       level: 'INFO',
       message: 'endpoint deliveries queued',
       metric: 'EndpointEventsQueued',
       fields: { webhookId: event.webhookId, type: event.type, endpoints: deliveries.length },
     });
-  };
-  return async ({ Records }: DynamoDBStreamEvent, context: Context) => {
-    telemetry.start(context);
-    return handleEach(
-      Records,
-      (record) => queueDeliveries(context, record),
-      (record) => record.dynamodb?.SequenceNumber,
-      (record, error) => handedBack(context, `stream record ${record.eventID}`, error),
-    );
-  };
+  });
 };

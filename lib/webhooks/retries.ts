@@ -2,15 +2,11 @@
 // step of the schedule, or longer when the receiver asked for it with Retry-After; or it ends in
 // the dead letters, when the receiver answered 410 Gone or the schedule is used up. No function
 // sleeps through a wait: the queue keeps the event, durably, until it is due.
-import {
-  ChangeMessageVisibilityCommand,
-  SendMessageBatchCommand,
-  SendMessageCommand,
-  type SQSClient,
-} from '@aws-sdk/client-sqs';
+import { ChangeMessageVisibilityCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { MAX_WAIT_MS } from '#lib/config/webhook.ts';
 import { type DeliveryOutcome, describeOutcome } from '#lib/webhooks/delivery.ts';
 import type { DeliveryQueue } from '#lib/webhooks/endpointDeliveries.ts';
+import { sendMessages } from '#lib/webhooks/sqsMessages.ts';
 
 /** An event waiting for its next attempt, as the retry queue holds it. */
 export interface WaitingEvent {
@@ -95,13 +91,7 @@ const delayUntil = (dueAt: number) =>
 
 export const sqsRetryQueue = (client: SQSClient, queueUrl: string): RetryQueue => ({
   async wait(event) {
-    await client.send(
-      new SendMessageCommand({
-        QueueUrl: queueUrl,
-        MessageBody: JSON.stringify(event),
-        DelaySeconds: delayUntil(event.dueAt),
-      }),
-    );
+    await sendMessages(client, queueUrl, [{ body: event, delaySeconds: delayUntil(event.dueAt) }]);
   },
   async holdUntilDue(receiptHandle, dueAt) {
     const seconds = Math.ceil((dueAt - Date.now()) / 1000);
@@ -115,33 +105,14 @@ export const sqsRetryQueue = (client: SQSClient, queueUrl: string): RetryQueue =
   },
 });
 
-/** SQS takes at most this many messages in one SendMessageBatch. */
-const BATCH_SIZE = 10;
-
 /** The deliveries to callers' endpoints: each a message of its own, delayed until it is due. */
 export const sqsDeliveryQueue = (
   client: SQSClient,
   queueUrl: string,
 ): DeliveryQueue & Pick<RetryQueue, 'holdUntilDue'> => ({
   async send(deliveries) {
-    for (let start = 0; start < deliveries.length; start += BATCH_SIZE) {
-      const batch = deliveries.slice(start, start + BATCH_SIZE);
-      const { Failed = [] } = await client.send(
-        new SendMessageBatchCommand({
-          QueueUrl: queueUrl,
-          Entries: batch.map((delivery, index) => ({
-            Id: String(index),
-            MessageBody: JSON.stringify(delivery),
-            DelaySeconds: delayUntil(delivery.dueAt),
-          })),
-        }),
-      );
-      if (Failed.length > 0) {
-        throw new Error(
-          `the endpoint-deliveries queue refused ${Failed.length} of ${batch.length} deliveries: ${Failed.map(({ Code, Message }) => Message ?? Code).join('; ')}`,
-        );
-      }
-    }
+    const messages = deliveries.map((body) => ({ body, delaySeconds: delayUntil(body.dueAt) }));
+    await sendMessages(client, queueUrl, messages);
   },
   holdUntilDue: sqsRetryQueue(client, queueUrl).holdUntilDue,
 });

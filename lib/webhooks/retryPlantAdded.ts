@@ -2,8 +2,8 @@
 // is due. One received early (a wait longer than SQS's 15-minute delay) goes back, hidden until it
 // is due; one that fails again waits for the next step, or ends in the dead letters.
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
-import { type AttemptDependencies, attemptDelivery, handingBack } from '#lib/webhooks/attempt.ts';
-import { handleEach } from '#lib/webhooks/batchResponse.ts';
+import { type AttemptDependencies, attemptDelivery } from '#lib/webhooks/attempt.ts';
+import { handingBack, handleEach } from '#lib/webhooks/batchResponse.ts';
 import { holdIfEarly, NotDueYet, waitingEventOf } from '#lib/webhooks/retries.ts';
 
 export const retryPlantAddedHandler = (dependencies: AttemptDependencies) => {

@@ -114,6 +114,7 @@ const FUNCTION_GRANTS = {
     { action: 'dynamodb:ListStreams', on: 'stream' },
     { action: 'dynamodb:Query', on: 'webhooks table' },
     { action: 'sqs:SendMessage', on: 'EndpointDeliveryQueue' },
+    { action: 'sqs:SendMessage', on: 'StreamDeadLetterQueue' },
     { action: 'sqs:SendMessage', on: 'WebhookStreamFailureQueue' },
   ],
   // the endpoint read, its attempt recorded, its health; its queue's messages, the next attempt
@@ -135,6 +136,7 @@ const FUNCTION_GRANTS = {
     { action: 'dynamodb:ListStreams', on: 'stream' },
     { action: 'sqs:SendMessage', on: 'WebhookRetryQueue' },
     { action: 'sqs:SendMessage', on: 'WebhookDeadLetterQueue' },
+    { action: 'sqs:SendMessage', on: 'StreamDeadLetterQueue' },
     { action: 'sqs:SendMessage', on: 'WebhookStreamFailureQueue' },
     { action: 'ssm:GetParameter', on: 'parameter /plant-store/webhook-secret' },
   ],
@@ -328,6 +330,8 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
       expect(variables(name)).toEqual([
         'LOG_LEVEL',
         'METRICS_NAMESPACE',
+        // only the stream function sets a record aside
+        ...(name === 'DeliverPlantAdded' ? ['STREAM_DEAD_LETTER_QUEUE_URL'] : []),
         'WEBHOOK_DEAD_LETTER_DIR',
         'WEBHOOK_DEAD_LETTER_QUEUE_URL',
         'WEBHOOK_RETRY_QUEUE_URL',
@@ -342,6 +346,7 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
       'ENDPOINT_DELIVERY_QUEUE_URL',
       'LOG_LEVEL',
       'METRICS_NAMESPACE',
+      'STREAM_DEAD_LETTER_QUEUE_URL',
       'WEBHOOKS_TABLE',
     ]);
     expect(variables('DeliverToEndpoint')).toEqual([
@@ -393,8 +398,9 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
         FunctionName: { 'Fn::GetAtt': ['DeliverPlantAddedLambdaFunction', 'Arn'] },
         FilterCriteria: { Filters: [{ Pattern: '{"eventName":["INSERT"]}' }] },
         FunctionResponseTypes: ['ReportBatchItemFailures'],
-        // offered again until the retry queue takes it, for as long as the stream keeps it
-        MaximumRetryAttempts: -1,
+        // a record failing for now is retried a bounded number of times, its batch split to find it
+        MaximumRetryAttempts: 5,
+        BisectBatchOnFunctionError: true,
         DestinationConfig: {
           OnFailure: { Destination: { 'Fn::GetAtt': ['WebhookStreamFailureQueue', 'Arn'] } },
         },
@@ -406,6 +412,8 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
         FunctionName: { 'Fn::GetAtt': ['RetryPlantAddedLambdaFunction', 'Arn'] },
         BatchSize: 10,
         FunctionResponseTypes: ['ReportBatchItemFailures'],
+        // a backlog never takes the account's whole concurrency
+        ScalingConfig: { MaximumConcurrency: 10 },
       }),
     );
     // every change of a plant, for the callers' endpoints; their deliveries from their queue
@@ -414,7 +422,8 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
         EventSourceArn: { 'Fn::GetAtt': ['PlantsTable', 'StreamArn'] },
         FunctionName: { 'Fn::GetAtt': ['QueueEndpointEventsLambdaFunction', 'Arn'] },
         FunctionResponseTypes: ['ReportBatchItemFailures'],
-        MaximumRetryAttempts: -1,
+        MaximumRetryAttempts: 5,
+        BisectBatchOnFunctionError: true,
         DestinationConfig: {
           OnFailure: { Destination: { 'Fn::GetAtt': ['WebhookStreamFailureQueue', 'Arn'] } },
         },
@@ -430,6 +439,8 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
         FunctionName: { 'Fn::GetAtt': ['DeliverToEndpointLambdaFunction', 'Arn'] },
         BatchSize: 10,
         FunctionResponseTypes: ['ReportBatchItemFailures'],
+        // one caller's flood never takes the account's whole concurrency
+        ScalingConfig: { MaximumConcurrency: 10 },
       }),
     );
     for (const name of ['DeliverPlantAdded', 'RetryPlantAdded']) {
@@ -515,6 +526,39 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
         Timeout: 30,
         Environment: {
           Variables: { ENDPOINT_DELIVERY_QUEUE_URL: { Ref: 'EndpointDeliveryQueue' } },
+        },
+      });
+    }
+  });
+
+  it('sets aside whole the stream records that cannot be handled, and alarms on them and on a stream function behind', () => {
+    expect(resource(stage, 'StreamDeadLetterQueue')).toMatchObject({
+      DeletionPolicy: 'Retain',
+      Properties: { MessageRetentionPeriod: 1209600, SqsManagedSseEnabled: true },
+    });
+    expect(resource(stage, 'StreamDeadLettersAlarm').Properties).toMatchObject({
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [
+        { Name: 'QueueName', Value: { 'Fn::GetAtt': ['StreamDeadLetterQueue', 'QueueName'] } },
+      ],
+      Threshold: 1,
+    });
+    for (const name of ['DeliverPlantAdded', 'QueueEndpointEvents']) {
+      expect(resource(stage, `${name}IteratorAgeAlarm`).Properties).toMatchObject({
+        Namespace: 'AWS/Lambda',
+        MetricName: 'IteratorAge',
+        Dimensions: [{ Name: 'FunctionName', Value: { Ref: `${name}LambdaFunction` } }],
+        Statistic: 'Maximum',
+        // 5 minutes, in ms
+        Threshold: 300000,
+        ComparisonOperator: 'GreaterThanThreshold',
+      });
+    }
+    for (const name of ['DeliverPlantAdded', 'QueueEndpointEvents']) {
+      expect(resource(stage, `${name}LambdaFunction`).Properties).toMatchObject({
+        Environment: {
+          Variables: { STREAM_DEAD_LETTER_QUEUE_URL: { Ref: 'StreamDeadLetterQueue' } },
         },
       });
     }
@@ -610,7 +654,7 @@ const alarmActions = (template: Template | undefined) =>
 describe.each(['dev', 'prod'])('the alarms of the %s stage, with no alarm topic', (stage) => {
   it('notify no one (an empty action would fail the deploy)', () => {
     const alarms = alarmActions(templates.get(stage));
-    expect(alarms).toHaveLength(7);
+    expect(alarms).toHaveLength(10);
     for (const [id, onAlarm, onOk] of alarms) expect([id, onAlarm, onOk]).toEqual([id, [], []]);
   });
 });
@@ -619,7 +663,7 @@ describe('the alarms, with an alarmTopicArn', () => {
   it('notify that topic when they fire and when they are over', async () => {
     const topic = 'arn:aws:sns:us-east-1:123456789012:plant-store-alarms';
     const alarms = alarmActions(await packageStage('dev', {}, [`--param=alarmTopicArn=${topic}`]));
-    expect(alarms).toHaveLength(7);
+    expect(alarms).toHaveLength(10);
     for (const [id, onAlarm, onOk] of alarms)
       expect([id, onAlarm, onOk]).toEqual([id, [topic], [topic]]);
   });

@@ -15,7 +15,12 @@ import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { signingKeys } from '#lib/config/webhook.ts';
 import type { PlantStore } from '#lib/plants/store.ts';
 import { replacedBy } from '#lib/plants/store.ts';
-import { type DeadLetterSink, folderDeadLetters } from '#lib/webhooks/deadLetters.ts';
+import type { StreamDeadLetter } from '#lib/webhooks/batchResponse.ts';
+import {
+  type DeadLetterSink,
+  folderDeadLetters,
+  sqsDeadLetters,
+} from '#lib/webhooks/deadLetters.ts';
 import { deliverPlantAddedHandler } from '#lib/webhooks/deliverPlantAdded.ts';
 import { sqsRetryQueue, type WaitingEvent } from '#lib/webhooks/retries.ts';
 import { retryPlantAddedHandler } from '#lib/webhooks/retryPlantAdded.ts';
@@ -76,7 +81,7 @@ const startDelivering = async ({
 } = {}) => {
   sqs = await startLocalSqs({
     dir: join(dataDir, 'sqs'),
-    queues: { retries: { visibilityTimeoutSeconds: 30 } },
+    queues: { retries: { visibilityTimeoutSeconds: 30 }, 'stream-dead-letters': {} },
   });
   sqsClient = new SQSClient({
     endpoint: sqs.endpoint,
@@ -89,6 +94,10 @@ const startDelivering = async ({
     schedule,
     retryQueue: sqsRetryQueue(sqsClient, sqs.queueUrl('retries')),
     deadLetters,
+    streamDeadLetters: sqsDeadLetters<StreamDeadLetter>(
+      sqsClient,
+      sqs.queueUrl('stream-dead-letters'),
+    ),
   };
   const first = deliverPlantAddedHandler(dependencies);
   const later = retryPlantAddedHandler(dependencies);

@@ -9,6 +9,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord, DynamoDBStreamEvent, SQSEvent, StreamRecord } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { StreamDeadLetter } from '#lib/webhooks/batchResponse.ts';
 import { deliverToEndpointHandler } from '#lib/webhooks/deliverToEndpoint.ts';
 import type {
   Attempt,
@@ -139,10 +140,19 @@ describe('queueEndpointEvents', () => {
   const setup = (store: FakeEndpointStore) => {
     const telemetry = recordTelemetry();
     const { queue, sent } = memoryQueue();
-    const handler = queueEndpointEventsHandler({ endpoints: store, queue, ...telemetry });
+    const setAside: StreamDeadLetter[] = [];
+    const streamDeadLetters = {
+      put: async (letter: StreamDeadLetter) => void setAside.push(letter),
+    };
+    const handler = queueEndpointEventsHandler({
+      endpoints: store,
+      queue,
+      streamDeadLetters,
+      ...telemetry,
+    });
     const handle = (...records: DynamoDBRecord[]) =>
       handler({ Records: records } satisfies DynamoDBStreamEvent, lambdaContext());
-    return { handle, sent, telemetry };
+    return { handle, sent, setAside, telemetry };
   };
 
   it.each([
@@ -238,15 +248,22 @@ describe('queueEndpointEvents', () => {
     expect(telemetry.metricNames()).toContain('WebhookEventsHandedBack');
   });
 
-  it("skips a record that holds no plant's image, and does not hand it back", async () => {
-    const { handle, sent, telemetry } = setup(storeWith(endpoint('ep_all')));
+  it("sets aside whole a record that holds no plant's image, and does not hand it back", async () => {
+    const { handle, sent, setAside, telemetry } = setup(storeWith(endpoint('ep_all')));
 
     // a REMOVE as a stream of new images only would carry it
-    expect(await handle(streamRecord('REMOVE', { NewImage: image(plant) }))).toEqual({
-      batchItemFailures: [],
-    });
+    const record = streamRecord('REMOVE', { NewImage: image(plant) });
+    expect(await handle(record)).toEqual({ batchItemFailures: [] });
     expect(sent).toEqual([]);
-    expect(telemetry.metricNames()).toContain('EndpointEventsSkipped');
+    expect(setAside).toEqual([
+      {
+        functionName: lambdaContext().functionName,
+        reason: `stream record ${record.eventID} is no change of a plant`,
+        failedAt: expect.any(String),
+        record,
+      },
+    ]);
+    expect(telemetry.metricNames()).toContain('StreamRecordsSetAside');
   });
 });
 

@@ -1,0 +1,56 @@
+// Messages SQS accepts, whatever a caller stored: every message of the service's queues is sent
+// here. SQS takes a body only in XML's character set, which lacks U+FFFE and U+FFFF (JSON.stringify
+// leaves them raw), and at most 1 MiB per message and per SendMessageBatch (ten escaped copies of
+// a 64 KiB plant exceed it).
+import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { NonRetryableError } from '#lib/webhooks/batchResponse.ts';
+
+/** `value` as JSON that SQS accepts and JSON.parse reads back as `value`, code point for code point. */
+export const messageBody = (value: unknown) =>
+  JSON.stringify(value).replace(/[\uFFFE\uFFFF]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+
+export interface OutgoingMessage {
+  body: unknown;
+  /** SQS delays a message at most 15 minutes (900 seconds). */
+  delaySeconds?: number;
+}
+
+const MAX_ENTRIES = 10;
+const MAX_BATCH_BYTES = 1024 * 1024;
+
+/**
+ * Sends every message, in SendMessageBatch requests of at most ten messages and 1 MiB. Throws
+ * NonRetryableError when SQS refused one for what it is (SenderFault), any other error when it
+ * could not take one now (a later send may pass).
+ */
+export const sendMessages = async (
+  client: SQSClient,
+  queueUrl: string,
+  messages: readonly OutgoingMessage[],
+) => {
+  const batches: { Id: string; MessageBody: string; DelaySeconds?: number | undefined }[][] = [];
+  let bytes = 0;
+  for (const { body, delaySeconds } of messages) {
+    const MessageBody = messageBody(body);
+    const size = Buffer.byteLength(MessageBody);
+    let batch = batches.at(-1);
+    if (!batch || batch.length === MAX_ENTRIES || bytes + size > MAX_BATCH_BYTES) {
+      batch = [];
+      batches.push(batch);
+      bytes = 0;
+    }
+    bytes += size;
+    batch.push({ Id: String(batch.length), MessageBody, DelaySeconds: delaySeconds });
+  }
+  for (const Entries of batches) {
+    const { Failed = [] } = await client.send(
+      new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries }),
+    );
+    if (Failed.length === 0) continue;
+    const reasons = Failed.map(({ Code, Message }) => `${Code}: ${Message}`).join('; ');
+    const refusal = `the queue refused ${Failed.length} of ${Entries.length} messages (${reasons})`;
+    throw Failed.some(({ SenderFault }) => SenderFault)
+      ? new NonRetryableError(refusal)
+      : new Error(refusal);
+  }
+};

@@ -1,0 +1,217 @@
+// One caller never holds another's events (API.md): plants written into DynamoDB Local, its stream
+// read as Lambda reads it (infra/local/streamPoller.ts: bounded retries, bisect), the callers'
+// fan-out (queueEndpointEvents) sending to the real SQS emulator (fauxqs, which enforces SQS's
+// character set and its 1 MiB per message and per batch), and what it sets aside read back whole.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  DeleteMessageCommand,
+  ReceiveMessageCommand,
+  SetQueueAttributesCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBStreamEvent } from 'aws-lambda';
+import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+import type { PlantStore } from '#lib/plants/store.ts';
+import type { StreamDeadLetter } from '#lib/webhooks/batchResponse.ts';
+import { sqsDeadLetters } from '#lib/webhooks/deadLetters.ts';
+import type { DeliveryQueue, EndpointDelivery } from '#lib/webhooks/endpointDeliveries.ts';
+import type { StoredEndpoint } from '#lib/webhooks/endpointStore.ts';
+import { queueEndpointEventsHandler } from '#lib/webhooks/queueEndpointEvents.ts';
+import { sqsDeliveryQueue } from '#lib/webhooks/retries.ts';
+import { localStreamsClient } from '../../infra/local/dynamoClient.ts';
+import { type LocalSqs, startLocalSqs } from '../../infra/local/sqs.ts';
+import {
+  type FailedBatch,
+  type StreamPoller,
+  startStreamPoller,
+} from '../../infra/local/streamPoller.ts';
+import {
+  createDynamoPlantStore,
+  createTestTable,
+  localDocumentClient,
+} from '../support/dynamodbTables.ts';
+import { lambdaContext } from '../support/events.ts';
+import { FakeEndpointStore } from '../support/fakeEndpointStore.ts';
+import { quietTelemetry } from '../support/telemetry.ts';
+
+const endpoint = inject('dynamodbEndpoint');
+
+/** A name of every kind SQS's character set lacks, noncharacters, and more code points. */
+const ODD_NAME = 'Fern \uFFFF\uFFFE \uFDD0 \u{1FFFE} \u{1F33F} \u0000\u001F "\\';
+/** 32,600 quotation marks: a 65 KB name under the 64 KiB body, ~130 KB in each message. */
+const HUGE_NAME = '"'.repeat(32_600);
+
+let table: Awaited<ReturnType<typeof createTestTable>>;
+let store: PlantStore;
+let sqs: LocalSqs;
+let client: SQSClient;
+let dataDir: string;
+let poller: StreamPoller | undefined;
+let givenUp: FailedBatch[];
+
+const endpointsOf = (owner: string, count: number): StoredEndpoint[] =>
+  Array.from({ length: count }, (_, i) => ({
+    id: `ep_${owner}_${i}`,
+    owner,
+    url: `https://${owner}.example.com/hooks/${i}`,
+    events: ['plant.added', 'plant.updated', 'plant.deleted'],
+    disabled: false,
+    createdAt: `2026-11-01T00:00:0${i}.000Z`,
+    secrets: [{ secret: 'whsec_unused' }],
+  }));
+
+/** Every message of a queue, read and deleted, its body parsed. */
+const drain = async <Body>(queue: string): Promise<Body[]> => {
+  const bodies: Body[] = [];
+  for (;;) {
+    const { Messages = [] } = await client.send(
+      new ReceiveMessageCommand({ QueueUrl: sqs.queueUrl(queue), MaxNumberOfMessages: 10 }),
+    );
+    if (Messages.length === 0) return bodies;
+    for (const { Body, ReceiptHandle } of Messages) {
+      bodies.push(JSON.parse(Body ?? '') as Body);
+      await client.send(new DeleteMessageCommand({ QueueUrl: sqs.queueUrl(queue), ReceiptHandle }));
+    }
+  }
+};
+
+/** The fan-out, fed by the stream as Lambda feeds it (5 retries, bisect), to the real queues. */
+const startFanOut = (
+  endpoints: StoredEndpoint[],
+  queue?: (real: DeliveryQueue) => DeliveryQueue,
+) => {
+  const endpointStore = new FakeEndpointStore();
+  for (const one of endpoints) endpointStore.endpoints.set(one.id, one);
+  const real = sqsDeliveryQueue(client, sqs.queueUrl('deliveries'));
+  const handler = queueEndpointEventsHandler({
+    endpoints: endpointStore,
+    queue: queue ? queue(real) : real,
+    streamDeadLetters: sqsDeadLetters<StreamDeadLetter>(client, sqs.queueUrl('stream-dead')),
+    ...quietTelemetry(),
+  });
+  poller = startStreamPoller({
+    client: localStreamsClient(endpoint),
+    streamArn: table.streamArn,
+    invoke: (event: DynamoDBStreamEvent) => handler(event, lambdaContext(60_000)),
+    onFailure: async (batch) => void givenUp.push(batch),
+    batchSize: 10,
+    maximumRetryAttempts: 5,
+    bisectBatchOnFunctionError: true,
+    accepts: () => true,
+  });
+  return poller;
+};
+
+beforeEach(async () => {
+  table = await createTestTable(endpoint);
+  store = createDynamoPlantStore({ client: localDocumentClient(endpoint), table: table.name });
+  dataDir = mkdtempSync(join(tmpdir(), 'plant-store-stream-'));
+  sqs = await startLocalSqs({
+    dir: dataDir,
+    queues: { deliveries: {}, 'stream-dead': {} },
+  });
+  client = new SQSClient({
+    endpoint: sqs.endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  givenUp = [];
+});
+afterEach(async () => {
+  await poller?.stop();
+  poller = undefined;
+  client.destroy();
+  await sqs.stop();
+  await table.drop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("the callers' fan-out from the stream", () => {
+  it('queues any accepted plant byte for byte: noncharacters, and a 65 KB name to ten endpoints', async () => {
+    await startFanOut([...endpointsOf('alice', 10), ...endpointsOf('bob', 1)]);
+    await store.create({ id: 1, name: ODD_NAME, tag: '\uFFFF' }, 'alice');
+    await store.create({ id: 2, name: HUGE_NAME }, 'alice');
+    await store.create({ id: 3, name: 'Innocent' }, 'bob');
+    await poller?.drained();
+
+    const queued = await drain<EndpointDelivery>('deliveries');
+    const names = (id: number) =>
+      queued
+        .map((delivery) => JSON.parse(delivery.body).data)
+        .filter((plant: { id: number }) => plant.id === id)
+        .map((plant: { name: string; tag?: string }) => plant);
+    expect(names(1)).toEqual(Array(10).fill({ id: 1, name: ODD_NAME, tag: '\uFFFF' }));
+    expect(names(2)).toEqual(Array(10).fill({ id: 2, name: HUGE_NAME }));
+    expect(names(3)).toEqual([{ id: 3, name: 'Innocent' }]);
+    expect(givenUp).toEqual([]);
+    expect(await drain('stream-dead')).toEqual([]);
+  });
+
+  it('sets aside whole at once a record whose message SQS refuses, retries one that fails for now, and the records behind both go on', async () => {
+    // a queue that takes no message over 2 KiB (SenderFault, as SQS over 1 MiB): one plant's is
+    await client.send(
+      new SetQueueAttributesCommand({
+        QueueUrl: sqs.queueUrl('deliveries'),
+        Attributes: { MaximumMessageSize: '2048' },
+      }),
+    );
+    // and that cannot take plant 3's deliveries the first two times (a throttle, a network fault)
+    let refusals = 2;
+    await startFanOut([...endpointsOf('alice', 1), ...endpointsOf('bob', 1)], (real) => ({
+      send: async (deliveries) => {
+        if (deliveries.some((d) => JSON.parse(d.body).data.id === 3) && refusals-- > 0)
+          throw new Error('ThrottlingException: rate exceeded');
+        await real.send(deliveries);
+      },
+    }));
+    await store.create({ id: 1, name: 'x'.repeat(3000) }, 'alice');
+    await store.create({ id: 2, name: 'Behind the refused one' }, 'bob');
+    await store.create({ id: 3, name: 'Failing for now' }, 'alice');
+    await store.create({ id: 4, name: 'Behind the retried one' }, 'bob');
+    await poller?.drained();
+
+    const ids = (await drain<EndpointDelivery>('deliveries')).map(
+      (delivery) => JSON.parse(delivery.body).data.id,
+    );
+    // each once: no record before a failing one is fanned out again
+    expect(ids.sort()).toEqual([2, 3, 4]);
+    expect(refusals).toBe(-1);
+    const setAside = await drain<StreamDeadLetter>('stream-dead');
+    expect(setAside).toHaveLength(1);
+    expect(setAside[0]?.functionName).toBe(lambdaContext().functionName);
+    expect(setAside[0]?.reason).toMatch(/refused 1 of 1 messages/);
+    // whole: the record as the stream gave it, the plant in its image
+    expect(unmarshall(setAside[0]?.record.dynamodb?.NewImage as never)).toMatchObject({
+      id: 1,
+      name: 'x'.repeat(3000),
+      createdBy: 'alice',
+    });
+    expect(givenUp).toEqual([]);
+  });
+
+  it('describes a record still failing after five retries in the on-failure destination, and goes on', async () => {
+    await startFanOut([...endpointsOf('alice', 1), ...endpointsOf('bob', 1)], (real) => ({
+      send: async (deliveries) => {
+        if (deliveries.some((d) => JSON.parse(d.body).data.id === 1))
+          throw new Error('AccessDenied: not authorized to send to this queue');
+        await real.send(deliveries);
+      },
+    }));
+    await store.create({ id: 1, name: 'Never queued' }, 'alice');
+    await store.create({ id: 2, name: 'Behind it' }, 'bob');
+    await poller?.drained();
+
+    const ids = (await drain<EndpointDelivery>('deliveries')).map(
+      (delivery) => JSON.parse(delivery.body).data.id,
+    );
+    // once, though Lambda offered it again behind the failing one at each retry
+    expect(ids).toEqual([2]);
+    // the batch from the failing record on, as Lambda describes it
+    expect(givenUp).toEqual([
+      expect.objectContaining({ size: 2, reason: 'records failed after every retry' }),
+    ]);
+  });
+});
