@@ -98,7 +98,9 @@ describe('each HTTP function bundles only its own route', () => {
     // no delivery: the plant routes nothing of webhooks, the endpoints' their stores and url rule,
     // and the deliveries queue (SQS) only those that send to it
     const sends = (ROUTES[name] as RouteEntry).queues !== undefined;
-    const theirs = `endpoint|dynamoEndpoints|dynamoAttempts|publicAddress${sends ? '|retries' : ''}`;
+    // a sender takes the queue's message rule, and the error class of a message SQS refuses
+    const sending = '|retries|sqsMessages|batchResponse';
+    const theirs = `endpoint|dynamoEndpoints|dynamoAttempts|publicAddress${sends ? sending : ''}`;
     expect(
       matching(
         name,
