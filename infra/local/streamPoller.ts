@@ -13,9 +13,9 @@ import {
   type DynamoDBStreamsClient,
   GetRecordsCommand,
   GetShardIteratorCommand,
-  type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { asLambdaRecord, type StreamInvocationRecord } from '#lib/webhooks/streamFailures.ts';
 
 export interface EventSourceSettings {
   batchSize: number;
@@ -35,10 +35,29 @@ export interface FailedBatch {
   reason: string;
 }
 
+/** What Lambda sends its on-failure destination of a batch given up (an invocation record). */
+export const invocationRecordOf = (
+  batch: FailedBatch,
+  functionName: string,
+  streamArn: string,
+): StreamInvocationRecord => ({
+  requestContext: {
+    functionArn: `arn:aws:lambda:us-east-1:000000000000:function:${functionName}`,
+    condition: 'RetryAttemptsExhausted',
+  },
+  timestamp: new Date().toISOString(),
+  DDBStreamBatchInfo: {
+    shardId: batch.shardId,
+    startSequenceNumber: batch.firstSequenceNumber,
+    endSequenceNumber: batch.lastSequenceNumber,
+    batchSize: batch.size,
+    streamArn,
+  },
+});
+
 export interface StreamPollerOptions extends EventSourceSettings {
   client: DynamoDBStreamsClient;
   streamArn: string;
-  region?: string;
   /** Invokes the function; throws when it fails (a function error). */
   invoke: (event: DynamoDBStreamEvent) => Promise<unknown>;
   /** Lambda's on-failure destination: told of a batch given up after the retries. */
@@ -55,23 +74,6 @@ export interface StreamPoller {
   drained: () => Promise<void>;
 }
 
-/** A stream record as Lambda hands it to the function. */
-const asLambdaRecord = (record: StreamRecord, streamArn: string, region: string): DynamoDBRecord =>
-  ({
-    eventID: record.eventID,
-    eventName: record.eventName,
-    eventVersion: record.eventVersion ?? '1.1',
-    eventSource: 'aws:dynamodb',
-    awsRegion: record.awsRegion ?? region,
-    eventSourceARN: streamArn,
-    dynamodb: {
-      ...record.dynamodb,
-      ApproximateCreationDateTime: Math.floor(
-        (record.dynamodb?.ApproximateCreationDateTime?.getTime() ?? Date.now()) / 1000,
-      ),
-    },
-  }) as DynamoDBRecord;
-
 const sequenceOf = (record: DynamoDBRecord) => record.dynamodb?.SequenceNumber ?? '';
 
 const loadCheckpoints = (file: string | undefined): Record<string, string> => {
@@ -87,7 +89,6 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
   const {
     client,
     streamArn,
-    region = 'us-east-1',
     invoke,
     onFailure,
     checkpointFile,
@@ -209,7 +210,7 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
       if (!NextShardIterator) closed.add(shardId);
       if (Records.length === 0) continue;
       read = true;
-      const batch = Records.map((r) => asLambdaRecord(r, streamArn, region)).filter(accepts);
+      const batch = Records.map((r) => asLambdaRecord(r, streamArn)).filter(accepts);
       if (batch.length > 0) await handleBatch(shardId, batch);
       // a batch cut short by a stop is read again from the checkpoint at the next start
       if (stopping) return read;

@@ -13,11 +13,12 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { parse } from 'yaml';
 import { loadConfig } from '#lib/config/load.ts';
 import { webhookSettings } from '#lib/config/webhook.ts';
+import { sendMessages } from '#lib/webhooks/sqsMessages.ts';
 import { localStreamsClient } from './dynamoClient.ts';
 import { repoRoot } from './paths.ts';
 import { startQueuePoller } from './queuePoller.ts';
 import { type LocalSqs, startLocalSqs } from './sqs.ts';
-import { startStreamPoller } from './streamPoller.ts';
+import { invocationRecordOf, startStreamPoller } from './streamPoller.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './webhookReceiver.ts';
 
 /** A local function's invocation URL, as serverless-offline names it (service-stage-function). */
@@ -39,6 +40,7 @@ const POISON_QUEUE = 'plant-store-local-webhook-poison';
 const DELIVERY_QUEUE = 'plant-store-local-endpoint-deliveries';
 const DELIVERY_POISON_QUEUE = 'plant-store-local-endpoint-delivery-poison';
 const STREAM_DEAD_LETTER_QUEUE = 'plant-store-local-stream-dead-letters';
+const STREAM_FAILURE_QUEUE = 'plant-store-local-webhook-stream-failures';
 
 /** A YAML file of the repository, its CloudFormation tags (!GetAtt, ...) left unresolved. */
 const yamlOf = (...path: string[]) =>
@@ -73,7 +75,7 @@ const deployedEventSources = () => {
     return {
       batchSize: Number(functions[name].events[0].sqs.batchSize),
       visibilityTimeoutSeconds: Number(VisibilityTimeout),
-      maxReceiveCount: Number(RedrivePolicy.maxReceiveCount),
+      maxReceiveCount: Number(RedrivePolicy?.maxReceiveCount),
     };
   };
   return {
@@ -81,6 +83,7 @@ const deployedEventSources = () => {
     queue: queueOf('retryPlantAdded', 'WebhookRetryQueue'),
     endpointStream: streamOf('queueEndpointEvents'),
     deliveryQueue: queueOf('deliverToEndpoint', 'EndpointDeliveryQueue'),
+    failureQueue: queueOf('keepFailedStreamRecords', 'WebhookStreamFailureQueue'),
   };
 };
 
@@ -139,7 +142,6 @@ export const startLocalWebhooks = async ({
     url = receiver.url;
   }
   const deadLetterDir = join(dataDir, 'webhook-dead-letters');
-  const failureDir = join(dataDir, 'webhook-stream-failures');
   const sources = deployedEventSources();
   const sqs: LocalSqs = await startLocalSqs({
     dir: join(dataDir, 'sqs'),
@@ -158,6 +160,9 @@ export const startLocalWebhooks = async ({
       },
       [DELIVERY_POISON_QUEUE]: {},
       [STREAM_DEAD_LETTER_QUEUE]: {},
+      [STREAM_FAILURE_QUEUE]: {
+        visibilityTimeoutSeconds: sources.failureQueue.visibilityTimeoutSeconds,
+      },
     },
   });
   const pollers: { stop: () => Promise<void> }[] = [];
@@ -214,19 +219,22 @@ export const startLocalWebhooks = async ({
           ...settings,
           accepts,
           invoke: invoker(invocationsOf(lambdaPort, name)),
-          onFailure: async (batch) => {
-            mkdirSync(failureDir, { recursive: true });
-            writeFileSync(
-              join(failureDir, `${name}-${batch.shardId}-${batch.firstSequenceNumber}.json`),
-              JSON.stringify(batch, null, 2),
-            );
-          },
+          // Lambda's on-failure destination, told as Lambda tells it (an invocation record)
+          onFailure: (batch) =>
+            sendMessages(sqsClient, sqs.queueUrl(STREAM_FAILURE_QUEUE), [
+              { body: invocationRecordOf(batch, `plant-store-local-${name}`, streamArn) },
+            ]),
           checkpointFile: join(dataDir, checkpoints),
           log,
         });
       pollers.push(
         queuePoller(RETRY_QUEUE, sources.queue.batchSize, 'retryPlantAdded'),
         queuePoller(DELIVERY_QUEUE, sources.deliveryQueue.batchSize, 'deliverToEndpoint'),
+        queuePoller(
+          STREAM_FAILURE_QUEUE,
+          sources.failureQueue.batchSize,
+          'keepFailedStreamRecords',
+        ),
         streamPoller(
           'deliverPlantAdded',
           sources.stream,

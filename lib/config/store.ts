@@ -15,7 +15,7 @@ export interface StoreSettings {
   dynamodb: DynamoDbSettings;
 }
 
-const dynamoDbSettings: SettingsLoader<DynamoDbSettings> = (read) => ({
+export const dynamoDbSettings: SettingsLoader<DynamoDbSettings> = (read) => ({
   endpoint: read.httpUrl('DYNAMODB_ENDPOINT'),
   // Lambda always sets AWS_REGION; the default serves local runs against DynamoDB Local
   region: read.optional('AWS_REGION') ?? 'us-east-1',

@@ -140,6 +140,15 @@ const FUNCTION_GRANTS = {
     { action: 'sqs:SendMessage', on: 'WebhookStreamFailureQueue' },
     { action: 'ssm:GetParameter', on: 'parameter /plant-store/webhook-secret' },
   ],
+  // the batches given up, each record read back from the stream and set aside whole
+  KeepFailedStreamRecords: [
+    { action: 'sqs:ReceiveMessage', on: 'WebhookStreamFailureQueue' },
+    { action: 'sqs:DeleteMessage', on: 'WebhookStreamFailureQueue' },
+    { action: 'sqs:GetQueueAttributes', on: 'WebhookStreamFailureQueue' },
+    { action: 'dynamodb:GetShardIterator', on: 'stream' },
+    { action: 'dynamodb:GetRecords', on: 'stream' },
+    { action: 'sqs:SendMessage', on: 'StreamDeadLetterQueue' },
+  ],
 } as const;
 /** A function as CloudFormation names its resources: CreatePlantLambdaFunction. */
 const resourceName = (name: string) => `${name[0]?.toUpperCase()}${name.slice(1)}`;
@@ -171,6 +180,12 @@ const target = (resource: unknown): string => {
   const index = /"PlantsTable","Arn"\]\},"index","([^"]+)"/.exec(text);
   return index ? `index ${index[1]}` : text;
 };
+
+/** The event source mappings of a stage's functions. */
+const mappingsOf = (stage: string) =>
+  Object.values(templates.get(stage)?.Resources ?? {})
+    .filter((r) => r.Type === 'AWS::Lambda::EventSourceMapping')
+    .map((r) => r.Properties);
 
 const resource = (stage: string, name: string): Resource => {
   const found = templates.get(stage)?.Resources[name];
@@ -349,6 +364,12 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
       'STREAM_DEAD_LETTER_QUEUE_URL',
       'WEBHOOKS_TABLE',
     ]);
+    expect(variables('KeepFailedStreamRecords')).toEqual([
+      'DYNAMODB_ENDPOINT',
+      'LOG_LEVEL',
+      'METRICS_NAMESPACE',
+      'STREAM_DEAD_LETTER_QUEUE_URL',
+    ]);
     expect(variables('DeliverToEndpoint')).toEqual([
       'DYNAMODB_ENDPOINT',
       'ENDPOINT_DELIVERY_QUEUE_URL',
@@ -388,10 +409,8 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
     expect(resource(stage, 'PlantsTable').Properties.StreamSpecification).toEqual({
       StreamViewType: 'NEW_AND_OLD_IMAGES',
     });
-    const mappings = Object.values(templates.get(stage)?.Resources ?? {})
-      .filter((r) => r.Type === 'AWS::Lambda::EventSourceMapping')
-      .map((r) => r.Properties);
-    expect(mappings).toHaveLength(4);
+    const mappings = mappingsOf(stage);
+    expect(mappings).toHaveLength(5);
     expect(mappings).toContainEqual(
       expect.objectContaining({
         EventSourceArn: { 'Fn::GetAtt': ['PlantsTable', 'StreamArn'] },
@@ -555,7 +574,15 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
         ComparisonOperator: 'GreaterThanThreshold',
       });
     }
-    for (const name of ['DeliverPlantAdded', 'QueueEndpointEvents']) {
+    // the on-failure destination's batches, read back from the stream and set aside whole
+    expect(mappingsOf(stage)).toContainEqual(
+      expect.objectContaining({
+        EventSourceArn: { 'Fn::GetAtt': ['WebhookStreamFailureQueue', 'Arn'] },
+        FunctionName: { 'Fn::GetAtt': ['KeepFailedStreamRecordsLambdaFunction', 'Arn'] },
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+      }),
+    );
+    for (const name of ['DeliverPlantAdded', 'QueueEndpointEvents', 'KeepFailedStreamRecords']) {
       expect(resource(stage, `${name}LambdaFunction`).Properties).toMatchObject({
         Environment: {
           Variables: { STREAM_DEAD_LETTER_QUEUE_URL: { Ref: 'StreamDeadLetterQueue' } },
@@ -571,15 +598,26 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
         Properties: { MessageRetentionPeriod: 1209600, SqsManagedSseEnabled: true },
       });
     }
-    for (const [alarm, queue] of [
-      ['WebhookDeadLettersAlarm', 'WebhookDeadLetterQueue'],
-      ['WebhookStreamFailuresAlarm', 'WebhookStreamFailureQueue'],
-    ]) {
-      expect(resource(stage, alarm ?? '').Properties).toMatchObject({
+    for (const [alarm, queue, metric, threshold] of [
+      [
+        'WebhookDeadLettersAlarm',
+        'WebhookDeadLetterQueue',
+        'ApproximateNumberOfMessagesVisible',
+        1,
+      ],
+      // a batch given up that its consumer has not set aside within 15 minutes
+      [
+        'WebhookStreamFailuresAlarm',
+        'WebhookStreamFailureQueue',
+        'ApproximateAgeOfOldestMessage',
+        900,
+      ],
+    ] as const) {
+      expect(resource(stage, alarm).Properties).toMatchObject({
         Namespace: 'AWS/SQS',
-        MetricName: 'ApproximateNumberOfMessagesVisible',
+        MetricName: metric,
         Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [queue, 'QueueName'] } }],
-        Threshold: 1,
+        Threshold: threshold,
       });
     }
   });
@@ -592,6 +630,7 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
           'RetryPlantAdded',
           'QueueEndpointEvents',
           'DeliverToEndpoint',
+          'KeepFailedStreamRecords',
         ].includes(name),
     ),
   )('sizes %s: 256 MB, and a timeout above the store retry bound', (name) => {

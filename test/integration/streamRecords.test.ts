@@ -12,7 +12,7 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { DynamoDBStreamEvent } from 'aws-lambda';
+import type { DynamoDBStreamEvent, SQSRecord } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { PlantStore } from '#lib/plants/store.ts';
 import type { StreamDeadLetter } from '#lib/webhooks/batchResponse.ts';
@@ -21,10 +21,12 @@ import type { DeliveryQueue, EndpointDelivery } from '#lib/webhooks/endpointDeli
 import type { StoredEndpoint } from '#lib/webhooks/endpointStore.ts';
 import { queueEndpointEventsHandler } from '#lib/webhooks/queueEndpointEvents.ts';
 import { sqsDeliveryQueue } from '#lib/webhooks/retries.ts';
+import { keepFailedStreamRecordsHandler } from '#lib/webhooks/streamFailures.ts';
 import { localStreamsClient } from '../../infra/local/dynamoClient.ts';
 import { type LocalSqs, startLocalSqs } from '../../infra/local/sqs.ts';
 import {
   type FailedBatch,
+  invocationRecordOf,
   type StreamPoller,
   startStreamPoller,
 } from '../../infra/local/streamPoller.ts';
@@ -192,7 +194,7 @@ describe("the callers' fan-out from the stream", () => {
     expect(givenUp).toEqual([]);
   });
 
-  it('describes a record still failing after five retries in the on-failure destination, and goes on', async () => {
+  it('describes a record still failing after five retries in the on-failure destination, whose consumer sets it aside whole, and goes on', async () => {
     await startFanOut([...endpointsOf('alice', 1), ...endpointsOf('bob', 1)], (real) => ({
       send: async (deliveries) => {
         if (deliveries.some((d) => JSON.parse(d.body).data.id === 1))
@@ -212,6 +214,21 @@ describe("the callers' fan-out from the stream", () => {
     // the batch from the failing record on, as Lambda describes it
     expect(givenUp).toEqual([
       expect.objectContaining({ size: 2, reason: 'records failed after every retry' }),
+    ]);
+    // read back from the stream by its on-failure consumer and set aside whole
+    const keep = keepFailedStreamRecordsHandler({
+      streams: localStreamsClient(endpoint),
+      streamDeadLetters: sqsDeadLetters<StreamDeadLetter>(client, sqs.queueUrl('stream-dead')),
+      ...quietTelemetry(),
+    });
+    const failure = invocationRecordOf(givenUp[0] as FailedBatch, 'fanOut', table.streamArn);
+    const message = { messageId: 'm1', body: JSON.stringify(failure) } as SQSRecord;
+    expect(await keep({ Records: [message] }, lambdaContext())).toEqual({ batchItemFailures: [] });
+    const setAside = await drain<StreamDeadLetter>('stream-dead');
+    expect(setAside.map(({ functionName }) => functionName)).toEqual(['fanOut', 'fanOut']);
+    expect(setAside.map(({ record }) => unmarshall(record.dynamodb?.NewImage as never))).toEqual([
+      expect.objectContaining({ id: 1, name: 'Never queued', createdBy: 'alice' }),
+      expect.objectContaining({ id: 2, name: 'Behind it', createdBy: 'bob' }),
     ]);
   });
 });

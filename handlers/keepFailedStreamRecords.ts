@@ -1,0 +1,23 @@
+// The stream functions' on-failure destination: config → clients → consumer, once per container.
+import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { loadConfig } from '#lib/config/load.ts';
+import { dynamoDbSettings } from '#lib/config/store.ts';
+import { telemetrySettings } from '#lib/config/telemetry.ts';
+import { streamDeadLetterSettings } from '#lib/config/webhook.ts';
+import { createTelemetry } from '#lib/telemetry.ts';
+import { sqsDeadLetters } from '#lib/webhooks/deadLetters.ts';
+import { keepFailedStreamRecordsHandler } from '#lib/webhooks/streamFailures.ts';
+
+const config = loadConfig(process.env, {
+  dynamodb: dynamoDbSettings,
+  streamDeadLetters: streamDeadLetterSettings,
+  telemetry: telemetrySettings,
+});
+const { endpoint, region } = config.dynamodb;
+
+export const handler = keepFailedStreamRecordsHandler({
+  streams: new DynamoDBStreamsClient({ region, ...(endpoint && { endpoint }) }),
+  streamDeadLetters: sqsDeadLetters(new SQSClient({ region }), config.streamDeadLetters.queueUrl),
+  ...createTelemetry(config.telemetry),
+});

@@ -1,0 +1,116 @@
+// The stream functions' on-failure destination, read: Lambda tells it of a batch it gave up on
+// after its retries by shard and sequence numbers only, so each of those records is read from the
+// stream (which keeps it 24 hours) and set aside whole in the stream dead-letter queue within
+// minutes, where the operator's redrive finds it however much later.
+import {
+  type DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  type _Record as StreamRecord,
+} from '@aws-sdk/client-dynamodb-streams';
+import type { Context, DynamoDBRecord, SQSEvent } from 'aws-lambda';
+import {
+  handingBack,
+  handleEach,
+  type StreamConsumerDependencies,
+} from '#lib/webhooks/batchResponse.ts';
+
+/** What Lambda's on-failure destination is sent of a DynamoDB stream batch (its invocation record). */
+export interface StreamInvocationRecord {
+  requestContext: { functionArn: string; condition: string };
+  timestamp: string;
+  DDBStreamBatchInfo: {
+    shardId: string;
+    startSequenceNumber: string;
+    endSequenceNumber: string;
+    batchSize: number;
+    streamArn: string;
+  };
+}
+
+/** A record of the stream as Lambda hands it to a function. */
+export const asLambdaRecord = (record: StreamRecord, streamArn: string): DynamoDBRecord =>
+  ({
+    ...record,
+    eventSource: 'aws:dynamodb',
+    eventSourceARN: streamArn,
+    dynamodb: {
+      ...record.dynamodb,
+      ApproximateCreationDateTime: Math.floor(
+        (record.dynamodb?.ApproximateCreationDateTime?.getTime() ?? Date.now()) / 1000,
+      ),
+    },
+  }) as DynamoDBRecord;
+
+/** The records of a batch: the first the stream gives from its start, up to its end. */
+const recordsOf = async (
+  streams: DynamoDBStreamsClient,
+  {
+    streamArn,
+    shardId,
+    startSequenceNumber,
+    endSequenceNumber,
+  }: StreamInvocationRecord['DDBStreamBatchInfo'],
+) => {
+  const end = BigInt(endSequenceNumber);
+  const records: DynamoDBRecord[] = [];
+  let { ShardIterator } = await streams.send(
+    new GetShardIteratorCommand({
+      StreamArn: streamArn,
+      ShardId: shardId,
+      ShardIteratorType: 'AT_SEQUENCE_NUMBER',
+      SequenceNumber: startSequenceNumber,
+    }),
+  );
+  // a batch is at most 10,000 records: a few pages, bounded
+  for (let page = 0; ShardIterator && page < 20; page += 1) {
+    const { Records = [], NextShardIterator } = await streams.send(
+      new GetRecordsCommand({ ShardIterator }),
+    );
+    for (const record of Records) {
+      if (BigInt(record.dynamodb?.SequenceNumber ?? '0') > end) return records;
+      records.push(asLambdaRecord(record, streamArn));
+    }
+    ShardIterator = NextShardIterator;
+  }
+  return records;
+};
+
+export interface StreamFailureDependencies extends StreamConsumerDependencies {
+  streams: DynamoDBStreamsClient;
+}
+
+export const keepFailedStreamRecordsHandler = ({
+  streams,
+  streamDeadLetters,
+  ...telemetry
+}: StreamFailureDependencies) => {
+  const handedBack = handingBack(telemetry);
+  const keep = async (invocation: Context, body: string) => {
+    const { requestContext, timestamp, DDBStreamBatchInfo } = JSON.parse(
+      body,
+    ) as StreamInvocationRecord;
+    const records = await recordsOf(streams, DDBStreamBatchInfo);
+    // arn:aws:lambda:<region>:<account>:function:<name>[:<qualifier>]
+    const functionName = requestContext.functionArn.split(':')[6] ?? requestContext.functionArn;
+    const reason = `its event source mapping gave up after the retries (${requestContext.condition})`;
+    for (const record of records) {
+      await streamDeadLetters.put({ functionName, reason, failedAt: timestamp, record });
+    }
+    telemetry.record(invocation, {
+      level: 'ERROR',
+      message: 'stream records set aside whole in the stream dead-letter queue',
+      metric: 'StreamRecordsSetAside',
+      fields: { functionName, shardId: DDBStreamBatchInfo.shardId, records: records.length },
+    });
+  };
+  return async ({ Records }: SQSEvent, context: Context) => {
+    telemetry.start(context);
+    return handleEach(
+      Records,
+      (message) => keep(context, message.body),
+      (message) => message.messageId,
+      (message, error) => handedBack(context, `stream failure ${message.messageId}`, error),
+    );
+  };
+};
