@@ -2,7 +2,8 @@
 // delivery.ts's: trusted, it needs none of this). The host's every address is resolved once and must
 // be public (publicAddress.ts), and the connection goes to the address checked, never to a
 // second lookup's answer, which a DNS rebinding could have turned private; TLS still verifies the
-// certificate for the URL's host. No redirect is followed and at most 1 KiB of the answer is read.
+// certificate for the URL's host. No redirect is followed; the status line is the answer, and at
+// most 1 KiB of the body is read.
 
 import type { LookupAddress } from 'node:dns';
 import { Resolver as NameResolver } from 'node:dns/promises';
@@ -176,25 +177,19 @@ export const postToEndpoint = async (
       signal,
       ...(policy.ca === undefined ? {} : { ca: policy.ca }),
     });
-    const failed = (error: NodeJS.ErrnoException) =>
-      settle({
-        reason: signal.aborted ? noAnswer : (error.code ?? error.message),
-      });
-    request.on('error', failed);
+    request.on('error', (error: NodeJS.ErrnoException) =>
+      settle({ reason: signal.aborted ? noAnswer : (error.code ?? error.message) }),
+    );
     request.on('response', (response) => {
       const { statusCode: status = 0 } = response;
-      const answered = () => {
-        request.destroy();
-        const retryAfterMs = retryAfter(response.headers['retry-after'] ?? null, Date.now());
-        settle(retryAfterMs === undefined ? { status } : { status, retryAfterMs });
-      };
+      const retryAfterMs = retryAfter(response.headers['retry-after'] ?? null, Date.now());
+      // the status line is the answer: the body is read up to 1 KiB, never waited for
+      settle(retryAfterMs === undefined ? { status } : { status, retryAfterMs });
       let read = 0;
       response.on('data', (chunk: Buffer) => {
         read += chunk.length;
-        if (read >= MAX_ANSWER_BYTES) answered();
+        if (read >= MAX_ANSWER_BYTES) request.destroy();
       });
-      response.on('end', answered);
-      response.on('error', failed);
     });
     request.end(body);
   });

@@ -267,6 +267,32 @@ describe('a checked POST', () => {
     expect(publicReceiver.requests).toHaveLength(1);
   });
 
+  it('is delivered at its status line: a body trickled without end is not waited for', async () => {
+    let ended: boolean | undefined;
+    publicReceiver.answer = (_request, response) => {
+      response.writeHead(200).flushHeaders();
+      const trickle = setInterval(() => response.write('x'), 500);
+      response.on('close', () => {
+        clearInterval(trickle);
+        ended = true;
+      });
+    };
+    const started = Date.now();
+
+    expect(
+      await post(
+        `https://localhost:${port}/hook`,
+        standIn(resolverOf([PUBLIC_STAND_IN]).resolve),
+        2000,
+      ),
+    ).toEqual({ status: 200 });
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(ended).toBeUndefined();
+    expect(publicReceiver.requests).toHaveLength(1);
+    // its socket is closed at the deadline
+    await expect.poll(() => ended, { timeout: 3000 }).toBe(true);
+  });
+
   it('says a refused connection', async () => {
     const { resolve } = resolverOf([PUBLIC_STAND_IN]);
     // a port nobody listens on: taken a moment ago, then let go
