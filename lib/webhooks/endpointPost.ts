@@ -1,7 +1,7 @@
 // A POST to a caller's own webhook endpoint, safe from SSRF (the operator's WEBHOOK_URL is
 // delivery.ts's: trusted, it needs none of this). The host's every address is resolved once and must
-// be public (publicAddress.ts), and the connection goes to the address checked, never to a
-// second lookup's answer, which a DNS rebinding could have turned private; TLS still verifies the
+// be public (publicAddress.ts), and the connection goes to the addresses checked, in turn, never to
+// a second lookup's answer, which a DNS rebinding could have turned private; TLS still verifies the
 // certificate for the URL's host. No redirect is followed; the status line is the answer, and at
 // most 1 KiB of the body is read.
 
@@ -9,7 +9,7 @@ import type { LookupAddress } from 'node:dns';
 import { Resolver as NameResolver } from 'node:dns/promises';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
+import { isIP, type TcpSocketConnectOpts } from 'node:net';
 import { retryAfter } from '#lib/webhooks/delivery.ts';
 import { MAX_URL_CHARACTERS } from '#lib/webhooks/endpointStore.ts';
 import { isPublicAddress } from '#lib/webhooks/publicAddress.ts';
@@ -164,14 +164,20 @@ export const postToEndpoint = async (
   const checked = await Promise.race([checkedAddresses(target, policy, signal), timedOut]);
   // the caller sees the attempt's error: no address it did not write (as at registration)
   if ('refused' in checked) return { reason: checked.shown ?? checked.refused };
-  // the socket's own lookup answers the checked address: there is no second lookup to rebind
-  const pinned: LookupFunction = (_host, _options, callback) => callback(null, checked.slice(0, 1));
+  const connect: Omit<TcpSocketConnectOpts, 'port'> = {
+    // the socket's own lookup answers the checked addresses: there is no second lookup to rebind
+    lookup: (_host, _options, callback) => callback(null, [...checked]),
+    // every checked address in turn until one connects, each given a second (Node's 250 ms
+    // would pass over a distant receiver); the error is the first address's
+    autoSelectFamily: true,
+    autoSelectFamilyAttemptTimeout: 1000,
+  };
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((settle) => {
     const request = send(target, {
       method: 'POST',
       headers: { ...headers, 'content-length': Buffer.byteLength(body) },
-      lookup: pinned,
+      ...connect,
       // a socket of its own: a pooled one could be connected to an address checked for another
       agent: false,
       signal,

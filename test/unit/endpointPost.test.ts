@@ -293,6 +293,23 @@ describe('a checked POST', () => {
     await expect.poll(() => ended, { timeout: 3000 }).toBe(true);
   });
 
+  it('tries every checked address in turn', async () => {
+    // nothing listens on 127.0.0.3 nor 127.0.0.4, both public here
+    const policy = (...addresses: string[]) => ({
+      ...standIn(resolverOf(addresses).resolve),
+      isPublic: (address: string) => address !== PRIVATE,
+    });
+
+    expect(
+      await post(`https://localhost:${port}/hook`, policy('127.0.0.3', PUBLIC_STAND_IN)),
+    ).toEqual({ status: 204 });
+    expect(publicReceiver.requests).toHaveLength(1);
+    // none connects: the first address's error, and no address named
+    expect(await post(`https://localhost:${port}/hook`, policy('127.0.0.3', '127.0.0.4'))).toEqual({
+      reason: 'ECONNREFUSED',
+    });
+  });
+
   it('says a refused connection', async () => {
     const { resolve } = resolverOf([PUBLIC_STAND_IN]);
     // a port nobody listens on: taken a moment ago, then let go
