@@ -1,20 +1,19 @@
 // A POST to a caller's own webhook endpoint, safe from SSRF (the operator's WEBHOOK_URL is
 // delivery.ts's: trusted, it needs none of this). The host's every address is resolved once and must
-// be public (publicAddress.ts), and the connection goes to the address checked, never to a second
-// lookup's answer, which a DNS rebinding could have turned private; TLS still verifies the
-// certificate for the URL's host. No redirect is followed and at most 1 KiB of the answer is read.
+// be public (publicAddress.ts), and the connection goes to the addresses checked, in turn, never to
+// a second lookup's answer, which a DNS rebinding could have turned private; TLS still verifies the
+// certificate for the URL's host. No redirect is followed; the status line is the answer, and at
+// most 1 KiB of the body is read.
 
 import type { LookupAddress } from 'node:dns';
-import { lookup } from 'node:dns/promises';
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
+import { Resolver as NameResolver } from 'node:dns/promises';
+import { isIP, type TcpSocketConnectOpts } from 'node:net';
 import { retryAfter } from '#lib/webhooks/delivery.ts';
 import { MAX_URL_CHARACTERS } from '#lib/webhooks/endpointStore.ts';
 import { isPublicAddress } from '#lib/webhooks/publicAddress.ts';
 
-/** Every A and AAAA address of a host name. */
-export type Resolver = (host: string) => Promise<readonly LookupAddress[]>;
+/** Every A and AAAA address of a host name; `signal` abandons the lookup. */
+export type Resolver = (host: string, signal?: AbortSignal) => Promise<readonly LookupAddress[]>;
 
 export interface EndpointPolicy {
   /** WEBHOOK_ALLOW_PRIVATE_URLS=true (npm start's receivers on this machine): any address, http too. */
@@ -24,9 +23,44 @@ export interface EndpointPolicy {
   isPublic?: (address: string) => boolean;
   /** Certificates trusted beside the system's: a test receiver's self-signed one. */
   ca?: string;
+  /** The name servers asked instead of the system's: a test's. */
+  nameServers?: string[];
 }
 
-const resolveHost: Resolver = (host) => lookup(host, { all: true, order: 'verbatim' });
+// RFC 6761: localhost is the loopback, asked of no name server (c-ares reads no /etc/hosts)
+const LOOPBACK = [
+  { address: '127.0.0.1', family: 4 },
+  { address: '::1', family: 6 },
+];
+
+// c-ares, not getaddrinfo: a name server that does not answer holds none of libuv's 4 threads,
+// which the other attempts' and the AWS SDK's lookups need; a Resolver of its own, to cancel
+const dnsResolver =
+  (nameServers?: string[]): Resolver =>
+  async (host, signal) => {
+    if (host === 'localhost') return LOOPBACK;
+    // about 4 s at most (each query asked twice): a registration has no other deadline
+    const resolver = new NameResolver({ timeout: 1000, tries: 2 });
+    if (nameServers) resolver.setServers(nameServers);
+    signal?.addEventListener('abort', () => resolver.cancel(), { once: true });
+    const answers = await Promise.allSettled([resolver.resolve4(host), resolver.resolve6(host)]);
+    const errors = answers.flatMap((answer) =>
+      answer.status === 'rejected' ? [answer.reason as NodeJS.ErrnoException] : [],
+    );
+    // a host with addresses of one family only resolves: the other's ENODATA is no failure
+    const error =
+      errors.find(({ code }) => code !== 'ENODATA' && code !== 'ENOTFOUND') ??
+      (errors.length === 2 ? errors[0] : undefined);
+    if (error) throw error;
+    return answers.flatMap((answer, index) =>
+      answer.status === 'fulfilled'
+        ? answer.value.map((address) => ({ address, family: index === 0 ? 4 : 6 }))
+        : [],
+    );
+  };
+
+/** A lookup's failure that says nothing of the url: it could not be answered now. */
+const UNSETTLED = ['EAI_AGAIN', 'ETIMEOUT', 'ECONNREFUSED', 'ESERVFAIL', 'EREFUSED', 'ECANCELLED'];
 
 const schemes = (allowPrivate: boolean) => (allowPrivate ? ['https:', 'http:'] : ['https:']);
 
@@ -43,11 +77,17 @@ export const urlShapeProblem = (value: string, allowPrivate: boolean) => {
   return undefined;
 };
 
-/** The address a request to `url` connects to, once its every address passed the rule. */
-const checkedAddress = async (
+/** The addresses a request to `url` connects to, once every one of them passed the rule. */
+const checkedAddresses = async (
   url: URL,
-  { allowPrivate, resolve = resolveHost, isPublic = isPublicAddress }: EndpointPolicy,
-): Promise<LookupAddress | { refused: string; shown?: string; unsettled?: true }> => {
+  {
+    allowPrivate,
+    nameServers,
+    resolve = dnsResolver(nameServers),
+    isPublic = isPublicAddress,
+  }: EndpointPolicy,
+  signal?: AbortSignal,
+): Promise<readonly LookupAddress[] | { refused: string; shown?: string; unsettled?: true }> => {
   const allowed = schemes(allowPrivate);
   if (!allowed.includes(url.protocol))
     return { refused: `refused scheme ${url.protocol} (${allowed.join(' or ')} only)` };
@@ -57,17 +97,15 @@ const checkedAddress = async (
   let addresses: readonly LookupAddress[] = [{ address: host, family }];
   if (!family) {
     try {
-      addresses = await resolve(host);
+      addresses = await resolve(host, signal);
     } catch (error) {
       const { code, message } = error as NodeJS.ErrnoException;
-      // a resolver that cannot answer now (EAI_AGAIN) says nothing of the url: not a refusal
-      if (code === 'EAI_AGAIN')
+      if (UNSETTLED.includes(code ?? ''))
         return { refused: `could not resolve ${host} now`, unsettled: true };
       return { refused: `refused host ${host}: it does not resolve (${code ?? message})` };
     }
   }
-  const [first] = addresses;
-  if (first === undefined) return { refused: `refused host ${host}: it resolves to no address` };
+  if (addresses.length === 0) return { refused: `refused host ${host}: it resolves to no address` };
   const notPublic = allowPrivate ? undefined : addresses.find(({ address }) => !isPublic(address));
   if (notPublic)
     return {
@@ -75,7 +113,7 @@ const checkedAddress = async (
       // a caller is told no address it did not write: the API is no resolver of internal names
       ...(family ? {} : { shown: `${host} has an address that is not public` }),
     };
-  return first;
+  return addresses;
 };
 
 /**
@@ -87,7 +125,7 @@ export const urlAddressProblem = async (
   url: string,
   policy: EndpointPolicy,
 ): Promise<{ problem: string; unsettled?: true } | undefined> => {
-  const checked = await checkedAddress(new URL(url), policy);
+  const checked = await checkedAddresses(new URL(url), policy);
   if (!('refused' in checked)) return undefined;
   if (checked.unsettled) return { problem: checked.refused, unsettled: true };
   return {
@@ -121,43 +159,43 @@ export const postToEndpoint = async (
   const timedOut = new Promise<{ refused: string; shown?: string }>((settle) =>
     signal.addEventListener('abort', () => settle({ refused: noAnswer }), { once: true }),
   );
-  const checked = await Promise.race([checkedAddress(target, policy), timedOut]);
+  const checked = await Promise.race([checkedAddresses(target, policy, signal), timedOut]);
   // the caller sees the attempt's error: no address it did not write (as at registration)
   if ('refused' in checked) return { reason: checked.shown ?? checked.refused };
-  const { address, family } = checked;
-  // the socket's own lookup answers the checked address: there is no second lookup to rebind
-  const pinned: LookupFunction = (_host, options, callback) =>
-    options.all ? callback(null, [{ address, family }]) : callback(null, address, family);
-  const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  const connect: Omit<TcpSocketConnectOpts, 'port'> = {
+    // the socket's own lookup answers the checked addresses: there is no second lookup to rebind
+    lookup: (_host, _options, callback) => callback(null, [...checked]),
+    // every checked address in turn until one connects, each given a second (Node's 250 ms
+    // would pass over a distant receiver); the error is the first address's
+    autoSelectFamily: true,
+    autoSelectFamilyAttemptTimeout: 1000,
+  };
+  // loaded to post: the url check at registration needs neither, an https delivery no node:http
+  const { request: send } =
+    target.protocol === 'https:' ? await import('node:https') : await import('node:http');
   return new Promise((settle) => {
-    const failed = (error: NodeJS.ErrnoException) =>
-      settle({
-        reason: signal.aborted ? noAnswer : (error.code ?? error.message),
-      });
     const request = send(target, {
       method: 'POST',
       headers: { ...headers, 'content-length': Buffer.byteLength(body) },
-      lookup: pinned,
+      ...connect,
       // a socket of its own: a pooled one could be connected to an address checked for another
       agent: false,
       signal,
       ...(policy.ca === undefined ? {} : { ca: policy.ca }),
     });
-    request.on('error', failed);
+    request.on('error', (error: NodeJS.ErrnoException) =>
+      settle({ reason: signal.aborted ? noAnswer : (error.code ?? error.message) }),
+    );
     request.on('response', (response) => {
       const { statusCode: status = 0 } = response;
-      const answered = () => {
-        request.destroy();
-        const retryAfterMs = retryAfter(response.headers['retry-after'] ?? null, Date.now());
-        settle(retryAfterMs === undefined ? { status } : { status, retryAfterMs });
-      };
+      const retryAfterMs = retryAfter(response.headers['retry-after'] ?? null, Date.now());
+      // the status line is the answer: the body is read up to 1 KiB, never waited for
+      settle(retryAfterMs === undefined ? { status } : { status, retryAfterMs });
       let read = 0;
       response.on('data', (chunk: Buffer) => {
         read += chunk.length;
-        if (read >= MAX_ANSWER_BYTES) answered();
+        if (read >= MAX_ANSWER_BYTES) request.destroy();
       });
-      response.on('end', answered);
-      response.on('error', failed);
     });
     request.end(body);
   });

@@ -1,20 +1,24 @@
 // The checked POST to a caller's webhook endpoint, against real receivers on this machine only:
-// https with a certificate made here, for the name `localhost` (which /etc/hosts answers, so that
-// even a broken pin never asks a DNS server). No test may contact a public address, so where one
-// is needed, 127.0.0.2 stands in for it (the rule is replaced) and 127.0.0.1 stays private.
+// https with a certificate made here, for the name `localhost` (the loopback, asked of no name
+// server). No test may contact a public address, so where one is needed, 127.0.0.2 stands in for
+// it (the rule is replaced) and 127.0.0.1 stays private. Other names are a local name server's.
 import { execFileSync } from 'node:child_process';
+import { createSocket } from 'node:dgram';
 import type { LookupAddress } from 'node:dns';
+import { lookup } from 'node:dns/promises';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type RequestListener, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   type EndpointPolicy,
   postToEndpoint,
   type Resolver,
+  urlAddressProblem,
   urlShapeProblem,
 } from '#lib/webhooks/endpointPost.ts';
 
@@ -130,6 +134,46 @@ const noLookup = async (): Promise<LookupAddress[]> => {
 
 const isPublic = (address: string) => address === PUBLIC_STAND_IN;
 
+/**
+ * A name server on 127.0.0.1 that answers each of `hosts` with its IPv4 address (it has no IPv6
+ * one) or an error code (DNS rcode); any other name does not exist. Without `hosts`, it never
+ * answers. It notes every name asked, once a query (A or AAAA).
+ */
+const nameServer = async (hosts?: Record<string, string | number>) => {
+  const socket = createSocket('udp4');
+  const asked: string[] = [];
+  socket.on('message', (query, from) => {
+    let end = 12;
+    const labels: string[] = [];
+    for (let length = query.readUInt8(end); length > 0; length = query.readUInt8(end)) {
+      labels.push(query.toString('latin1', end + 1, end + 1 + length));
+      end += length + 1;
+    }
+    asked.push(labels.join('.'));
+    if (!hosts) return;
+    const found = hosts[labels.join('.')] ?? 3; // NXDOMAIN
+    // an A record, named by a pointer to the question's name (at byte 12)
+    const records =
+      typeof found === 'string' && query.readUInt16BE(end + 1) === 1
+        ? [[0xc0, 12, 0, 1, 0, 1, 0, 0, 0, 60, 0, 4, ...found.split('.').map(Number)]]
+        : [];
+    const rcode = typeof found === 'number' ? found : 0;
+    const header = [0x81, 0x80 | rcode, 0, 1, 0, records.length, 0, 0, 0, 0];
+    const answer = [query.subarray(0, 2), Buffer.from(header), query.subarray(12, end + 5)];
+    socket.send(
+      Buffer.concat([...answer, ...records.map((record) => Buffer.from(record))]),
+      from.port,
+      from.address,
+    );
+  });
+  await new Promise<void>((bound) => socket.bind(0, '127.0.0.1', bound));
+  return {
+    asked,
+    nameServers: [`127.0.0.1:${socket.address().port}`],
+    close: () => socket.close(),
+  };
+};
+
 /** The policy of a deployed stage, but 127.0.0.2 counts as public and the test's CA is trusted. */
 const standIn = (resolve: Resolver): EndpointPolicy => ({
   allowPrivate: false,
@@ -223,6 +267,49 @@ describe('a checked POST', () => {
     expect(publicReceiver.requests).toHaveLength(1);
   });
 
+  it('is delivered at its status line: a body trickled without end is not waited for', async () => {
+    let ended: boolean | undefined;
+    publicReceiver.answer = (_request, response) => {
+      response.writeHead(200).flushHeaders();
+      const trickle = setInterval(() => response.write('x'), 500);
+      response.on('close', () => {
+        clearInterval(trickle);
+        ended = true;
+      });
+    };
+    const started = Date.now();
+
+    expect(
+      await post(
+        `https://localhost:${port}/hook`,
+        standIn(resolverOf([PUBLIC_STAND_IN]).resolve),
+        2000,
+      ),
+    ).toEqual({ status: 200 });
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(ended).toBeUndefined();
+    expect(publicReceiver.requests).toHaveLength(1);
+    // its socket is closed at the deadline
+    await expect.poll(() => ended, { timeout: 3000 }).toBe(true);
+  });
+
+  it('tries every checked address in turn', async () => {
+    // nothing listens on 127.0.0.3 nor 127.0.0.4, both public here
+    const policy = (...addresses: string[]) => ({
+      ...standIn(resolverOf(addresses).resolve),
+      isPublic: (address: string) => address !== PRIVATE,
+    });
+
+    expect(
+      await post(`https://localhost:${port}/hook`, policy('127.0.0.3', PUBLIC_STAND_IN)),
+    ).toEqual({ status: 204 });
+    expect(publicReceiver.requests).toHaveLength(1);
+    // none connects: the first address's error, and no address named
+    expect(await post(`https://localhost:${port}/hook`, policy('127.0.0.3', '127.0.0.4'))).toEqual({
+      reason: 'ECONNREFUSED',
+    });
+  });
+
   it('says a refused connection', async () => {
     const { resolve } = resolverOf([PUBLIC_STAND_IN]);
     // a port nobody listens on: taken a moment ago, then let go
@@ -266,7 +353,7 @@ describe('the address rule of a POST', () => {
     expect(await post(`https://${PRIVATE}:${port}/hook`, { allowPrivate: false, ca })).toEqual({
       reason: 'refused address 127.0.0.1: not public',
     });
-    // the system's own resolver (/etc/hosts: localhost is 127.0.0.1, perhaps ::1 too)
+    // the service's own resolver: localhost is the loopback (RFC 6761)
     expect(await post(url, { allowPrivate: false, ca })).toEqual({
       reason: 'localhost has an address that is not public',
     });
@@ -288,6 +375,67 @@ describe('the address rule of a POST', () => {
       await post('https://localhost/hook', { allowPrivate: true, resolve: resolverOf([]).resolve }),
     ).toEqual({ reason: 'refused host localhost: it resolves to no address' });
   });
+});
+
+describe('the lookup of a host', () => {
+  it('asks a name server for every A and AAAA address: one family is enough', async () => {
+    const server = await nameServer({ 'ipv4-only.test': PRIVATE });
+    const { nameServers } = server;
+
+    expect(
+      await post(`http://ipv4-only.test:${httpPort}/hook`, { allowPrivate: true, nameServers }),
+    ).toEqual({ status: 204 });
+    expect(server.asked).toEqual(['ipv4-only.test', 'ipv4-only.test']);
+    server.close();
+  });
+
+  it('tells a name that does not exist from a name server that cannot answer now', async () => {
+    const server = await nameServer({ 'failing.test': 2 }); // SERVFAIL
+    const policy = { allowPrivate: false, nameServers: server.nameServers };
+
+    expect(await post('https://nowhere.test/hook', policy)).toEqual({
+      reason: 'refused host nowhere.test: it does not resolve (ENOTFOUND)',
+    });
+    expect(await urlAddressProblem('https://failing.test/hook', policy)).toEqual({
+      problem: 'could not resolve failing.test now',
+      unsettled: true,
+    });
+    server.close();
+  });
+
+  it('holds no thread another lookup needs, and is cancelled at the deadline', async () => {
+    const stuck = await nameServer();
+    const healthy = await nameServer({ 'healthy.test': PRIVATE });
+    let stuckEnded = false;
+    // more than libuv's pool has threads (4)
+    const stuckAttempts = Promise.all(
+      [1, 2, 3, 4, 5].map((n) =>
+        post(
+          `http://stuck-${n}.test:${httpPort}/hook`,
+          { allowPrivate: true, nameServers: stuck.nameServers },
+          700,
+        ),
+      ),
+    ).finally(() => {
+      stuckEnded = true;
+    });
+
+    // another endpoint's attempt, and getaddrinfo (in the pool, as the AWS SDK's lookups) meanwhile
+    expect(
+      await post(`http://healthy.test:${httpPort}/hook`, {
+        allowPrivate: true,
+        nameServers: healthy.nameServers,
+      }),
+    ).toEqual({ status: 204 });
+    expect(await lookup('localhost')).toMatchObject({ address: expect.any(String) });
+    expect(stuckEnded).toBe(false);
+    expect(await stuckAttempts).toEqual(Array(5).fill({ reason: 'no answer within 700 ms' }));
+    // an A and an AAAA query a host, once: uncancelled, c-ares would ask again after 1 to 2 s
+    await sleep(2000);
+    expect(stuck.asked).toHaveLength(10);
+    stuck.close();
+    healthy.close();
+  }, 10_000);
 });
 
 describe('a DNS rebinding', () => {
