@@ -36,9 +36,12 @@ const inheritedEnv = () =>
     ),
   );
 
-/** Spawn the start script in its own process group, so that stopping it stops java and sls too. */
-export const spawnStart = (env: NodeJS.ProcessEnv): StartResult => {
-  const child = spawn(process.execPath, [join(repoRoot, 'infra', 'local', 'start.ts')], {
+/**
+ * Spawn the start script in its own process group, so that stopping it stops java and sls too;
+ * `args` are its flags (`--json`: the functions' JSON log lines whole, as deployed).
+ */
+export const spawnStart = (env: NodeJS.ProcessEnv, args: string[] = []): StartResult => {
+  const child = spawn(process.execPath, [join(repoRoot, 'infra', 'local', 'start.ts'), ...args], {
     cwd: repoRoot,
     env: { ...inheritedEnv(), ...env },
     detached: true,
@@ -59,6 +62,8 @@ export const startLocalService = async (
   dataDir = mkdtempSync(join(tmpdir(), 'plant-store-e2e-')),
   /** More settings for the start script, e.g. AUTH_JWKS_URL for a test identity provider. */
   extraEnv: NodeJS.ProcessEnv = {},
+  /** Flags of `npm start`, e.g. `--json` for a test that reads why a function failed. */
+  args: string[] = [],
 ): Promise<LocalService> => {
   const [httpPort, lambdaPort, dynamoPort] = [await freePort(), await freePort(), await freePort()];
   const env = {
@@ -68,7 +73,7 @@ export const startLocalService = async (
     PLANTS_LOCAL_DATA: dataDir,
     ...extraEnv,
   };
-  const started = spawnStart(env);
+  const started = spawnStart(env, args);
   const stop = async () => {
     if (started.child.exitCode !== null || started.child.signalCode !== null) return;
     // the whole group, as Ctrl-C in a terminal would
