@@ -208,6 +208,16 @@ describe('POST /webhooks', () => {
       { url: 'https://hooks.example.com/', description: 'é'.repeat(257) },
       /^description must be at most 256/,
     ],
+    [
+      'an unpaired surrogate in url',
+      { url: 'https://hooks.example.com/\ud800' },
+      /^url must be well-formed Unicode/,
+    ],
+    [
+      'a lone low surrogate in description',
+      { url: 'https://hooks.example.com/', description: 'shop \udc00' },
+      /^description must be well-formed Unicode/,
+    ],
   ])('refuses %s with a 400 naming the field, storing nothing', async (_case, request, message) => {
     const { status, body } = await register(request);
     expect(status).toBe(400);

@@ -23,7 +23,7 @@ export const badEndpointId = {
 /** The 400 of a route with an endpoint's settings in its body (and, for PUT, an id in its path). */
 export const badEndpointBody = {
   description:
-    'The body or the path id is not valid: the body is missing, not JSON or not an object, or breaks a field rule (see the schema): `url` is not an absolute https URL with no user info or fragment, or it points at an address that is not public (loopback, private, link-local, shared, reserved; every address of the host is checked), or its host does not resolve; `events` is empty, repeats a type or names an unknown one; `description` is too long. The message names the field and why.',
+    'The body or the path id is not valid: the body is missing, not JSON or not an object, or breaks a field rule (see the schema): `url` is not an absolute https URL with no user info or fragment, or it points at an address that is not public (loopback, private, link-local, shared, reserved; every address of the host is checked), or its host does not resolve; `events` is empty, repeats a type or names an unknown one; `description` is too long; `url` or `description` is not well-formed Unicode (an unpaired surrogate). The message names the field and why.',
   examples: {
     missingUrl: { summary: 'No url', message: refusalOf(NewEndpoint, {}) },
     privateUrl: {
