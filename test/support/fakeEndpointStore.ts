@@ -107,9 +107,12 @@ export class FakeEndpointStore implements EndpointStore {
     if (this.unavailable) throw new Error('throttled');
     const endpoint = this.owned(owner, id);
     if (!endpoint) return;
-    // as the real one: the first failure stays; a disabling counts only failures still counted
-    if (health.kind === 'disabled' && health.failingSince !== undefined) {
-      if (endpoint.failingSince !== health.failingSince) return;
+    // as the real one: the first failure stays; a disabling counts only failures still counted,
+    // and only of the url that answered
+    if (health.kind === 'disabled') {
+      if (endpoint.url !== health.url) return;
+      if (health.failingSince !== undefined && endpoint.failingSince !== health.failingSince)
+        return;
     }
     const { failingSince, ...rest } = endpoint;
     this.endpoints.set(
