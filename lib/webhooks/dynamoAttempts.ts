@@ -5,6 +5,7 @@
 // past its time themselves.
 //
 // The DynamoDB actions of each operation: record PutItem, list Query, event GetItem.
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { abortable } from '#lib/plants/dynamoClient.ts';
 import type { DynamoTarget } from '#lib/plants/dynamoStore.ts';
@@ -36,13 +37,19 @@ const toAttempt = (item: Record<string, unknown>): Attempt => {
 export const dynamoRecordAttempt =
   ({ client, table }: DynamoTarget): AttemptStore['record'] =>
   async (endpointId, attempt, event) => {
+    // each item is written once: an event keeps its first send time, so a resend never renews it
     const put = (key: object, fields: object) =>
-      client.send(
-        new PutCommand({
-          TableName: table,
-          Item: { ...key, ...fields, expiresAt: expiresAt(attempt.at) },
-        }),
-      );
+      client
+        .send(
+          new PutCommand({
+            TableName: table,
+            Item: { ...key, ...fields, expiresAt: expiresAt(attempt.at) },
+            ConditionExpression: 'attribute_not_exists(sk)',
+          }),
+        )
+        .catch((error: unknown) => {
+          if (!(error instanceof ConditionalCheckFailedException)) throw error;
+        });
     await Promise.all([
       put(attemptKey(endpointId, attempt), attempt),
       ...(event ? [put(eventKey(endpointId, attempt.webhookId), event)] : []),

@@ -134,7 +134,9 @@ export class FakeAttemptStore implements AttemptStore {
 
   async record(endpointId: string, attempt: Attempt, event?: SentEvent) {
     this.attempts.set(endpointId, [...(this.attempts.get(endpointId) ?? []), attempt]);
-    if (event) this.events.set(`${endpointId} ${attempt.webhookId}`, event);
+    // as the real one: an event is kept as first sent
+    const key = `${endpointId} ${attempt.webhookId}`;
+    if (event && !this.events.has(key)) this.events.set(key, event);
   }
 
   async list(endpointId: string, { limit, after }: { limit: number; after?: string | undefined }) {
