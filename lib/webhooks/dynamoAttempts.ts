@@ -4,9 +4,10 @@
 // `expiresAt` for the table's TTL, 14 days on; TTL deletes days late, so the reads skip what is
 // past its time themselves.
 //
-// The DynamoDB actions of each operation: record PutItem, list Query, event GetItem.
+// The DynamoDB actions of each operation: record PutItem, list Query, event GetItem, countSend
+// UpdateItem.
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { abortable } from '#lib/plants/dynamoClient.ts';
 import type { DynamoTarget } from '#lib/plants/dynamoStore.ts';
 import { unavailableOr } from '#lib/plants/storeErrors.ts';
@@ -14,6 +15,7 @@ import {
   ATTEMPTS_KEPT_MS,
   type Attempt,
   type AttemptStore,
+  MAX_SENDS_PER_MINUTE,
   type SentEvent,
 } from '#lib/webhooks/endpointDeliveries.ts';
 import {
@@ -21,6 +23,7 @@ import {
   attemptKey,
   deliveriesPartition,
   eventKey,
+  sendsKey,
 } from '#lib/webhooks/endpointKeys.mjs';
 
 /** When the table's TTL may delete what started at `at`: seconds since the epoch. */
@@ -100,5 +103,36 @@ export const dynamoSentEvent =
       return { outcome: 'found', event: { type: Item.type, body: Item.body } as SentEvent };
     } catch (error) {
       return unavailableOr(error);
+    }
+  };
+
+const MINUTE_MS = 60_000;
+
+export const dynamoCountSend =
+  ({ client, table, now = () => new Date() }: DynamoTarget): AttemptStore['countSend'] =>
+  async (endpointId, { signal } = {}) => {
+    const at = now().getTime();
+    const ends = (Math.floor(at / MINUTE_MS) + 1) * MINUTE_MS;
+    try {
+      // one conditional write: concurrent pings and resends never count past the most
+      await client.send(
+        new UpdateCommand({
+          TableName: table,
+          Key: sendsKey(endpointId, new Date(ends - MINUTE_MS).toISOString()),
+          UpdateExpression: 'ADD #count :one SET expiresAt = :ends',
+          ConditionExpression: 'attribute_not_exists(#count) OR #count < :most',
+          ExpressionAttributeNames: { '#count': 'count' },
+          ExpressionAttributeValues: {
+            ':one': 1,
+            ':most': MAX_SENDS_PER_MINUTE,
+            ':ends': ends / 1000,
+          },
+        }),
+        abortable(signal),
+      );
+      return { outcome: 'counted' };
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) return unavailableOr(error);
+      return { outcome: 'limited', retryAfterSeconds: Math.ceil((ends - at) / 1000) };
     }
   };

@@ -2169,6 +2169,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The endpoint had 10 pings and resends (counted together) this minute: try again after `Retry-After` seconds, when the minute ends. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A fault of ours. The message is always `Internal server error`; the details go to the log with the request id, never to the client. */
             500: {
                 headers: {
@@ -2397,6 +2409,18 @@ export interface operations {
             /** @description The endpoint is disabled, and nothing is delivered to a disabled endpoint: enable it with `PUT` first (a ping reaches it while disabled). */
             409: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The endpoint had 10 pings and resends (counted together) this minute: try again after `Retry-After` seconds, when the minute ends. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     "Cache-Control": components["headers"]["CacheControl"];
                     "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
                     [name: string]: unknown;
