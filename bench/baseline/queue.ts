@@ -16,9 +16,8 @@ export const counted = async (endpointId: string) => {
       new UpdateCommand({
         TableName: webhooksTable,
         Key: sendsKey(endpointId, new Date(ends - 60_000).toISOString()),
-        UpdateExpression: 'ADD #count :one SET expiresAt = :ends',
-        ConditionExpression: 'attribute_not_exists(#count) OR #count < :most',
-        ExpressionAttributeNames: { '#count': 'count' },
+        UpdateExpression: 'ADD sends :one SET expiresAt = :ends',
+        ConditionExpression: 'attribute_not_exists(sends) OR sends < :most',
         ExpressionAttributeValues: { ':one': 1, ':most': 10, ':ends': ends / 1000 },
       }),
     );

@@ -1,5 +1,4 @@
-// The rule every string of every request body keeps (API.md, strings): well-formed Unicode, as
-// I-JSON requires, so that what is stored is sent on as it was sent.
+// Every string of every request body is well-formed Unicode, as I-JSON requires (API.md).
 import * as z from 'zod/mini';
 
 /** The check of a body's string `field`: an unpaired surrogate is a 400 naming it. */

@@ -109,9 +109,8 @@ export const sendLimited = async (
   const log = { endpointId: id };
   if (count.outcome === 'counted') return undefined;
   if (count.outcome === 'unavailable') return endpointsUnavailable(count.cause, log);
-  const { retryAfterSeconds } = count;
-  const message = sendsLimitedMessage(id, retryAfterSeconds);
-  const headers = retryAfterIn(retryAfterSeconds);
+  const seconds = count.retryAfterSeconds;
+  const [message, headers] = [sendsLimitedMessage(id, seconds), retryAfterIn(seconds)];
   return { status: 429, message, headers, metric: 'EndpointSendsLimited', outcome: 'limited', log };
 };
 

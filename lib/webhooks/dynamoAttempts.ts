@@ -1,8 +1,9 @@
 // The delivery attempts of a caller's endpoint, and the events they delivered, on DynamoDB (the
 // webhooks table): the endpoint's partition deliveriesPartition, an item per attempt sorted by when
-// it started, an item per event for a resend (lib/webhooks/endpointKeys.mjs). Each item carries
-// `expiresAt` for the table's TTL, 14 days on; TTL deletes days late, so the reads skip what is
-// past its time themselves.
+// it started, an item per event for a resend, an item per minute counting its pings and resends
+// (lib/webhooks/endpointKeys.mjs). Each item carries `expiresAt` for the table's TTL (attempts and
+// events 14 days on, a count when its minute ends); TTL deletes days late, so the reads skip what
+// is past its time themselves.
 //
 // The DynamoDB actions of each operation: record PutItem, list Query, event GetItem, countSend
 // UpdateItem.
@@ -106,25 +107,22 @@ export const dynamoSentEvent =
     }
   };
 
-const MINUTE_MS = 60_000;
-
 export const dynamoCountSend =
   ({ client, table, now = () => new Date() }: DynamoTarget): AttemptStore['countSend'] =>
   async (endpointId, { signal } = {}) => {
     const at = now().getTime();
-    const ends = (Math.floor(at / MINUTE_MS) + 1) * MINUTE_MS;
+    const ends = at - (at % 60_000) + 60_000;
     try {
-      // one conditional write: concurrent pings and resends never count past the most
       await client.send(
         new UpdateCommand({
           TableName: table,
-          Key: sendsKey(endpointId, new Date(ends - MINUTE_MS).toISOString()),
-          UpdateExpression: 'ADD #count :one SET expiresAt = :ends',
-          ConditionExpression: 'attribute_not_exists(#count) OR #count < :most',
-          ExpressionAttributeNames: { '#count': 'count' },
+          Key: sendsKey(endpointId, new Date(ends - 60_000).toISOString()),
+          UpdateExpression: 'ADD sends :one SET expiresAt = :ends',
+          // one conditional write: concurrent pings and resends never count past the most
+          ConditionExpression: 'attribute_not_exists(sends) OR sends < :max',
           ExpressionAttributeValues: {
             ':one': 1,
-            ':most': MAX_SENDS_PER_MINUTE,
+            ':max': MAX_SENDS_PER_MINUTE,
             ':ends': ends / 1000,
           },
         }),

@@ -88,10 +88,7 @@ export type SentEventResult =
   | Unavailable;
 
 export interface AttemptStore {
-  /**
-   * Keeps `attempt` 14 days; with `event` (a delivery's first attempt), keeps it for a resend 14
-   * days from its first send (a resend's first attempt changes nothing of it).
-   */
+  /** Keeps `attempt` 14 days; with `event`, keeps it for a resend 14 days from its first send. */
   record(endpointId: string, attempt: Attempt, event?: SentEvent): Promise<void>;
   /** The endpoint's attempts of the last 14 days, newest first. */
   list(

@@ -55,10 +55,7 @@ export interface StoredEndpoint extends Endpoint {
 export type EndpointHealth =
   | { kind: 'healthy' }
   | { kind: 'failing'; since: string }
-  /**
-   * Only while `url` is still the one the attempt POSTed to and, with `failingSince`, its failures
-   * still count from then (no PUT in between).
-   */
+  /** Only while `url` is still its url and, with `failingSince`, its failures count from then. */
   | { kind: 'disabled'; reason: string; url: string; failingSince?: string | undefined };
 
 export type CreateEndpointResult =

@@ -101,7 +101,7 @@ describe('pings and resends on DynamoDB', () => {
     expect(await table.items()).toContainEqual({
       pk: `endpoint#${ID}`,
       sk: `sends#${at(0).toISOString()}`,
-      count: 10,
+      sends: 10,
       expiresAt: (MINUTE + 60_000) / 1000,
     });
 
