@@ -7,9 +7,10 @@ export {
   countKey,
   ENDPOINT_PREFIX,
   endpointKey,
+  sendsKey,
 } from '../lib/webhooks/endpointKeys.mjs';
 export declare const endpointId: (n: number) => string;
 export declare const endpointItem: (n: number, url: string) => Record<string, AttributeValue>;
 export declare const SENT_WEBHOOK_ID: string;
 export declare const attemptItem: (n: number) => Record<string, AttributeValue>;
-export declare const eventItem: () => Record<string, AttributeValue>;
+export declare const eventItem: (n?: number) => Record<string, AttributeValue>;

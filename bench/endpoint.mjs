@@ -10,6 +10,7 @@ export {
   countKey,
   ENDPOINT_PREFIX,
   endpointKey,
+  sendsKey,
 } from '../lib/webhooks/endpointKeys.mjs';
 
 /** The endpoints the caller has from the start: the most a caller may (MAX_ENDPOINTS_PER_CALLER). */
@@ -63,9 +64,9 @@ export const attemptItem = (n) => {
   };
 };
 
-/** The event as kept for a resend. */
-export const eventItem = () => {
-  const { pk, sk } = eventKey(endpointId(7), SENT_WEBHOOK_ID);
+/** The event as endpoint `n` (7 unless said) keeps it for a resend. */
+export const eventItem = (n = 7) => {
+  const { pk, sk } = eventKey(endpointId(n), SENT_WEBHOOK_ID);
   const body = JSON.stringify({
     type: 'plant.added',
     timestamp: new Date().toISOString(),

@@ -5,9 +5,9 @@
 import { ENDPOINT_URL, endpointId, SENT_WEBHOOK_ID } from './endpoint.mjs';
 
 /**
- * Each route's request, given the number of the plant or endpoint the invocation may create, delete
- * or rotate (bench/seed.ts stores those a run deletes or rotates; a rotation adds a secret to the
- * endpoint, so each is of an endpoint of its own).
+ * Each route's request, given the number of the plant or endpoint the invocation may create, delete,
+ * rotate, ping or resend to (bench/seed.ts stores those a run deletes, rotates, pings or resends to;
+ * a rotation adds a secret to the endpoint, so each is of an endpoint of its own).
  */
 export const requests = {
   listPlants: () => ({ query: 'limit=20' }),
@@ -25,7 +25,8 @@ export const requests = {
   }),
   deleteEndpoint: (id) => ({ path: { id: endpointId(id) } }),
   rotateEndpointSecret: (id) => ({ path: { id: endpointId(id) } }),
-  pingEndpoint: () => ({ path: { id: endpointId(7) } }),
+  // each ping and resend of an endpoint of its own: an endpoint takes 10 of them a minute
+  pingEndpoint: (id) => ({ path: { id: endpointId(id) } }),
   listEndpointAttempts: () => ({ path: { id: endpointId(7) }, query: 'limit=20' }),
-  resendEndpointEvent: () => ({ path: { id: endpointId(7), webhookId: SENT_WEBHOOK_ID } }),
+  resendEndpointEvent: (id) => ({ path: { id: endpointId(id), webhookId: SENT_WEBHOOK_ID } }),
 };

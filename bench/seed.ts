@@ -125,7 +125,8 @@ const onlySeededEndpoints = async (store: Store) => {
 /**
  * What a run with the store needs before it makes `count` invocations from each of `firstIds`: the
  * plants or endpoints its deletes take, the endpoints it rotates (each a rotation of its own: one
- * adds a secret that the next would compare and copy), room for its creates (a caller has at most
+ * adds a secret that the next would compare and copy), pings or resends to (each of its own, with
+ * the event a resend reads: an endpoint takes 10 a minute), room for its creates (a caller has at most
  * MAX_ENDPOINTS_PER_CALLER: the count set that many lower than the most, so that the run's last
  * create reaches it), and for the endpoints' list and the webhooks to them, the caller's seeded
  * endpoints only, as seeded (the creates and rotations of other runs left theirs in its partition,
@@ -138,7 +139,15 @@ export const prepareRun = async (store: Store, kind: Kind, firstIds: number[], c
       return seedPlants(store.dynamoClient, blocks);
     case 'deleteEndpoint':
     case 'rotateEndpointSecret':
+    case 'pingEndpoint':
       return seedEndpoints(store, blocks);
+    case 'resendEndpointEvent':
+      await seedEndpoints(store, blocks);
+      return putAll(
+        store.dynamoClient,
+        WEBHOOKS_TABLE,
+        blocks.map((n) => eventItem(n)),
+      );
     case 'createEndpoint':
       return setCount(store.dynamoClient, MAX_ENDPOINTS_PER_CALLER - blocks.length);
     case 'listEndpoints':

@@ -5,13 +5,16 @@ import { loadConfig } from '#lib/config/load.ts';
 import { httpDependencies } from '#lib/http/dependencies.ts';
 import { dynamoTargetFrom } from '#lib/plants/dynamoStore.ts';
 import { pingEndpointHandler } from '#lib/routes/pingEndpoint.ts';
+import { dynamoCountSend } from '#lib/webhooks/dynamoAttempts.ts';
 import { dynamoGetEndpoint } from '#lib/webhooks/dynamoEndpoints.ts';
 import { sqsDeliveryQueue } from '#lib/webhooks/retries.ts';
 
 const config = loadConfig(process.env, { ...endpointRouteSettings, queue: deliveryQueueSettings });
+const target = dynamoTargetFrom(config.store);
 
 export const handler = pingEndpointHandler({
-  endpointStore: { get: dynamoGetEndpoint(dynamoTargetFrom(config.store)) },
+  endpointStore: { get: dynamoGetEndpoint(target) },
+  attemptStore: { countSend: dynamoCountSend(target) },
   queue: sqsDeliveryQueue(new SQSClient({ region: config.queue.region }), config.queue.queueUrl),
   ...httpDependencies(config),
 });

@@ -5,7 +5,7 @@ import { loadConfig } from '#lib/config/load.ts';
 import { httpDependencies } from '#lib/http/dependencies.ts';
 import { dynamoTargetFrom } from '#lib/plants/dynamoStore.ts';
 import { resendEndpointEventHandler } from '#lib/routes/resendEndpointEvent.ts';
-import { dynamoSentEvent } from '#lib/webhooks/dynamoAttempts.ts';
+import { dynamoCountSend, dynamoSentEvent } from '#lib/webhooks/dynamoAttempts.ts';
 import { dynamoGetEndpoint } from '#lib/webhooks/dynamoEndpoints.ts';
 import { sqsDeliveryQueue } from '#lib/webhooks/retries.ts';
 
@@ -14,7 +14,7 @@ const target = dynamoTargetFrom(config.store);
 
 export const handler = resendEndpointEventHandler({
   endpointStore: { get: dynamoGetEndpoint(target) },
-  attemptStore: { event: dynamoSentEvent(target) },
+  attemptStore: { event: dynamoSentEvent(target), countSend: dynamoCountSend(target) },
   queue: sqsDeliveryQueue(new SQSClient({ region: config.queue.region }), config.queue.queueUrl),
   ...httpDependencies(config),
 });

@@ -44,6 +44,8 @@ export const METRIC_NAMES = [
   'EndpointEventsResent',
   'EndpointEventsNotFound',
   'EndpointResendsRefused',
+  // the 429 of a ping or resend past the endpoint's most per minute
+  'EndpointSendsLimited',
   // the 503 of a ping or resend whose delivery the queue did not take
   'DeliveryQueueUnavailable',
   // the 503 of a registration whose url's host could not be resolved just now

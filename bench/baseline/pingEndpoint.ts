@@ -1,10 +1,10 @@
-// POST /webhooks/{id}/ping, bare: the same GetItem of the caller's endpoint, then the same
-// SendMessageBatch of one webhook.ping delivery to the endpoint-deliveries queue.
+// POST /webhooks/{id}/ping, bare: the same GetItem of the caller's endpoint and UpdateItem of its
+// count, then the same SendMessageBatch of one webhook.ping delivery to the endpoint-deliveries queue.
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
 import { endpointKey } from '../endpoint.mjs';
 import { callerOf, client, endpointIdOf, fail, webhooksTable } from './common.ts';
-import { newWebhookId, queue } from './queue.ts';
+import { counted, newWebhookId, queue } from './queue.ts';
 
 export const handler = async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyResultV2> => {
   const sub = await callerOf(event);
@@ -16,6 +16,7 @@ export const handler = async (event: APIGatewayProxyEventV2): Promise<APIGateway
       new GetCommand({ TableName: webhooksTable, Key: endpointKey(sub, id), ConsistentRead: true }),
     );
     if (!Item) return fail(404, 'Not found');
+    if (!(await counted(id))) return fail(429, 'Too many');
   } catch {
     return fail(503, 'Unavailable');
   }

@@ -1,10 +1,11 @@
 // POST /webhooks/{id}/attempts/{webhookId}/resend, bare: the same GetItem of the caller's endpoint
-// and of the event, then the same SendMessageBatch of it to the endpoint-deliveries queue.
+// and of the event and UpdateItem of the endpoint's count, then the same SendMessageBatch of it to
+// the endpoint-deliveries queue.
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
 import { endpointKey } from '../endpoint.mjs';
 import { callerOf, client, endpointIdOf, fail, webhooksTable } from './common.ts';
-import { queue } from './queue.ts';
+import { counted, queue } from './queue.ts';
 
 export const handler = async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyResultV2> => {
   const sub = await callerOf(event);
@@ -28,8 +29,9 @@ export const handler = async (event: APIGatewayProxyEventV2): Promise<APIGateway
         }),
       ),
     ]);
-    if (!endpoint || !sent || Number(sent.expiresAt) * 1000 <= Date.now())
-      return fail(404, 'Not found');
+    if (!endpoint) return fail(404, 'Not found');
+    if (!(await counted(id))) return fail(429, 'Too many');
+    if (!sent || Number(sent.expiresAt) * 1000 <= Date.now()) return fail(404, 'Not found');
     if (endpoint.disabled) return fail(409, 'Disabled');
     return queue({ owner: sub, endpointId: id, webhookId, type: sent.type, body: sent.body });
   } catch {

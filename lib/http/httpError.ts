@@ -34,4 +34,5 @@ export const isRouteError = (error: unknown): error is RouteError =>
 
 /** How long a client should wait before retrying after a 503. */
 export const RETRY_AFTER_SECONDS = 1;
-export const retryAfter = { 'Retry-After': String(RETRY_AFTER_SECONDS) };
+export const retryAfterIn = (seconds: number) => ({ 'Retry-After': String(seconds) });
+export const retryAfter = retryAfterIn(RETRY_AFTER_SECONDS);

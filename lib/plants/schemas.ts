@@ -3,6 +3,7 @@
 // bodies, the answers, the OpenAPI document, the store's item, update and replay check, and the
 // webhook all derive from it. zod/mini keeps the bundle (and so the cold start) small.
 import * as z from 'zod/mini';
+import { wellFormed } from '#lib/http/wellFormed.ts';
 import { idRule } from '#lib/plants/ids.ts';
 
 // Every schema is marked /* @__PURE__ */ (building one has no effect beyond it; its registered
@@ -17,12 +18,7 @@ const unicodeString = (field: string, required: boolean) =>
           ? `${field} is required: a string`
           : `${field} must be a string`,
     })
-    .check(
-      z.refine(
-        (value: string) => value.isWellFormed(),
-        `${field} must be well-formed Unicode (no unpaired surrogates)`,
-      ),
-    );
+    .check(wellFormed(field));
 
 /**
  * The names of a plant's content fields, in the order answers give them: what the store sets (or

@@ -1,10 +1,17 @@
 // What the routes of a caller's webhook endpoints share: the endpoint as the API shows it (never
 // its secrets), a new secret, the url's rule, an endpoint that is not there, a store outage, the
-// caller's endpoint read before a ping, a resend or its attempts, and a delivery put on the queue.
+// caller's endpoint read before a ping, a resend or its attempts, the most pings and resends per
+// minute, and a delivery put on the queue.
 import { randomBytes } from 'node:crypto';
+import { retryAfterIn } from '#lib/http/httpError.ts';
 import { type ErrorReply, type Reply, unavailable } from '#lib/http/reply.ts';
 import type { LineFields, MetricName } from '#lib/telemetry.ts';
-import type { DeliveryQueue, EndpointDelivery } from '#lib/webhooks/endpointDeliveries.ts';
+import {
+  type AttemptStore,
+  type DeliveryQueue,
+  type EndpointDelivery,
+  MAX_SENDS_PER_MINUTE,
+} from '#lib/webhooks/endpointDeliveries.ts';
 import {
   type EndpointPolicy,
   urlAddressProblem,
@@ -87,6 +94,24 @@ export const ownedEndpoint = async (
         ? endpointNotFound(id)
         : endpointsUnavailable(result.cause, { endpointId: id }),
   };
+};
+
+export const sendsLimitedMessage = (id: string, seconds: number) =>
+  `Endpoint ${id} had its ${MAX_SENDS_PER_MINUTE} pings and resends of this minute: try again in ${seconds} s`;
+
+/** A ping or resend counted in the endpoint's minute: none, or the 429 past its most (or a 503). */
+export const sendLimited = async (
+  attemptStore: Pick<AttemptStore, 'countSend'>,
+  id: string,
+  signal: AbortSignal,
+): Promise<ErrorReply | undefined> => {
+  const count = await attemptStore.countSend(id, { signal });
+  const log = { endpointId: id };
+  if (count.outcome === 'counted') return undefined;
+  if (count.outcome === 'unavailable') return endpointsUnavailable(count.cause, log);
+  const seconds = count.retryAfterSeconds;
+  const [message, headers] = [sendsLimitedMessage(id, seconds), retryAfterIn(seconds)];
+  return { status: 429, message, headers, metric: 'EndpointSendsLimited', outcome: 'limited', log };
 };
 
 export const DELIVERIES_UNAVAILABLE =

@@ -2,9 +2,10 @@
 // and delivery as any event; to a disabled endpoint too, so that it can be tested before it is
 // enabled again.
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
-import { ownedEndpoint, queued } from '#lib/routes/endpointReplies.ts';
+import { ownedEndpoint, queued, sendLimited } from '#lib/routes/endpointReplies.ts';
 import { listedRoute } from '#lib/routes/routeList.ts';
 import {
+  type AttemptStore,
   type DeliveryQueue,
   eventBody,
   newWebhookId,
@@ -15,16 +16,24 @@ import type { EndpointStore } from '#lib/webhooks/endpointStore.ts';
 
 export interface PingEndpointDependencies extends HttpDependencies {
   endpointStore: Pick<EndpointStore, 'get'>;
+  attemptStore: Pick<AttemptStore, 'countSend'>;
   queue: DeliveryQueue;
 }
 
 /** What the pipeline checks of the request (no body: one sent is ignored), and the document describes. */
 export const pingEndpointRoute = { ...listedRoute('pingEndpoint'), path: EndpointPath };
 
-export const pingEndpointHandler = ({ endpointStore, queue, ...http }: PingEndpointDependencies) =>
+export const pingEndpointHandler = ({
+  endpointStore,
+  attemptStore,
+  queue,
+  ...http
+}: PingEndpointDependencies) =>
   httpRoute(http, pingEndpointRoute, async ({ path: { id }, caller, signal }) => {
     const owned = await ownedEndpoint(endpointStore, caller.sub, id, signal);
     if ('refusal' in owned) return owned.refusal;
+    const limited = await sendLimited(attemptStore, id, signal);
+    if (limited) return limited;
     const webhookId = newWebhookId();
     const body = eventBody(PING, new Date(), { endpointId: id });
     return queued(

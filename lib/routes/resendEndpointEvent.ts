@@ -3,7 +3,12 @@
 // that a receiver that deduplicates by webhook-id takes it once. Refused to a disabled endpoint:
 // the delivery would be dropped there, so accepting it would lose it without a word.
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
-import { endpointsUnavailable, ownedEndpoint, queued } from '#lib/routes/endpointReplies.ts';
+import {
+  endpointsUnavailable,
+  ownedEndpoint,
+  queued,
+  sendLimited,
+} from '#lib/routes/endpointReplies.ts';
 import { listedRoute } from '#lib/routes/routeList.ts';
 import type { AttemptStore, DeliveryQueue } from '#lib/webhooks/endpointDeliveries.ts';
 import { EventPath } from '#lib/webhooks/endpointSchemas.ts';
@@ -11,7 +16,7 @@ import type { EndpointStore } from '#lib/webhooks/endpointStore.ts';
 
 export interface ResendEndpointEventDependencies extends HttpDependencies {
   endpointStore: Pick<EndpointStore, 'get'>;
-  attemptStore: Pick<AttemptStore, 'event'>;
+  attemptStore: Pick<AttemptStore, 'event' | 'countSend'>;
   queue: DeliveryQueue;
 }
 
@@ -31,12 +36,14 @@ export const resendEndpointEventHandler = ({
   ...http
 }: ResendEndpointEventDependencies) =>
   httpRoute(http, resendEndpointEventRoute, async ({ path: { id, webhookId }, caller, signal }) => {
-    // both reads at once; another caller's event is never answered (the ownership's 404 first)
+    // both reads at once; another caller's event is never answered, nor counted (its 404 first)
     const [owned, sent] = await Promise.all([
       ownedEndpoint(endpointStore, caller.sub, id, signal),
       attemptStore.event(id, webhookId, { signal }),
     ]);
     if ('refusal' in owned) return owned.refusal;
+    const limited = await sendLimited(attemptStore, id, signal);
+    if (limited) return limited;
     const log = { endpointId: id, webhookId };
     if (sent.outcome === 'unavailable') return endpointsUnavailable(sent.cause, log);
     if (sent.outcome === 'notFound') {

@@ -101,12 +101,13 @@ export const ROUTES = {
     access: 'write',
     tables: { webhooks: ['GetItem', 'UpdateItem'] },
   },
-  // ping and resend put a delivery on the endpoint-deliveries queue, as the stream's events do
+  // ping and resend put a delivery on the endpoint-deliveries queue, as the stream's events do,
+  // each counted in the endpoint's minute (an UpdateItem)
   pingEndpoint: {
     method: 'POST',
     path: '/webhooks/{id}/ping',
     access: 'write',
-    tables: { webhooks: ['GetItem'] },
+    tables: { webhooks: ['GetItem', 'UpdateItem'] },
     queues: ['endpointDeliveries'],
   },
   listEndpointAttempts: {
@@ -119,7 +120,7 @@ export const ROUTES = {
     method: 'POST',
     path: '/webhooks/{id}/attempts/{webhookId}/resend',
     access: 'write',
-    tables: { webhooks: ['GetItem'] },
+    tables: { webhooks: ['GetItem', 'UpdateItem'] },
     queues: ['endpointDeliveries'],
   },
 } as const satisfies Record<string, RouteEntry>;

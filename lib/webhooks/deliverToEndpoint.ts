@@ -117,6 +117,7 @@ export const deliverToEndpointHandler = ({
       await endpoints.setHealth(owner, endpointId, {
         kind: 'disabled',
         reason: disabling,
+        url: endpoint.url,
         failingSince,
       });
       return note('WARN', 'endpoint disabled', 'EndpointsDisabled', { reason: disabling });

@@ -1,11 +1,14 @@
 // The delivery attempts of a caller's endpoint, and the events they delivered, on DynamoDB (the
 // webhooks table): the endpoint's partition deliveriesPartition, an item per attempt sorted by when
-// it started, an item per event for a resend (lib/webhooks/endpointKeys.mjs). Each item carries
-// `expiresAt` for the table's TTL, 14 days on; TTL deletes days late, so the reads skip what is
-// past its time themselves.
+// it started, an item per event for a resend, an item per minute counting its pings and resends
+// (lib/webhooks/endpointKeys.mjs). Each item carries `expiresAt` for the table's TTL (attempts and
+// events 14 days on, a count when its minute ends); TTL deletes days late, so the reads skip what
+// is past its time themselves.
 //
-// The DynamoDB actions of each operation: record PutItem, list Query, event GetItem.
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+// The DynamoDB actions of each operation: record PutItem, list Query, event GetItem, countSend
+// UpdateItem.
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { abortable } from '#lib/plants/dynamoClient.ts';
 import type { DynamoTarget } from '#lib/plants/dynamoStore.ts';
 import { unavailableOr } from '#lib/plants/storeErrors.ts';
@@ -13,6 +16,7 @@ import {
   ATTEMPTS_KEPT_MS,
   type Attempt,
   type AttemptStore,
+  MAX_SENDS_PER_MINUTE,
   type SentEvent,
 } from '#lib/webhooks/endpointDeliveries.ts';
 import {
@@ -20,6 +24,7 @@ import {
   attemptKey,
   deliveriesPartition,
   eventKey,
+  sendsKey,
 } from '#lib/webhooks/endpointKeys.mjs';
 
 /** When the table's TTL may delete what started at `at`: seconds since the epoch. */
@@ -36,13 +41,19 @@ const toAttempt = (item: Record<string, unknown>): Attempt => {
 export const dynamoRecordAttempt =
   ({ client, table }: DynamoTarget): AttemptStore['record'] =>
   async (endpointId, attempt, event) => {
+    // each item is written once: an event keeps its first send time, so a resend never renews it
     const put = (key: object, fields: object) =>
-      client.send(
-        new PutCommand({
-          TableName: table,
-          Item: { ...key, ...fields, expiresAt: expiresAt(attempt.at) },
-        }),
-      );
+      client
+        .send(
+          new PutCommand({
+            TableName: table,
+            Item: { ...key, ...fields, expiresAt: expiresAt(attempt.at) },
+            ConditionExpression: 'attribute_not_exists(sk)',
+          }),
+        )
+        .catch((error: unknown) => {
+          if (!(error instanceof ConditionalCheckFailedException)) throw error;
+        });
     await Promise.all([
       put(attemptKey(endpointId, attempt), attempt),
       ...(event ? [put(eventKey(endpointId, attempt.webhookId), event)] : []),
@@ -93,5 +104,33 @@ export const dynamoSentEvent =
       return { outcome: 'found', event: { type: Item.type, body: Item.body } as SentEvent };
     } catch (error) {
       return unavailableOr(error);
+    }
+  };
+
+export const dynamoCountSend =
+  ({ client, table, now = () => new Date() }: DynamoTarget): AttemptStore['countSend'] =>
+  async (endpointId, { signal } = {}) => {
+    const at = now().getTime();
+    const ends = at - (at % 60_000) + 60_000;
+    try {
+      await client.send(
+        new UpdateCommand({
+          TableName: table,
+          Key: sendsKey(endpointId, new Date(ends - 60_000).toISOString()),
+          UpdateExpression: 'ADD sends :one SET expiresAt = :ends',
+          // one conditional write: concurrent pings and resends never count past the most
+          ConditionExpression: 'attribute_not_exists(sends) OR sends < :max',
+          ExpressionAttributeValues: {
+            ':one': 1,
+            ':max': MAX_SENDS_PER_MINUTE,
+            ':ends': ends / 1000,
+          },
+        }),
+        abortable(signal),
+      );
+      return { outcome: 'counted' };
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) return unavailableOr(error);
+      return { outcome: 'limited', retryAfterSeconds: Math.ceil((ends - at) / 1000) };
     }
   };

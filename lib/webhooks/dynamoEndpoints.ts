@@ -323,10 +323,11 @@ const HEALTH_UPDATES = {
 export const dynamoSetEndpointHealth =
   ({ client, table }: DynamoTarget): EndpointStore['setHealth'] =>
   async (owner, id, health) => {
-    const seen = health.kind === 'disabled' ? health.failingSince : undefined;
+    const disabling = health.kind === 'disabled';
+    const seen = disabling ? health.failingSince : undefined;
     const values = {
       ...(health.kind === 'failing' && { ':since': health.since }),
-      ...(health.kind === 'disabled' && { ':true': true, ':reason': health.reason }),
+      ...(disabling && { ':true': true, ':reason': health.reason, ':url': health.url }),
       ...(seen && { ':seen': seen }),
     };
     try {
@@ -335,8 +336,9 @@ export const dynamoSetEndpointHealth =
           TableName: table,
           Key: endpointKey(owner, id),
           UpdateExpression: HEALTH_UPDATES[health.kind],
-          // never brings back a deleted endpoint as a stub
-          ConditionExpression: `attribute_exists(pk)${seen ? ' AND failingSince = :seen' : ''}`,
+          // never brings back a deleted endpoint as a stub; a PUT of a new url meanwhile wins
+          ConditionExpression: `attribute_exists(pk)${disabling ? ' AND #url = :url' : ''}${seen ? ' AND failingSince = :seen' : ''}`,
+          ...(disabling && { ExpressionAttributeNames: { '#url': 'url' } }),
           ...(Object.keys(values).length > 0 && { ExpressionAttributeValues: values }),
         }),
       );

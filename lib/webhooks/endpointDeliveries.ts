@@ -74,13 +74,21 @@ export type AttemptsPage =
 
 /** An event an endpoint was sent, for a resend: its type and body as first delivered. */
 export type SentEvent = Pick<EndpointDelivery, 'type' | 'body'>;
+/** At most this many pings and resends, together, per endpoint per minute (API.md). */
+export const MAX_SENDS_PER_MINUTE = 10;
+export type CountSendResult =
+  | { outcome: 'counted' }
+  /** The endpoint had MAX_SENDS_PER_MINUTE this minute, which ends in `retryAfterSeconds`. */
+  | { outcome: 'limited'; retryAfterSeconds: number }
+  | Unavailable;
+
 export type SentEventResult =
   | { outcome: 'found'; event: SentEvent }
   | { outcome: 'notFound' }
   | Unavailable;
 
 export interface AttemptStore {
-  /** Keeps `attempt` 14 days; with `event` (a delivery's first attempt), keeps it for a resend. */
+  /** Keeps `attempt` 14 days; with `event`, keeps it for a resend 14 days from its first send. */
   record(endpointId: string, attempt: Attempt, event?: SentEvent): Promise<void>;
   /** The endpoint's attempts of the last 14 days, newest first. */
   list(
@@ -94,6 +102,8 @@ export interface AttemptStore {
     webhookId: string,
     options?: { signal?: AbortSignal },
   ): Promise<SentEventResult>;
+  /** Counts a ping or resend in the endpoint's minute, unless it had MAX_SENDS_PER_MINUTE. */
+  countSend(endpointId: string, options?: { signal?: AbortSignal }): Promise<CountSendResult>;
 }
 
 /** Where deliveries wait: sent now (a ping, a resend, a new event) or when due (a retry). */

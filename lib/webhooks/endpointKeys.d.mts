@@ -9,6 +9,7 @@ export declare const attemptKey: (
   endpointId: string,
   attempt: { at: string; webhookId: string; attempt: number },
 ) => { pk: string; sk: string };
+export declare const sendsKey: (endpointId: string, minute: string) => { pk: string; sk: string };
 export declare const eventKey: (
   endpointId: string,
   webhookId: string,

@@ -1,6 +1,7 @@
 // What a caller sends of its own webhook endpoints (API.md: "A caller's own webhook endpoints"),
 // and the endpoint as the API answers it. zod/mini, as the plant's schemas.
 import * as z from 'zod/mini';
+import { wellFormed } from '#lib/http/wellFormed.ts';
 import { PING } from '#lib/webhooks/endpointDeliveries.ts';
 import { ENDPOINT_ID, EVENT_TYPES, MAX_URL_CHARACTERS } from '#lib/webhooks/endpointStore.ts';
 
@@ -9,11 +10,14 @@ export const MAX_DESCRIPTION_CHARACTERS = 256;
 const eventRule = `one of ${EVENT_TYPES.join(', ')}`;
 
 const url = /* @__PURE__ */ (() =>
-  z.string({ error: 'url is required: an absolute https URL' }).register(z.globalRegistry, {
-    description: `Where deliveries go: an absolute https URL of at most ${MAX_URL_CHARACTERS.toLocaleString('en')} characters, with no user info and no fragment, whose host resolves to public addresses only (checked at registration and at every attempt).`,
-    format: 'uri',
-    examples: ['https://hooks.example.com/plants'],
-  }))();
+  z
+    .string({ error: 'url is required: an absolute https URL' })
+    .check(wellFormed('url'))
+    .register(z.globalRegistry, {
+      description: `Where deliveries go: an absolute https URL of at most ${MAX_URL_CHARACTERS.toLocaleString('en')} characters, with no user info and no fragment, whose host resolves to public addresses only (checked at registration and at every attempt).`,
+      format: 'uri',
+      examples: ['https://hooks.example.com/plants'],
+    }))();
 
 const events = /* @__PURE__ */ (() =>
   z
@@ -45,6 +49,7 @@ const description = /* @__PURE__ */ (() =>
   z
     .string({ error: 'description must be a string' })
     .check(
+      wellFormed('description'),
       z.refine(
         (text) => [...text].length <= MAX_DESCRIPTION_CHARACTERS,
         `description must be at most ${MAX_DESCRIPTION_CHARACTERS} characters`,

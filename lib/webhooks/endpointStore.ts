@@ -55,8 +55,8 @@ export interface StoredEndpoint extends Endpoint {
 export type EndpointHealth =
   | { kind: 'healthy' }
   | { kind: 'failing'; since: string }
-  /** With `failingSince`: only if its failures still count from then (no PUT in between). */
-  | { kind: 'disabled'; reason: string; failingSince?: string | undefined };
+  /** Only while `url` is still its url and, with `failingSince`, its failures count from then. */
+  | { kind: 'disabled'; reason: string; url: string; failingSince?: string | undefined };
 
 export type CreateEndpointResult =
   | { outcome: 'created'; endpoint: StoredEndpoint }

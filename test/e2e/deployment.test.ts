@@ -82,9 +82,11 @@ const FUNCTION_GRANTS = {
     { action: 'dynamodb:GetItem', on: 'webhooks table' },
     { action: 'dynamodb:UpdateItem', on: 'webhooks table' },
   ],
-  // a ping and a resend read the endpoint (and the event) and send its delivery to the queue
+  // a ping and a resend read the endpoint (and the event), count themselves in the endpoint's
+  // minute and send its delivery to the queue
   PingEndpoint: [
     { action: 'dynamodb:GetItem', on: 'webhooks table' },
+    { action: 'dynamodb:UpdateItem', on: 'webhooks table' },
     { action: 'sqs:SendMessage', on: 'EndpointDeliveryQueue' },
   ],
   ListEndpointAttempts: [
@@ -93,6 +95,7 @@ const FUNCTION_GRANTS = {
   ],
   ResendEndpointEvent: [
     { action: 'dynamodb:GetItem', on: 'webhooks table' },
+    { action: 'dynamodb:UpdateItem', on: 'webhooks table' },
     { action: 'sqs:SendMessage', on: 'EndpointDeliveryQueue' },
   ],
   // its queue's messages (with the event), hiding one not yet due, the two queues it sends to

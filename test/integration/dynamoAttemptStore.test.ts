@@ -64,6 +64,26 @@ describe('DynamoDB attempt store', () => {
     expect(await table.items()).toHaveLength(2);
   });
 
+  it('keeps an event as first sent: a resend 13 days on neither renews it nor outlives its 14 days', async () => {
+    await store.record(ENDPOINT, attemptOf(1, {}, 0), event);
+    const firstSent = now.getTime();
+
+    // the resend's first attempt, as deliverToEndpoint records it: with the event
+    now = new Date(firstSent + 13 * DAY_MS);
+    expect(await store.event(ENDPOINT, 'msg_1')).toEqual({ outcome: 'found', event });
+    const resent = attemptOf(1, {}, 0);
+    await store.record(ENDPOINT, resent, { ...event, body: '{"renewed":true}' });
+    expect(await store.event(ENDPOINT, 'msg_1')).toEqual({ outcome: 'found', event });
+
+    now = new Date(firstSent + 14 * DAY_MS + 1000);
+    expect(await store.event(ENDPOINT, 'msg_1')).toEqual({ outcome: 'notFound' });
+    // the resend's attempt is kept 14 days from its own time
+    expect(await store.list(ENDPOINT, { limit: 10 })).toEqual({
+      outcome: 'page',
+      attempts: [resent],
+    });
+  });
+
   it("lists an endpoint's attempts newest first, a page at a time, and only its own", async () => {
     for (const n of [3, 1, 4, 2]) await store.record(ENDPOINT, attemptOf(n));
     await store.record('ep_other', attemptOf(0));

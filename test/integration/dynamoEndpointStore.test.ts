@@ -129,6 +129,7 @@ describe('DynamoDB endpoint store', () => {
     await store.setHealth('alice', id, {
       kind: 'disabled',
       reason: 'every attempt failed',
+      url: 'https://hooks.example.com/a',
       failingSince: '2026-11-20T00:00:00.000Z',
     });
     expect(
@@ -139,6 +140,7 @@ describe('DynamoDB endpoint store', () => {
     await store.setHealth('alice', id, {
       kind: 'disabled',
       reason: 'every attempt failed',
+      url: 'https://hooks.example.com/a',
       failingSince: '2026-11-22T00:00:00.000Z',
     });
     expect(await store.get('alice', id)).toMatchObject({
@@ -154,6 +156,25 @@ describe('DynamoDB endpoint store', () => {
     await store.delete('alice', id);
     await store.setHealth('alice', id, { kind: 'failing', since: '2026-11-24T00:00:00.000Z' });
     expect(await endpointItems()).toEqual([]);
+  });
+
+  it('disables only while its url is the one that answered: a PUT of a new url meanwhile wins', async () => {
+    const { id, url, events } = newEndpoint(1);
+    await store.create('alice', newEndpoint(1));
+    const gone = { kind: 'disabled' as const, reason: 'its receiver answered 410 Gone', url };
+
+    await store.replace('alice', id, {
+      url: 'https://receiver.example/new',
+      events,
+      disabled: false,
+    });
+    await store.setHealth('alice', id, gone);
+    expect(await store.get('alice', id)).toMatchObject({ endpoint: { disabled: false } });
+
+    await store.setHealth('alice', id, { ...gone, url: 'https://receiver.example/new' });
+    expect(await store.get('alice', id)).toMatchObject({
+      endpoint: { disabled: true, disabledReason: gone.reason },
+    });
   });
 
   it('replaces what the caller sets, a description left out removed, and keeps the rest', async () => {

@@ -17,6 +17,7 @@ import {
 } from '#lib/plants/dynamoStore.ts';
 import type { PlantStore } from '#lib/plants/store.ts';
 import {
+  dynamoCountSend,
   dynamoListAttempts,
   dynamoRecordAttempt,
   dynamoSentEvent,
@@ -117,4 +118,5 @@ export const createDynamoAttemptStore = (target: DynamoTarget): AttemptStore => 
   record: dynamoRecordAttempt(target),
   list: dynamoListAttempts(target),
   event: dynamoSentEvent(target),
+  countSend: dynamoCountSend(target),
 });

@@ -1,12 +1,14 @@
 // The unit tests' store of webhook endpoints: in memory, with the real one's semantics (ownership,
 // the limit of ten, oldest first, rotation keeping the old secret beside the new), and an outage
-// it can be told to have; beside it, the attempts and the deliveries queue.
-import type {
-  Attempt,
-  AttemptStore,
-  DeliveryQueue,
-  EndpointDelivery,
-  SentEvent,
+// it can be told to have; beside it, the attempts (with the pings and resends of each minute) and
+// the deliveries queue.
+import {
+  type Attempt,
+  type AttemptStore,
+  type DeliveryQueue,
+  type EndpointDelivery,
+  MAX_SENDS_PER_MINUTE,
+  type SentEvent,
 } from '#lib/webhooks/endpointDeliveries.ts';
 import { attemptKey } from '#lib/webhooks/endpointKeys.mjs';
 import {
@@ -107,9 +109,12 @@ export class FakeEndpointStore implements EndpointStore {
     if (this.unavailable) throw new Error('throttled');
     const endpoint = this.owned(owner, id);
     if (!endpoint) return;
-    // as the real one: the first failure stays; a disabling counts only failures still counted
-    if (health.kind === 'disabled' && health.failingSince !== undefined) {
-      if (endpoint.failingSince !== health.failingSince) return;
+    // as the real one: the first failure stays; a disabling counts only failures still counted,
+    // and only of the url that answered
+    if (health.kind === 'disabled') {
+      if (endpoint.url !== health.url) return;
+      if (health.failingSince !== undefined && endpoint.failingSince !== health.failingSince)
+        return;
     }
     const { failingSince, ...rest } = endpoint;
     this.endpoints.set(
@@ -131,7 +136,9 @@ export class FakeAttemptStore implements AttemptStore {
 
   async record(endpointId: string, attempt: Attempt, event?: SentEvent) {
     this.attempts.set(endpointId, [...(this.attempts.get(endpointId) ?? []), attempt]);
-    if (event) this.events.set(`${endpointId} ${attempt.webhookId}`, event);
+    // as the real one: an event is kept as first sent
+    const key = `${endpointId} ${attempt.webhookId}`;
+    if (event && !this.events.has(key)) this.events.set(key, event);
   }
 
   async list(endpointId: string, { limit, after }: { limit: number; after?: string | undefined }) {
@@ -151,6 +158,23 @@ export class FakeAttemptStore implements AttemptStore {
   async event(endpointId: string, webhookId: string) {
     const event = this.events.get(`${endpointId} ${webhookId}`);
     return event ? { outcome: 'found' as const, event } : { outcome: 'notFound' as const };
+  }
+
+  /** Each endpoint's pings and resends, by minute. */
+  readonly sends = new Map<string, number>();
+
+  async countSend(endpointId: string) {
+    const at = Date.now();
+    const key = `${endpointId} ${Math.floor(at / 60_000)}`;
+    const count = this.sends.get(key) ?? 0;
+    if (count >= MAX_SENDS_PER_MINUTE) {
+      return {
+        outcome: 'limited' as const,
+        retryAfterSeconds: 60 - Math.floor((at % 60_000) / 1000),
+      };
+    }
+    this.sends.set(key, count + 1);
+    return { outcome: 'counted' as const };
   }
 }
 

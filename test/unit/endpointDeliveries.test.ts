@@ -454,6 +454,26 @@ describe('deliverToEndpoint', () => {
     expect(telemetry.metricNames()).toContain('EndpointsDisabled');
   });
 
+  it('disables nothing at a 410 when a PUT gave it a new url meanwhile', async () => {
+    answer = { status: 410 };
+    const store = storeWith(endpoint('ep_1'));
+    const read = store.get.bind(store);
+    const moved = { url: 'https://hooks.example.com/new', events: ['plant.added' as const] };
+    // the PUT lands between the attempt's read of the endpoint and the receiver's answer
+    store.get = async (owner, id) => {
+      const found = await read(owner, id);
+      await store.replace(owner, id, { ...moved, disabled: false });
+      return found;
+    };
+    const { deliver, sent } = setup(store);
+
+    await deliver(delivery());
+
+    expect(received).toHaveLength(1);
+    expect(store.endpoints.get('ep_1')).toMatchObject({ ...moved, disabled: false });
+    expect(sent).toEqual([]);
+  });
+
   it('disables an endpoint whose every attempt failed for 5 days', async () => {
     answer = { status: 500 };
     const failingSince = iso(NOW - 5 * DAY_MS - 60_000);

@@ -1,13 +1,13 @@
 // The routes of a caller's own webhook endpoints through the whole pipeline: the fake endpoint
 // store, the real token verifier, API Gateway HTTP API events, and the url rule with a resolver of
 // the test's (no lookup leaves this process; no connection is made at registration).
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { HttpHandler } from '#lib/http/pipeline.ts';
 import type { HttpResponse } from '#lib/http/types.ts';
 import { sealCursor } from '#lib/plants/listCursor.ts';
 import { createEndpointHandler, ENDPOINT_LIMIT_MESSAGE } from '#lib/routes/createEndpoint.ts';
 import { deleteEndpointHandler } from '#lib/routes/deleteEndpoint.ts';
-import { HOST_UNRESOLVED } from '#lib/routes/endpointReplies.ts';
+import { HOST_UNRESOLVED, sendsLimitedMessage } from '#lib/routes/endpointReplies.ts';
 import { getEndpointHandler } from '#lib/routes/getEndpoint.ts';
 import { listEndpointAttemptsHandler } from '#lib/routes/listEndpointAttempts.ts';
 import { listEndpointsHandler } from '#lib/routes/listEndpoints.ts';
@@ -208,6 +208,16 @@ describe('POST /webhooks', () => {
       { url: 'https://hooks.example.com/', description: 'é'.repeat(257) },
       /^description must be at most 256/,
     ],
+    [
+      'an unpaired surrogate in url',
+      { url: 'https://hooks.example.com/\ud800' },
+      /^url must be well-formed Unicode/,
+    ],
+    [
+      'a lone low surrogate in description',
+      { url: 'https://hooks.example.com/', description: 'shop \udc00' },
+      /^description must be well-formed Unicode/,
+    ],
   ])('refuses %s with a 400 naming the field, storing nothing', async (_case, request, message) => {
     const { status, body } = await register(request);
     expect(status).toBe(400);
@@ -397,6 +407,40 @@ describe('ping, attempts and resend', () => {
       expect(again.body.webhookId).not.toBe(body.webhookId);
     },
   );
+
+  describe('at most 10 pings and resends per endpoint per minute', () => {
+    // 15 s into a minute (the next one: the tokens stay valid), whose end Retry-After counts to
+    beforeEach(() => {
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime((Math.floor(Date.now() / 60_000) + 1) * 60_000 + 15_000);
+    });
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it('answers the 11th, ping or resend, 429 with Retry-After and when to try again, sending nothing', async () => {
+      const id = await registered();
+      const other = await registered();
+      await attemptStore.record(id, attemptOf(1), sentEvent);
+      const ping = () => call(routes().ping, 'POST', `/webhooks/${id}/ping`);
+      const resend = () => call(routes().resend, 'POST', `/webhooks/${id}/attempts/msg_1/resend`);
+      // another caller learns nothing, and uses up nothing
+      const bob = { token: tokens.bob };
+      expect((await call(routes().ping, 'POST', `/webhooks/${id}/ping`, bob)).status).toBe(404);
+      for (let i = 0; i < 5; i++) {
+        expect([(await ping()).status, (await resend()).status]).toEqual([202, 202]);
+      }
+
+      for (const limited of [await ping(), await resend()]) {
+        expect(limited.status).toBe(429);
+        expect(headerOf(limited.response, 'Retry-After')).toBe('45');
+        expect(limited.body).toEqual({ error: 429, message: sendsLimitedMessage(id, 45) });
+      }
+      expect(sendsLimitedMessage(id, 45)).toMatch(/try again in 45 s$/);
+      expect(queue.sent).toHaveLength(10);
+      expect((await call(routes().ping, 'POST', `/webhooks/${other}/ping`)).status).toBe(202);
+    });
+  });
 
   it('answers a queue that does not take the delivery with 503 and Retry-After, saying so', async () => {
     const id = await registered();

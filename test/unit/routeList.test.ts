@@ -107,9 +107,11 @@ describe('serverless.yml', () => {
           grant('GetItem', webhooksTable),
           grant('UpdateItem', webhooksTable),
         ]),
-        // a ping and a resend send the delivery to the endpoint-deliveries queue
+        // a ping and a resend count themselves in the endpoint's minute and send the delivery to
+        // the endpoint-deliveries queue
         fn('pingEndpoint', 'POST', '/webhooks/{id}/ping', sends, [
           grant('GetItem', webhooksTable),
+          grant('UpdateItem', webhooksTable),
           sendGrant,
         ]),
         fn('listEndpointAttempts', 'GET', '/webhooks/{id}/attempts', webhooks, [
@@ -118,6 +120,7 @@ describe('serverless.yml', () => {
         ]),
         fn('resendEndpointEvent', 'POST', '/webhooks/{id}/attempts/{webhookId}/resend', sends, [
           grant('GetItem', webhooksTable),
+          grant('UpdateItem', webhooksTable),
           sendGrant,
         ]),
       ]),

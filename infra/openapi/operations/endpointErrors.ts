@@ -1,13 +1,16 @@
 // The statuses the operations on a caller's own webhook endpoints word their own way: a bad path
 // id or url (400), an endpoint that is not there (404), the endpoint store's outage (503), and
-// what a ping and a resend share: their answer (202), and the deliveries queue's outage (503).
+// what a ping and a resend share: their answer (202), their most per minute (429), and the
+// deliveries queue's outage (503).
 import { BEARER_REFUSALS } from '#lib/http/bearerAuth.ts';
 import {
   DELIVERIES_UNAVAILABLE,
   ENDPOINTS_UNAVAILABLE,
   endpointNotFoundMessage,
   HOST_UNRESOLVED,
+  sendsLimitedMessage,
 } from '#lib/routes/endpointReplies.ts';
+import { MAX_SENDS_PER_MINUTE } from '#lib/webhooks/endpointDeliveries.ts';
 import { EndpointPath, NewEndpoint } from '#lib/webhooks/endpointSchemas.ts';
 import { headerRef, jsonSuccess, refusalOf, schemaRef } from '../shared.ts';
 
@@ -23,7 +26,7 @@ export const badEndpointId = {
 /** The 400 of a route with an endpoint's settings in its body (and, for PUT, an id in its path). */
 export const badEndpointBody = {
   description:
-    'The body or the path id is not valid: the body is missing, not JSON or not an object, or breaks a field rule (see the schema): `url` is not an absolute https URL with no user info or fragment, or it points at an address that is not public (loopback, private, link-local, shared, reserved; every address of the host is checked), or its host does not resolve; `events` is empty, repeats a type or names an unknown one; `description` is too long. The message names the field and why.',
+    'The body or the path id is not valid: the body is missing, not JSON or not an object, or breaks a field rule (see the schema): `url` is not an absolute https URL with no user info or fragment, or it points at an address that is not public (loopback, private, link-local, shared, reserved; every address of the host is checked), or its host does not resolve; `events` is empty, repeats a type or names an unknown one; `description` is too long; `url` or `description` is not well-formed Unicode (an unpaired surrogate). The message names the field and why.',
   examples: {
     missingUrl: { summary: 'No url', message: refusalOf(NewEndpoint, {}) },
     privateUrl: {
@@ -82,6 +85,18 @@ export const deliveriesUnavailable = {
     queueUnavailable: {
       summary: 'The deliveries queue is busy or unreachable',
       message: DELIVERIES_UNAVAILABLE,
+    },
+  },
+};
+
+/** The 429 of a ping or resend: the endpoint's pings and resends together, per minute. */
+export const sendsLimited = {
+  description: `The endpoint had ${MAX_SENDS_PER_MINUTE} pings and resends (counted together) this minute: try again after \`Retry-After\` seconds, when the minute ends.`,
+  headers: { 'Retry-After': headerRef('RetryAfter') },
+  examples: {
+    limited: {
+      summary: 'The 11th ping or resend of a minute',
+      message: sendsLimitedMessage(EXAMPLE_ID, 42),
     },
   },
 };

@@ -11,6 +11,7 @@ import {
   deliveriesUnavailable,
   deliveryQueued,
   endpointNotFound,
+  sendsLimited,
 } from './endpointErrors.ts';
 
 const EXAMPLE_ID = 'ep_2Un7Klsvqo_UuPRYKPuHxM';
@@ -22,7 +23,7 @@ export const operation: OperationDescription = {
     'Delivers again now an event your endpoint was sent in the last 14 days, with the same `webhook-id` and body (signed afresh), so a receiver that deduplicates by `webhook-id` takes it once. Its attempts start again at 1. A disabled endpoint is refused: enable it first. No body (one sent is ignored).',
   responses: {
     202: deliveryQueued('The event is on its way again: its webhook-id.'),
-    ...errorResponses([400, 401, 403, 404, 409, 500, 503], {
+    ...errorResponses([400, 401, 403, 404, 409, 429, 500, 503], {
       400: {
         description: 'The path id is not an endpoint id, or the webhookId is not a webhook-id.',
         examples: {
@@ -53,6 +54,7 @@ export const operation: OperationDescription = {
           },
         },
       },
+      429: sendsLimited,
       503: deliveriesUnavailable,
     }),
   },
