@@ -1,9 +1,12 @@
 // Dead letters delivered again: each event kept after its attempts failed is POSTed to the
 // receiver as it was (the same webhook-id and body, signed anew), and removed once a 2xx says it
-// arrived; one that fails again stays for a later redrive.
+// arrived; one that fails again stays for a later redrive. Stream records set aside whole go back
+// to the function that set them aside.
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DeleteMessageCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { DynamoDBStreamEvent, SQSBatchResponse } from 'aws-lambda';
+import type { StreamDeadLetter } from '#lib/webhooks/batchResponse.ts';
 import type { DeadLetter } from '#lib/webhooks/deadLetters.ts';
 import { type DeliveryTarget, deliverOnce, describeOutcome } from '#lib/webhooks/delivery.ts';
 
@@ -112,6 +115,45 @@ export const redrive = async (
       report.failures.set(letter.webhookId, describeOutcome(outcome));
       progress(`failed ${letter.webhookId} (plant ${letter.plantId}): ${describeOutcome(outcome)}`);
     }
+  }
+  return report;
+};
+
+/** Invokes a function by name with an event; answers its response, or throws its failure. */
+export type Invoke = (functionName: string, event: DynamoDBStreamEvent) => Promise<unknown>;
+
+/**
+ * Stream records set aside whole, offered again to the function that could not handle them, each
+ * as a batch of its own: one it takes is removed (one it sets aside again is a new message); one it
+ * hands back stays for a later redrive.
+ */
+export const redriveStreamRecords = async (
+  letters: AsyncIterable<Letter>,
+  invoke: Invoke,
+  progress: (line: string) => void = () => {},
+): Promise<RedriveReport> => {
+  const report: RedriveReport = { delivered: 0, failed: 0, failures: new Map() };
+  for await (const { source, text, remove } of letters) {
+    const failed = (why: string) => {
+      report.failed += 1;
+      report.failures.set(source, why);
+      progress(`failed ${source}: ${why}`);
+    };
+    const { functionName, record } = (JSON.parse(text) ?? {}) as Partial<StreamDeadLetter>;
+    if (typeof functionName !== 'string' || !record) {
+      failed('not a stream dead letter (no functionName and record)');
+      continue;
+    }
+    try {
+      const answer = (await invoke(functionName, { Records: [record] })) as SQSBatchResponse | null;
+      if (answer?.batchItemFailures?.length) throw new Error('it handed the record back again');
+    } catch (error) {
+      failed(`${functionName}: ${error instanceof Error ? error.message : String(error)}`);
+      continue;
+    }
+    await remove();
+    report.delivered += 1;
+    progress(`${functionName} took stream record ${record.eventID} (${source})`);
   }
   return report;
 };

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import {
   DeleteMessageCommand,
   ReceiveMessageCommand,
+  SendMessageCommand,
   SetQueueAttributesCommand,
   SQSClient,
 } from '@aws-sdk/client-sqs';
@@ -30,6 +31,7 @@ import {
   type StreamPoller,
   startStreamPoller,
 } from '../../infra/local/streamPoller.ts';
+import { queueLetters, redriveStreamRecords } from '../../infra/webhooks/redrive.ts';
 import {
   createDynamoPlantStore,
   createTestTable,
@@ -53,6 +55,7 @@ let client: SQSClient;
 let dataDir: string;
 let poller: StreamPoller | undefined;
 let givenUp: FailedBatch[];
+let fanOut: ReturnType<typeof queueEndpointEventsHandler>;
 
 const endpointsOf = (owner: string, count: number): StoredEndpoint[] =>
   Array.from({ length: count }, (_, i) => ({
@@ -94,6 +97,7 @@ const startFanOut = (
     streamDeadLetters: sqsDeadLetters<StreamDeadLetter>(client, sqs.queueUrl('stream-dead')),
     ...quietTelemetry(),
   });
+  fanOut = handler;
   poller = startStreamPoller({
     client: localStreamsClient(endpoint),
     streamArn: table.streamArn,
@@ -192,6 +196,35 @@ describe("the callers' fan-out from the stream", () => {
       createdBy: 'alice',
     });
     expect(givenUp).toEqual([]);
+
+    // mended (the queue takes 1 MiB again), the redrive offers it to its function, which takes it
+    await client.send(
+      new SetQueueAttributesCommand({
+        QueueUrl: sqs.queueUrl('deliveries'),
+        Attributes: { MaximumMessageSize: '1048576' },
+      }),
+    );
+    await client.send(
+      new SendMessageCommand({
+        QueueUrl: sqs.queueUrl('stream-dead'),
+        MessageBody: JSON.stringify(setAside[0]),
+      }),
+    );
+    const invoked: string[] = [];
+    const report = await redriveStreamRecords(
+      queueLetters(client, sqs.queueUrl('stream-dead')),
+      async (functionName, event) => {
+        invoked.push(functionName);
+        return fanOut(event, lambdaContext());
+      },
+    );
+    expect(report).toMatchObject({ delivered: 1, failed: 0 });
+    expect(invoked).toEqual([lambdaContext().functionName]);
+    const redriven = await drain<EndpointDelivery>('deliveries');
+    expect(redriven.map((delivery) => JSON.parse(delivery.body).data)).toEqual([
+      { id: 1, name: 'x'.repeat(3000) },
+    ]);
+    expect(await drain('stream-dead')).toEqual([]);
   });
 
   it('describes a record still failing after five retries in the on-failure destination, whose consumer sets it aside whole, and goes on', async () => {
