@@ -16,6 +16,7 @@ import { httpApiEvent } from '../events/httpApi.ts';
 import { retryQueueEvent, streamInsertEvent } from '../events/webhooks.mjs';
 import { DEFAULT_TOKEN, ensureLocalKeys, mintLocalToken } from './keys.ts';
 import { localDataDir, repoRoot } from './paths.ts';
+import { invocationRecordOf } from './streamPoller.ts';
 
 /** The plant every sample is about: the one `npm start` offers to create. */
 const plant = { id: 1, name: 'Monstera', tag: 'indoor' };
@@ -92,6 +93,29 @@ try {
       attempts: 0,
       dueAt: Date.now(),
     }),
+    // a batch the stream functions gave up on, as Lambda describes it: this sample names no shard
+    // of npm start's stream, so the function hands it back, as it would a shard gone
+    keepFailedStreamRecords: {
+      Records: [
+        {
+          messageId: '1',
+          eventSource: 'aws:sqs',
+          body: JSON.stringify(
+            invocationRecordOf(
+              {
+                shardId: 'shardId-sample',
+                firstSequenceNumber: '1',
+                lastSequenceNumber: '1',
+                size: 1,
+                reason: '',
+              },
+              'plant-store-local-queueEndpointEvents',
+              'arn:aws:dynamodb:ddblocal:000000000000:table/plant-store-local-plants/stream/sample',
+            ),
+          ),
+        },
+      ],
+    },
   };
   mkdirSync(outDir, { recursive: true });
   for (const [name, event] of Object.entries(events)) {

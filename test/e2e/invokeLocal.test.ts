@@ -171,6 +171,12 @@ describe('sls invoke local --stage local, with npm start running', () => {
     await expect.poll(() => verifiedDeliveries(webhookId), { timeout: 20_000 }).toBe(2);
   });
 
+  it("keepFailedStreamRecords hands back the sample batch, whose shard npm start's stream lacks", async () => {
+    expect(await invoke('keepFailedStreamRecords')).toEqual({
+      batchItemFailures: [{ itemIdentifier: '1' }],
+    });
+  });
+
   it('an event whose token has expired answers 401, as the README says', async () => {
     const { stdout: expired } = await run(
       process.execPath,
