@@ -87,8 +87,10 @@ export const streamConsumer = (
     }
   };
   // Lambda offers a batch again from its first failed record, the ones after it included: those
-  // already handled are remembered (in this container) so that none is sent twice
+  // already handled are remembered (in this container) so that none is sent twice, and one already
+  // told of as handed back is not told of again at each retry
   const handled = new Set<string | undefined>();
+  const toldOf = new Set<string | undefined>();
   return async ({ Records }: DynamoDBStreamEvent, context: Context) => {
     telemetry.start(context);
     const response = await handleEach(
@@ -98,10 +100,17 @@ export const streamConsumer = (
         handled.add(record.eventID);
       },
       (record) => record.dynamodb?.SequenceNumber,
-      (record, error) => handedBack(context, `stream record ${record.eventID}`, error),
+      (record, error) => {
+        if (!toldOf.has(record.eventID))
+          handedBack(context, `stream record ${record.eventID}`, error);
+        toldOf.add(record.eventID);
+      },
     );
     // none of this batch comes again
-    if (response.batchItemFailures.length === 0) handled.clear();
+    if (response.batchItemFailures.length === 0) {
+      handled.clear();
+      toldOf.clear();
+    }
     return response;
   };
 };

@@ -39,7 +39,7 @@ import {
 } from '../support/dynamodbTables.ts';
 import { lambdaContext } from '../support/events.ts';
 import { FakeEndpointStore } from '../support/fakeEndpointStore.ts';
-import { quietTelemetry } from '../support/telemetry.ts';
+import { quietTelemetry, type RecordedTelemetry, recordTelemetry } from '../support/telemetry.ts';
 
 const endpoint = inject('dynamodbEndpoint');
 
@@ -56,6 +56,7 @@ let dataDir: string;
 let poller: StreamPoller | undefined;
 let givenUp: FailedBatch[];
 let fanOut: ReturnType<typeof queueEndpointEventsHandler>;
+let telemetry: RecordedTelemetry;
 
 const endpointsOf = (owner: string, count: number): StoredEndpoint[] =>
   Array.from({ length: count }, (_, i) => ({
@@ -95,7 +96,7 @@ const startFanOut = (
     endpoints: endpointStore,
     queue: queue ? queue(real) : real,
     streamDeadLetters: sqsDeadLetters<StreamDeadLetter>(client, sqs.queueUrl('stream-dead')),
-    ...quietTelemetry(),
+    ...telemetry,
   });
   fanOut = handler;
   poller = startStreamPoller({
@@ -125,6 +126,7 @@ beforeEach(async () => {
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });
   givenUp = [];
+  telemetry = recordTelemetry();
 });
 afterEach(async () => {
   await poller?.stop();
@@ -244,6 +246,9 @@ describe("the callers' fan-out from the stream", () => {
     );
     // once, though Lambda offered it again behind the failing one at each retry
     expect(ids).toEqual([2]);
+    // told of once, not at each of its six tries
+    const handedBack = telemetry.metricNames().filter((name) => name === 'WebhookEventsHandedBack');
+    expect(handedBack).toHaveLength(1);
     // the batch from the failing record on, as Lambda describes it
     expect(givenUp).toEqual([
       expect.objectContaining({ size: 2, reason: 'records failed after every retry' }),
