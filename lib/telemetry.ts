@@ -54,11 +54,11 @@ export const METRIC_NAMES = [
   'WebhooksDelivered',
   'WebhookAttemptsFailed',
   'WebhooksDeadLettered',
-  // an event handed back to its source (the stream, the retry queue), which offers it again
+  // an event handed back to its source (the stream, the retry queue), which offers it again; a
+  // stream record set aside whole in the stream dead letters
   'WebhookEventsHandedBack',
   'StreamRecordsSetAside',
-  // deliveries to callers' own endpoints: an event queued for its owner's endpoints (or skipped:
-  // no plant's), then per attempt one of delivered, failed (it waits) or exhausted (the schedule is
+  // deliveries to callers' own endpoints: an event queued for its owner's endpoints, then per attempt one of delivered, failed (it waits) or exhausted (the schedule is
   // used up); one not attempted, its endpoint deleted or disabled; an endpoint disabled
   'EndpointEventsQueued',
   'EndpointEventsDelivered',

@@ -19,7 +19,6 @@ import { asLambdaRecord, type StreamInvocationRecord } from '#lib/webhooks/strea
 
 export interface EventSourceSettings {
   batchSize: number;
-  /** -1: until the record leaves the stream (Lambda's "infinite"). */
   maximumRetryAttempts: number;
   /** A function error splits the batch in two, each half retried on its own. */
   bisectBatchOnFunctionError?: boolean;
@@ -119,7 +118,7 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
   const handleBatch = async (shardId: string, batch: DynamoDBRecord[], retried = 0) => {
     let pending = batch;
     for (let retries = retried; pending.length > 0 && !stopping; retries += 1) {
-      const exhausted = maximumRetryAttempts !== -1 && retries >= maximumRetryAttempts;
+      const exhausted = retries >= maximumRetryAttempts;
       let failures: { itemIdentifier?: string }[];
       try {
         const answer = (await invoke({ Records: pending })) as {

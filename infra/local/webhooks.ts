@@ -75,7 +75,7 @@ const deployedEventSources = () => {
     return {
       batchSize: Number(functions[name].events[0].sqs.batchSize),
       visibilityTimeoutSeconds: Number(VisibilityTimeout),
-      maxReceiveCount: Number(RedrivePolicy?.maxReceiveCount),
+      maxReceiveCount: Number(RedrivePolicy.maxReceiveCount),
     };
   };
   return {
@@ -162,6 +162,10 @@ export const startLocalWebhooks = async ({
       [STREAM_DEAD_LETTER_QUEUE]: {},
       [STREAM_FAILURE_QUEUE]: {
         visibilityTimeoutSeconds: sources.failureQueue.visibilityTimeoutSeconds,
+        redrive: {
+          deadLetterQueue: STREAM_DEAD_LETTER_QUEUE,
+          maxReceiveCount: sources.failureQueue.maxReceiveCount,
+        },
       },
     },
   });

@@ -86,31 +86,31 @@ export const streamConsumer = (
       });
     }
   };
-  // Lambda offers a batch again from its first failed record, the ones after it included: those
-  // already handled are remembered (in this container) so that none is sent twice, and one already
-  // told of as handed back is not told of again at each retry
-  const handled = new Set<string | undefined>();
-  const toldOf = new Set<string | undefined>();
+  // Lambda offers a batch again from its first failed record, those after it included: a batch
+  // starting where this container's last one failed is that retry, so what it handled already is
+  // not sent twice, nor a failure told of again at every try
+  let retry: { from: string | undefined; handled: Set<string>; told: Set<string> } | undefined;
   return async ({ Records }: DynamoDBStreamEvent, context: Context) => {
     telemetry.start(context);
+    const sequenceOf = (record: DynamoDBRecord) => record.dynamodb?.SequenceNumber;
+    if (retry?.from !== sequenceOf(Records[0] ?? {})) retry = undefined;
+    const { handled, told } = retry ?? { handled: new Set<string>(), told: new Set<string>() };
     const response = await handleEach(
-      Records.filter((record) => !handled.has(record.eventID)),
+      Records.filter((record) => !handled.has(record.eventID ?? '')),
       async (record) => {
         await handleOrSetAside(context, record);
-        handled.add(record.eventID);
+        handled.add(record.eventID ?? '');
       },
-      (record) => record.dynamodb?.SequenceNumber,
+      sequenceOf,
       (record, error) => {
-        if (!toldOf.has(record.eventID))
+        if (!told.has(record.eventID ?? ''))
           handedBack(context, `stream record ${record.eventID}`, error);
-        toldOf.add(record.eventID);
+        told.add(record.eventID ?? '');
       },
     );
-    // none of this batch comes again
-    if (response.batchItemFailures.length === 0) {
-      handled.clear();
-      toldOf.clear();
-    }
+    const failed = new Set(response.batchItemFailures.map(({ itemIdentifier }) => itemIdentifier));
+    const from = Records.find((record) => failed.has(sequenceOf(record) ?? ''));
+    retry = failed.size > 0 ? { from: from && sequenceOf(from), handled, told } : undefined;
     return response;
   };
 };

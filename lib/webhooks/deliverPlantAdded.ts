@@ -11,7 +11,8 @@ export const deliverPlantAddedHandler = (
   dependencies: AttemptDependencies & StreamConsumerDependencies,
 ) => {
   const attempt = attemptDelivery(dependencies);
-  return streamConsumer(dependencies, (context, record) =>
-    attempt(context, plantAddedEvent(record), 0),
-  );
+  return streamConsumer(dependencies, async (context, record) => {
+    // only inserts are "plant added" (the mapping's filter): another change, redriven, is nothing
+    if (record.eventName === 'INSERT') await attempt(context, plantAddedEvent(record), 0);
+  });
 };

@@ -20,8 +20,8 @@ const MAX_BATCH_BYTES = 1024 * 1024;
 
 /**
  * Sends every message, in SendMessageBatch requests of at most ten messages and 1 MiB. Throws
- * NonRetryableError when SQS refused one for what it is (SenderFault), any other error when it
- * could not take one now (a later send may pass).
+ * NonRetryableError when SQS refused one as sent (SenderFault, or a client fault of the whole
+ * request: its size, its access), any other error when it could not take one now.
  */
 export const sendMessages = async (
   client: SQSClient,
@@ -43,9 +43,14 @@ export const sendMessages = async (
     batch.push({ Id: String(batch.length), MessageBody, DelaySeconds: delaySeconds });
   }
   for (const Entries of batches) {
-    const { Failed = [] } = await client.send(
-      new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries }),
-    );
+    const { Failed = [] } = await client
+      .send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries }))
+      .catch((error: { $fault?: string; $retryable?: unknown; message?: string }) => {
+        // the request refused as sent (a client fault the SDK would not retry)
+        throw error.$fault === 'client' && !error.$retryable
+          ? new NonRetryableError(`the queue refused the messages: ${error.message}`)
+          : error;
+      });
     if (Failed.length === 0) continue;
     const reasons = Failed.map(({ Code, Message }) => `${Code}: ${Message}`).join('; ');
     const refusal = `the queue refused ${Failed.length} of ${Entries.length} messages (${reasons})`;

@@ -62,14 +62,17 @@ const recordsOf = async (
       SequenceNumber: startSequenceNumber,
     }),
   );
-  // a batch is at most 10,000 records: a few pages, bounded
+  // a batch is at most 10,000 records: a few pages, bounded, none read past its end (the
+  // stream's two live readers share its read limit)
   for (let page = 0; ShardIterator && page < 20; page += 1) {
     const { Records = [], NextShardIterator } = await streams.send(
       new GetRecordsCommand({ ShardIterator }),
     );
     for (const record of Records) {
-      if (BigInt(record.dynamodb?.SequenceNumber ?? '0') > end) return records;
+      const sequence = BigInt(record.dynamodb?.SequenceNumber ?? '0');
+      if (sequence > end) return records;
       records.push(asLambdaRecord(record, streamArn));
+      if (sequence === end) return records;
     }
     ShardIterator = NextShardIterator;
   }
@@ -91,6 +94,8 @@ export const keepFailedStreamRecordsHandler = ({
       body,
     ) as StreamInvocationRecord;
     const records = await recordsOf(streams, DDBStreamBatchInfo);
+    // handed back, then moved by the queue's redrive into the stream dead letters as it is
+    if (records.length === 0) throw new Error('the stream no longer holds the batch: trimmed');
     // arn:aws:lambda:<region>:<account>:function:<name>[:<qualifier>]
     const functionName = requestContext.functionArn.split(':')[6] ?? requestContext.functionArn;
     const reason = `its event source mapping gave up after the retries (${requestContext.condition})`;

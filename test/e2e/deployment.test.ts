@@ -601,27 +601,30 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
         Properties: { MessageRetentionPeriod: 1209600, SqsManagedSseEnabled: true },
       });
     }
-    for (const [alarm, queue, metric, threshold] of [
-      [
-        'WebhookDeadLettersAlarm',
-        'WebhookDeadLetterQueue',
-        'ApproximateNumberOfMessagesVisible',
-        1,
+    expect(resource(stage, 'WebhookDeadLettersAlarm').Properties).toMatchObject({
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [
+        { Name: 'QueueName', Value: { 'Fn::GetAtt': ['WebhookDeadLetterQueue', 'QueueName'] } },
       ],
-      // a batch given up that its consumer has not set aside within 15 minutes
-      [
-        'WebhookStreamFailuresAlarm',
-        'WebhookStreamFailureQueue',
-        'ApproximateAgeOfOldestMessage',
-        900,
-      ],
-    ] as const) {
-      expect(resource(stage, alarm).Properties).toMatchObject({
-        Namespace: 'AWS/SQS',
-        MetricName: metric,
-        Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [queue, 'QueueName'] } }],
-        Threshold: threshold,
-      });
+      Threshold: 1,
+    });
+    // a batch description its consumer failed on five times moves to the stream dead letters
+    expect(resource(stage, 'WebhookStreamFailureQueue').Properties).toMatchObject({
+      RedrivePolicy: {
+        deadLetterTargetArn: { 'Fn::GetAtt': ['StreamDeadLetterQueue', 'Arn'] },
+        maxReceiveCount: 5,
+      },
+    });
+    // every queue an event rides takes SQS's largest message, which the batches are cut to
+    for (const queue of [
+      'WebhookRetryQueue',
+      'WebhookDeadLetterQueue',
+      'EndpointDeliveryQueue',
+      'EndpointDeliveryPoisonQueue',
+      'StreamDeadLetterQueue',
+    ]) {
+      expect(resource(stage, queue).Properties.MaximumMessageSize).toBe(1048576);
     }
   });
 
@@ -696,7 +699,7 @@ const alarmActions = (template: Template | undefined) =>
 describe.each(['dev', 'prod'])('the alarms of the %s stage, with no alarm topic', (stage) => {
   it('notify no one (an empty action would fail the deploy)', () => {
     const alarms = alarmActions(templates.get(stage));
-    expect(alarms).toHaveLength(10);
+    expect(alarms).toHaveLength(9);
     for (const [id, onAlarm, onOk] of alarms) expect([id, onAlarm, onOk]).toEqual([id, [], []]);
   });
 });
@@ -705,7 +708,7 @@ describe('the alarms, with an alarmTopicArn', () => {
   it('notify that topic when they fire and when they are over', async () => {
     const topic = 'arn:aws:sns:us-east-1:123456789012:plant-store-alarms';
     const alarms = alarmActions(await packageStage('dev', {}, [`--param=alarmTopicArn=${topic}`]));
-    expect(alarms).toHaveLength(10);
+    expect(alarms).toHaveLength(9);
     for (const [id, onAlarm, onOk] of alarms)
       expect([id, onAlarm, onOk]).toEqual([id, [topic], [topic]]);
   });

@@ -160,7 +160,7 @@ writeFileSync('response.json', JSON.stringify(response));`,
     );
     const sqs = await startLocalSqs({
       dir: join(dir, 'sqs'),
-      queues: { retries: {} },
+      queues: { retries: {}, 'stream-dead-letters': {} },
     });
     try {
       await run(process.execPath, [join(dir, 'smoke.mjs')], {
@@ -172,6 +172,7 @@ writeFileSync('response.json', JSON.stringify(response));`,
           WEBHOOK_SECRET: makeWebhookSecret(),
           WEBHOOK_DEAD_LETTER_DIR: join(dir, 'dead-letters'),
           WEBHOOK_RETRY_QUEUE_URL: sqs.queueUrl('retries'),
+          STREAM_DEAD_LETTER_QUEUE_URL: sqs.queueUrl('stream-dead-letters'),
           AWS_ENDPOINT_URL_SQS: sqs.endpoint,
           AWS_REGION: 'us-east-1',
           AWS_ACCESS_KEY_ID: 'local',

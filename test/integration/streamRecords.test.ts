@@ -230,6 +230,9 @@ describe("the callers' fan-out from the stream", () => {
   });
 
   it('describes a record still failing after five retries in the on-failure destination, whose consumer sets it aside whole, and goes on', async () => {
+    // both in the stream before it is read: one batch, as Lambda would give them
+    await store.create({ id: 1, name: 'Never queued' }, 'alice');
+    await store.create({ id: 2, name: 'Behind it' }, 'bob');
     await startFanOut([...endpointsOf('alice', 1), ...endpointsOf('bob', 1)], (real) => ({
       send: async (deliveries) => {
         if (deliveries.some((d) => JSON.parse(d.body).data.id === 1))
@@ -237,8 +240,6 @@ describe("the callers' fan-out from the stream", () => {
         await real.send(deliveries);
       },
     }));
-    await store.create({ id: 1, name: 'Never queued' }, 'alice');
-    await store.create({ id: 2, name: 'Behind it' }, 'bob');
     await poller?.drained();
 
     const ids = (await drain<EndpointDelivery>('deliveries')).map(
@@ -253,20 +254,48 @@ describe("the callers' fan-out from the stream", () => {
     expect(givenUp).toEqual([
       expect.objectContaining({ size: 2, reason: 'records failed after every retry' }),
     ]);
-    // read back from the stream by its on-failure consumer and set aside whole
+    // read back from the stream by its on-failure consumer and set aside whole, reading no page
+    // past the batch's end (the stream's live readers share its read limit)
+    const streams = localStreamsClient(endpoint);
+    const reads: string[] = [];
+    const send = streams.send.bind(streams);
+    streams.send = ((command: { constructor: { name: string } }) => {
+      reads.push(command.constructor.name);
+      return send(command as never);
+    }) as typeof streams.send;
     const keep = keepFailedStreamRecordsHandler({
-      streams: localStreamsClient(endpoint),
+      streams,
       streamDeadLetters: sqsDeadLetters<StreamDeadLetter>(client, sqs.queueUrl('stream-dead')),
       ...quietTelemetry(),
     });
     const failure = invocationRecordOf(givenUp[0] as FailedBatch, 'fanOut', table.streamArn);
     const message = { messageId: 'm1', body: JSON.stringify(failure) } as SQSRecord;
     expect(await keep({ Records: [message] }, lambdaContext())).toEqual({ batchItemFailures: [] });
+    expect(reads).toEqual(['GetShardIteratorCommand', 'GetRecordsCommand']);
     const setAside = await drain<StreamDeadLetter>('stream-dead');
     expect(setAside.map(({ functionName }) => functionName)).toEqual(['fanOut', 'fanOut']);
+    // the batch as Lambda described it: from the failing record on, the one handled after it too
     expect(setAside.map(({ record }) => unmarshall(record.dynamodb?.NewImage as never))).toEqual([
       expect.objectContaining({ id: 1, name: 'Never queued', createdBy: 'alice' }),
       expect.objectContaining({ id: 2, name: 'Behind it', createdBy: 'bob' }),
     ]);
+
+    // redriven, each is offered on its own: the one still failing stays, the other is handled
+    // again (the same webhook-id: its receivers deduplicate), not skipped as handled before
+    for (const letter of setAside) {
+      await client.send(
+        new SendMessageCommand({
+          QueueUrl: sqs.queueUrl('stream-dead'),
+          MessageBody: JSON.stringify(letter),
+        }),
+      );
+    }
+    const report = await redriveStreamRecords(
+      queueLetters(client, sqs.queueUrl('stream-dead')),
+      async (_, event) => fanOut(event, lambdaContext()),
+    );
+    expect(report).toMatchObject({ delivered: 1, failed: 1 });
+    const again = await drain<EndpointDelivery>('deliveries');
+    expect(again.map((delivery) => JSON.parse(delivery.body).data.id)).toEqual([2]);
   });
 });
