@@ -44,19 +44,18 @@ const dnsResolver =
     if (nameServers) resolver.setServers(nameServers);
     signal?.addEventListener('abort', () => resolver.cancel(), { once: true });
     const answers = await Promise.allSettled([resolver.resolve4(host), resolver.resolve6(host)]);
-    const errors = answers.flatMap((answer) =>
-      answer.status === 'rejected' ? [answer.reason as NodeJS.ErrnoException] : [],
-    );
-    // a host with addresses of one family only resolves: the other's ENODATA is no failure
-    const error =
-      errors.find(({ code }) => code !== 'ENODATA' && code !== 'ENOTFOUND') ??
-      (errors.length === 2 ? errors[0] : undefined);
-    if (error) throw error;
-    return answers.flatMap((answer, index) =>
+    const addresses = answers.flatMap((answer, index) =>
       answer.status === 'fulfilled'
         ? answer.value.map((address) => ({ address, family: index === 0 ? 4 : 6 }))
         : [],
     );
+    const errors = answers.flatMap((answer) =>
+      answer.status === 'rejected' ? [answer.reason as NodeJS.ErrnoException] : [],
+    );
+    // one family's addresses are enough (only those checked are connected to), whatever the other's
+    if (addresses.length > 0 || errors.length === 0) return addresses;
+    // none: a failure that may pass (unsettled) tells more than a family that has no address
+    throw errors.find(({ code }) => code !== 'ENODATA' && code !== 'ENOTFOUND') ?? errors[0];
   };
 
 /** A lookup's failure that says nothing of the url: it could not be answered now. */
