@@ -7,6 +7,8 @@
 
 import type { LookupAddress } from 'node:dns';
 import { Resolver as NameResolver } from 'node:dns/promises';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { isIP, type TcpSocketConnectOpts } from 'node:net';
 import { retryAfter } from '#lib/webhooks/delivery.ts';
 import { MAX_URL_CHARACTERS } from '#lib/webhooks/endpointStore.ts';
@@ -169,9 +171,7 @@ export const postToEndpoint = async (
     autoSelectFamily: true,
     autoSelectFamilyAttemptTimeout: 1000,
   };
-  // loaded to post: the url check at registration needs neither, an https delivery no node:http
-  const { request: send } =
-    target.protocol === 'https:' ? await import('node:https') : await import('node:http');
+  const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((settle) => {
     const request = send(target, {
       method: 'POST',
