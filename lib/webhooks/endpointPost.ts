@@ -166,8 +166,8 @@ export const postToEndpoint = async (
   const connect: Omit<TcpSocketConnectOpts, 'port'> = {
     // the socket's own lookup answers the checked addresses: there is no second lookup to rebind
     lookup: (_host, _options, callback) => callback(null, [...checked]),
-    // every checked address in turn until one connects, each given a second (Node's 250 ms
-    // would pass over a distant receiver); the error is the first address's
+    // each checked address in turn, within the attempt's timeout, until one connects, each given a
+    // second (Node's 250 ms would pass over a distant receiver); the error is the first address's
     autoSelectFamily: true,
     autoSelectFamilyAttemptTimeout: 1000,
   };

@@ -297,7 +297,7 @@ describe('a checked POST', () => {
     await expect.poll(() => ended, { timeout: 3000 }).toBe(true);
   });
 
-  it('tries every checked address in turn', async () => {
+  it('tries each checked address in turn', async () => {
     // nothing listens on 127.0.0.3 nor 127.0.0.4, both public here
     const policy = (...addresses: string[]) => ({
       ...standIn(resolverOf(addresses).resolve),
