@@ -3,12 +3,18 @@
 // bodies, the answers, the OpenAPI document, the store's item, update and replay check, and the
 // webhook all derive from it. zod/mini keeps the bundle (and so the cold start) small.
 import * as z from 'zod/mini';
-import { wellFormed } from '#lib/http/wellFormed.ts';
 import { idRule } from '#lib/plants/ids.ts';
 
 // Every schema is marked /* @__PURE__ */ (building one has no effect beyond it; its registered
 // metadata is read only by the OpenAPI generator), so that a function's bundle holds, and its cold
 // start builds, only the schemas its route validates with.
+
+/** Each string of a request body is well-formed Unicode (I-JSON, API.md): else a 400 naming it. */
+export const wellFormed = (field: string) =>
+  z.refine<string>(
+    (value) => value.isWellFormed(),
+    `${field} must be well-formed Unicode (no unpaired surrogates)`,
+  );
 
 const unicodeString = (field: string, required: boolean) =>
   z

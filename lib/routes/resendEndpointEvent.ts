@@ -42,8 +42,6 @@ export const resendEndpointEventHandler = ({
       attemptStore.event(id, webhookId, { signal }),
     ]);
     if ('refusal' in owned) return owned.refusal;
-    const limited = await sendLimited(attemptStore, id, signal);
-    if (limited) return limited;
     const log = { endpointId: id, webhookId };
     if (sent.outcome === 'unavailable') return endpointsUnavailable(sent.cause, log);
     if (sent.outcome === 'notFound') {
@@ -54,6 +52,9 @@ export const resendEndpointEventHandler = ({
       const message = endpointDisabledMessage(id);
       return { status: 409, message, metric: 'EndpointResendsRefused', outcome: 'disabled', log };
     }
+    // counted last: a refused resend (404, 409) uses up none of the endpoint's 10 a minute
+    const limited = await sendLimited(attemptStore, id, signal);
+    if (limited) return limited;
     const delivery = { owner: caller.sub, endpointId: id, webhookId, ...sent.event };
     return queued(queue, delivery, { metric: 'EndpointEventsResent', outcome: 'resent' });
   });

@@ -109,21 +109,19 @@ export const deliverToEndpointHandler = ({
       if (endpoint.failingSince) await endpoints.setHealth(owner, endpointId, { kind: 'healthy' });
       return note('INFO', 'endpoint delivery delivered', 'EndpointEventsDelivered', { status });
     }
-    const { failingSince } = endpoint;
+    const { failingSince, url } = endpoint;
     const disabling = disablingReason(outcome, failingSince ?? at, now);
     // nothing more is sent to it, this event included, until a PUT enables it
     if (disabling && endpoint.disabled) return;
-    if (disabling) {
-      await endpoints.setHealth(owner, endpointId, {
-        kind: 'disabled',
-        reason: disabling,
-        url: endpoint.url,
-        failingSince,
-      });
+    const health = disabling && { kind: 'disabled' as const, reason: disabling, url, failingSince };
+    // not applied (a PUT of a new url, a delete, failures counted afresh meanwhile): it goes on
+    if (health && (await endpoints.setHealth(owner, endpointId, health)))
       return note('WARN', 'endpoint disabled', 'EndpointsDisabled', { reason: disabling });
-    }
     if (!failingSince) await endpoints.setHealth(owner, endpointId, { kind: 'failing', since: at });
-    const next = nextStep(attempt, outcome, schedule);
+    // a 410 that disabled nothing fails as any other: the event waits for the next step
+    const failure =
+      outcome.outcome === 'gone' ? { ...outcome, outcome: 'refused' as const } : outcome;
+    const next = nextStep(attempt, failure, schedule);
     // the caller sees its attempts for 14 days, and may resend it
     if (next.kind === 'deadLetter')
       return note(

@@ -343,6 +343,8 @@ export const dynamoSetEndpointHealth =
         }),
       );
     } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
     }
+    return true;
   };

@@ -1,7 +1,7 @@
 // Where a caller's webhook endpoints are in the webhooks table: the caller's partition, an item per
-// endpoint, and one counting them; each endpoint's partition of its deliveries. Written once, for the store (lib/webhooks/dynamoEndpoints.ts)
-// and the bench that seeds and stubs it; plain JavaScript, so that the bench's probe loads no
-// TypeScript.
+// endpoint, and one counting them; each endpoint's partition of its deliveries. Written once, for
+// the stores (dynamoEndpoints.ts, dynamoAttempts.ts), the attempts' cursor and the bench that seeds
+// and stubs them; plain JavaScript, so that the bench's probe loads no TypeScript.
 
 export const ENDPOINT_PREFIX = 'endpoint#';
 
@@ -31,7 +31,7 @@ export const attemptKey = (endpointId, { at, webhookId, attempt }) => ({
 export const ATTEMPT_SORT_KEY =
   /^attempt#\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z#msg_[A-Za-z0-9_-]{1,64}#\d{1,3}$/;
 
-/** The item counting the endpoint's pings and resends of the minute starting at `minute` (ISO 8601). */
+/** The item counting the endpoint's pings and resends of the minute from `minute` (ISO 8601). */
 export const sendsKey = (endpointId, minute) => ({
   pk: deliveriesPartition(endpointId),
   sk: `sends#${minute}`,

@@ -7,6 +7,8 @@
 
 import type { LookupAddress } from 'node:dns';
 import { Resolver as NameResolver } from 'node:dns/promises';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { isIP, type TcpSocketConnectOpts } from 'node:net';
 import { retryAfter } from '#lib/webhooks/delivery.ts';
 import { MAX_URL_CHARACTERS } from '#lib/webhooks/endpointStore.ts';
@@ -44,19 +46,18 @@ const dnsResolver =
     if (nameServers) resolver.setServers(nameServers);
     signal?.addEventListener('abort', () => resolver.cancel(), { once: true });
     const answers = await Promise.allSettled([resolver.resolve4(host), resolver.resolve6(host)]);
-    const errors = answers.flatMap((answer) =>
-      answer.status === 'rejected' ? [answer.reason as NodeJS.ErrnoException] : [],
-    );
-    // a host with addresses of one family only resolves: the other's ENODATA is no failure
-    const error =
-      errors.find(({ code }) => code !== 'ENODATA' && code !== 'ENOTFOUND') ??
-      (errors.length === 2 ? errors[0] : undefined);
-    if (error) throw error;
-    return answers.flatMap((answer, index) =>
+    const addresses = answers.flatMap((answer, index) =>
       answer.status === 'fulfilled'
         ? answer.value.map((address) => ({ address, family: index === 0 ? 4 : 6 }))
         : [],
     );
+    const errors = answers.flatMap((answer) =>
+      answer.status === 'rejected' ? [answer.reason as NodeJS.ErrnoException] : [],
+    );
+    // one family's addresses are enough (only those checked are connected to), whatever the other's
+    if (addresses.length > 0 || errors.length === 0) return addresses;
+    // none: a failure that may pass (unsettled) tells more than a family that has no address
+    throw errors.find(({ code }) => code !== 'ENODATA' && code !== 'ENOTFOUND') ?? errors[0];
   };
 
 /** A lookup's failure that says nothing of the url: it could not be answered now. */
@@ -165,14 +166,12 @@ export const postToEndpoint = async (
   const connect: Omit<TcpSocketConnectOpts, 'port'> = {
     // the socket's own lookup answers the checked addresses: there is no second lookup to rebind
     lookup: (_host, _options, callback) => callback(null, [...checked]),
-    // every checked address in turn until one connects, each given a second (Node's 250 ms
-    // would pass over a distant receiver); the error is the first address's
+    // each checked address in turn, within the attempt's timeout, until one connects, each given a
+    // second (Node's 250 ms would pass over a distant receiver); the error is the first address's
     autoSelectFamily: true,
     autoSelectFamilyAttemptTimeout: 1000,
   };
-  // loaded to post: the url check at registration needs neither, an https delivery no node:http
-  const { request: send } =
-    target.protocol === 'https:' ? await import('node:https') : await import('node:http');
+  const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((settle) => {
     const request = send(target, {
       method: 'POST',

@@ -110,6 +110,6 @@ export interface EndpointStore {
     options?: EndpointCallOptions,
   ): Promise<RotateSecretResult>;
   delete(owner: string, id: string, options?: EndpointCallOptions): Promise<DeleteEndpointResult>;
-  /** Records what an attempt told of the endpoint; nothing when it is gone meanwhile. */
-  setHealth(owner: string, id: string, health: EndpointHealth): Promise<void>;
+  /** Records what an attempt told of the endpoint: false when it did not apply (see each health). */
+  setHealth(owner: string, id: string, health: EndpointHealth): Promise<boolean>;
 }

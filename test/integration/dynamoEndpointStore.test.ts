@@ -126,23 +126,25 @@ describe('DynamoDB endpoint store', () => {
       disabled: false,
     });
     expect(await failingSince()).toBeUndefined();
-    await store.setHealth('alice', id, {
+    const stale = await store.setHealth('alice', id, {
       kind: 'disabled',
       reason: 'every attempt failed',
       url: 'https://hooks.example.com/a',
       failingSince: '2026-11-20T00:00:00.000Z',
     });
+    expect(stale).toBe(false);
     expect(
       (await store.get('alice', id)).outcome === 'found' && (await store.get('alice', id)),
     ).toMatchObject({ endpoint: { disabled: false } });
 
     await store.setHealth('alice', id, { kind: 'failing', since: '2026-11-22T00:00:00.000Z' });
-    await store.setHealth('alice', id, {
+    const counted = await store.setHealth('alice', id, {
       kind: 'disabled',
       reason: 'every attempt failed',
       url: 'https://hooks.example.com/a',
       failingSince: '2026-11-22T00:00:00.000Z',
     });
+    expect(counted).toBe(true);
     expect(await store.get('alice', id)).toMatchObject({
       endpoint: { disabled: true, disabledReason: 'every attempt failed' },
     });
@@ -154,7 +156,9 @@ describe('DynamoDB endpoint store', () => {
 
     // a deleted endpoint is not brought back as a stub
     await store.delete('alice', id);
-    await store.setHealth('alice', id, { kind: 'failing', since: '2026-11-24T00:00:00.000Z' });
+    expect(
+      await store.setHealth('alice', id, { kind: 'failing', since: '2026-11-24T00:00:00.000Z' }),
+    ).toBe(false);
     expect(await endpointItems()).toEqual([]);
   });
 
@@ -168,10 +172,12 @@ describe('DynamoDB endpoint store', () => {
       events,
       disabled: false,
     });
-    await store.setHealth('alice', id, gone);
+    expect(await store.setHealth('alice', id, gone)).toBe(false);
     expect(await store.get('alice', id)).toMatchObject({ endpoint: { disabled: false } });
 
-    await store.setHealth('alice', id, { ...gone, url: 'https://receiver.example/new' });
+    expect(
+      await store.setHealth('alice', id, { ...gone, url: 'https://receiver.example/new' }),
+    ).toBe(true);
     expect(await store.get('alice', id)).toMatchObject({
       endpoint: { disabled: true, disabledReason: gone.reason },
     });

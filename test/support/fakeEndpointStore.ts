@@ -108,13 +108,13 @@ export class FakeEndpointStore implements EndpointStore {
   async setHealth(owner: string, id: string, health: EndpointHealth) {
     if (this.unavailable) throw new Error('throttled');
     const endpoint = this.owned(owner, id);
-    if (!endpoint) return;
+    if (!endpoint) return false;
     // as the real one: the first failure stays; a disabling counts only failures still counted,
     // and only of the url that answered
     if (health.kind === 'disabled') {
-      if (endpoint.url !== health.url) return;
+      if (endpoint.url !== health.url) return false;
       if (health.failingSince !== undefined && endpoint.failingSince !== health.failingSince)
-        return;
+        return false;
     }
     const { failingSince, ...rest } = endpoint;
     this.endpoints.set(
@@ -125,6 +125,7 @@ export class FakeEndpointStore implements EndpointStore {
           ? { ...rest, failingSince: failingSince ?? health.since }
           : { ...rest, disabled: true, disabledReason: health.reason },
     );
+    return true;
   }
 }
 

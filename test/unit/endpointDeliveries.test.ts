@@ -454,7 +454,7 @@ describe('deliverToEndpoint', () => {
     expect(telemetry.metricNames()).toContain('EndpointsDisabled');
   });
 
-  it('disables nothing at a 410 when a PUT gave it a new url meanwhile', async () => {
+  it('disables nothing at a 410 when a PUT gave it a new url meanwhile: the event waits for it', async () => {
     answer = { status: 410 };
     const store = storeWith(endpoint('ep_1'));
     const read = store.get.bind(store);
@@ -465,13 +465,15 @@ describe('deliverToEndpoint', () => {
       await store.replace(owner, id, { ...moved, disabled: false });
       return found;
     };
-    const { deliver, sent } = setup(store);
+    const { deliver, sent, telemetry } = setup(store);
 
     await deliver(delivery());
 
     expect(received).toHaveLength(1);
     expect(store.endpoints.get('ep_1')).toMatchObject({ ...moved, disabled: false });
-    expect(sent).toEqual([]);
+    const lastError = 'answered 410 Gone: the receiver says the endpoint is gone';
+    expect(sent).toEqual([{ ...delivery(), attempts: 1, dueAt: NOW + 1000, lastError }]);
+    expect(telemetry.metricNames()).not.toContain('EndpointsDisabled');
   });
 
   it('disables an endpoint whose every attempt failed for 5 days', async () => {

@@ -136,10 +136,12 @@ const isPublic = (address: string) => address === PUBLIC_STAND_IN;
 
 /**
  * A name server on 127.0.0.1 that answers each of `hosts` with its IPv4 address (it has no IPv6
- * one) or an error code (DNS rcode); any other name does not exist. Without `hosts`, it never
- * answers. It notes every name asked, once a query (A or AAAA).
+ * one) or an error code (DNS rcode), or each query type (A, AAAA) with its own; any other name does
+ * not exist. Without `hosts`, it never answers. It notes every name asked, once a query.
  */
-const nameServer = async (hosts?: Record<string, string | number>) => {
+const nameServer = async (
+  hosts?: Record<string, string | number | { A: string; AAAA: number }>,
+) => {
   const socket = createSocket('udp4');
   const asked: string[] = [];
   socket.on('message', (query, from) => {
@@ -151,10 +153,12 @@ const nameServer = async (hosts?: Record<string, string | number>) => {
     }
     asked.push(labels.join('.'));
     if (!hosts) return;
-    const found = hosts[labels.join('.')] ?? 3; // NXDOMAIN
+    const isA = query.readUInt16BE(end + 1) === 1;
+    const entry = hosts[labels.join('.')] ?? 3; // NXDOMAIN
+    const found = typeof entry === 'object' ? entry[isA ? 'A' : 'AAAA'] : entry;
     // an A record, named by a pointer to the question's name (at byte 12)
     const records =
-      typeof found === 'string' && query.readUInt16BE(end + 1) === 1
+      typeof found === 'string' && isA
         ? [[0xc0, 12, 0, 1, 0, 1, 0, 0, 0, 60, 0, 4, ...found.split('.').map(Number)]]
         : [];
     const rcode = typeof found === 'number' ? found : 0;
@@ -293,7 +297,7 @@ describe('a checked POST', () => {
     await expect.poll(() => ended, { timeout: 3000 }).toBe(true);
   });
 
-  it('tries every checked address in turn', async () => {
+  it('tries each checked address in turn', async () => {
     // nothing listens on 127.0.0.3 nor 127.0.0.4, both public here
     const policy = (...addresses: string[]) => ({
       ...standIn(resolverOf(addresses).resolve),
@@ -386,6 +390,17 @@ describe('the lookup of a host', () => {
       await post(`http://ipv4-only.test:${httpPort}/hook`, { allowPrivate: true, nameServers }),
     ).toEqual({ status: 204 });
     expect(server.asked).toEqual(['ipv4-only.test', 'ipv4-only.test']);
+    server.close();
+  });
+
+  it('resolves to the addresses of one family when the other fails (SERVFAIL)', async () => {
+    const server = await nameServer({ 'half.test': { A: PRIVATE, AAAA: 2 } });
+    const policy = { allowPrivate: true, nameServers: server.nameServers };
+    const url = `http://half.test:${httpPort}/hook`;
+
+    expect(await urlAddressProblem(url, policy)).toBeUndefined();
+    expect(await post(url, policy)).toEqual({ status: 204 });
+    expect(httpReceiver.requests).toHaveLength(1);
     server.close();
   });
 

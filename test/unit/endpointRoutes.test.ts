@@ -440,6 +440,22 @@ describe('ping, attempts and resend', () => {
       expect(queue.sent).toHaveLength(10);
       expect((await call(routes().ping, 'POST', `/webhooks/${other}/ping`)).status).toBe(202);
     });
+
+    it('counts no refused resend: a 404 or a 409 uses up none of the 10', async () => {
+      const id = await registered(true);
+      await attemptStore.record(id, attemptOf(1), sentEvent);
+      const resend = (webhookId: string) =>
+        call(routes().resend, 'POST', `/webhooks/${id}/attempts/${webhookId}/resend`);
+      const ping = () => call(routes().ping, 'POST', `/webhooks/${id}/ping`);
+
+      for (let i = 0; i < 10; i++) {
+        expect([(await resend('msg_2')).status, (await resend('msg_1')).status]).toEqual([
+          404, 409,
+        ]);
+      }
+      for (let i = 0; i < 10; i++) expect((await ping()).status).toBe(202);
+      expect((await ping()).status).toBe(429);
+    });
   });
 
   it('answers a queue that does not take the delivery with 503 and Retry-After, saying so', async () => {
