@@ -17,6 +17,8 @@ export interface LocalSqs {
   /** http://127.0.0.1:<port>, for a client's endpoint setting (AWS_ENDPOINT_URL_SQS). */
   endpoint: string;
   queueUrl: (name: string) => string;
+  /** A client of it, with the credentials it accepts (any). */
+  client: SQSClient;
   stop: () => Promise<void>;
 }
 
@@ -70,10 +72,17 @@ export const startLocalSqs = async ({
       );
     }
   } catch (error) {
+    client.destroy();
     await server.stop();
     throw error;
-  } finally {
-    client.destroy();
   }
-  return { endpoint, queueUrl, stop: () => server.stop() };
+  return {
+    endpoint,
+    queueUrl,
+    client,
+    stop: async () => {
+      client.destroy();
+      await server.stop();
+    },
+  };
 };
