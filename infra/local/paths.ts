@@ -1,8 +1,13 @@
 // Where the local run keeps its files: all under the git-ignored .local/ folder of the repo.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { parse } from 'yaml';
 
 export const repoRoot = resolve(import.meta.dirname, '..', '..');
+
+/** A YAML file of the repository, its CloudFormation tags (!GetAtt, ...) left unresolved. */
+export const yamlOf = (...path: string[]) =>
+  parse(readFileSync(resolve(repoRoot, ...path), 'utf8'), { logLevel: 'error' });
 
 /** DynamoDB Local itself (the jar and its native libraries), fetched once and shared by start and tests. */
 export const dynamoDbLocalDir = resolve(repoRoot, '.local', 'dynamodb-local');

@@ -8,12 +8,11 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { parse } from 'yaml';
 import { loadConfig } from '#lib/config/load.ts';
 import { webhookSettings } from '#lib/config/webhook.ts';
 import { sendMessages } from '#lib/webhooks/sqsMessages.ts';
 import { localStreamsClient } from './dynamoClient.ts';
-import { repoRoot } from './paths.ts';
+import { yamlOf } from './paths.ts';
 import { startQueuePoller } from './queuePoller.ts';
 import { type LocalSqs, startLocalSqs } from './sqs.ts';
 import { invocationRecordOf, startStreamPoller } from './streamPoller.ts';
@@ -39,10 +38,6 @@ const DELIVERY_QUEUE = 'plant-store-local-endpoint-deliveries';
 const DELIVERY_POISON_QUEUE = 'plant-store-local-endpoint-delivery-poison';
 const STREAM_DEAD_LETTER_QUEUE = 'plant-store-local-stream-dead-letters';
 const STREAM_FAILURE_QUEUE = 'plant-store-local-webhook-stream-failures';
-
-/** A YAML file of the repository, its CloudFormation tags (!GetAtt, ...) left unresolved. */
-const yamlOf = (...path: string[]) =>
-  parse(readFileSync(join(repoRoot, ...path), 'utf8'), { logLevel: 'error' });
 
 /**
  * The event sources as serverless.yml deploys them: the stream's batches and retries, the retry

@@ -13,11 +13,6 @@ import type { StreamDeadLetter } from '#lib/webhooks/batchResponse.ts';
 import type { DeadLetter } from '#lib/webhooks/deadLetters.ts';
 import { type DeliveryTarget, deliverOnce, describeOutcome } from '#lib/webhooks/delivery.ts';
 
-export interface RedriveReport {
-  delivered: number;
-  failed: number;
-}
-
 interface Letter {
   /** Where it is kept (a message id), for the report. */
   source: string;
@@ -84,8 +79,8 @@ const offerEach = async (
   letters: AsyncIterable<Letter>,
   offer: (letter: Record<string, unknown>) => Promise<string>,
   progress: (line: string) => void,
-): Promise<RedriveReport> => {
-  const report: RedriveReport = { delivered: 0, failed: 0 };
+) => {
+  const report = { delivered: 0, failed: 0 };
   for await (const { source, text, remove } of letters) {
     let taken: string;
     try {

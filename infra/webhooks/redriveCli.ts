@@ -1,6 +1,4 @@
-// `npm run webhooks:redrive`: the kept "plant added" events delivered again, or (--stream) the
-// stream records set aside whole offered again to their function; each removed once taken. See the
-// usage below.
+// `npm run webhooks:redrive`: the dead letters offered again, as the usage below says.
 import { parseArgs } from 'node:util';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { SQSClient } from '@aws-sdk/client-sqs';

@@ -160,7 +160,7 @@ writeFileSync('response.json', JSON.stringify(response));`,
     );
     const sqs = await startLocalSqs({
       dir: join(dir, 'sqs'),
-      queues: { retries: {}, 'dead-letters': {} },
+      queues: { retries: {}, 'dead-letters': {}, 'stream-dead-letters': {} },
     });
     try {
       await run(process.execPath, [join(dir, 'smoke.mjs')], {
@@ -172,6 +172,7 @@ writeFileSync('response.json', JSON.stringify(response));`,
           WEBHOOK_SECRET: makeWebhookSecret(),
           WEBHOOK_RETRY_QUEUE_URL: sqs.queueUrl('retries'),
           WEBHOOK_DEAD_LETTER_QUEUE_URL: sqs.queueUrl('dead-letters'),
+          STREAM_DEAD_LETTER_QUEUE_URL: sqs.queueUrl('stream-dead-letters'),
           AWS_ENDPOINT_URL_SQS: sqs.endpoint,
           AWS_REGION: 'us-east-1',
           AWS_ACCESS_KEY_ID: 'local',

@@ -13,6 +13,7 @@ import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { streamInsertEvent } from '../../infra/events/webhooks.mjs';
+import { localClientConfig } from '../../infra/local/dynamoClient.ts';
 import { freePort } from '../../infra/local/freePort.ts';
 import { repoRoot, runningEnv } from '../../infra/local/paths.ts';
 import {
@@ -229,11 +230,7 @@ describe('a used-up schedule through npm start', () => {
         marshall({ id: 60, name: 'Set aside', createdAt: new Date().toISOString() }),
       ).Records[0];
       const running = runningEnv(shortDataDir) ?? {};
-      const sqs = new SQSClient({
-        region: 'us-east-1',
-        endpoint: running.AWS_ENDPOINT_URL_SQS ?? '',
-        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-      });
+      const sqs = new SQSClient(localClientConfig(running.AWS_ENDPOINT_URL_SQS ?? ''));
       await sqs.send(
         new SendMessageCommand({
           QueueUrl: running.STREAM_DEAD_LETTER_QUEUE_URL,
