@@ -1,7 +1,13 @@
 // Where the local run keeps its files: all under the git-ignored .local/ folder of the repo.
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { parse } from 'yaml';
 
 export const repoRoot = resolve(import.meta.dirname, '..', '..');
+
+/** A YAML file of the repository, its CloudFormation tags (!GetAtt, ...) left unresolved. */
+export const yamlOf = (...path: string[]) =>
+  parse(readFileSync(resolve(repoRoot, ...path), 'utf8'), { logLevel: 'error' });
 
 /** DynamoDB Local itself (the jar and its native libraries), fetched once and shared by start and tests. */
 export const dynamoDbLocalDir = resolve(repoRoot, '.local', 'dynamodb-local');
@@ -11,8 +17,17 @@ export const localDataDir = (env: NodeJS.ProcessEnv = process.env) =>
   resolve(repoRoot, env.PLANTS_LOCAL_DATA || resolve(repoRoot, '.local', 'data'));
 
 /**
- * The functions' environment of the npm start running on `dataDir` (its table, key, DynamoDB Local,
- * webhook receiver, secret and retry queue), kept there while it runs: `sls invoke local --stage
- * local` reads it (infra/local/stageParams.cjs) to run a function as npm start runs it.
+ * The functions' environment of the npm start running on `dataDir` (its tables, key, DynamoDB Local,
+ * webhook receiver, secret and queues) and AWS_ENDPOINT_URL_LAMBDA, kept there while it runs: `sls
+ * invoke local --stage local` (infra/local/stageParams.cjs) and `npm run webhooks:redrive` read it.
  */
 export const runningEnvPath = (dataDir: string) => resolve(dataDir, 'running-env.json');
+
+/** What runningEnvPath holds; undefined when no npm start runs on `dataDir`. */
+export const runningEnv = (dataDir: string): Record<string, string> | undefined => {
+  try {
+    return JSON.parse(readFileSync(runningEnvPath(dataDir), 'utf8'));
+  } catch {
+    return undefined;
+  }
+};

@@ -29,12 +29,6 @@ export interface QueuePoller {
   stop: () => Promise<void>;
 }
 
-/** A queue's ARN from its URL (https://host/<account>/<name>). */
-const arnOf = (queueUrl: string, region: string) => {
-  const [account, name] = new URL(queueUrl).pathname.split('/').slice(-2);
-  return `arn:aws:sqs:${region}:${account}:${name}`;
-};
-
 /** A received message as Lambda hands it to the function. */
 const asLambdaRecord = (message: Message, eventSourceARN: string, awsRegion: string): SQSRecord =>
   ({
@@ -76,7 +70,9 @@ export const startQueuePoller = (options: QueuePollerOptions): QueuePoller => {
   } = options;
   if (!(Number.isInteger(batchSize) && batchSize >= 1 && batchSize <= 10))
     throw new RangeError(`batchSize must be a whole number from 1 to 10, got ${batchSize}`);
-  const eventSourceARN = arnOf(queueUrl, region);
+  // the queue's ARN from its URL (https://host/<account>/<name>)
+  const [account, name] = new URL(queueUrl).pathname.split('/').slice(-2);
+  const eventSourceARN = `arn:aws:sqs:${region}:${account}:${name}`;
   let stopping = false;
 
   const handleBatch = async (messages: Message[]) => {

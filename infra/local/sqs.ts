@@ -5,6 +5,7 @@
 // resolve, which it does not here, and fauxqs finds a queue by the URL's last segment anyway.
 import { SetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { startFauxqs } from 'fauxqs';
+import { localClientConfig } from './dynamoClient.ts';
 
 export interface QueueSettings {
   /** The visibility timeout of a receive that names none (SQS's default: 30). */
@@ -17,6 +18,8 @@ export interface LocalSqs {
   /** http://127.0.0.1:<port>, for a client's endpoint setting (AWS_ENDPOINT_URL_SQS). */
   endpoint: string;
   queueUrl: (name: string) => string;
+  /** A client of it, with the credentials it accepts (any). */
+  client: SQSClient;
   stop: () => Promise<void>;
 }
 
@@ -46,11 +49,7 @@ export const startLocalSqs = async ({
   const queueUrl = (name: string) => `${endpoint}${new URL(queueOf(name).url).pathname}`;
 
   // this run's settings, also on a queue made by an earlier run (serverless.yml may have changed)
-  const client = new SQSClient({
-    endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
+  const client = new SQSClient(localClientConfig(endpoint));
   try {
     for (const [name, { visibilityTimeoutSeconds = 30, redrive }] of Object.entries(queues)) {
       await client.send(
@@ -72,8 +71,6 @@ export const startLocalSqs = async ({
   } catch (error) {
     await server.stop();
     throw error;
-  } finally {
-    client.destroy();
   }
-  return { endpoint, queueUrl, stop: () => server.stop() };
+  return { endpoint, queueUrl, client, stop: () => server.stop() };
 };

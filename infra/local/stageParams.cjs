@@ -5,16 +5,10 @@
 module.exports = async ({ options }) => {
   // resolved whatever the stage: nothing below may touch a deploy
   if (options.stage !== 'local') return {};
-  const { readFileSync } = require('node:fs');
-  const { localDataDir, runningEnvPath } = await import('./paths.ts');
+  const { localDataDir, runningEnv } = await import('./paths.ts');
   const dataDir = localDataDir();
-  let running = {};
-  try {
-    running = JSON.parse(readFileSync(runningEnvPath(dataDir), 'utf8'));
-  } catch {
-    // no npm start on this data folder: only settings from the environment
-  }
-  const env = { ...running, ...process.env };
+  // with no npm start on this data folder, only settings from the environment
+  const env = { ...runningEnv(dataDir), ...process.env };
   if (!env.PLANTS_TABLE || !env.WEBHOOK_URL) {
     throw new Error(
       `the local stage runs against npm start, and none is running on ${dataDir}: start it in another terminal (npm start), with the same PLANTS_LOCAL_DATA if you set one`,
@@ -37,8 +31,7 @@ module.exports = async ({ options }) => {
     webhookUrl: env.WEBHOOK_URL,
     webhookSecret: env.WEBHOOK_SECRET,
     webhookSecretParameter: '',
-    webhookDeadLetterQueueUrl: '',
-    webhookDeadLetterDir: env.WEBHOOK_DEAD_LETTER_DIR,
+    webhookDeadLetterQueueUrl: env.WEBHOOK_DEAD_LETTER_QUEUE_URL,
     webhookRetryQueueUrl: env.WEBHOOK_RETRY_QUEUE_URL,
     endpointDeliveryQueueUrl: env.ENDPOINT_DELIVERY_QUEUE_URL,
     streamDeadLetterQueueUrl: env.STREAM_DEAD_LETTER_QUEUE_URL,

@@ -161,9 +161,8 @@ try {
   client.destroy();
   webhooks = await startLocalWebhooks({ dataDir, say });
 
-  // what the functions are given; published beside the data while this runs, for
-  // `sls invoke local --stage local` (infra/local/stageParams.cjs), the secret too: readable by
-  // this user alone
+  // what the functions are given; published beside the data while this runs (runningEnvPath), with
+  // where to invoke them, the secret too: readable by this user alone
   const functionEnv = {
     PLANTS_TABLE,
     WEBHOOKS_TABLE,
@@ -176,7 +175,8 @@ try {
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
   };
-  writeFileSync(runningEnvPath(dataDir), JSON.stringify(functionEnv), { mode: 0o600 });
+  const running = { ...functionEnv, AWS_ENDPOINT_URL_LAMBDA: `http://127.0.0.1:${lambdaPort}` };
+  writeFileSync(runningEnvPath(dataDir), JSON.stringify(running), { mode: 0o600 });
   published = true;
 
   say('Starting serverless-offline (bundling the functions)...');
@@ -243,7 +243,7 @@ try {
   say(`Tokens: ${auth.description}`);
   say(`Webhooks: each new plant is ${webhooks.description}`);
   say(
-    `Webhooks and deliveries to your endpoints waiting, and the poison queues: curl -s ${webhooks.queuesUrl}`,
+    `Webhooks and deliveries to your endpoints waiting, dead letters and poison: curl -s ${webhooks.queuesUrl}`,
   );
   say('Try it:');
   say(

@@ -5,7 +5,7 @@
 // (bisectBatchOnFunctionError), each retry after a longer wait, and after the retries the batch's
 // description goes to the on-failure destination and the records behind it go on. Where each shard
 // has got to is kept in a checkpoint file, so a restart resumes instead of starting over.
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
@@ -76,9 +76,8 @@ export interface StreamPoller {
 const sequenceOf = (record: DynamoDBRecord) => record.dynamodb?.SequenceNumber ?? '';
 
 const loadCheckpoints = (file: string | undefined): Record<string, string> => {
-  if (!file || !existsSync(file)) return {};
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+    return file ? JSON.parse(readFileSync(file, 'utf8')) : {};
   } catch {
     return {};
   }

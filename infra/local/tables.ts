@@ -1,8 +1,6 @@
 // The tables for DynamoDB Local, each made from its definition in infra/dynamodb.yml (keys, indexes,
 // stream, time to live), so the local run and the tests use the tables the stages deploy. A table
 // made by an older version gets what it lacks, as a stack update adds it to a deployed one.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import {
   type AttributeDefinition,
   CreateTableCommand,
@@ -19,8 +17,7 @@ import {
   UpdateTimeToLiveCommand,
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
-import { parse } from 'yaml';
-import { repoRoot } from './paths.ts';
+import { yamlOf } from './paths.ts';
 
 /** The tables infra/dynamodb.yml defines, by resource name. */
 export type TableResource = 'PlantsTable' | 'WebhooksTable';
@@ -35,16 +32,13 @@ interface TableDefinition {
 
 /** A table's keys, indexes, stream and time to live as infra/dynamodb.yml defines them. */
 export const tableDefinition = (resource: TableResource): TableDefinition => {
-  const template = parse(readFileSync(join(repoRoot, 'infra', 'dynamodb.yml'), 'utf8'), {
-    logLevel: 'error',
-  }) as { Resources: Record<TableResource, { Properties: TableDefinition }> };
   const {
     AttributeDefinitions,
     KeySchema,
     GlobalSecondaryIndexes,
     StreamSpecification,
     TimeToLiveSpecification,
-  } = template.Resources[resource].Properties;
+  }: TableDefinition = yamlOf('infra', 'dynamodb.yml').Resources[resource].Properties;
   return {
     AttributeDefinitions,
     KeySchema,

@@ -1,7 +1,8 @@
 // A webhook receiver on this machine, for `npm start` (without WEBHOOK_URL) and the tests: it
 // verifies each delivery's Standard Webhooks signature with the standardwebhooks package, keeps
 // what it received, and answers what it is told to (200 unless told otherwise).
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer } from 'node:http';
+import { text } from 'node:stream/consumers';
 import { Webhook } from 'standardwebhooks';
 import { listenLocally } from './listen.ts';
 
@@ -33,17 +34,6 @@ export interface WebhookReceiver {
   stop: () => Promise<void>;
 }
 
-const readBody = (request: IncomingMessage) =>
-  new Promise<string>((resolve, reject) => {
-    let text = '';
-    request.setEncoding('utf8');
-    request.on('data', (chunk: string) => {
-      text += chunk;
-    });
-    request.on('end', () => resolve(text));
-    request.on('error', reject);
-  });
-
 export const startWebhookReceiver = async ({
   secrets,
   port,
@@ -61,7 +51,7 @@ export const startWebhookReceiver = async ({
   const received: ReceivedWebhook[] = [];
   let answer: Parameters<WebhookReceiver['answerWith']>[0] = () => 200;
   const server = createServer(async (request, response) => {
-    const body = await readBody(request);
+    const body = await text(request);
     const header = (name: string) => String(request.headers[name] ?? '');
     const headers = {
       'webhook-id': header('webhook-id'),

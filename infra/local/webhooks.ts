@@ -1,21 +1,18 @@
 // The webhooks in the local run: where the operator's "plant added" deliveries go (WEBHOOK_URL and
 // WEBHOOK_SECRET from the environment, or a receiver on this machine that verifies and prints each
-// one), where dead letters are kept, the retry queue and the callers' endpoint-deliveries queue
-// with their poison queues (fauxqs, an SQS emulator, kept under the data folder so that a waiting
-// event survives a restart), and the pollers that feed the four functions through
-// serverless-offline the way Lambda's event source mappings would.
+// one), the queues as deployed (fauxqs, an SQS emulator, kept under the data folder so that a
+// waiting event or a dead letter survives a restart), and the pollers that feed the four functions
+// through serverless-offline the way Lambda's event source mappings would.
 
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { parse } from 'yaml';
 import { loadConfig } from '#lib/config/load.ts';
 import { webhookSettings } from '#lib/config/webhook.ts';
 import { sendMessages } from '#lib/webhooks/sqsMessages.ts';
 import { localStreamsClient } from './dynamoClient.ts';
-import { repoRoot } from './paths.ts';
+import { yamlOf } from './paths.ts';
 import { startQueuePoller } from './queuePoller.ts';
 import { type LocalSqs, startLocalSqs } from './sqs.ts';
 import { invocationRecordOf, startStreamPoller } from './streamPoller.ts';
@@ -36,15 +33,11 @@ const invoker = (url: string) => async (event: unknown) => {
 };
 
 const RETRY_QUEUE = 'plant-store-local-webhook-retries';
-const POISON_QUEUE = 'plant-store-local-webhook-poison';
+const DEAD_LETTER_QUEUE = 'plant-store-local-webhook-dead-letters';
 const DELIVERY_QUEUE = 'plant-store-local-endpoint-deliveries';
 const DELIVERY_POISON_QUEUE = 'plant-store-local-endpoint-delivery-poison';
 const STREAM_DEAD_LETTER_QUEUE = 'plant-store-local-stream-dead-letters';
 const STREAM_FAILURE_QUEUE = 'plant-store-local-webhook-stream-failures';
-
-/** A YAML file of the repository, its CloudFormation tags (!GetAtt, ...) left unresolved. */
-const yamlOf = (...path: string[]) =>
-  parse(readFileSync(join(repoRoot, ...path), 'utf8'), { logLevel: 'error' });
 
 /**
  * The event sources as serverless.yml deploys them: the stream's batches and retries, the retry
@@ -141,16 +134,18 @@ export const startLocalWebhooks = async ({
     });
     url = receiver.url;
   }
-  const deadLetterDir = join(dataDir, 'webhook-dead-letters');
   const sources = deployedEventSources();
   const sqs: LocalSqs = await startLocalSqs({
     dir: join(dataDir, 'sqs'),
     queues: {
       [RETRY_QUEUE]: {
         visibilityTimeoutSeconds: sources.queue.visibilityTimeoutSeconds,
-        redrive: { deadLetterQueue: POISON_QUEUE, maxReceiveCount: sources.queue.maxReceiveCount },
+        redrive: {
+          deadLetterQueue: DEAD_LETTER_QUEUE,
+          maxReceiveCount: sources.queue.maxReceiveCount,
+        },
       },
-      [POISON_QUEUE]: {},
+      [DEAD_LETTER_QUEUE]: {},
       [DELIVERY_QUEUE]: {
         visibilityTimeoutSeconds: sources.deliveryQueue.visibilityTimeoutSeconds,
         redrive: {
@@ -173,8 +168,8 @@ export const startLocalWebhooks = async ({
   const env = {
     WEBHOOK_URL: url,
     WEBHOOK_SECRET: secret ?? '',
-    WEBHOOK_DEAD_LETTER_DIR: deadLetterDir,
     WEBHOOK_RETRY_QUEUE_URL: sqs.queueUrl(RETRY_QUEUE),
+    WEBHOOK_DEAD_LETTER_QUEUE_URL: sqs.queueUrl(DEAD_LETTER_QUEUE),
     ENDPOINT_DELIVERY_QUEUE_URL: sqs.queueUrl(DELIVERY_QUEUE),
     STREAM_DEAD_LETTER_QUEUE_URL: sqs.queueUrl(STREAM_DEAD_LETTER_QUEUE),
     // the SDK then sends every SQS request to the emulator, without a warning per request
@@ -197,14 +192,9 @@ export const startLocalWebhooks = async ({
     queuesUrl: `${sqs.endpoint}/_fauxqs/queues`,
     startPoller: ({ dynamodbEndpoint, streamArn, lambdaPort }) => {
       const log = (line: string) => process.stderr.write(`${line}\n`);
-      const sqsClient = new SQSClient({
-        endpoint: sqs.endpoint,
-        region: 'us-east-1',
-        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-      });
       const queuePoller = (queue: string, batchSize: number, name: string) =>
         startQueuePoller({
-          client: sqsClient,
+          client: sqs.client,
           queueUrl: sqs.queueUrl(queue),
           batchSize,
           invoke: invoker(invocationsOf(lambdaPort, name)),
@@ -225,7 +215,7 @@ export const startLocalWebhooks = async ({
           invoke: invoker(invocationsOf(lambdaPort, name)),
           // Lambda's on-failure destination, told as Lambda tells it (an invocation record)
           onFailure: (batch) =>
-            sendMessages(sqsClient, sqs.queueUrl(STREAM_FAILURE_QUEUE), [
+            sendMessages(sqs.client, sqs.queueUrl(STREAM_FAILURE_QUEUE), [
               { body: invocationRecordOf(batch, `plant-store-local-${name}`, streamArn) },
             ]),
           checkpointFile: join(dataDir, checkpoints),

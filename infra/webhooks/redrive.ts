@@ -1,159 +1,143 @@
-// Dead letters delivered again: each event kept after its attempts failed is POSTed to the
-// receiver as it was (the same webhook-id and body, signed anew), and removed once a 2xx says it
-// arrived; one that fails again stays for a later redrive. Stream records set aside whole go back
-// to the function that set them aside.
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { DeleteMessageCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+// Dead letters offered again: each event kept after its attempts failed is POSTed to the receiver
+// as it was (the same webhook-id and body, signed anew); each stream record set aside whole goes
+// back to the function that set it aside. One taken is removed; one that fails again stays for a
+// later redrive.
+import {
+  ChangeMessageVisibilityCommand,
+  DeleteMessageCommand,
+  ReceiveMessageCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
 import type { DynamoDBStreamEvent, SQSBatchResponse } from 'aws-lambda';
 import type { StreamDeadLetter } from '#lib/webhooks/batchResponse.ts';
 import type { DeadLetter } from '#lib/webhooks/deadLetters.ts';
 import { type DeliveryTarget, deliverOnce, describeOutcome } from '#lib/webhooks/delivery.ts';
 
-export interface RedriveReport {
-  delivered: number;
-  failed: number;
-  /** Why each that failed did, by webhook-id. */
-  failures: Map<string, string>;
-}
-
 interface Letter {
-  /** Where it is kept (a file, a message id), for the report. */
+  /** Where it is kept (a message id), for the report. */
   source: string;
   /** Its JSON text: a dead letter, or (in a queue anyone may send to) anything. */
   text: string;
   remove: () => Promise<void>;
 }
 
-/** The dead letter a text holds: its webhook-id and body at least; undefined for anything else. */
-const deadLetterOf = (
-  text: string,
-): Pick<DeadLetter, 'webhookId' | 'body' | 'plantId'> | undefined => {
+/**
+ * The letters of an SQS queue, ten at a time, until it gives none it has not given already (a failed
+ * one whose hiding time ran out during a long run): each once per run. Those not removed are shown
+ * again at the end, so that the next run offers them at once.
+ */
+export async function* queueLetters(client: SQSClient, queueUrl: string): AsyncGenerator<Letter> {
+  const seen = new Set<string | undefined>();
+  const kept = new Set<string | undefined>();
   try {
-    const letter = JSON.parse(text) as Partial<DeadLetter>;
-    return typeof letter.webhookId === 'string' && typeof letter.body === 'string'
-      ? (letter as DeadLetter)
-      : undefined;
-  } catch {
-    return undefined;
-  }
-};
-
-/** The dead letters of a folder (the local run's), each removed by deleting its file. */
-export function* folderLetters(dir: string): Generator<Letter> {
-  let files: string[];
-  try {
-    files = readdirSync(dir).filter((file) => file.endsWith('.json'));
-  } catch {
-    return;
-  }
-  for (const file of files) {
-    const path = join(dir, file);
-    yield {
-      source: path,
-      text: readFileSync(path, 'utf8'),
-      remove: async () => rmSync(path, { force: true }),
-    };
+    for (;;) {
+      const { Messages = [] } = await client.send(
+        new ReceiveMessageCommand({
+          QueueUrl: queueUrl,
+          MaxNumberOfMessages: 10,
+          WaitTimeSeconds: 1,
+          // long enough to offer the ten
+          VisibilityTimeout: 120,
+        }),
+      );
+      for (const { ReceiptHandle } of Messages) kept.add(ReceiptHandle);
+      const fresh = Messages.filter(({ MessageId }) => !seen.has(MessageId));
+      if (fresh.length === 0) return;
+      for (const { MessageId, ReceiptHandle, Body } of fresh) {
+        seen.add(MessageId);
+        yield {
+          source: `message ${MessageId}`,
+          text: Body ?? '',
+          remove: async () => {
+            await client.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle }));
+            kept.delete(ReceiptHandle);
+          },
+        };
+      }
+    }
+  } finally {
+    for (const ReceiptHandle of kept) {
+      await client
+        .send(
+          new ChangeMessageVisibilityCommand({
+            QueueUrl: queueUrl,
+            ReceiptHandle,
+            VisibilityTimeout: 0,
+          }),
+        )
+        // a handle its message was received with again: that receipt shows it
+        .catch(() => {});
+    }
   }
 }
 
 /**
- * The dead letters of an SQS queue, ten at a time, until it has no more to give, or gives one it
- * gave already (a failed one whose hiding time ran out during a long run): each once per run.
+ * Offers each letter with `offer`, which answers what took it or throws why it failed: one taken is
+ * removed, one that failed stays.
  */
-export async function* queueLetters(client: SQSClient, queueUrl: string): AsyncGenerator<Letter> {
-  const seen = new Set<string>();
-  for (;;) {
-    const { Messages = [] } = await client.send(
-      new ReceiveMessageCommand({
-        QueueUrl: queueUrl,
-        MaxNumberOfMessages: 10,
-        WaitTimeSeconds: 1,
-        // long enough to deliver; a failed one comes back for a later redrive after it
-        VisibilityTimeout: 120,
-      }),
-    );
-    if (Messages.length === 0) return;
-    for (const message of Messages) {
-      if (seen.has(message.MessageId ?? '')) return;
-      seen.add(message.MessageId ?? '');
-      yield {
-        source: `message ${message.MessageId}`,
-        text: message.Body ?? '',
-        remove: async () => {
-          await client.send(
-            new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle }),
-          );
-        },
-      };
-    }
-  }
-}
-
-export const redrive = async (
-  letters: Iterable<Letter> | AsyncIterable<Letter>,
-  target: DeliveryTarget,
-  progress: (line: string) => void = () => {},
-): Promise<RedriveReport> => {
-  const report: RedriveReport = { delivered: 0, failed: 0, failures: new Map() };
+const offerEach = async (
+  letters: AsyncIterable<Letter>,
+  offer: (letter: Record<string, unknown>) => Promise<string>,
+  progress: (line: string) => void,
+) => {
+  const report = { delivered: 0, failed: 0 };
   for await (const { source, text, remove } of letters) {
-    const letter = deadLetterOf(text);
-    if (!letter) {
-      // kept as it is, for a person to read: the run goes on with the others
+    let taken: string;
+    try {
+      // a text that is no JSON fails here, and null is an object without fields
+      taken = await offer(Object(JSON.parse(text)));
+    } catch (error) {
       report.failed += 1;
-      report.failures.set(source, 'not a dead letter (no webhookId and body)');
-      progress(`failed ${source}: not a dead letter (no webhookId and body)`);
+      progress(`failed ${source}: ${error instanceof Error ? error.message : String(error)}`);
       continue;
     }
-    const outcome = await deliverOnce(target, letter);
-    if (outcome.outcome === 'delivered') {
-      await remove();
-      report.delivered += 1;
-      progress(`delivered ${letter.webhookId} (plant ${letter.plantId})`);
-    } else {
-      report.failed += 1;
-      report.failures.set(letter.webhookId, describeOutcome(outcome));
-      progress(`failed ${letter.webhookId} (plant ${letter.plantId}): ${describeOutcome(outcome)}`);
-    }
+    await remove();
+    report.delivered += 1;
+    progress(`${taken} (${source})`);
   }
   return report;
 };
+
+/** The webhook's dead letters, each delivered to the receiver. */
+export const redrive = (
+  letters: AsyncIterable<Letter>,
+  target: DeliveryTarget,
+  progress: (line: string) => void = () => {},
+) =>
+  offerEach(
+    letters,
+    async ({ webhookId, plantId, body }: Partial<DeadLetter>) => {
+      if (typeof webhookId !== 'string' || typeof body !== 'string')
+        throw new Error('not a dead letter (no webhookId and body)');
+      const outcome = await deliverOnce(target, { webhookId, body });
+      if (outcome.outcome !== 'delivered')
+        throw new Error(`${webhookId} (plant ${plantId}): ${describeOutcome(outcome)}`);
+      return `delivered ${webhookId} (plant ${plantId})`;
+    },
+    progress,
+  );
 
 /** Invokes a function by name with an event; answers its response, or throws its failure. */
 export type Invoke = (functionName: string, event: DynamoDBStreamEvent) => Promise<unknown>;
 
 /**
- * Stream records set aside whole, offered again to the function that could not handle them, each
- * as a batch of its own: one it takes is removed (one it sets aside again is a new message); one it
- * hands back stays for a later redrive.
+ * Stream records set aside whole, each offered to the function that could not handle it as a batch
+ * of its own: one it sets aside again is a new message; one it hands back stays.
  */
-export const redriveStreamRecords = async (
+export const redriveStreamRecords = (
   letters: AsyncIterable<Letter>,
   invoke: Invoke,
   progress: (line: string) => void = () => {},
-): Promise<RedriveReport> => {
-  const report: RedriveReport = { delivered: 0, failed: 0, failures: new Map() };
-  for await (const { source, text, remove } of letters) {
-    const failed = (why: string) => {
-      report.failed += 1;
-      report.failures.set(source, why);
-      progress(`failed ${source}: ${why}`);
-    };
-    const { functionName, record } = (JSON.parse(text) ?? {}) as Partial<StreamDeadLetter>;
-    if (typeof functionName !== 'string' || !record) {
-      failed('not a stream dead letter (no functionName and record)');
-      continue;
-    }
-    try {
+) =>
+  offerEach(
+    letters,
+    async ({ functionName, record }: Partial<StreamDeadLetter>) => {
+      if (typeof functionName !== 'string' || !record)
+        throw new Error('not a stream dead letter (no functionName and record)');
       const answer = (await invoke(functionName, { Records: [record] })) as SQSBatchResponse | null;
-      if (answer?.batchItemFailures?.length) throw new Error('it handed the record back again');
-    } catch (error) {
-      failed(`${functionName}: ${error instanceof Error ? error.message : String(error)}`);
-      continue;
-    }
-    await remove();
-    report.delivered += 1;
-    progress(`${functionName} took stream record ${record.eventID} (${source})`);
-  }
-  return report;
-};
+      if (answer?.batchItemFailures?.length)
+        throw new Error(`${functionName} handed the record back again`);
+      return `${functionName} took stream record ${record.eventID}`;
+    },
+    progress,
+  );

@@ -1,69 +1,96 @@
-// `npm run webhooks:redrive`: delivers the kept "plant added" events again, each with its own
-// webhook-id, and removes each one that arrives. See the usage below.
-import { join } from 'node:path';
+// `npm run webhooks:redrive`: the dead letters offered again, as the usage below says.
 import { parseArgs } from 'node:util';
+import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { loadConfig } from '#lib/config/load.ts';
 import { receiverSettings } from '#lib/config/webhook.ts';
 import { deliveryTarget } from '#lib/webhooks/dependencies.ts';
-import { localDataDir } from '../local/paths.ts';
-import { folderLetters, queueLetters, redrive } from './redrive.ts';
+import { localDataDir, runningEnv } from '../local/paths.ts';
+import { type Invoke, queueLetters, redrive, redriveStreamRecords } from './redrive.ts';
 
-const usage = `usage: npm run webhooks:redrive -- [--queue-url URL | --dir FOLDER]
+const usage = `usage: npm run webhooks:redrive -- [--stream] [--queue-url URL]
 
 Delivers every dead letter of the "plant added" webhook again: the same webhook-id and body,
-signed anew with the current secret, to WEBHOOK_URL. Each one that gets a 2xx is removed; each
-one that fails stays for a later run. Prints one line per event and a summary; exits 1 when any
-failed.
+signed anew with the current secret, to WEBHOOK_URL; each one that gets a 2xx is removed.
 
-  --queue-url URL   a deployed stage's dead-letter queue (plant-store-<stage>-webhook-dead-letters;
-                    aws sqs get-queue-url --queue-name ...), read with your AWS credentials
-  --dir FOLDER      a folder of dead letters (default: the local run's,
-                    .local/data/webhook-dead-letters)
+With --stream, offers every stream record set aside whole again to the function that set it aside
+(deliverPlantAdded or queueEndpointEvents), as a batch of its own, once its cause is mended; each
+one it takes is removed (one it still cannot handle is set aside again).
 
-Environment: WEBHOOK_URL, and WEBHOOK_SECRET (whsec_ secrets) or WEBHOOK_SECRET_PARAMETER (the
-SSM parameter that holds them); AWS_REGION for the queue and the parameter.`;
+What fails stays for a later run. Prints one line each and a summary; exits 1 when any failed.
 
-const fail = (message: string): never => {
-  process.stderr.write(`webhooks:redrive: ${message}\n\n${usage}\n`);
-  process.exit(2);
+  --stream          the stream dead-letter queue, instead of the webhook's dead letters
+  --queue-url URL   a deployed stage's queue (plant-store-<stage>-webhook-dead-letters, with
+                    --stream plant-store-<stage>-stream-dead-letters; aws sqs get-queue-url
+                    --queue-name ...), read with your AWS credentials, which with --stream must
+                    allow lambda:InvokeFunction on the stage's functions. Without it: the queue,
+                    receiver and functions of the npm start running on PLANTS_LOCAL_DATA
+                    (.local/data)
+
+Environment with --queue-url: AWS_REGION; WEBHOOK_URL, and WEBHOOK_SECRET (whsec_ secrets) or
+WEBHOOK_SECRET_PARAMETER (the SSM parameter that holds them).`;
+
+/** The options, the queue and (but with --stream) the receiver; exits with the usage on a mistake. */
+const setup = () => {
+  const { values } = parseArgs({
+    options: {
+      'queue-url': { type: 'string' },
+      stream: { type: 'boolean' },
+      help: { type: 'boolean' },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(`${usage}\n`);
+    process.exit(0);
+  }
+  let queueUrl = values['queue-url'];
+  if (!queueUrl) {
+    const dataDir = localDataDir();
+    const running = runningEnv(dataDir);
+    if (!running)
+      throw new Error(
+        `no --queue-url, and no npm start is running on ${dataDir}: start it in another terminal (npm start), with the same PLANTS_LOCAL_DATA if you set one, or give a deployed stage's queue`,
+      );
+    // its queue, receiver, secret, credentials and endpoints (SQS, Lambda); the environment wins
+    for (const [name, value] of Object.entries(running)) process.env[name] ??= value;
+    queueUrl =
+      running[values.stream ? 'STREAM_DEAD_LETTER_QUEUE_URL' : 'WEBHOOK_DEAD_LETTER_QUEUE_URL'];
+  }
+  // the dead letters are read here, not written: only the receiver and its secret matter
+  const receiver = values.stream
+    ? undefined
+    : loadConfig(process.env, { receiver: receiverSettings }).receiver;
+  return { queueUrl: queueUrl ?? '', receiver };
+};
+const { queueUrl, receiver } = (() => {
+  try {
+    return setup();
+  } catch (error) {
+    process.stderr.write(`webhooks:redrive: ${(error as Error).message}\n\n${usage}\n`);
+    return process.exit(2);
+  }
+})();
+
+const region = process.env.AWS_REGION ?? 'us-east-1';
+const letters = queueLetters(new SQSClient({ region }), queueUrl);
+const progress = (line: string) => process.stderr.write(`${line}\n`);
+const lambda = new LambdaClient({ region });
+const invoke: Invoke = async (FunctionName, event) => {
+  const { Payload, FunctionError } = await lambda.send(
+    new InvokeCommand({ FunctionName, Payload: JSON.stringify(event) }),
+  );
+  const text = Buffer.from(Payload ?? []).toString();
+  if (FunctionError) throw new Error(`the function failed: ${text.slice(0, 300)}`);
+  return text ? JSON.parse(text) : null;
 };
 
-const { values } = (() => {
-  try {
-    return parseArgs({
-      options: {
-        'queue-url': { type: 'string' },
-        dir: { type: 'string' },
-        help: { type: 'boolean' },
-      },
-    });
-  } catch (error) {
-    return fail((error as Error).message);
-  }
-})();
-if (values.help) {
-  process.stdout.write(`${usage}\n`);
-  process.exit(0);
-}
-if (values['queue-url'] && values.dir) fail('give --queue-url or --dir, not both');
-
-const settings = (() => {
-  try {
-    // the dead letters are read here, not written: only the receiver and its secret matter
-    return loadConfig(process.env, { receiver: receiverSettings }).receiver;
-  } catch (error) {
-    return fail((error as Error).message);
-  }
-})();
-const target = deliveryTarget(settings);
-const queueUrl = values['queue-url'];
-const letters = queueUrl
-  ? queueLetters(new SQSClient({ region: settings.region }), queueUrl)
-  : folderLetters(values.dir ?? join(localDataDir(), 'webhook-dead-letters'));
-
-const report = await redrive(letters, target, (line) => process.stderr.write(`${line}\n`));
+const report = receiver
+  ? await redrive(letters, deliveryTarget(receiver), progress)
+  : await redriveStreamRecords(letters, invoke, progress);
+const [taken, until] = receiver
+  ? ['delivered', 'the receiver answers 2xx']
+  : ['taken', 'the cause is mended'];
 process.stdout.write(
-  `webhooks:redrive: ${report.delivered} delivered, ${report.failed} failed${report.failed ? ' (still kept: run again once the receiver answers 2xx)' : ''}\n`,
+  `webhooks:redrive: ${report.delivered} ${taken}, ${report.failed} failed${report.failed ? ` (still kept: run again once ${until})` : ''}\n`,
 );
 process.exit(report.failed > 0 ? 1 : 0);

@@ -1,5 +1,5 @@
 // The "plant added" webhook: where deliveries go, how they are signed, how patiently they are
-// retried, and where what still fails is kept.
+// retried, and the queue that keeps what still fails.
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import { isSecureUrl, SECURE_URL_RULE, type SettingsLoader, type Variables } from './load.ts';
 
@@ -30,8 +30,6 @@ export type SecretSource =
   /** An SSM Parameter Store SecureString, read when first needed and again every few minutes. */
   | { kind: 'parameter'; name: string };
 
-export type DeadLetterTarget = { kind: 'queue'; url: string } | { kind: 'folder'; dir: string };
-
 export interface ReceiverSettings {
   url: string;
   secret: SecretSource;
@@ -45,7 +43,8 @@ export interface WebhookSettings extends ReceiverSettings {
   schedule: number[];
   /** The SQS queue where an event waits for its next attempt. */
   retryQueueUrl: string;
-  deadLetters: DeadLetterTarget;
+  /** The SQS queue that keeps the events whose attempts all failed. */
+  deadLetterQueueUrl: string;
 }
 
 const secretRule =
@@ -68,11 +67,10 @@ export const retrySchedule = (text: string): number[] | undefined => {
   return waits.every(Number.isFinite) ? waits : undefined;
 };
 
-/** Exactly one of two variables must be set; else the problem says which and why. */
-const exactlyOne = (read: Variables, names: [string, string], what: string) => {
-  if (read.isSet(names[0]) === read.isSet(names[1])) {
-    read.problem(`set exactly one of ${names[0]} and ${names[1]}: ${what}`);
-  }
+/** A queue's URL, which must be set: `what` says why. */
+const queueUrl = (read: Variables, name: string, what: string) => {
+  if (!read.isSet(name)) read.problem(`${name} is required: ${what}`);
+  return read.httpUrl(name) ?? '';
 };
 
 /** How long one attempt waits for an answer. */
@@ -94,11 +92,11 @@ export const receiverSettings: SettingsLoader<ReceiverSettings> = (read) => {
     /^\/[\w.\-/]+$/,
     'must be the name of an SSM parameter, starting with / (a SecureString of whsec_ secrets)',
   );
-  exactlyOne(
-    read,
-    ['WEBHOOK_SECRET', 'WEBHOOK_SECRET_PARAMETER'],
-    'the signing secrets, or the SSM parameter that holds them',
-  );
+  if (read.isSet('WEBHOOK_SECRET') === read.isSet('WEBHOOK_SECRET_PARAMETER')) {
+    read.problem(
+      'set exactly one of WEBHOOK_SECRET and WEBHOOK_SECRET_PARAMETER: the signing secrets, or the SSM parameter that holds them',
+    );
+  }
   return {
     url,
     secret: secretParameter
@@ -124,29 +122,20 @@ export const attemptSettings: SettingsLoader<Pick<WebhookSettings, 'schedule' | 
   };
 };
 
-export const webhookSettings: SettingsLoader<WebhookSettings> = (read) => {
-  const receiver = receiverSettings(read);
-  if (!read.isSet('WEBHOOK_RETRY_QUEUE_URL')) {
-    read.problem(
-      'WEBHOOK_RETRY_QUEUE_URL is required: the SQS queue where events wait to be retried',
-    );
-  }
-  const queueUrl = read.httpUrl('WEBHOOK_DEAD_LETTER_QUEUE_URL');
-  const deadLetterDir = read.optional('WEBHOOK_DEAD_LETTER_DIR');
-  exactlyOne(
+export const webhookSettings: SettingsLoader<WebhookSettings> = (read) => ({
+  ...receiverSettings(read),
+  schedule: attemptSettings(read).schedule,
+  retryQueueUrl: queueUrl(
     read,
-    ['WEBHOOK_DEAD_LETTER_QUEUE_URL', 'WEBHOOK_DEAD_LETTER_DIR'],
-    'the SQS queue that keeps undeliverable events, or a folder for a local run',
-  );
-  return {
-    ...receiver,
-    schedule: attemptSettings(read).schedule,
-    retryQueueUrl: read.httpUrl('WEBHOOK_RETRY_QUEUE_URL') ?? '',
-    deadLetters: queueUrl
-      ? { kind: 'queue', url: queueUrl }
-      : { kind: 'folder', dir: deadLetterDir ?? '' },
-  };
-};
+    'WEBHOOK_RETRY_QUEUE_URL',
+    'the SQS queue where events wait to be retried',
+  ),
+  deadLetterQueueUrl: queueUrl(
+    read,
+    'WEBHOOK_DEAD_LETTER_QUEUE_URL',
+    'the SQS queue that keeps undeliverable events',
+  ),
+});
 
 export interface StreamDeadLetterSettings {
   /** The SQS queue where a stream record that cannot be handled is set aside whole. */

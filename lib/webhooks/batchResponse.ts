@@ -1,7 +1,14 @@
 // Lambda's partial batch response (ReportBatchItemFailures), for the stream and the queue: every
 // record of a batch is handled at once, and those whose handling threw are reported, so that their
 // source offers them again; the others are done.
-import type { Context, DynamoDBRecord, DynamoDBStreamEvent, SQSBatchResponse } from 'aws-lambda';
+import type {
+  Context,
+  DynamoDBRecord,
+  DynamoDBStreamEvent,
+  SQSBatchResponse,
+  SQSEvent,
+  SQSRecord,
+} from 'aws-lambda';
 import { describeError, type Invocation, type Telemetry } from '#lib/telemetry.ts';
 import type { DeadLetterSink } from '#lib/webhooks/deadLetters.ts';
 
@@ -34,7 +41,7 @@ export const handleEach = async <Item>(
  * Tells of an event handed back to its source (`what`: the stream record, the queue message), which
  * offers it again: neither the retry queue nor the dead letters could keep it, or it is no event.
  */
-export const handingBack =
+const handingBack =
   ({ record }: Telemetry) =>
   (invocation: Invocation, what: string, error: unknown) =>
     record(invocation, {
@@ -46,6 +53,34 @@ export const handingBack =
 
 /** A failure that will not pass however often it is tried: a record that is no plant's, a message SQS refuses. */
 export class NonRetryableError extends Error {}
+
+/** A message that is not due yet: reported as failed, so that the queue keeps it. */
+export class NotDueYet extends Error {}
+
+/**
+ * A consumer of an SQS queue (`what` names its messages): each message whose handling threw is a
+ * batch item failure, offered again after its visibility timeout; one held until due (NotDueYet)
+ * is kept by the queue on purpose, any other is told of.
+ */
+export const queueConsumer = (
+  telemetry: Telemetry,
+  what: string,
+  handle: (invocation: Context, message: SQSRecord) => Promise<void>,
+) => {
+  const handedBack = handingBack(telemetry);
+  return async ({ Records }: SQSEvent, context: Context) => {
+    telemetry.start(context);
+    return handleEach(
+      Records,
+      (message) => handle(context, message),
+      (message) => message.messageId,
+      (message, error) => {
+        if (!(error instanceof NotDueYet))
+          handedBack(context, `${what} ${message.messageId}`, error);
+      },
+    );
+  };
+};
 
 /** A stream record set aside whole, with the function that could not handle it and why. */
 export interface StreamDeadLetter {

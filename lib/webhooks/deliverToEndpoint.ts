@@ -6,10 +6,10 @@
 // schedule is used up, or disables the endpoint (410, or 5 days of failures). Each message is one
 // (event, endpoint): one endpoint's failures never hold back another's. A message is handed back
 // (offered again) only when the store or the queue could not do their part.
-import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { Context, SQSRecord } from 'aws-lambda';
 import { signingKeys } from '#lib/config/webhook.ts';
 import type { LogEntry, MetricName, Telemetry } from '#lib/telemetry.ts';
-import { handingBack, handleEach } from '#lib/webhooks/batchResponse.ts';
+import { queueConsumer } from '#lib/webhooks/batchResponse.ts';
 import { type DeliveryOutcome, describeOutcome, statusOutcome } from '#lib/webhooks/delivery.ts';
 import {
   type AttemptStore,
@@ -20,7 +20,7 @@ import {
 } from '#lib/webhooks/endpointDeliveries.ts';
 import { type EndpointPolicy, postToEndpoint } from '#lib/webhooks/endpointPost.ts';
 import type { EndpointStore, StoredEndpoint } from '#lib/webhooks/endpointStore.ts';
-import { holdIfEarly, NotDueYet, nextStep, type RetryQueue } from '#lib/webhooks/retries.ts';
+import { holdIfEarly, nextStep, type RetryQueue } from '#lib/webhooks/retries.ts';
 import { webhookHeaders } from '#lib/webhooks/signature.ts';
 
 export interface EndpointDeliveryDependencies extends Telemetry {
@@ -58,7 +58,6 @@ export const deliverToEndpointHandler = ({
   policy,
   ...telemetry
 }: EndpointDeliveryDependencies) => {
-  const handedBack = handingBack(telemetry);
   const deliver = async (invocation: Context, { body: message, receiptHandle }: SQSRecord) => {
     const delivery = endpointDeliveryOf(message);
     const { owner, endpointId, webhookId, type, body } = delivery;
@@ -140,17 +139,5 @@ export const deliverToEndpointHandler = ({
       nextAttemptAt: new Date(dueAt).toISOString(),
     });
   };
-  return async ({ Records }: SQSEvent, context: Context) => {
-    telemetry.start(context);
-    return handleEach(
-      Records,
-      (message) => deliver(context, message),
-      (message) => message.messageId,
-      // one held until due is kept by the queue on purpose
-      (message, error) => {
-        if (!(error instanceof NotDueYet))
-          handedBack(context, `endpoint delivery ${message.messageId}`, error);
-      },
-    );
-  };
+  return queueConsumer(telemetry, 'endpoint delivery', deliver);
 };

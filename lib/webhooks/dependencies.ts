@@ -1,7 +1,6 @@
 // What the webhook functions build once per container from their settings: the receiver with its
 // signing keys (from the settings, or from SSM Parameter Store, cached for five minutes so that a
-// rotation arrives without a deploy), the retry queue and its schedule, and the dead letters (SQS,
-// or a folder locally).
+// rotation arrives without a deploy), the retry queue and its schedule, and the dead letters.
 
 import type { KeyObject } from 'node:crypto';
 import { getParameter } from '@aws-lambda-powertools/parameters/ssm';
@@ -14,7 +13,7 @@ import {
 } from '#lib/config/webhook.ts';
 import type { Telemetry } from '#lib/telemetry.ts';
 import type { AttemptDependencies } from '#lib/webhooks/attempt.ts';
-import { folderDeadLetters, sqsDeadLetters } from '#lib/webhooks/deadLetters.ts';
+import { sqsDeadLetters } from '#lib/webhooks/deadLetters.ts';
 import type { DeliveryTarget } from '#lib/webhooks/delivery.ts';
 import { sqsRetryQueue } from '#lib/webhooks/retries.ts';
 
@@ -52,15 +51,12 @@ export const deliveryTarget = ({ url, secret, timeoutMs }: ReceiverSettings): De
 export const webhookDependencies = (
   settings: WebhookSettings,
 ): Omit<AttemptDependencies, keyof Telemetry> => {
-  const { schedule, retryQueueUrl, deadLetters, region } = settings;
+  const { schedule, retryQueueUrl, deadLetterQueueUrl, region } = settings;
   const sqs = new SQSClient({ region });
   return {
     target: deliveryTarget(settings),
     schedule,
     retryQueue: sqsRetryQueue(sqs, retryQueueUrl),
-    deadLetters:
-      deadLetters.kind === 'queue'
-        ? sqsDeadLetters(sqs, deadLetters.url)
-        : folderDeadLetters(deadLetters.dir),
+    deadLetters: sqsDeadLetters(sqs, deadLetterQueueUrl),
   };
 };

@@ -4,6 +4,7 @@
 // sleeps through a wait: the queue keeps the event, durably, until it is due.
 import { ChangeMessageVisibilityCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { MAX_WAIT_MS } from '#lib/config/webhook.ts';
+import { NotDueYet } from '#lib/webhooks/batchResponse.ts';
 import { type DeliveryOutcome, describeOutcome } from '#lib/webhooks/delivery.ts';
 import type { DeliveryQueue } from '#lib/webhooks/endpointDeliveries.ts';
 import { sendMessages } from '#lib/webhooks/sqsMessages.ts';
@@ -60,9 +61,6 @@ export const nextStep = (attempts: number, failure: Failure, schedule: number[])
 
 /** Early by less than this is due: SQS's delays and visibility are whole seconds. */
 const DUE_MARGIN_MS = 1000;
-
-/** A message that is not due yet: reported as failed, so that the queue keeps it. */
-export class NotDueYet extends Error {}
 
 /** A message received before `dueAt` goes back, hidden until then (NotDueYet); one due, nothing. */
 export const holdIfEarly = async (

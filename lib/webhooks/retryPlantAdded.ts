@@ -1,32 +1,18 @@
 // The retry queue's consumer: each event that waited for its next attempt is tried again when it
 // is due. One received early (a wait longer than SQS's 15-minute delay) goes back, hidden until it
 // is due; one that fails again waits for the next step, or ends in the dead letters.
-import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { Context, SQSRecord } from 'aws-lambda';
 import { type AttemptDependencies, attemptDelivery } from '#lib/webhooks/attempt.ts';
-import { handingBack, handleEach } from '#lib/webhooks/batchResponse.ts';
-import { holdIfEarly, NotDueYet, waitingEventOf } from '#lib/webhooks/retries.ts';
+import { queueConsumer } from '#lib/webhooks/batchResponse.ts';
+import { holdIfEarly, waitingEventOf } from '#lib/webhooks/retries.ts';
 
 export const retryPlantAddedHandler = (dependencies: AttemptDependencies) => {
   const { retryQueue } = dependencies;
   const attempt = attemptDelivery(dependencies);
-  const handedBack = handingBack(dependencies);
   const retry = async (context: Context, { body, receiptHandle }: SQSRecord) => {
     const event = waitingEventOf(body);
     await holdIfEarly(retryQueue, { receiptHandle, what: event.webhookId }, event.dueAt);
     await attempt(context, event, event.attempts);
   };
-  return async ({ Records }: SQSEvent, context: Context) => {
-    dependencies.start(context);
-    return handleEach(
-      Records,
-      (message) => retry(context, message),
-      (message) => message.messageId,
-      // one held until due is kept by the queue on purpose
-      (message, error) => {
-        if (!(error instanceof NotDueYet)) {
-          handedBack(context, `retry queue message ${message.messageId}`, error);
-        }
-      },
-    );
-  };
+  return queueConsumer(dependencies, 'retry queue message', retry);
 };

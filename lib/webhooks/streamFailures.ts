@@ -8,12 +8,8 @@ import {
   GetShardIteratorCommand,
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
-import type { Context, DynamoDBRecord, SQSEvent } from 'aws-lambda';
-import {
-  handingBack,
-  handleEach,
-  type StreamConsumerDependencies,
-} from '#lib/webhooks/batchResponse.ts';
+import type { Context, DynamoDBRecord, SQSRecord } from 'aws-lambda';
+import { queueConsumer, type StreamConsumerDependencies } from '#lib/webhooks/batchResponse.ts';
 
 /** What Lambda's on-failure destination is sent of a DynamoDB stream batch (its invocation record). */
 export interface StreamInvocationRecord {
@@ -88,8 +84,7 @@ export const keepFailedStreamRecordsHandler = ({
   streamDeadLetters,
   ...telemetry
 }: StreamFailureDependencies) => {
-  const handedBack = handingBack(telemetry);
-  const keep = async (invocation: Context, body: string) => {
+  const keep = async (invocation: Context, { body }: SQSRecord) => {
     const { requestContext, timestamp, DDBStreamBatchInfo } = JSON.parse(
       body,
     ) as StreamInvocationRecord;
@@ -109,13 +104,5 @@ export const keepFailedStreamRecordsHandler = ({
       fields: { functionName, shardId: DDBStreamBatchInfo.shardId, records: records.length },
     });
   };
-  return async ({ Records }: SQSEvent, context: Context) => {
-    telemetry.start(context);
-    return handleEach(
-      Records,
-      (message) => keep(context, message.body),
-      (message) => message.messageId,
-      (message, error) => handedBack(context, `stream failure ${message.messageId}`, error),
-    );
-  };
+  return queueConsumer(telemetry, 'stream failure', keep);
 };

@@ -350,7 +350,6 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
         'METRICS_NAMESPACE',
         // only the stream function sets a record aside
         ...(name === 'DeliverPlantAdded' ? ['STREAM_DEAD_LETTER_QUEUE_URL'] : []),
-        'WEBHOOK_DEAD_LETTER_DIR',
         'WEBHOOK_DEAD_LETTER_QUEUE_URL',
         'WEBHOOK_RETRY_QUEUE_URL',
         'WEBHOOK_RETRY_SCHEDULE',

@@ -160,7 +160,7 @@ writeFileSync('response.json', JSON.stringify(response));`,
     );
     const sqs = await startLocalSqs({
       dir: join(dir, 'sqs'),
-      queues: { retries: {}, 'stream-dead-letters': {} },
+      queues: { retries: {}, 'dead-letters': {}, 'stream-dead-letters': {} },
     });
     try {
       await run(process.execPath, [join(dir, 'smoke.mjs')], {
@@ -170,8 +170,8 @@ writeFileSync('response.json', JSON.stringify(response));`,
           // nothing listens there: the first attempt fails and the event waits in the queue
           WEBHOOK_URL: `http://127.0.0.1:${await freePort()}/hooks`,
           WEBHOOK_SECRET: makeWebhookSecret(),
-          WEBHOOK_DEAD_LETTER_DIR: join(dir, 'dead-letters'),
           WEBHOOK_RETRY_QUEUE_URL: sqs.queueUrl('retries'),
+          WEBHOOK_DEAD_LETTER_QUEUE_URL: sqs.queueUrl('dead-letters'),
           STREAM_DEAD_LETTER_QUEUE_URL: sqs.queueUrl('stream-dead-letters'),
           AWS_ENDPOINT_URL_SQS: sqs.endpoint,
           AWS_REGION: 'us-east-1',

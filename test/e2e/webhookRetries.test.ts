@@ -1,22 +1,28 @@
 // The webhook rides out a receiver's outage, through `npm start` over real HTTP: the receiver
 // refuses connections for 20 s while plants are created, and every plant arrives once it is
 // back; a plant created while others wait arrives within seconds; 429 with Retry-After, 503s,
-// 410 and a used-up schedule do what the README says; an event waiting when `npm start` stops is
-// delivered after it starts again; a bad WEBHOOK_RETRY_SCHEDULE stops it, named.
+// 410 and a used-up schedule do what the README says, and `npm run webhooks:redrive` offers the
+// running npm start's dead letters again (the webhook's, the stream's); an event waiting when
+// `npm start` stops is delivered after it starts again; a bad WEBHOOK_RETRY_SCHEDULE stops it, named.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { streamInsertEvent } from '../../infra/events/webhooks.mjs';
+import { localClientConfig } from '../../infra/local/dynamoClient.ts';
 import { freePort } from '../../infra/local/freePort.ts';
-import { repoRoot } from '../../infra/local/paths.ts';
+import { repoRoot, runningEnv } from '../../infra/local/paths.ts';
 import {
   type Answer,
   startWebhookReceiver,
   type WebhookReceiver,
 } from '../../infra/local/webhookReceiver.ts';
 import { type LocalService, spawnStart, startLocalService } from '../support/localService.ts';
+import { queuedBodies } from '../support/localSqs.ts';
 import { makeWebhookSecret } from '../support/webhookSecrets.ts';
 
 const run = promisify(execFile);
@@ -58,9 +64,9 @@ const deliveriesOf = (id: number) => {
   collect();
   return delivered.filter((d) => d.id === id);
 };
-const until = async (done: () => boolean, withinMs: number, what: string) => {
+const until = async (done: () => boolean | Promise<boolean>, withinMs: number, what: string) => {
   const deadline = Date.now() + withinMs;
-  while (!done()) {
+  while (!(await done())) {
     if (Date.now() > deadline) throw new Error(`${what}: not within ${withinMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -74,16 +80,12 @@ const create = async (id: number, name: string) => {
   expect(response.status).toBe(200);
   return Date.now();
 };
-const deadLetters = () => {
-  const dir = join(dataDir, 'webhook-dead-letters');
-  try {
-    return readdirSync(dir)
-      .filter((file) => file.endsWith('.json'))
-      .map((file) => JSON.parse(readFileSync(join(dir, file), 'utf8')));
-  } catch {
-    return [];
-  }
-};
+/** What waits in a queue of the npm start running on `folder`, read without receiving it. */
+const queued = async (queue: string, folder = dataDir) =>
+  (await queuedBodies(runningEnv(folder)?.AWS_ENDPOINT_URL_SQS ?? '', queue)).map((body) =>
+    JSON.parse(body),
+  );
+const deadLetters = (folder = dataDir) => queued('plant-store-local-webhook-dead-letters', folder);
 
 beforeAll(async () => {
   port = await freePort();
@@ -111,7 +113,7 @@ describe('webhook delivery through npm start', () => {
       'every plant delivered after the outage',
     );
     for (const id of ids) expect(new Set(deliveriesOf(id).map((d) => d.webhookId)).size).toBe(1);
-    expect(deadLetters()).toEqual([]);
+    expect(await deadLetters()).toEqual([]);
   }, 90_000);
 
   it('delivers a plant created while another waits for its next attempt within seconds', async () => {
@@ -151,13 +153,13 @@ describe('webhook delivery through npm start', () => {
     await create(30, 'Gone');
 
     await until(
-      () => deadLetters().some((letter) => letter.plantId === 30),
+      async () => (await deadLetters()).some((letter) => letter.plantId === 30),
       10_000,
       'a dead letter',
     );
     await new Promise((resolve) => setTimeout(resolve, 3000));
     expect(deliveriesOf(30)).toHaveLength(1);
-    expect(deadLetters().find((letter) => letter.plantId === 30)).toMatchObject({
+    expect((await deadLetters()).find((letter) => letter.plantId === 30)).toMatchObject({
       attempts: 1,
       lastError: expect.stringMatching(/410 Gone/),
     });
@@ -181,14 +183,19 @@ describe('webhook delivery through npm start', () => {
 });
 
 describe('a used-up schedule through npm start', () => {
-  it('keeps the event as a dead letter, and the redrive delivers it with its webhook-id', async () => {
+  it('keeps the event as a dead letter, and the redrive delivers it with its webhook-id; a stream record set aside goes back to its function', async () => {
     const shortDataDir = mkdtempSync(join(tmpdir(), 'plant-store-used-up-e2e-'));
     const short = await startLocalService(shortDataDir, {
       WEBHOOK_URL: `http://127.0.0.1:${port}/webhooks/plant-added`,
       WEBHOOK_SECRET: secret,
       WEBHOOK_RETRY_SCHEDULE: '1s,1s',
     });
-    const letters = join(shortDataDir, 'webhook-dead-letters');
+    // the running npm start's queues, receiver and functions: nothing else to give
+    const redriveCli = (...args: string[]) =>
+      run(process.execPath, [join(repoRoot, 'infra', 'webhooks', 'redriveCli.ts'), ...args], {
+        cwd: repoRoot,
+        env: { PATH: process.env.PATH, PLANTS_LOCAL_DATA: shortDataDir },
+      });
     try {
       answers.set(50, () => 503);
       const shortToken = (await short.token()).trim();
@@ -198,16 +205,12 @@ describe('a used-up schedule through npm start', () => {
         body: '{"id":50,"name":"Given up"}',
       });
       expect(response.status).toBe(200);
-      const lettersKept = () => {
-        try {
-          return readdirSync(letters).filter((file) => file.endsWith('.json'));
-        } catch {
-          return [];
-        }
-      };
-      await until(() => lettersKept().length > 0, 20_000, `a dead letter in ${letters}`);
-      const [file] = lettersKept();
-      const letter = JSON.parse(readFileSync(join(letters, file ?? ''), 'utf8'));
+      await until(
+        async () => (await deadLetters(shortDataDir)).length > 0,
+        20_000,
+        'a dead letter',
+      );
+      const [letter] = await deadLetters(shortDataDir);
       expect(letter).toMatchObject({
         plantId: 50,
         attempts: 3,
@@ -215,21 +218,34 @@ describe('a used-up schedule through npm start', () => {
       });
 
       answers.set(50, () => 200);
-      const redriven = await run(
-        process.execPath,
-        [join(repoRoot, 'infra', 'webhooks', 'redriveCli.ts'), '--dir', letters],
-        {
-          cwd: repoRoot,
-          env: {
-            PATH: process.env.PATH,
-            WEBHOOK_URL: `http://127.0.0.1:${port}/webhooks/plant-added`,
-            WEBHOOK_SECRET: secret,
-          },
-        },
-      );
-      expect(redriven.stdout).toMatch(/1 delivered, 0 failed/);
+      expect((await redriveCli()).stdout).toMatch(/1 delivered, 0 failed/);
       expect(deliveriesOf(50).at(-1)).toMatchObject({ webhookId: letter.webhookId, answered: 200 });
       expect(new Set(deliveriesOf(50).map((d) => d.webhookId)).size).toBe(1);
+      expect(await deadLetters(shortDataDir)).toEqual([]);
+
+      // a plant's insert set aside whole by deliverPlantAdded, offered to it again through
+      // serverless-offline's Lambda Invoke
+      const record = streamInsertEvent(
+        '60',
+        marshall({ id: 60, name: 'Set aside', createdAt: new Date().toISOString() }),
+      ).Records[0];
+      const running = runningEnv(shortDataDir) ?? {};
+      const sqs = new SQSClient(localClientConfig(running.AWS_ENDPOINT_URL_SQS ?? ''));
+      await sqs.send(
+        new SendMessageCommand({
+          QueueUrl: running.STREAM_DEAD_LETTER_QUEUE_URL,
+          MessageBody: JSON.stringify({
+            functionName: 'plant-store-local-deliverPlantAdded',
+            reason: 'set aside by hand',
+            failedAt: new Date().toISOString(),
+            record,
+          }),
+        }),
+      );
+      sqs.destroy();
+      expect((await redriveCli('--stream')).stdout).toMatch(/1 taken, 0 failed/);
+      expect(deliveriesOf(60)).toMatchObject([{ answered: 200 }]);
+      expect(await queued('plant-store-local-stream-dead-letters', shortDataDir)).toEqual([]);
     } finally {
       await short.stop();
       rmSync(shortDataDir, { recursive: true, force: true });

@@ -5,27 +5,28 @@
 // with the standardwebhooks package.
 
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import {
+  DeleteMessageCommand,
+  ReceiveMessageCommand,
+  SendMessageCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
 import type { DynamoDBStreamEvent, SQSEvent } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { signingKeys } from '#lib/config/webhook.ts';
 import type { PlantStore } from '#lib/plants/store.ts';
 import { replacedBy } from '#lib/plants/store.ts';
 import type { StreamDeadLetter } from '#lib/webhooks/batchResponse.ts';
-import {
-  type DeadLetterSink,
-  folderDeadLetters,
-  sqsDeadLetters,
-} from '#lib/webhooks/deadLetters.ts';
+import { type DeadLetterSink, sqsDeadLetters } from '#lib/webhooks/deadLetters.ts';
 import { deliverPlantAddedHandler } from '#lib/webhooks/deliverPlantAdded.ts';
 import { sqsRetryQueue, type WaitingEvent } from '#lib/webhooks/retries.ts';
 import { retryPlantAddedHandler } from '#lib/webhooks/retryPlantAdded.ts';
 import { localStreamsClient } from '../../infra/local/dynamoClient.ts';
-import { repoRoot } from '../../infra/local/paths.ts';
+import { repoRoot, runningEnvPath } from '../../infra/local/paths.ts';
 import { type QueuePoller, startQueuePoller } from '../../infra/local/queuePoller.ts';
 import { type LocalSqs, startLocalSqs } from '../../infra/local/sqs.ts';
 import {
@@ -34,13 +35,14 @@ import {
   startStreamPoller,
 } from '../../infra/local/streamPoller.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../infra/local/webhookReceiver.ts';
-import { folderLetters, redrive } from '../../infra/webhooks/redrive.ts';
+import { queueLetters, redrive } from '../../infra/webhooks/redrive.ts';
 import {
   createDynamoPlantStore,
   createTestTable,
   localDocumentClient,
 } from '../support/dynamodbTables.ts';
 import { lambdaContext } from '../support/events.ts';
+import { queuedBodies } from '../support/localSqs.ts';
 import { webhookBodyViolations } from '../support/openapiResponses.ts';
 import { quietTelemetry } from '../support/telemetry.ts';
 import { makeWebhookSecret } from '../support/webhookSecrets.ts';
@@ -56,9 +58,8 @@ let poller: StreamPoller | undefined;
 let retries: QueuePoller | undefined;
 let sqs: LocalSqs | undefined;
 let sqsClient: SQSClient;
-/** This test's folders: the queues' database and the dead letters. */
+/** This test's folder: the queues' database, and what a running npm start would publish. */
 let dataDir: string;
-let deadLetterDir: string;
 let givenUp: FailedBatch[];
 
 const target = (timeoutMs = 400) => ({
@@ -67,33 +68,38 @@ const target = (timeoutMs = 400) => ({
   timeoutMs,
 });
 
+/** The dead letters kept, read without receiving them. */
+const deadLetters = async () =>
+  (await queuedBodies(sqs?.endpoint ?? '', 'dead-letters')).map((body) => JSON.parse(body));
+
 /** Both consumers, fed by the stream and the retry queue as Lambda would feed them. */
 const startDelivering = async ({
   schedule = [1000, 1000],
-  deadLetters = folderDeadLetters(deadLetterDir),
+  deadLetterSink = (queue: DeadLetterSink) => queue,
   timeoutMs = 400,
   maximumRetryAttempts = 2,
 }: {
   schedule?: number[];
-  deadLetters?: DeadLetterSink;
+  /** The dead letters as the functions see them: the queue, or a sink in front of it. */
+  deadLetterSink?: (queue: DeadLetterSink) => DeadLetterSink;
   timeoutMs?: number;
   maximumRetryAttempts?: number;
 } = {}) => {
   sqs = await startLocalSqs({
     dir: join(dataDir, 'sqs'),
-    queues: { retries: { visibilityTimeoutSeconds: 30 }, 'stream-dead-letters': {} },
+    queues: {
+      retries: { visibilityTimeoutSeconds: 30 },
+      'dead-letters': {},
+      'stream-dead-letters': {},
+    },
   });
-  sqsClient = new SQSClient({
-    endpoint: sqs.endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
+  sqsClient = sqs.client;
   const dependencies = {
     ...quietTelemetry(),
     target: target(timeoutMs),
     schedule,
     retryQueue: sqsRetryQueue(sqsClient, sqs.queueUrl('retries')),
-    deadLetters,
+    deadLetters: deadLetterSink(sqsDeadLetters(sqsClient, sqs.queueUrl('dead-letters'))),
     streamDeadLetters: sqsDeadLetters<StreamDeadLetter>(
       sqsClient,
       sqs.queueUrl('stream-dead-letters'),
@@ -139,8 +145,6 @@ beforeEach(async () => {
   store = createDynamoPlantStore({ client: localDocumentClient(endpoint), table: table.name });
   receiver = await startWebhookReceiver({ secrets: secret });
   dataDir = mkdtempSync(join(tmpdir(), 'plant-store-webhooks-'));
-  deadLetterDir = join(dataDir, 'dead-letters');
-  mkdirSync(deadLetterDir);
   givenUp = [];
 });
 afterEach(async () => {
@@ -176,7 +180,7 @@ describe('the plant added webhook', () => {
     // the body is what the published document says a receiver gets
     expect(received.flatMap((d) => webhookBodyViolations(d.body))).toEqual([]);
     expect(new Set(received.map((d) => d.webhookId)).size).toBe(2);
-    expect(readdirSync(deadLetterDir)).toEqual([]);
+    expect(await deadLetters()).toEqual([]);
   });
 
   it('tries again after each step of the schedule, with the same webhook-id, until it arrives', async () => {
@@ -235,13 +239,13 @@ describe('the plant added webhook', () => {
     await new Promise((resolve) => setTimeout(resolve, 2500));
 
     expect(receiver.received).toHaveLength(1);
-    const [file] = readdirSync(deadLetterDir);
-    const letter = JSON.parse(readFileSync(join(deadLetterDir, file ?? ''), 'utf8'));
-    expect(letter).toMatchObject({
-      plantId: 11,
-      attempts: 1,
-      lastError: expect.stringMatching(/410 Gone/),
-    });
+    expect(await deadLetters()).toEqual([
+      expect.objectContaining({
+        plantId: 11,
+        attempts: 1,
+        lastError: expect.stringMatching(/410 Gone/),
+      }),
+    ]);
   });
 
   it('holds back no plant behind one that waits for its next attempt', async () => {
@@ -292,9 +296,9 @@ describe('the plant added webhook', () => {
 
     const attempts = await deliveries(3);
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const files = readdirSync(deadLetterDir);
-    expect(files).toHaveLength(1);
-    const letter = JSON.parse(readFileSync(join(deadLetterDir, files[0] ?? ''), 'utf8'));
+    const letters = await deadLetters();
+    expect(letters).toHaveLength(1);
+    const [letter] = letters;
     expect(letter).toMatchObject({
       webhookId: attempts[0]?.webhookId,
       plantId: 5,
@@ -306,7 +310,10 @@ describe('the plant added webhook', () => {
 
     // the receiver is back: the redrive delivers the same event, then the dead letter is gone
     receiver.answerWith(() => 200);
-    const report = await redrive(folderLetters(deadLetterDir), target());
+    const report = await redrive(
+      queueLetters(sqsClient, sqs?.queueUrl('dead-letters') ?? ''),
+      target(),
+    );
 
     expect(report).toMatchObject({ delivered: 1, failed: 0 });
     expect(receiver.received.at(-1)).toMatchObject({
@@ -314,20 +321,19 @@ describe('the plant added webhook', () => {
       body: letter.body,
       verified: true,
     });
-    expect(readdirSync(deadLetterDir)).toEqual([]);
+    expect(await deadLetters()).toEqual([]);
   });
 
   it('offers a record again from the stream only when neither queue could keep it', async () => {
     receiver.answerWith((delivery) => (JSON.parse(delivery.body).id === 7 ? 410 : 200));
-    const folder = folderDeadLetters(deadLetterDir);
     await startDelivering({
       maximumRetryAttempts: 2,
-      deadLetters: {
+      deadLetterSink: (queue) => ({
         put: async (letter) => {
           if (letter.plantId === 7) throw new Error('the queue is unreachable');
-          await folder.put(letter);
+          await queue.put(letter);
         },
-      },
+      }),
     });
     for (const id of [6, 7, 8]) await store.create({ id, name: `P${id}` }, 'alice');
 
@@ -340,51 +346,78 @@ describe('the plant added webhook', () => {
     expect(givenUp).toHaveLength(1);
   });
 
-  it('npm run webhooks:redrive delivers a folder of dead letters and removes each that arrives', async () => {
+  it("npm run webhooks:redrive delivers the running npm start's dead letters, or a named queue's, and removes each that arrives", async () => {
     receiver.answerWith(() => 503);
     await startDelivering({ schedule: [] });
     await store.create({ id: 9, name: 'Pilea' }, 'alice');
     await deliveries(1);
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(readdirSync(deadLetterDir)).toHaveLength(1);
+    expect(await deadLetters()).toHaveLength(1);
 
-    const redriveCli = (env: Record<string, string>) =>
-      run(
-        process.execPath,
-        [join(repoRoot, 'infra', 'webhooks', 'redriveCli.ts'), '--dir', deadLetterDir],
-        {
-          cwd: repoRoot,
-          env: {
-            PATH: process.env.PATH,
-            WEBHOOK_URL: receiver.url,
-            WEBHOOK_SECRET: secret,
-            ...env,
-          },
-        },
+    const queueUrl = sqs?.queueUrl('dead-letters') ?? '';
+    const sqsSettings = {
+      AWS_ENDPOINT_URL_SQS: sqs?.endpoint ?? '',
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+    };
+    const redriveCli = (args: string[], env: Record<string, string>) =>
+      run(process.execPath, [join(repoRoot, 'infra', 'webhooks', 'redriveCli.ts'), ...args], {
+        cwd: repoRoot,
+        env: { PATH: process.env.PATH, ...env },
+      }).then(
+        ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+        (error: { code: number; stdout: string; stderr: string }) => error,
       );
-    // still refused: the letter stays, and the command says so with its exit code
-    const refused = await redriveCli({}).then(
-      () => ({ code: 0, stdout: '' }),
-      (error: { code: number; stdout: string }) => error,
-    );
+    // a named queue, still refused: the letter stays, and the command says so with its exit code
+    const refused = await redriveCli(['--queue-url', queueUrl], {
+      WEBHOOK_URL: receiver.url,
+      WEBHOOK_SECRET: secret,
+      ...sqsSettings,
+    });
     expect(refused.code).toBe(1);
     expect(refused.stdout).toMatch(/0 delivered, 1 failed/);
-    expect(readdirSync(deadLetterDir)).toHaveLength(1);
+    expect(await deadLetters()).toHaveLength(1);
 
-    receiver.answerWith(() => 200);
-    // a file that is no dead letter is kept and reported, and the others are still delivered
-    writeFileSync(join(deadLetterDir, 'junk.json'), 'not a dead letter');
-    const junk = await redriveCli({}).then(
-      () => ({ code: 0, stdout: '' }),
-      (error: { code: number; stdout: string }) => error,
+    // no queue named, and no npm start running: it says what to do
+    const none = await redriveCli([], { PLANTS_LOCAL_DATA: join(dataDir, 'none') });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain(
+      `no --queue-url, and no npm start is running on ${join(dataDir, 'none')}: start it in another terminal (npm start)`,
     );
-    expect(junk.stdout).toMatch(/1 delivered, 1 failed/);
-    expect(readdirSync(deadLetterDir)).toEqual(['junk.json']);
-    rmSync(join(deadLetterDir, 'junk.json'));
-    const { stdout } = await redriveCli({});
 
-    expect(stdout).toMatch(/0 delivered, 0 failed/);
-    expect(readdirSync(deadLetterDir)).toEqual([]);
+    // the queue, receiver and secret of the npm start running on the data folder, as it publishes
+    // them; the letter that failed is offered again at once
+    writeFileSync(
+      runningEnvPath(dataDir),
+      JSON.stringify({
+        WEBHOOK_URL: receiver.url,
+        WEBHOOK_SECRET: secret,
+        WEBHOOK_DEAD_LETTER_QUEUE_URL: queueUrl,
+        ...sqsSettings,
+      }),
+    );
+    const running = { PLANTS_LOCAL_DATA: dataDir };
+    receiver.answerWith(() => 200);
+    // a message that is no dead letter is kept and reported, and the others are still delivered
+    await sqsClient.send(
+      new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: 'not a dead letter' }),
+    );
+    const junk = await redriveCli([], running);
+    expect(junk.stdout).toMatch(/1 delivered, 1 failed/);
+    expect(await queuedBodies(sqs?.endpoint ?? '', 'dead-letters')).toEqual(['not a dead letter']);
+    const { Messages = [] } = await sqsClient.send(
+      new ReceiveMessageCommand({ QueueUrl: queueUrl, WaitTimeSeconds: 1 }),
+    );
+    await sqsClient.send(
+      new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: Messages[0]?.ReceiptHandle }),
+    );
+    const { stdout, code } = await redriveCli([], running);
+
+    expect({ stdout, code }).toEqual({
+      stdout: 'webhooks:redrive: 0 delivered, 0 failed\n',
+      code: 0,
+    });
+    expect(await deadLetters()).toEqual([]);
     const [first, ...rest] = receiver.received;
     expect(rest.at(-1)).toMatchObject({
       webhookId: first?.webhookId,

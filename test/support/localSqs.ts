@@ -84,3 +84,17 @@ export const startTestSqs = async () => {
 };
 
 export type TestSqs = Awaited<ReturnType<typeof startTestSqs>>;
+
+/**
+ * The bodies a queue of the local SQS holds (ready, delayed, in flight), read without receiving
+ * them: fauxqs's inspection page.
+ */
+export const queuedBodies = async (endpoint: string, queue: string): Promise<string[]> => {
+  const { messages } = (await (await fetch(`${endpoint}/_fauxqs/queues/${queue}`)).json()) as {
+    messages: Record<'ready' | 'delayed', { body: string }[]> & {
+      inflight: { message: { body: string } }[];
+    };
+  };
+  const { ready, delayed, inflight } = messages;
+  return [...ready, ...delayed, ...inflight.map(({ message }) => message)].map(({ body }) => body);
+};

@@ -210,7 +210,7 @@ describe('the webhook settings', () => {
       timeoutMs: 5000,
       schedule: [5, 300, 1800, 7200, 18_000, 36_000, 36_000].map((seconds) => seconds * 1000),
       retryQueueUrl: minimal.WEBHOOK_RETRY_QUEUE_URL,
-      deadLetters: { kind: 'queue', url: minimal.WEBHOOK_DEAD_LETTER_QUEUE_URL },
+      deadLetterQueueUrl: minimal.WEBHOOK_DEAD_LETTER_QUEUE_URL,
     });
   });
 
@@ -232,8 +232,17 @@ describe('the webhook settings', () => {
     ['a receiver that is no URL', { WEBHOOK_URL: 'hooks' }, 'WEBHOOK_URL must be an https URL'],
     ['a secret that is not whsec_', { WEBHOOK_SECRET: 'hunter2' }, 'WEBHOOK_SECRET'],
     ['two secret sources', { WEBHOOK_SECRET_PARAMETER: '/x' }, 'exactly one of WEBHOOK_SECRET'],
-    ['no dead letters', { WEBHOOK_DEAD_LETTER_QUEUE_URL: '' }, 'WEBHOOK_DEAD_LETTER_QUEUE_URL'],
-    ['no retry queue', { WEBHOOK_RETRY_QUEUE_URL: '' }, 'WEBHOOK_RETRY_QUEUE_URL'],
+    [
+      'no dead letters',
+      { WEBHOOK_DEAD_LETTER_QUEUE_URL: '' },
+      'WEBHOOK_DEAD_LETTER_QUEUE_URL is required',
+    ],
+    [
+      'a dead-letter queue that is no URL',
+      { WEBHOOK_DEAD_LETTER_QUEUE_URL: 'dead' },
+      'WEBHOOK_DEAD_LETTER_QUEUE_URL must be an http(s) URL',
+    ],
+    ['no retry queue', { WEBHOOK_RETRY_QUEUE_URL: '' }, 'WEBHOOK_RETRY_QUEUE_URL is required'],
     ...['5x', '-1s', '5s,,5m', '5s,', '13h', '0s', '1.5s', '5 s', 'soon'].map((schedule) => [
       `the schedule ${JSON.stringify(schedule)}`,
       { WEBHOOK_RETRY_SCHEDULE: schedule },
