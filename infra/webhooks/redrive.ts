@@ -122,18 +122,25 @@ export type Invoke = (functionName: string, event: DynamoDBStreamEvent) => Promi
 
 /**
  * Stream records set aside whole, each offered to the function that could not handle it as a batch
- * of its own: one it sets aside again is a new message; one it hands back stays.
+ * of its own: one it sets aside again is a new message, kept (not offered again in this run); one
+ * it hands back stays.
  */
 export const redriveStreamRecords = (
   letters: AsyncIterable<Letter>,
   invoke: Invoke,
   progress: (line: string) => void = () => {},
-) =>
-  offerEach(
+) => {
+  const offered = new Set<string | undefined>();
+  return offerEach(
     letters,
-    async ({ functionName, record }: Partial<StreamDeadLetter>) => {
+    async ({ functionName, record, reason }: Partial<StreamDeadLetter>) => {
       if (typeof functionName !== 'string' || !record)
         throw new Error('not a stream dead letter (no functionName and record)');
+      if (offered.has(record.eventID))
+        throw new Error(
+          `${functionName} set stream record ${record.eventID} aside again: ${reason}`,
+        );
+      offered.add(record.eventID);
       const answer = (await invoke(functionName, { Records: [record] })) as SQSBatchResponse | null;
       if (answer?.batchItemFailures?.length)
         throw new Error(`${functionName} handed the record back again`);
@@ -141,3 +148,4 @@ export const redriveStreamRecords = (
     },
     progress,
   );
+};

@@ -199,17 +199,24 @@ describe("the callers' fan-out from the stream", () => {
     });
     expect(givenUp).toEqual([]);
 
+    // redriven before it is mended: set aside again, and the run ends, the new copy kept
+    await client.send(
+      new SendMessageCommand({
+        QueueUrl: sqs.queueUrl('stream-dead'),
+        MessageBody: JSON.stringify(setAside[0]),
+      }),
+    );
+    const early = await redriveStreamRecords(
+      queueLetters(client, sqs.queueUrl('stream-dead')),
+      async (_, event) => fanOut(event, lambdaContext()),
+    );
+    expect(early).toMatchObject({ delivered: 1, failed: 1 });
+
     // mended (the queue takes 1 MiB again), the redrive offers it to its function, which takes it
     await client.send(
       new SetQueueAttributesCommand({
         QueueUrl: sqs.queueUrl('deliveries'),
         Attributes: { MaximumMessageSize: '1048576' },
-      }),
-    );
-    await client.send(
-      new SendMessageCommand({
-        QueueUrl: sqs.queueUrl('stream-dead'),
-        MessageBody: JSON.stringify(setAside[0]),
       }),
     );
     const invoked: string[] = [];
