@@ -16,8 +16,8 @@ export const streamInsertEvent = (sequenceNumber, image) => ({
 });
 
 /**
- * A queue message: `waiting`, an event waiting for its next attempt (lib/webhooks/retries.ts), or a
- * delivery to a caller's endpoint (lib/webhooks/endpointDeliveries.ts).
+ * A queue message: `waiting`, an event waiting for its next attempt (lib/webhooks/retries.ts), a
+ * delivery to a caller's endpoint (lib/webhooks/endpointDeliveries.ts), or a stream batch given up.
  */
 export const retryQueueEvent = (messageId, waiting) => ({
   Records: [
@@ -25,7 +25,7 @@ export const retryQueueEvent = (messageId, waiting) => ({
       messageId,
       receiptHandle: `receipt-${messageId}`,
       body: JSON.stringify(waiting),
-      attributes: { ApproximateReceiveCount: String(waiting.attempts) },
+      attributes: { ApproximateReceiveCount: String(waiting.attempts ?? 1) },
       eventSource: 'aws:sqs',
     },
   ],

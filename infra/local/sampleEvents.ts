@@ -95,27 +95,14 @@ try {
     }),
     // a batch the stream functions gave up on, as Lambda describes it: this sample names no shard
     // of npm start's stream, so the function hands it back, as it would a shard gone
-    keepFailedStreamRecords: {
-      Records: [
-        {
-          messageId: '1',
-          eventSource: 'aws:sqs',
-          body: JSON.stringify(
-            invocationRecordOf(
-              {
-                shardId: 'shardId-sample',
-                firstSequenceNumber: '1',
-                lastSequenceNumber: '1',
-                size: 1,
-                reason: '',
-              },
-              'plant-store-local-queueEndpointEvents',
-              'arn:aws:dynamodb:ddblocal:000000000000:table/plant-store-local-plants/stream/sample',
-            ),
-          ),
-        },
-      ],
-    },
+    keepFailedStreamRecords: retryQueueEvent(
+      '1',
+      invocationRecordOf(
+        { shardId: 'shardId-sample', firstSequenceNumber: '1', lastSequenceNumber: '1', size: 1 },
+        'plant-store-local-queueEndpointEvents',
+        'arn:aws:dynamodb:ddblocal:000000000000:table/plant-store-local-plants/stream/sample',
+      ),
+    ),
   };
   mkdirSync(outDir, { recursive: true });
   for (const [name, event] of Object.entries(events)) {

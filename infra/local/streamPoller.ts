@@ -36,7 +36,7 @@ export interface FailedBatch {
 
 /** What Lambda sends its on-failure destination of a batch given up (an invocation record). */
 export const invocationRecordOf = (
-  batch: FailedBatch,
+  batch: Omit<FailedBatch, 'reason'>,
   functionName: string,
   streamArn: string,
 ): StreamInvocationRecord => ({

@@ -1,7 +1,7 @@
 // The settings of the routes of a caller's own webhook endpoints: who may call, the endpoints'
 // table, the telemetry, and where an endpoint may point.
 import { authSettings } from './auth.ts';
-import type { SettingsLoader } from './load.ts';
+import { queueSettings, type SettingsLoader } from './load.ts';
 import { webhooksStoreSettings } from './store.ts';
 import { telemetrySettings } from './telemetry.ts';
 import { attemptSettings, streamDeadLetterSettings } from './webhook.ts';
@@ -15,19 +15,10 @@ export const endpointUrlSettings: SettingsLoader<EndpointUrlSettings> = (read) =
   allowPrivate: read.oneOf('WEBHOOK_ALLOW_PRIVATE_URLS', ['true', 'false'], 'false') === 'true',
 });
 
-export interface DeliveryQueueSettings {
-  /** The SQS queue of deliveries to callers' endpoints (infra/webhooks.yml). */
-  queueUrl: string;
-  region: string;
-}
-
-export const deliveryQueueSettings: SettingsLoader<DeliveryQueueSettings> = (read) => ({
-  queueUrl: read.required(
-    'ENDPOINT_DELIVERY_QUEUE_URL',
-    "the SQS queue of deliveries to callers' endpoints",
-  ),
-  region: read.optional('AWS_REGION') ?? 'us-east-1',
-});
+export const deliveryQueueSettings = queueSettings(
+  'ENDPOINT_DELIVERY_QUEUE_URL',
+  "the SQS queue of deliveries to callers' endpoints (infra/webhooks.yml)",
+);
 
 export const endpointRouteSettings = {
   auth: authSettings,

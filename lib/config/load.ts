@@ -45,6 +45,14 @@ type SettingsOf<Loaders> = {
 const BLANK = 'must not be blank: leave it unset instead';
 const POSITIVE_INT = 'must be a positive integer';
 const HTTP_URL = 'must be an http(s) URL';
+/** An SQS queue: its URL, in the variable `name`, and the region. */
+export const queueSettings =
+  (name: string, what: string): SettingsLoader<{ queueUrl: string; region: string }> =>
+  (read) => ({
+    queueUrl: read.required(name, what),
+    region: read.optional('AWS_REGION') ?? 'us-east-1',
+  });
+
 export const SECURE_URL_RULE = 'must be an https URL (http only for localhost)';
 
 /**

@@ -1,7 +1,13 @@
 // The "plant added" webhook: where deliveries go, how they are signed, how patiently they are
 // retried, and the queue that keeps what still fails.
 import { createSecretKey, type KeyObject } from 'node:crypto';
-import { isSecureUrl, SECURE_URL_RULE, type SettingsLoader, type Variables } from './load.ts';
+import {
+  isSecureUrl,
+  queueSettings,
+  SECURE_URL_RULE,
+  type SettingsLoader,
+  type Variables,
+} from './load.ts';
 
 const SECRET_PREFIX = 'whsec_';
 
@@ -137,17 +143,8 @@ export const webhookSettings: SettingsLoader<WebhookSettings> = (read) => ({
   ),
 });
 
-export interface StreamDeadLetterSettings {
-  /** The SQS queue where a stream record that cannot be handled is set aside whole. */
-  queueUrl: string;
-  region: string;
-}
-
-/** The stream functions' (deliverPlantAdded, queueEndpointEvents) stream dead-letter queue. */
-export const streamDeadLetterSettings: SettingsLoader<StreamDeadLetterSettings> = (read) => ({
-  queueUrl: read.required(
-    'STREAM_DEAD_LETTER_QUEUE_URL',
-    'the SQS queue where stream records that cannot be handled are set aside whole',
-  ),
-  region: read.optional('AWS_REGION') ?? 'us-east-1',
-});
+/** Where a stream record that cannot be handled is set aside whole (the stream functions'). */
+export const streamDeadLetterSettings = queueSettings(
+  'STREAM_DEAD_LETTER_QUEUE_URL',
+  'the SQS queue where stream records that cannot be handled are set aside whole',
+);
