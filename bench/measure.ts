@@ -98,8 +98,10 @@ export const functionEnv = (work: string, jwksUrl: string, tokensFile: string): 
   AUTH_JWKS_URL: jwksUrl,
   WEBHOOK_SECRET: `whsec_${Buffer.alloc(32, 7).toString('base64')}`,
   WEBHOOK_DEAD_LETTER_DIR: join(work, 'dead-letters'),
-  // read at cold start; every delivery of the bench succeeds, so nothing is ever sent there
+  // read at cold start; every delivery and record of the bench succeeds, so nothing is ever sent
+  // there
   WEBHOOK_RETRY_QUEUE_URL: 'http://127.0.0.1:9/000000000000/unused',
+  STREAM_DEAD_LETTER_QUEUE_URL: 'http://127.0.0.1:9/000000000000/unused',
   BENCH_TOKENS_FILE: tokensFile,
   BENCH_WARM_UP: String(WARM_UP),
   BENCH_RESULT_FILE: join(work, 'probe.json'),
