@@ -4,7 +4,8 @@
 //   node bench/probe.mjs warm <kind> <n> <bundle>...      all loaded, invoked in turn, n each
 //   node bench/probe.mjs memory <kind> <n> <bundle>        peak RSS over n invocations
 //   node bench/probe.mjs stubs                             the stubs alone, until stdin closes
-// kind: a function's name: a route of the list (BENCH_ROUTES), or a webhook's (bench/functions.ts).
+// kind: a function's name: a route of the list (BENCH_ROUTES), or a webhook's (bench/functions.ts);
+// `<function>:large`, the function given the large plant (bench/plant.mjs) instead.
 // BENCH_DEPENDENCIES: "stubs" (default): DynamoDB, SQS and the webhook receiver are HTTP stubs in
 // this process answering success, so only the handler's own work (and the SDK's) is measured;
 // "given": the DYNAMODB_ENDPOINT, AWS_ENDPOINT_URL_SQS and WEBHOOK_URL given (DynamoDB Local and a
@@ -25,10 +26,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { retryQueueEvent, streamInsertEvent } from '../infra/events/webhooks.mjs';
 import { attemptItem, endpointId, endpointItem, eventItem, SEEDED_ENDPOINTS } from './endpoint.mjs';
-import { CALLER, plantItem } from './plant.mjs';
+import { CALLER, LARGE_NAME, plantItem } from './plant.mjs';
 import { requests } from './requests.mjs';
 
-const [mode, kind, ...rest] = process.argv.slice(2);
+const [mode, kind = '', ...rest] = process.argv.slice(2);
+const [functionName, size] = kind.split(':');
+/** The name of the plant the webhooks' events carry. */
+const plantName = size === 'large' ? LARGE_NAME : 'Monstera';
 const env = process.env;
 /** The route list (lib/routes/routeList.ts), as the bench passes it. */
 const ROUTES = JSON.parse(env.BENCH_ROUTES ?? '{}');
@@ -154,7 +158,7 @@ const httpEvent = (route, { path = {}, query = '', body }) => {
   };
 };
 /** The stream record of plant `id` added by the caller. */
-const insertEvent = (id) => streamInsertEvent(String(id), plantItem(id));
+const insertEvent = (id) => streamInsertEvent(String(id), plantItem(id, plantName));
 /** A retry queue message of an event that is due now, as the retry function receives it. */
 const retryEvent = (id) =>
   retryQueueEvent(String(id), {
@@ -175,7 +179,7 @@ const endpointDeliveryEvent = (id) =>
     body: JSON.stringify({
       type: 'plant.added',
       timestamp: new Date().toISOString(),
-      data: { id, name: 'Monstera', tag: 'indoor' },
+      data: { id, name: plantName, tag: 'indoor' },
     }),
     attempts: 0,
     dueAt: Date.now(),
@@ -188,7 +192,7 @@ const batchEvents = {
   deliverToEndpoint: endpointDeliveryEvent,
 };
 const eventOf = (id) => {
-  if (batchEvents[kind]) return batchEvents[kind](id);
+  if (batchEvents[functionName]) return batchEvents[functionName](id);
   const request = requests[kind];
   if (!ROUTES[kind] || !request) throw new Error(`bench/probe.mjs: no request for ${kind}`);
   return httpEvent(kind, request(id));
@@ -206,7 +210,7 @@ const load = async (bundle, firstId) => ({
 const invoke = async (subject) => {
   // a context of its own, as Lambda hands each invocation
   const response = await subject.handler(eventOf(subject.nextId++), { ...context });
-  const ok = batchEvents[kind]
+  const ok = batchEvents[functionName]
     ? response?.batchItemFailures?.length === 0
     : response?.statusCode >= 200 && response?.statusCode < 300;
   if (!ok) throw new Error(`${kind}: unexpected answer ${JSON.stringify(response)}`);

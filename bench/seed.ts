@@ -23,7 +23,7 @@ import {
   eventItem,
   SEEDED_ENDPOINTS,
 } from './endpoint.mjs';
-import type { Kind } from './functions.ts';
+import type { FunctionName } from './functions.ts';
 import { CALLER, plantItem } from './plant.mjs';
 import { PLANTS_TABLE, type Stack, WEBHOOKS_TABLE } from './stack.ts';
 
@@ -132,7 +132,12 @@ const onlySeededEndpoints = async (store: Store) => {
  * endpoints only, as seeded (the creates and rotations of other runs left theirs in its partition,
  * the update changed one).
  */
-export const prepareRun = async (store: Store, kind: Kind, firstIds: number[], count: number) => {
+export const prepareRun = async (
+  store: Store,
+  kind: FunctionName,
+  firstIds: number[],
+  count: number,
+) => {
   const blocks = firstIds.flatMap((first) => numbers(first, count));
   switch (kind) {
     case 'deletePlant':

@@ -16,6 +16,9 @@ export const settings = {
   storeRuns: setting('BENCH_STORE_RUNS', 3),
   storeInvocations: setting('BENCH_STORE_INVOCATIONS', 250),
   memoryInvocations: setting('BENCH_MEMORY_INVOCATIONS', 400),
+  // a large plant's invocation (bench/plant.mjs) takes up to 30 times a small one's: each process
+  // of its kinds makes this share of the invocations, its warm-up's included
+  largeShare: setting('BENCH_LARGE_SHARE', 0.1),
 };
 /** Invocations each warm process makes, per function, before it measures. */
 export const WARM_UP = 50;
