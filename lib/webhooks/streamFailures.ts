@@ -68,8 +68,11 @@ const recordsOf = async (
       new GetRecordsCommand({ ShardIterator }),
     );
     for (const record of Records) {
-      if (BigInt(record.dynamodb?.SequenceNumber ?? '0') > end) return records;
+      const sequenceNumber = BigInt(record.dynamodb?.SequenceNumber ?? '0');
+      if (sequenceNumber > end) return records;
       records.push(asLambdaRecord(record, streamArn));
+      // its last: the pages after it, empty up to the limit when it was the stream's last, unread
+      if (sequenceNumber === end) return records;
     }
     ShardIterator = NextShardIterator;
   }

@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { GetRecordsCommand } from '@aws-sdk/client-dynamodb-streams';
 import {
   DeleteMessageCommand,
   ReceiveMessageCommand,
@@ -14,7 +15,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBStreamEvent, SQSRecord } from 'aws-lambda';
-import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import type { PlantStore } from '#lib/plants/store.ts';
 import type { StreamDeadLetter } from '#lib/webhooks/batchResponse.ts';
 import { sqsDeadLetters } from '#lib/webhooks/deadLetters.ts';
@@ -248,15 +249,21 @@ describe("the callers' fan-out from the stream", () => {
     expect(givenUp).toEqual([
       expect.objectContaining({ size: 2, reason: 'records failed after every retry' }),
     ]);
-    // read back from the stream by its on-failure consumer and set aside whole
+    // read back from the stream by its on-failure consumer and set aside whole, its last record the
+    // last page read
+    const streams = localStreamsClient(endpoint);
+    const sent = vi.spyOn(streams, 'send');
     const keep = keepFailedStreamRecordsHandler({
-      streams: localStreamsClient(endpoint),
+      streams,
       streamDeadLetters: sqsDeadLetters<StreamDeadLetter>(client, sqs.queueUrl('stream-dead')),
       ...quietTelemetry(),
     });
     const failure = invocationRecordOf(givenUp[0] as FailedBatch, 'fanOut', table.streamArn);
     const message = { messageId: 'm1', body: JSON.stringify(failure) } as SQSRecord;
     expect(await keep({ Records: [message] }, lambdaContext())).toEqual({ batchItemFailures: [] });
+    expect(
+      sent.mock.calls.filter(([command]) => command instanceof GetRecordsCommand),
+    ).toHaveLength(1);
     const setAside = await drain<StreamDeadLetter>('stream-dead');
     expect(setAside.map(({ functionName }) => functionName)).toEqual(['fanOut', 'fanOut']);
     expect(setAside.map(({ record }) => unmarshall(record.dynamodb?.NewImage as never))).toEqual([
