@@ -1,7 +1,8 @@
 // The functions the bench measures, each by its name (bench/probe.mjs's kinds): every route of the
 // route list, the operator's webhook's two (its first attempt, from the stream; its later ones,
 // from the retry queue) and the two of callers' own endpoints (the stream's events queued for the
-// owner's endpoints; each attempt of one delivery, from the endpoint-deliveries queue); and, as
+// owner's endpoints; each attempt of one delivery, from the endpoint-deliveries queue), and the
+// stream's on-failure destination's (a batch given up read back and set aside); and, as
 // `<function>:large`, the fan-out and delivery functions with a plant near the 64 KiB body limit
 // (bench/plant.mjs).
 import { ROUTE_NAMES } from '#lib/routes/routeList.ts';
@@ -11,6 +12,7 @@ const WEBHOOK_FUNCTIONS = [
   'retryPlantAdded',
   'queueEndpointEvents',
   'deliverToEndpoint',
+  'keepFailedStreamRecords',
 ] as const;
 const LARGE = ['deliverPlantAdded', 'queueEndpointEvents', 'deliverToEndpoint'] as const;
 export const functions = [...ROUTE_NAMES, ...WEBHOOK_FUNCTIONS] as const;

@@ -101,10 +101,8 @@ export const functionEnv = (work: string, jwksUrl: string, tokensFile: string): 
   AUTH_JWKS_URL: jwksUrl,
   WEBHOOK_SECRET: `whsec_${Buffer.alloc(32, 7).toString('base64')}`,
   WEBHOOK_DEAD_LETTER_DIR: join(work, 'dead-letters'),
-  // read at cold start; every delivery and record of the bench succeeds, so nothing is ever sent
-  // there
+  // read at cold start; every delivery of the bench succeeds, so nothing is ever sent there
   WEBHOOK_RETRY_QUEUE_URL: 'http://127.0.0.1:9/000000000000/unused',
-  STREAM_DEAD_LETTER_QUEUE_URL: 'http://127.0.0.1:9/000000000000/unused',
   BENCH_TOKENS_FILE: tokensFile,
   BENCH_WARM_UP: String(WARM_UP),
   BENCH_RESULT_FILE: join(work, 'probe.json'),
@@ -270,13 +268,13 @@ const warmRuns = async (
   const { runs, add } = recorder(bundles.map(([name]) => name));
   for (let run = 0; run < processes; run++) {
     const ids = freshIds();
-    await prepareStore(subject, env, Object.values(ids), warmUp + count);
+    const given = await prepareStore(subject, env, Object.values(ids), warmUp + count);
     const order: [string, string][] = bundles.map(
       (_, k) => bundles[(run + k) % bundles.length] ?? ['', ''],
     );
     const result = await probe<{ p50Ms: number[] }>(
       ['warm', kind, String(count), ...order.map(([, bundle]) => bundle)],
-      { ...env, ...ids, BENCH_WARM_UP: String(warmUp) },
+      { ...env, ...ids, ...given, BENCH_WARM_UP: String(warmUp) },
     );
     add(Object.fromEntries(order.map(([name], k) => [name, result.p50Ms[k] ?? 0])));
     progress(what, run + 1, processes);
@@ -294,24 +292,27 @@ const invocationsOf = (kind: Kind, count: number) => {
 const peakRss = async (subject: Subject, bundle: string, env: Env) => {
   const ids = freshIds();
   const { warmUp, count } = invocationsOf(subject.kind, settings.memoryInvocations);
-  await prepareStore(subject, env, [ids.BENCH_FIRST_ID], warmUp + count);
+  const given = await prepareStore(subject, env, [ids.BENCH_FIRST_ID], warmUp + count);
   const result = await probe<{ peakRssMb: number }>(
     ['memory', subject.kind, String(count), bundle],
-    { ...env, ...ids, BENCH_WARM_UP: String(warmUp) },
+    { ...env, ...ids, ...given, BENCH_WARM_UP: String(warmUp) },
     HEAP_OF_A_128_MB_FUNCTION,
   );
   return result.peakRssMb;
 };
 
-/** What a run with the store needs stored first (bench/seed.ts), for `count` invocations a bundle. */
+/**
+ * What a run with the store needs stored first (bench/seed.ts), for `count` invocations a bundle;
+ * returns what its probe is told of it.
+ */
 const prepareStore = async (
   { kind, stack }: Subject,
   env: Env,
   firstIds: string[],
   count: number,
 ) => {
-  if (env.DYNAMODB_ENDPOINT !== stack.dynamoEndpoint) return;
-  await prepareRun(stack, functionOf(kind), firstIds.map(Number), count);
+  if (env.DYNAMODB_ENDPOINT !== stack.dynamoEndpoint) return undefined;
+  return (await prepareRun(stack, functionOf(kind), firstIds.map(Number), count)) ?? undefined;
 };
 
 /** Runs bench/probe.mjs in a fresh process with `env`; returns the figures it wrote. */

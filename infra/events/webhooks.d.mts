@@ -2,16 +2,20 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBStreamEvent, SQSRecord } from 'aws-lambda';
 import type { EndpointDelivery } from '#lib/webhooks/endpointDeliveries.ts';
 import type { WaitingEvent } from '#lib/webhooks/retries.ts';
+import type { StreamInvocationRecord } from '#lib/webhooks/streamFailures.ts';
 
 /** `image` as the SDK writes an item (marshall); the event types name the same JSON their own way. */
 export declare const streamInsertEvent: (
   sequenceNumber: string,
   image: Record<string, AttributeValue>,
 ) => DynamoDBStreamEvent;
-/** What a queue's function reads of a message (the retry queue's, the endpoint deliveries'). */
+/**
+ * What a queue's function reads of a message (the retry queue's, the endpoint deliveries', the
+ * stream failures').
+ */
 export declare const retryQueueEvent: (
   messageId: string,
-  waiting: WaitingEvent | EndpointDelivery,
+  waiting: WaitingEvent | EndpointDelivery | StreamInvocationRecord,
 ) => {
   Records: (Pick<SQSRecord, 'messageId' | 'receiptHandle' | 'body' | 'eventSource'> & {
     attributes: Pick<SQSRecord['attributes'], 'ApproximateReceiveCount'>;
