@@ -176,7 +176,8 @@ const lastStreamBatch = async ({ dynamoClient, dynamoEndpoint }: Store, id: numb
  * MAX_ENDPOINTS_PER_CALLER: the count set that many lower than the most, so that the run's last
  * create reaches it), and for the endpoints' list and the webhooks to them, the caller's seeded
  * endpoints only, as seeded (the creates and rotations of other runs left theirs in its partition,
- * the update changed one).
+ * the update changed one); for the stream's on-failure destination, a batch of the stream to read,
+ * returned as what its probe is told.
  */
 export const prepareRun = async (
   store: Store,
