@@ -1,17 +1,28 @@
 // The functions the bench measures, each by its name (bench/probe.mjs's kinds): every route of the
-// route list, the operator's webhook's two (its first attempt, from the stream; its later ones, from
-// the retry queue) and the two of callers' own endpoints (the stream's events queued for the owner's
-// endpoints; each attempt of one delivery, from the endpoint-deliveries queue).
+// route list, the operator's webhook's two (its first attempt, from the stream; its later ones,
+// from the retry queue) and the two of callers' own endpoints (the stream's events queued for the
+// owner's endpoints; each attempt of one delivery, from the endpoint-deliveries queue), and the
+// stream's on-failure destination's (a batch given up read back and set aside); and, as
+// `<function>:large`, the fan-out and delivery functions with a plant near the 64 KiB body limit
+// (bench/plant.mjs).
 import { ROUTE_NAMES } from '#lib/routes/routeList.ts';
 
-const WEBHOOK_KINDS = [
+const WEBHOOK_FUNCTIONS = [
   'deliverPlantAdded',
   'retryPlantAdded',
   'queueEndpointEvents',
   'deliverToEndpoint',
+  'keepFailedStreamRecords',
 ] as const;
-export const kinds = [...ROUTE_NAMES, ...WEBHOOK_KINDS] as const;
+const LARGE = ['deliverPlantAdded', 'queueEndpointEvents', 'deliverToEndpoint'] as const;
+export const functions = [...ROUTE_NAMES, ...WEBHOOK_FUNCTIONS] as const;
+export type FunctionName = (typeof functions)[number];
+export const kinds = [...functions, ...LARGE.map((name) => `${name}:large` as const)] as const;
 export type Kind = (typeof kinds)[number];
+/** The function a kind measures: `queueEndpointEvents:large` is queueEndpointEvents. */
+export const functionOf = (kind: Kind) => kind.replace(/:large$/, '') as FunctionName;
+/** Whether the kind's plant is the large one. */
+export const isLarge = (kind: Kind) => kind.endsWith(':large');
 /** The functions `--only` names (a comma-separated list), in the bench's order; all without it. */
 export const kindsNamed = (only: string | undefined): Kind[] => {
   if (only === undefined) return [...kinds];
@@ -24,7 +35,8 @@ export const kindsNamed = (only: string | undefined): Kind[] => {
   return kinds.filter((kind) => names.includes(kind));
 };
 /** The functions that verify a caller's token (the webhooks' have no caller). */
-export const hasCaller = (kind: Kind) => !(WEBHOOK_KINDS as readonly Kind[]).includes(kind);
+export const hasCaller = (kind: Kind) =>
+  (ROUTE_NAMES as readonly FunctionName[]).includes(functionOf(kind));
 
 /** The frameworks a user would pick instead, each doing the create's job (bench/peers/<name>.ts). */
 export const peers = ['powertools', 'hono', 'express'] as const;

@@ -15,7 +15,10 @@ import { repoRoot } from '../infra/local/paths.ts';
 import {
   type Comparison,
   comparisons,
+  functionOf,
+  functions,
   hasCaller,
+  isLarge,
   type Kind,
   kinds,
   OBSERVED_FLOOR,
@@ -53,7 +56,7 @@ export type Env = Record<string, string | undefined>;
 export const buildFunctions = async (work: string): Promise<Record<Kind, Pair>> => {
   say('Building every function and its baseline with the deploy settings...');
   const entries: Record<string, string> = {};
-  for (const name of kinds) {
+  for (const name of functions) {
     entries[`ours-${name}`] = join(repoRoot, 'handlers', `${name}.ts`);
     entries[`baseline-${name}`] = join(repoRoot, 'bench', 'baseline', `${name}.ts`);
   }
@@ -71,8 +74,8 @@ export const buildFunctions = async (work: string): Promise<Record<Kind, Pair>> 
     kinds.map((kind) => [
       kind,
       {
-        ours: bundles[`ours-${kind}`] ?? '',
-        baseline: bundles[`baseline-${kind}`] ?? '',
+        ours: bundles[`ours-${functionOf(kind)}`] ?? '',
+        baseline: bundles[`baseline-${functionOf(kind)}`] ?? '',
         ...(kind === PEERS_KIND ? { peers: peerBundles } : {}),
       },
     ]),
@@ -136,7 +139,8 @@ export const measureFunctions = async (
       progress: (what, done, of) =>
         say(`  [${index + 1}/${measured.length}] ${kind}: ${what} ${done}/${of} (${elapsed()})`),
     };
-    const cold = await coldStarts(subject, withStubs);
+    // a large plant's cold start would be its function's: the same bundle and init
+    const cold = isLarge(kind) ? undefined : await coldStarts(subject, withStubs);
     const warmCpu = await warmRuns(
       subject,
       'warm, CPU only',
@@ -171,7 +175,7 @@ export const measureFunctions = async (
     figures[kind] = {
       ...figuresOf({
         bundle,
-        cold: cold.ours,
+        cold: cold?.ours,
         warmCpu: warmCpu.ours,
         repeatCaller: repeatCaller?.ours,
         warmStore: warmStore.ours,
@@ -184,7 +188,7 @@ export const measureFunctions = async (
                 peer,
                 peerFiguresOf({
                   bundle: { ours: size(peerBundles[peer]), baseline: bundle.baseline },
-                  cold: cold[peer] ?? newRuns(),
+                  cold: cold?.[peer] ?? newRuns(),
                   warmCpu: warmCpu[peer] ?? newRuns(),
                 }),
               ]),
@@ -259,17 +263,18 @@ const warmRuns = async (
   withPeers = false,
 ) => {
   const { kind, pair, progress } = subject;
+  const { warmUp, count } = invocationsOf(kind, invocations);
   const bundles = bundlesOf(pair, withPeers);
   const { runs, add } = recorder(bundles.map(([name]) => name));
   for (let run = 0; run < processes; run++) {
     const ids = freshIds();
-    await prepareStore(subject, env, Object.values(ids), WARM_UP + invocations);
+    const given = await prepareStore(subject, env, Object.values(ids), warmUp + count);
     const order: [string, string][] = bundles.map(
       (_, k) => bundles[(run + k) % bundles.length] ?? ['', ''],
     );
     const result = await probe<{ p50Ms: number[] }>(
-      ['warm', kind, String(invocations), ...order.map(([, bundle]) => bundle)],
-      { ...env, ...ids },
+      ['warm', kind, String(count), ...order.map(([, bundle]) => bundle)],
+      { ...env, ...ids, ...given, BENCH_WARM_UP: String(warmUp) },
     );
     add(Object.fromEntries(order.map(([name], k) => [name, result.p50Ms[k] ?? 0])));
     progress(what, run + 1, processes);
@@ -277,27 +282,37 @@ const warmRuns = async (
   return runs;
 };
 
+/** A process's invocations, its warm-up's and those measured: a large plant's kind makes fewer. */
+const invocationsOf = (kind: Kind, count: number) => {
+  const share = isLarge(kind) ? settings.largeShare : 1;
+  return { warmUp: Math.ceil(WARM_UP * share), count: Math.ceil(count * share) };
+};
+
 /** One bundle alone, with the heap of a 128 MB function. */
 const peakRss = async (subject: Subject, bundle: string, env: Env) => {
   const ids = freshIds();
-  await prepareStore(subject, env, [ids.BENCH_FIRST_ID], WARM_UP + settings.memoryInvocations);
+  const { warmUp, count } = invocationsOf(subject.kind, settings.memoryInvocations);
+  const given = await prepareStore(subject, env, [ids.BENCH_FIRST_ID], warmUp + count);
   const result = await probe<{ peakRssMb: number }>(
-    ['memory', subject.kind, String(settings.memoryInvocations), bundle],
-    { ...env, ...ids },
+    ['memory', subject.kind, String(count), bundle],
+    { ...env, ...ids, ...given, BENCH_WARM_UP: String(warmUp) },
     HEAP_OF_A_128_MB_FUNCTION,
   );
   return result.peakRssMb;
 };
 
-/** What a run with the store needs stored first (bench/seed.ts), for `count` invocations a bundle. */
+/**
+ * What a run with the store needs stored first (bench/seed.ts), for `count` invocations a bundle;
+ * returns what its probe is told of it.
+ */
 const prepareStore = async (
   { kind, stack }: Subject,
   env: Env,
   firstIds: string[],
   count: number,
 ) => {
-  if (env.DYNAMODB_ENDPOINT !== stack.dynamoEndpoint) return;
-  await prepareRun(stack, kind, firstIds.map(Number), count);
+  if (env.DYNAMODB_ENDPOINT !== stack.dynamoEndpoint) return undefined;
+  return (await prepareRun(stack, functionOf(kind), firstIds.map(Number), count)) ?? undefined;
 };
 
 /** Runs bench/probe.mjs in a fresh process with `env`; returns the figures it wrote. */

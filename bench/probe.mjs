@@ -4,7 +4,8 @@
 //   node bench/probe.mjs warm <kind> <n> <bundle>...      all loaded, invoked in turn, n each
 //   node bench/probe.mjs memory <kind> <n> <bundle>        peak RSS over n invocations
 //   node bench/probe.mjs stubs                             the stubs alone, until stdin closes
-// kind: a function's name: a route of the list (BENCH_ROUTES), or a webhook's (bench/functions.ts).
+// kind: a function's name: a route of the list (BENCH_ROUTES), or a webhook's (bench/functions.ts);
+// `<function>:large`, the function given the large plant (bench/plant.mjs) instead.
 // BENCH_DEPENDENCIES: "stubs" (default): DynamoDB, SQS and the webhook receiver are HTTP stubs in
 // this process answering success, so only the handler's own work (and the SDK's) is measured;
 // "given": the DYNAMODB_ENDPOINT, AWS_ENDPOINT_URL_SQS and WEBHOOK_URL given (DynamoDB Local and a
@@ -16,8 +17,9 @@
 // each creates or deletes, or the first endpoint number each deletes or rotates (the bench seeds
 // those); each further bundle's block follows at the same distance.
 // WEBHOOKS_TABLE: the table whose commands the stub DynamoDB answers with endpoints (and an
-// endpoint's attempts and sent event). The stub also answers the endpoint-deliveries queue (SQS's
-// SendMessageBatch).
+// endpoint's attempts and sent event); any other's with plants, and the plants' stream with one
+// record. The stub also answers SQS's queues (SendMessage, SendMessageBatch).
+// BENCH_STREAM_BATCH: the stream batch the on-failure destination is told of (its stub's without).
 // BENCH_WARM_UP: the invocations a warm or memory process makes before it measures.
 // BENCH_ROUTES: the route list (lib/routes/routeList.ts) as JSON, so that a probe loads no TypeScript.
 
@@ -25,10 +27,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { retryQueueEvent, streamInsertEvent } from '../infra/events/webhooks.mjs';
 import { attemptItem, endpointId, endpointItem, eventItem, SEEDED_ENDPOINTS } from './endpoint.mjs';
-import { CALLER, plantItem } from './plant.mjs';
+import { CALLER, LARGE_NAME, plantItem } from './plant.mjs';
 import { requests } from './requests.mjs';
 
-const [mode, kind, ...rest] = process.argv.slice(2);
+const [mode, kind = '', ...rest] = process.argv.slice(2);
+const [functionName, size] = kind.split(':');
+/** The name of the plant the webhooks' events carry. */
+const plantName = size === 'large' ? LARGE_NAME : 'Monstera';
 const env = process.env;
 /** The route list (lib/routes/routeList.ts), as the bench passes it. */
 const ROUTES = JSON.parse(env.BENCH_ROUTES ?? '{}');
@@ -43,6 +48,9 @@ const answersFor = (receiver) => ({
     GetItem: { Item: plantItem(7) },
     Query: { Items: Array.from({ length: 21 }, (_, i) => plantItem(i + 1)), Count: 21 },
     UpdateItem: { Attributes: { ...plantItem(7), version: { N: '2' } } },
+    // its stream: the batch STREAM_BATCH names, one insert
+    GetShardIterator: { ShardIterator: 'bench' },
+    GetRecords: { Records: [streamRecord] },
   },
   webhooks: {
     GetItem: { Item: endpointItem(7, receiver) },
@@ -53,6 +61,31 @@ const answersFor = (receiver) => ({
     UpdateItem: { Attributes: endpointItem(7, receiver) },
   },
 });
+/** A batch of the plants' stream given up, as Lambda names it: one record, the stub's. */
+const STREAM_BATCH = {
+  shardId: 'shardId-bench',
+  startSequenceNumber: '100',
+  endSequenceNumber: '100',
+  batchSize: 1,
+  streamArn:
+    'arn:aws:dynamodb:us-east-1:000000000000:table/plants-bench/stream/2026-11-22T10:00:00',
+};
+/** The stub stream's record: plant 7's insert, as GetRecords answers it. */
+const streamRecord = {
+  eventID: 'bench',
+  eventName: 'INSERT',
+  eventVersion: '1.1',
+  eventSource: 'aws:dynamodb',
+  awsRegion: 'us-east-1',
+  dynamodb: {
+    ApproximateCreationDateTime: 1_795_860_000,
+    Keys: { id: plantItem(7).id },
+    NewImage: plantItem(7),
+    SequenceNumber: STREAM_BATCH.endSequenceNumber,
+    SizeBytes: 120,
+    StreamViewType: 'NEW_AND_OLD_IMAGES',
+  },
+};
 /** An endpoint's attempts and sent events: the items of its deliveries partition. */
 const deliveries = {
   GetItem: { Item: eventItem() },
@@ -86,15 +119,18 @@ const startStubs = async () => {
   );
   const receiver = `${webhook}/hooks`;
   const answers = answersFor(receiver);
-  /** SQS's answer to a batch: every entry kept, with the digest of its body, which the SDK checks. */
-  const batchSent = ({ Entries }) => ({
-    Successful: Entries.map(({ Id, MessageBody }) => ({
-      Id,
-      MessageId: `bench-${Id}`,
-      MD5OfMessageBody: createHash('md5').update(MessageBody).digest('hex'),
-    })),
-    Failed: [],
+  /** SQS's answer to a message: kept, with the digest of its body, which the SDK checks. */
+  const sent = ({ MessageBody }) => ({
+    MessageId: 'bench',
+    MD5OfMessageBody: createHash('md5').update(MessageBody).digest('hex'),
   });
+  const sqsAnswers = {
+    SendMessage: sent,
+    SendMessageBatch: ({ Entries }) => ({
+      Successful: Entries.map((entry) => ({ Id: entry.Id, ...sent(entry) })),
+      Failed: [],
+    }),
+  };
   const dynamodb = await listen((request, response) => {
     const command = String(request.headers['x-amz-target'] ?? '').split('.')[1];
     const chunks = [];
@@ -103,11 +139,7 @@ const startStubs = async () => {
       const input = JSON.parse(Buffer.concat(chunks).toString());
       response
         .writeHead(200, { 'content-type': 'application/x-amz-json-1.0' })
-        .end(
-          JSON.stringify(
-            command === 'SendMessageBatch' ? batchSent(input) : answerTo(answers, command, input),
-          ),
-        );
+        .end(JSON.stringify(sqsAnswers[command]?.(input) ?? answerTo(answers, command, input)));
     });
   });
   return {
@@ -116,6 +148,7 @@ const startStubs = async () => {
     // SQS's JSON protocol, answered by the same stub
     AWS_ENDPOINT_URL_SQS: dynamodb,
     ENDPOINT_DELIVERY_QUEUE_URL: `${dynamodb}/000000000000/endpoint-deliveries`,
+    STREAM_DEAD_LETTER_QUEUE_URL: `${dynamodb}/000000000000/stream-dead-letters`,
   };
 };
 
@@ -154,7 +187,7 @@ const httpEvent = (route, { path = {}, query = '', body }) => {
   };
 };
 /** The stream record of plant `id` added by the caller. */
-const insertEvent = (id) => streamInsertEvent(String(id), plantItem(id));
+const insertEvent = (id) => streamInsertEvent(String(id), plantItem(id, plantName));
 /** A retry queue message of an event that is due now, as the retry function receives it. */
 const retryEvent = (id) =>
   retryQueueEvent(String(id), {
@@ -175,10 +208,23 @@ const endpointDeliveryEvent = (id) =>
     body: JSON.stringify({
       type: 'plant.added',
       timestamp: new Date().toISOString(),
-      data: { id, name: 'Monstera', tag: 'indoor' },
+      data: { id, name: plantName, tag: 'indoor' },
     }),
     attempts: 0,
     dueAt: Date.now(),
+  });
+/**
+ * What Lambda tells the stream's on-failure destination of a batch given up: the stub's, or with
+ * BENCH_STREAM_BATCH one of DynamoDB Local's stream (bench/seed.ts).
+ */
+const streamFailureEvent = (id) =>
+  retryQueueEvent(String(id), {
+    requestContext: {
+      functionArn: 'arn:aws:lambda:us-east-1:000000000000:function:queueEndpointEvents',
+      condition: 'RetryAttemptsExhausted',
+    },
+    timestamp: new Date().toISOString(),
+    DDBStreamBatchInfo: env.BENCH_STREAM_BATCH ? JSON.parse(env.BENCH_STREAM_BATCH) : STREAM_BATCH,
   });
 /** The batches of the functions with no caller, by kind: a stream's or a queue's, of one record. */
 const batchEvents = {
@@ -186,9 +232,10 @@ const batchEvents = {
   retryPlantAdded: retryEvent,
   queueEndpointEvents: insertEvent,
   deliverToEndpoint: endpointDeliveryEvent,
+  keepFailedStreamRecords: streamFailureEvent,
 };
 const eventOf = (id) => {
-  if (batchEvents[kind]) return batchEvents[kind](id);
+  if (batchEvents[functionName]) return batchEvents[functionName](id);
   const request = requests[kind];
   if (!ROUTES[kind] || !request) throw new Error(`bench/probe.mjs: no request for ${kind}`);
   return httpEvent(kind, request(id));
@@ -206,7 +253,7 @@ const load = async (bundle, firstId) => ({
 const invoke = async (subject) => {
   // a context of its own, as Lambda hands each invocation
   const response = await subject.handler(eventOf(subject.nextId++), { ...context });
-  const ok = batchEvents[kind]
+  const ok = batchEvents[functionName]
     ? response?.batchItemFailures?.length === 0
     : response?.statusCode >= 200 && response?.statusCode < 300;
   if (!ok) throw new Error(`${kind}: unexpected answer ${JSON.stringify(response)}`);

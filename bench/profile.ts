@@ -13,7 +13,7 @@ import { buildBundles } from '../infra/build/bundles.ts';
 import { startJwksServer } from '../infra/local/jwksServer.ts';
 import { ensureLocalKeys } from '../infra/local/keys.ts';
 import { repoRoot } from '../infra/local/paths.ts';
-import { type Kind, kinds } from './functions.ts';
+import { functionOf, type Kind, kinds } from './functions.ts';
 import { functionEnv } from './measure.ts';
 import { say } from './settings.ts';
 import { writeTokens } from './tokens.ts';
@@ -71,8 +71,8 @@ try {
   const bundles = await buildBundles(
     join(work, 'functions'),
     {
-      ours: join(repoRoot, 'handlers', `${kind}.ts`),
-      floor: join(repoRoot, 'bench', 'baseline', `${kind}.ts`),
+      ours: join(repoRoot, 'handlers', `${functionOf(kind)}.ts`),
+      floor: join(repoRoot, 'bench', 'baseline', `${functionOf(kind)}.ts`),
     },
     { readable: true },
   );

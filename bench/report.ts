@@ -132,6 +132,8 @@ const out = (line: string) => process.stdout.write(`${line}\n`);
 const cell = (s: Spread | undefined) =>
   s ? `${s.median.toFixed(2)} (${s.q1.toFixed(2)}–${s.q3.toFixed(2)})` : '–';
 const ms = (s: Spread) => s.median.toFixed(s.median >= 10 ? 0 : 2);
+/** The worst ratio, or – when no function measured has it. */
+const worst = (ratio: number) => (Number.isFinite(ratio) ? ratio.toFixed(2) : '–');
 
 const printTable = (
   measured: (readonly [Kind, FunctionFigures])[],
@@ -145,15 +147,15 @@ const printTable = (
   out('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const [kind, f] of measured) {
     out(
-      `| ${kind} | ${(f.bundle.ours / 1000).toFixed(0)} / ${(f.bundle.baseline / 1000).toFixed(0)} | ${f.ratios.bundle.toFixed(2)} | ${ms(f.coldStartMs.ours)} / ${ms(f.coldStartMs.baseline)} | ${cell(f.ratios.coldStart)} | ${ms(f.warmCpuP50Ms.ours)} / ${ms(f.warmCpuP50Ms.baseline)} | ${cell(f.ratios.warmCpuP50)} | ${cell(f.ratios.repeatCallerWarmCpuP50)} | ${ms(f.warmStoreP50Ms.ours)} / ${ms(f.warmStoreP50Ms.baseline)} | ${cell(f.ratios.warmStoreP50)} | ${f.peakRssMb.ours.toFixed(0)} / ${f.peakRssMb.baseline.toFixed(0)} |`,
+      `| ${kind} | ${(f.bundle.ours / 1000).toFixed(0)} / ${(f.bundle.baseline / 1000).toFixed(0)} | ${f.ratios.bundle.toFixed(2)} | ${f.coldStartMs ? `${ms(f.coldStartMs.ours)} / ${ms(f.coldStartMs.baseline)}` : '–'} | ${cell(f.ratios.coldStart)} | ${ms(f.warmCpuP50Ms.ours)} / ${ms(f.warmCpuP50Ms.baseline)} | ${cell(f.ratios.warmCpuP50)} | ${cell(f.ratios.repeatCallerWarmCpuP50)} | ${ms(f.warmStoreP50Ms.ours)} / ${ms(f.warmStoreP50Ms.baseline)} | ${cell(f.ratios.warmStoreP50)} | ${f.peakRssMb.ours.toFixed(0)} / ${f.peakRssMb.baseline.toFixed(0)} |`,
     );
   }
   out(
-    `| **worst** | | ${worstOf.bundle.toFixed(2)} | | ${worstOf.coldStart.toFixed(2)} | | ${worstOf.warmCpuP50.toFixed(2)} | ${Number.isFinite(worstOf.repeatCallerWarmCpuP50) ? worstOf.repeatCallerWarmCpuP50.toFixed(2) : '–'} | | ${worstOf.warmStoreP50.toFixed(2)} | ${peakRssMb.toFixed(0)} |`,
+    `| **worst** | | ${worst(worstOf.bundle)} | | ${worst(worstOf.coldStart)} | | ${worst(worstOf.warmCpuP50)} | ${worst(worstOf.repeatCallerWarmCpuP50)} | | ${worst(worstOf.warmStoreP50)} | ${peakRssMb.toFixed(0)} |`,
   );
   out('');
   out(
-    `Ours / baseline; ratios are medians over runs (interquartile range). Node ${process.versions.node}; ${settings.coldRuns} cold runs (${settings.peersColdRuns} for ${PEERS_KIND} and its peers), ${settings.warmRuns} warm runs of ${settings.warmInvocations} invocations each (${settings.repeatCallerRuns} of ${settings.repeatCallerInvocations} for one repeat caller, ${settings.storeRuns} of ${settings.storeInvocations} with the store); ${elapsed()}.`,
+    `Ours / baseline; ratios are medians over runs (interquartile range). Node ${process.versions.node}; ${settings.coldRuns} cold runs (${settings.peersColdRuns} for ${PEERS_KIND} and its peers), ${settings.warmRuns} warm runs of ${settings.warmInvocations} invocations each (${settings.repeatCallerRuns} of ${settings.repeatCallerInvocations} for one repeat caller, ${settings.storeRuns} of ${settings.storeInvocations} with the store; the large plant's kinds, :large, ${settings.largeShare} of each and no cold start); ${elapsed()}.`,
   );
 };
 

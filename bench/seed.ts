@@ -11,7 +11,14 @@ import {
   QueryCommand,
   type WriteRequest,
 } from '@aws-sdk/client-dynamodb';
+import {
+  DescribeStreamCommand,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+} from '@aws-sdk/client-dynamodb-streams';
 import { MAX_ENDPOINTS_PER_CALLER } from '#lib/webhooks/endpointStore.ts';
+import { localStreamsClient } from '../infra/local/dynamoClient.ts';
+import { tableStreamArn } from '../infra/local/tables.ts';
 import {
   attemptItem,
   callerPartition,
@@ -23,12 +30,12 @@ import {
   eventItem,
   SEEDED_ENDPOINTS,
 } from './endpoint.mjs';
-import type { Kind } from './functions.ts';
+import type { FunctionName } from './functions.ts';
 import { CALLER, plantItem } from './plant.mjs';
 import { PLANTS_TABLE, type Stack, WEBHOOKS_TABLE } from './stack.ts';
 
 /** DynamoDB Local, and where the caller's endpoints point: the stubs' receiver. */
-type Store = Pick<Stack, 'dynamoClient' | 'stubs'>;
+type Store = Pick<Stack, 'dynamoClient' | 'dynamoEndpoint' | 'stubs'>;
 
 /** Sends `requests` to `table`, 25 a batch, until none is left unprocessed. */
 const writeAll = async (client: DynamoDBClient, table: string, requests: WriteRequest[]) => {
@@ -123,6 +130,45 @@ const onlySeededEndpoints = async (store: Store) => {
 };
 
 /**
+ * A batch of the plants' stream as Lambda names one it gave up on: the insert of plant `id`, written
+ * last, so that a read from it finds it alone (BENCH_STREAM_BATCH, bench/probe.mjs).
+ */
+const lastStreamBatch = async ({ dynamoClient, dynamoEndpoint }: Store, id: number) => {
+  const streamArn = await tableStreamArn(dynamoClient, PLANTS_TABLE);
+  const streams = localStreamsClient(dynamoEndpoint);
+  try {
+    const { StreamDescription } = await streams.send(
+      new DescribeStreamCommand({ StreamArn: streamArn }),
+    );
+    // the open shard, which takes the insert
+    const shardId = StreamDescription?.Shards?.find(
+      ({ SequenceNumberRange }) => !SequenceNumberRange?.EndingSequenceNumber,
+    )?.ShardId;
+    const { ShardIterator } = await streams.send(
+      new GetShardIteratorCommand({
+        StreamArn: streamArn,
+        ShardId: shardId,
+        ShardIteratorType: 'LATEST',
+      }),
+    );
+    await seedPlants(dynamoClient, [id]);
+    const { Records = [] } = await streams.send(new GetRecordsCommand({ ShardIterator }));
+    const sequenceNumber = Records[0]?.dynamodb?.SequenceNumber;
+    if (!shardId || !sequenceNumber) throw new Error(`no stream record of plant ${id}`);
+    const batch = {
+      shardId,
+      startSequenceNumber: sequenceNumber,
+      endSequenceNumber: sequenceNumber,
+      batchSize: 1,
+      streamArn,
+    };
+    return { BENCH_STREAM_BATCH: JSON.stringify(batch) };
+  } finally {
+    streams.destroy();
+  }
+};
+
+/**
  * What a run with the store needs before it makes `count` invocations from each of `firstIds`: the
  * plants or endpoints its deletes take, the endpoints it rotates (each a rotation of its own: one
  * adds a secret that the next would compare and copy), pings or resends to (each of its own, with
@@ -130,9 +176,15 @@ const onlySeededEndpoints = async (store: Store) => {
  * MAX_ENDPOINTS_PER_CALLER: the count set that many lower than the most, so that the run's last
  * create reaches it), and for the endpoints' list and the webhooks to them, the caller's seeded
  * endpoints only, as seeded (the creates and rotations of other runs left theirs in its partition,
- * the update changed one).
+ * the update changed one); for the stream's on-failure destination, a batch of the stream to read,
+ * returned as what its probe is told.
  */
-export const prepareRun = async (store: Store, kind: Kind, firstIds: number[], count: number) => {
+export const prepareRun = async (
+  store: Store,
+  kind: FunctionName,
+  firstIds: number[],
+  count: number,
+) => {
   const blocks = firstIds.flatMap((first) => numbers(first, count));
   switch (kind) {
     case 'deletePlant':
@@ -153,6 +205,9 @@ export const prepareRun = async (store: Store, kind: Kind, firstIds: number[], c
     case 'listEndpoints':
     case 'queueEndpointEvents':
     case 'deliverToEndpoint':
-      return onlySeededEndpoints(store);
+      await onlySeededEndpoints(store);
+      return;
+    case 'keepFailedStreamRecords':
+      return lastStreamBatch(store, firstIds[0] ?? 1);
   }
 };

@@ -1,8 +1,8 @@
 // How much one run measures (fewer runs or invocations when the environment says so), and how
 // far it has got.
 const setting = (name: string, fallback: number) => Number(process.env[name] || fallback);
-// As few runs and invocations as keep two runs' ratios within ±0.05, so that the whole bench (19
-// functions) stays within about 10 minutes: the create's peers need 61 cold runs and 5 warm
+// As few runs and invocations as keep two runs' ratios within ±0.05, so that the whole bench (20
+// functions, and 3 with the large plant) stays within about 12 minutes: the create's peers need 61 cold runs and 5 warm
 // processes (41 and 3 moved the Powertools peer's ratio by 0.063); ours against its floor alone
 // varies less, and the repeat caller's and the store's ratios vary least (their interquartile range
 // within 0.02 over 5 processes), so 3 processes each.
@@ -16,6 +16,9 @@ export const settings = {
   storeRuns: setting('BENCH_STORE_RUNS', 3),
   storeInvocations: setting('BENCH_STORE_INVOCATIONS', 250),
   memoryInvocations: setting('BENCH_MEMORY_INVOCATIONS', 400),
+  // a large plant's invocation (bench/plant.mjs) takes about 20 times a small one's: each process
+  // of its kinds makes this share of the invocations, its warm-up's included (30 s for the three)
+  largeShare: setting('BENCH_LARGE_SHARE', 0.05),
 };
 /** Invocations each warm process makes, per function, before it measures. */
 export const WARM_UP = 50;

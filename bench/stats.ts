@@ -66,7 +66,7 @@ export const peerFiguresOf = (measured: {
 
 export interface FunctionFigures {
   bundle: { ours: number; baseline: number; oursGzip: number; baselineGzip: number };
-  coldStartMs: { ours: Spread; baseline: Spread };
+  coldStartMs?: { ours: Spread; baseline: Spread };
   warmCpuP50Ms: { ours: Spread; baseline: Spread };
   repeatCallerWarmCpuP50Ms?: { ours: Spread; baseline: Spread };
   warmStoreP50Ms: { ours: Spread; baseline: Spread };
@@ -75,7 +75,7 @@ export interface FunctionFigures {
   ratios: {
     bundle: number;
     bundleGzip: number;
-    coldStart: Spread;
+    coldStart?: Spread;
     warmCpuP50: Spread;
     repeatCallerWarmCpuP50?: Spread;
     warmStoreP50: Spread;
@@ -87,7 +87,7 @@ const medians = (runs: Runs) => ({ ours: spread(runs.ours), baseline: spread(run
 
 export const figuresOf = (measured: {
   bundle: { ours: Size; baseline: Size };
-  cold: Runs;
+  cold: Runs | undefined;
   warmCpu: Runs;
   repeatCaller: Runs | undefined;
   warmStore: Runs;
@@ -101,7 +101,7 @@ export const figuresOf = (measured: {
       oursGzip: bundle.ours.gzip,
       baselineGzip: bundle.baseline.gzip,
     },
-    coldStartMs: medians(cold),
+    ...(cold ? { coldStartMs: medians(cold) } : {}),
     warmCpuP50Ms: medians(warmCpu),
     ...(repeatCaller ? { repeatCallerWarmCpuP50Ms: medians(repeatCaller) } : {}),
     warmStoreP50Ms: medians(warmStore),
@@ -109,7 +109,7 @@ export const figuresOf = (measured: {
     ratios: {
       bundle: ratio(bundle.ours.raw, bundle.baseline.raw),
       bundleGzip: ratio(bundle.ours.gzip, bundle.baseline.gzip),
-      coldStart: spread(cold.ratios),
+      ...(cold ? { coldStart: spread(cold.ratios) } : {}),
       warmCpuP50: spread(warmCpu.ratios),
       ...(repeatCaller ? { repeatCallerWarmCpuP50: spread(repeatCaller.ratios) } : {}),
       warmStoreP50: spread(warmStore.ratios),

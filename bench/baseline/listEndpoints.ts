@@ -19,9 +19,9 @@ export const handler = async (event: APIGatewayProxyEventV2): Promise<APIGateway
         ConsistentRead: true,
       }),
     );
-    const endpoints = Items.map(endpointOf).sort(
-      (a, b) => String(a.createdAt).localeCompare(String(b.createdAt)) || a.id.localeCompare(b.id),
-    );
+    // oldest first, then by id, as ours (and without ICU's collator, as ours)
+    const key = ({ createdAt, id }: { createdAt: unknown; id: string }) => `${createdAt} ${id}`;
+    const endpoints = Items.map(endpointOf).sort((a, b) => (key(a) < key(b) ? -1 : 1));
     return reply(200, endpoints);
   } catch {
     return fail(503, 'Unavailable');

@@ -1,8 +1,8 @@
 // The events of callers' own endpoints, bare: each stream record's plant unmarshalled and its event
 // made (type, id, body), the owner's endpoints read (one Query), and a delivery to each that is
-// enabled and takes the type sent to the endpoint-deliveries queue (one SendMessageBatch,
-// bench/baseline/deliveries.ts); a record whose endpoints or queue failed is reported for the stream
-// to offer again.
+// enabled and takes the type sent to the endpoint-deliveries queue (SendMessageBatch within SQS's
+// limits, bench/baseline/deliveries.ts); a record whose endpoints or queue failed is reported for
+// the stream to offer again.
 import { createHash } from 'node:crypto';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';

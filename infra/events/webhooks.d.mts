@@ -9,7 +9,10 @@ export declare const streamInsertEvent: (
   sequenceNumber: string,
   image: Record<string, AttributeValue>,
 ) => DynamoDBStreamEvent;
-/** What a queue's function reads of a message (the retry queue's, the endpoint deliveries'). */
+/**
+ * What a queue's function reads of a message (the retry queue's, the endpoint deliveries', the
+ * stream failures').
+ */
 export declare const retryQueueEvent: (
   messageId: string,
   waiting: WaitingEvent | EndpointDelivery | StreamInvocationRecord,

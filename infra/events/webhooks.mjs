@@ -17,7 +17,8 @@ export const streamInsertEvent = (sequenceNumber, image) => ({
 
 /**
  * A queue message: `waiting`, an event waiting for its next attempt (lib/webhooks/retries.ts), a
- * delivery to a caller's endpoint (lib/webhooks/endpointDeliveries.ts), or a stream batch given up.
+ * delivery to a caller's endpoint (lib/webhooks/endpointDeliveries.ts), or what Lambda tells the
+ * stream's on-failure destination of a batch given up (lib/webhooks/streamFailures.ts).
  */
 export const retryQueueEvent = (messageId, waiting) => ({
   Records: [
@@ -25,6 +26,7 @@ export const retryQueueEvent = (messageId, waiting) => ({
       messageId,
       receiptHandle: `receipt-${messageId}`,
       body: JSON.stringify(waiting),
+      // an invocation record counts no attempts: received once
       attributes: { ApproximateReceiveCount: String(waiting.attempts ?? 1) },
       eventSource: 'aws:sqs',
     },

@@ -129,6 +129,9 @@ export const dynamoCreateEndpoint =
     return { outcome: 'created', endpoint: { ...endpoint, owner } };
   };
 
+/** Code unit order: localeCompare's first call loads ICU's collator (~6 ms of a cold start). */
+const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 export const dynamoListEndpoints =
   ({ client, table }: DynamoTarget): EndpointStore['list'] =>
   async (owner, { signal } = {}) => {
@@ -146,7 +149,7 @@ export const dynamoListEndpoints =
         abortable(signal),
       );
       const endpoints = Items.map((item) => toStoredEndpoint(owner, item)).sort(
-        (a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id),
+        (a, b) => byCodeUnits(a.createdAt, b.createdAt) || byCodeUnits(a.id, b.id),
       );
       return { outcome: 'list', endpoints };
     } catch (error) {

@@ -11,7 +11,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type TcpSocketConnectOpts } from 'node:net';
 import { retryAfter } from '#lib/webhooks/delivery.ts';
-import { MAX_URL_CHARACTERS } from '#lib/webhooks/endpointStore.ts';
+import { MAX_URL_CHARACTERS, MAX_URL_CHARACTERS_TEXT } from '#lib/webhooks/endpointStore.ts';
 import { isPublicAddress } from '#lib/webhooks/publicAddress.ts';
 
 /** Every A and AAAA address of a host name; `signal` abandons the lookup. */
@@ -68,7 +68,7 @@ const schemes = (allowPrivate: boolean) => (allowPrivate ? ['https:', 'http:'] :
 /** What is wrong with the shape of `value` as an endpoint's url (a 400's message), if anything. */
 export const urlShapeProblem = (value: string, allowPrivate: boolean) => {
   if ([...value].length > MAX_URL_CHARACTERS)
-    return `url must be at most ${MAX_URL_CHARACTERS.toLocaleString('en')} characters`;
+    return `url must be at most ${MAX_URL_CHARACTERS_TEXT} characters`;
   const url = URL.parse(value);
   if (url === null || !schemes(allowPrivate).includes(url.protocol))
     return `url must be an absolute ${allowPrivate ? 'https or http' : 'https'} URL, like https://example.com/webhooks`;

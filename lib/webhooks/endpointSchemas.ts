@@ -3,7 +3,7 @@
 import * as z from 'zod/mini';
 import { wellFormed } from '#lib/plants/schemas.ts';
 import { PING } from '#lib/webhooks/endpointDeliveries.ts';
-import { ENDPOINT_ID, EVENT_TYPES, MAX_URL_CHARACTERS } from '#lib/webhooks/endpointStore.ts';
+import { ENDPOINT_ID, EVENT_TYPES, MAX_URL_CHARACTERS_TEXT } from '#lib/webhooks/endpointStore.ts';
 
 export const MAX_DESCRIPTION_CHARACTERS = 256;
 
@@ -14,7 +14,7 @@ const url = /* @__PURE__ */ (() =>
     .string({ error: 'url is required: an absolute https URL' })
     .check(wellFormed('url'))
     .register(z.globalRegistry, {
-      description: `Where deliveries go: an absolute https URL of at most ${MAX_URL_CHARACTERS.toLocaleString('en')} characters, with no user info and no fragment, whose host resolves to public addresses only (checked at registration and at every attempt).`,
+      description: `Where deliveries go: an absolute https URL of at most ${MAX_URL_CHARACTERS_TEXT} characters, with no user info and no fragment, whose host resolves to public addresses only (checked at registration and at every attempt).`,
       format: 'uri',
       examples: ['https://hooks.example.com/plants'],
     }))();
