@@ -41,14 +41,10 @@ export const asLambdaRecord = (record: StreamRecord, streamArn: string): DynamoD
 /** The records of a batch: the first the stream gives from its start, up to its end. */
 const recordsOf = async (
   streams: DynamoDBStreamsClient,
-  {
-    streamArn,
-    shardId,
-    startSequenceNumber,
-    endSequenceNumber,
-  }: StreamInvocationRecord['DDBStreamBatchInfo'],
+  batch: StreamInvocationRecord['DDBStreamBatchInfo'],
 ) => {
-  const end = BigInt(endSequenceNumber);
+  const { streamArn, shardId, startSequenceNumber } = batch;
+  const end = BigInt(batch.endSequenceNumber);
   const records: DynamoDBRecord[] = [];
   let { ShardIterator } = await streams.send(
     new GetShardIteratorCommand({
