@@ -1,10 +1,7 @@
-// The table's stream, read the way Lambda's event source mapping reads it, for the local run and
-// the tests: GetRecords per shard, only the records the function's filter takes, in batches, and
-// the function's answer honoured: partial batch failures (ReportBatchItemFailures) are tried again
-// from the first failed record, a function error tries the batch again split in two halves
-// (bisectBatchOnFunctionError), each retry after a longer wait, and after the retries the batch's
-// description goes to the on-failure destination and the records behind it go on. Where each shard
-// has got to is kept in a checkpoint file, so a restart resumes instead of starting over.
+// The table's stream, read as Lambda's event source mapping reads it, for the local run and the
+// tests: per shard, the filter's records in batches; a partial failure retried from the first failed
+// record, a function error split in two (bisect), each retry later, then the on-failure destination
+// told and the records behind go on; a checkpoint file per shard, so a restart resumes.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';

@@ -57,11 +57,7 @@ export class NonRetryableError extends Error {}
 /** A message that is not due yet: reported as failed, so that the queue keeps it. */
 export class NotDueYet extends Error {}
 
-/**
- * A consumer of an SQS queue (`what` names its messages): each message whose handling threw is a
- * batch item failure, offered again after its visibility timeout; one held until due (NotDueYet)
- * is kept by the queue on purpose, any other is told of.
- */
+/** An SQS queue's consumer: a message whose handling threw is offered again (told of, unless NotDueYet). */
 export const queueConsumer = (
   telemetry: Telemetry,
   what: string,
@@ -95,10 +91,8 @@ export interface StreamConsumerDependencies extends Telemetry {
 }
 
 /**
- * A consumer of the table's stream: a record whose handling fails for good (NonRetryableError) is
- * set aside whole at once in the stream dead-letter queue, so the records behind it go on; any
- * other failure is a batch item failure, retried by the event source mapping a bounded number of
- * times (serverless.yml) before its on-failure destination is told.
+ * A stream's consumer: a record failing for good (NonRetryableError) is set aside whole at once, so
+ * those behind it go on; any other failure is retried by the mapping (serverless.yml's bound).
  */
 export const streamConsumer = (
   { streamDeadLetters, ...telemetry }: StreamConsumerDependencies,

@@ -1,11 +1,8 @@
 // The plant events of callers' own endpoints, from the table's stream: each insert (plant.added),
 // update (plant.updated: every MODIFY is a PUT or PATCH that wrote) and delete (plant.deleted)
 // becomes one delivery per endpoint of the plant's owner that is enabled and takes its type, on
-// the endpoint-deliveries queue, where each is attempted on its own (deliverToEndpoint.ts). A
-// record is handed back (the stream offers it again) only when the endpoints could not be read or
-// the queue could not keep the deliveries now; an endpoint already given it gets it again with the
-// same webhook-id, which its receiver deduplicates. A record that is no plant's, or whose
-// deliveries SQS refuses, is set aside whole (batchResponse.ts).
+// the endpoint-deliveries queue, where each is attempted on its own (deliverToEndpoint.ts); one
+// given again has the same webhook-id, which its receiver deduplicates.
 import { createHash } from 'node:crypto';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';

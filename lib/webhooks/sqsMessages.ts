@@ -1,7 +1,5 @@
-// Messages SQS accepts, whatever a caller stored: every message of the service's queues is sent
-// here. SQS takes a body only in XML's character set, which lacks U+FFFE and U+FFFF (JSON.stringify
-// leaves them raw), and at most 1 MiB per message and per SendMessageBatch (ten escaped copies of
-// a 64 KiB plant exceed it).
+// Every message of the service's queues, whatever a caller stored: SQS takes a body only in XML's
+// character set (no U+FFFE, U+FFFF) and at most 1 MiB per message and per SendMessageBatch.
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { NonRetryableError } from '#lib/webhooks/batchResponse.ts';
 
@@ -18,11 +16,7 @@ export interface OutgoingMessage {
 const MAX_ENTRIES = 10;
 const MAX_BATCH_BYTES = 1024 * 1024;
 
-/**
- * Sends every message, in SendMessageBatch requests of at most ten messages and 1 MiB. Throws
- * NonRetryableError when SQS refused one as sent (SenderFault, or a client fault of the whole
- * request: its size, its access), any other error when it could not take one now.
- */
+/** Sends in batches of 10 messages and 1 MiB; NonRetryableError when SQS refuses one as sent. */
 export const sendMessages = async (
   client: SQSClient,
   queueUrl: string,

@@ -1,7 +1,5 @@
-// The stream functions' on-failure destination, read: Lambda tells it of a batch it gave up on
-// after its retries by shard and sequence numbers only, so each of those records is read from the
-// stream (which keeps it 24 hours) and set aside whole in the stream dead-letter queue within
-// minutes, where the operator's redrive finds it however much later.
+// The stream functions' on-failure destination, read: Lambda names a batch given up by its sequence
+// numbers only, so its records are read back from the stream (kept 24 hours) and set aside whole.
 import {
   type DynamoDBStreamsClient,
   GetRecordsCommand,
