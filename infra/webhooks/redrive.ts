@@ -1,7 +1,5 @@
-// Dead letters offered again: each event kept after its attempts failed is POSTed to the receiver
-// as it was (the same webhook-id and body, signed anew); each stream record set aside whole goes
-// back to the function that set it aside. One taken is removed; one that fails again stays for a
-// later redrive.
+// Dead letters offered again: an event POSTed as it was (signed anew), a stream record to the
+// function that set it aside. One taken is removed; one that fails again stays.
 import {
   ChangeMessageVisibilityCommand,
   DeleteMessageCommand,
@@ -21,11 +19,7 @@ interface Letter {
   remove: () => Promise<void>;
 }
 
-/**
- * The letters of an SQS queue, ten at a time, until it gives none it has not given already (a failed
- * one whose hiding time ran out during a long run): each once per run. Those not removed are shown
- * again at the end, so that the next run offers them at once.
- */
+/** An SQS queue's letters, each once per run; those not removed shown again at its end. */
 export async function* queueLetters(client: SQSClient, queueUrl: string): AsyncGenerator<Letter> {
   const seen = new Set<string | undefined>();
   const kept = new Set<string | undefined>();
@@ -71,10 +65,7 @@ export async function* queueLetters(client: SQSClient, queueUrl: string): AsyncG
   }
 }
 
-/**
- * Offers each letter with `offer`, which answers what took it or throws why it failed: one taken is
- * removed, one that failed stays.
- */
+/** Offers each letter: `offer` answers what took it (removed) or throws why not (kept). */
 const offerEach = async (
   letters: AsyncIterable<Letter>,
   offer: (letter: Record<string, unknown>) => Promise<string>,
@@ -120,11 +111,7 @@ export const redrive = (
 /** Invokes a function by name with an event; answers its response, or throws its failure. */
 export type Invoke = (functionName: string, event: DynamoDBStreamEvent) => Promise<unknown>;
 
-/**
- * Stream records set aside whole, each offered to the function that could not handle it as a batch
- * of its own: one it sets aside again is a new message, kept (not offered again in this run); one
- * it hands back stays.
- */
+/** Stream records, each its own batch to its function; one set aside again is not offered again. */
 export const redriveStreamRecords = (
   letters: AsyncIterable<Letter>,
   invoke: Invoke,

@@ -37,10 +37,7 @@ export const handleEach = async <Item>(
   return { batchItemFailures };
 };
 
-/**
- * Tells of an event handed back to its source (`what`: the stream record, the queue message), which
- * offers it again: neither the retry queue nor the dead letters could keep it, or it is no event.
- */
+/** Tells of an event handed back to its source (`what`), which offers it again. */
 const handingBack =
   ({ record }: Telemetry) =>
   (invocation: Invocation, what: string, error: unknown) =>

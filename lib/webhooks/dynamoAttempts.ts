@@ -5,8 +5,7 @@
 // events 14 days on, a count when its minute ends); TTL deletes days late, so the reads skip what
 // is past its time themselves.
 //
-// The DynamoDB actions of each operation: record PutItem, list Query, event GetItem, countSend
-// UpdateItem.
+// The DynamoDB actions: record PutItem, list Query, event GetItem, countSend UpdateItem.
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { abortable } from '#lib/plants/dynamoClient.ts';
