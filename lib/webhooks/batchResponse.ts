@@ -112,9 +112,8 @@ export const streamConsumer = (
       });
     }
   };
-  // Lambda offers a batch again from its first failed record, those after it included: a batch
-  // starting where this container's last one failed is that retry, so what it handled already is
-  // not sent twice, nor a failure told of again at every try
+  // Lambda retries a batch from its first failed record, those after it included: in that retry, what
+  // this container handled is not sent twice, nor a failure told of again
   let retry: { from: string | undefined; handled: Set<string>; told: Set<string> } | undefined;
   return async ({ Records }: DynamoDBStreamEvent, context: Context) => {
     telemetry.start(context);

@@ -52,8 +52,7 @@ const recordsOf = async (
       SequenceNumber: startSequenceNumber,
     }),
   );
-  // a batch is at most 10,000 records: a few pages, bounded, none read past its end (the
-  // stream's two live readers share its read limit)
+  // a few pages, none past the batch's end: the stream's two live readers share its read limit
   for (let page = 0; ShardIterator && page < 20; page += 1) {
     const { Records = [], NextShardIterator } = await streams.send(
       new GetRecordsCommand({ ShardIterator }),
