@@ -1,8 +1,8 @@
 // The bench caller's webhook endpoints as DynamoDB stores them (their keys are the store's own,
-// lib/webhooks/endpointKeys.mjs): seeded into DynamoDB Local by bench/seed.ts, answered by
+// lib/endpoints/keys.mjs): seeded into DynamoDB Local by bench/seed.ts, answered by
 // bench/probe.mjs's stubs, keyed so by the floors. Plain JavaScript, so that a probe loads no
 // TypeScript.
-import { attemptKey, endpointKey, eventKey } from '../lib/webhooks/endpointKeys.mjs';
+import { attemptKey, endpointKey, eventKey } from '../lib/endpoints/keys.mjs';
 import { CALLER } from './plant.mjs';
 
 export {
@@ -11,7 +11,7 @@ export {
   ENDPOINT_PREFIX,
   endpointKey,
   sendsKey,
-} from '../lib/webhooks/endpointKeys.mjs';
+} from '../lib/endpoints/keys.mjs';
 
 /** The endpoints the caller has from the start: the most a caller may (MAX_ENDPOINTS_PER_CALLER). */
 export const SEEDED_ENDPOINTS = 10;

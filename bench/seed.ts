@@ -16,7 +16,7 @@ import {
   GetRecordsCommand,
   GetShardIteratorCommand,
 } from '@aws-sdk/client-dynamodb-streams';
-import { MAX_ENDPOINTS_PER_CALLER } from '#lib/webhooks/endpointStore.ts';
+import { MAX_ENDPOINTS_PER_CALLER } from '#lib/endpoints/store.ts';
 import { localStreamsClient } from '../infra/local/dynamoClient.ts';
 import { tableStreamArn } from '../infra/local/tables.ts';
 import {

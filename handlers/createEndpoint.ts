@@ -1,10 +1,10 @@
 // POST /webhooks: config → clients → route, once per container.
 import { endpointUrlRouteSettings } from '#lib/config/endpoints.ts';
 import { loadConfig } from '#lib/config/load.ts';
+import { dynamoCreateEndpoint } from '#lib/endpoints/dynamoStore.ts';
 import { httpDependencies } from '#lib/http/dependencies.ts';
 import { dynamoTargetFrom } from '#lib/plants/dynamoStore.ts';
 import { createEndpointHandler } from '#lib/routes/createEndpoint.ts';
-import { dynamoCreateEndpoint } from '#lib/webhooks/dynamoEndpoints.ts';
 
 const config = loadConfig(process.env, endpointUrlRouteSettings);
 

@@ -4,10 +4,10 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { loadConfig } from '#lib/config/load.ts';
 import { telemetrySettings } from '#lib/config/telemetry.ts';
 import { streamDeadLetterSettings, webhookSettings } from '#lib/config/webhook.ts';
+import { deliverPlantAddedHandler } from '#lib/operatorWebhook/deliverPlantAdded.ts';
+import { webhookDependencies } from '#lib/operatorWebhook/dependencies.ts';
 import { createTelemetry } from '#lib/telemetry.ts';
 import { sqsDeadLetters } from '#lib/webhooks/deadLetters.ts';
-import { deliverPlantAddedHandler } from '#lib/webhooks/deliverPlantAdded.ts';
-import { webhookDependencies } from '#lib/webhooks/dependencies.ts';
 
 const config = loadConfig(process.env, {
   webhook: webhookSettings,

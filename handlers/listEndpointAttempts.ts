@@ -1,11 +1,11 @@
 // GET /webhooks/{id}/attempts: config → clients → route, once per container.
 import { endpointRouteSettings } from '#lib/config/endpoints.ts';
 import { loadConfig } from '#lib/config/load.ts';
+import { dynamoListAttempts } from '#lib/endpointDeliveries/dynamoStore.ts';
+import { dynamoGetEndpoint } from '#lib/endpoints/dynamoStore.ts';
 import { httpDependencies } from '#lib/http/dependencies.ts';
 import { dynamoTargetFrom } from '#lib/plants/dynamoStore.ts';
 import { listEndpointAttemptsHandler } from '#lib/routes/listEndpointAttempts.ts';
-import { dynamoListAttempts } from '#lib/webhooks/dynamoAttempts.ts';
-import { dynamoGetEndpoint } from '#lib/webhooks/dynamoEndpoints.ts';
 
 const config = loadConfig(process.env, endpointRouteSettings);
 const target = dynamoTargetFrom(config.store);

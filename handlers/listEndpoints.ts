@@ -1,10 +1,10 @@
 // GET /webhooks: config → clients → route, once per container.
 import { endpointRouteSettings } from '#lib/config/endpoints.ts';
 import { loadConfig } from '#lib/config/load.ts';
+import { dynamoListEndpoints } from '#lib/endpoints/dynamoStore.ts';
 import { httpDependencies } from '#lib/http/dependencies.ts';
 import { dynamoTargetFrom } from '#lib/plants/dynamoStore.ts';
 import { listEndpointsHandler } from '#lib/routes/listEndpoints.ts';
-import { dynamoListEndpoints } from '#lib/webhooks/dynamoEndpoints.ts';
 
 const config = loadConfig(process.env, endpointRouteSettings);
 

@@ -3,9 +3,9 @@
 import { loadConfig } from '#lib/config/load.ts';
 import { telemetrySettings } from '#lib/config/telemetry.ts';
 import { webhookSettings } from '#lib/config/webhook.ts';
+import { webhookDependencies } from '#lib/operatorWebhook/dependencies.ts';
+import { retryPlantAddedHandler } from '#lib/operatorWebhook/retryPlantAdded.ts';
 import { createTelemetry } from '#lib/telemetry.ts';
-import { webhookDependencies } from '#lib/webhooks/dependencies.ts';
-import { retryPlantAddedHandler } from '#lib/webhooks/retryPlantAdded.ts';
 
 const config = loadConfig(process.env, { webhook: webhookSettings, telemetry: telemetrySettings });
 

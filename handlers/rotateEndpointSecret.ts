@@ -1,10 +1,10 @@
 // POST /webhooks/{id}/secret: config → clients → route, once per container.
 import { endpointRouteSettings } from '#lib/config/endpoints.ts';
 import { loadConfig } from '#lib/config/load.ts';
+import { dynamoRotateEndpointSecret } from '#lib/endpoints/dynamoStore.ts';
 import { httpDependencies } from '#lib/http/dependencies.ts';
 import { dynamoTargetFrom } from '#lib/plants/dynamoStore.ts';
 import { rotateEndpointSecretHandler } from '#lib/routes/rotateEndpointSecret.ts';
-import { dynamoRotateEndpointSecret } from '#lib/webhooks/dynamoEndpoints.ts';
 
 const config = loadConfig(process.env, endpointRouteSettings);
 

@@ -1,10 +1,10 @@
 // PUT /webhooks/{id}: config → clients → route, once per container.
 import { endpointUrlRouteSettings } from '#lib/config/endpoints.ts';
 import { loadConfig } from '#lib/config/load.ts';
+import { dynamoReplaceEndpoint } from '#lib/endpoints/dynamoStore.ts';
 import { httpDependencies } from '#lib/http/dependencies.ts';
 import { dynamoTargetFrom } from '#lib/plants/dynamoStore.ts';
 import { updateEndpointHandler } from '#lib/routes/updateEndpoint.ts';
-import { dynamoReplaceEndpoint } from '#lib/webhooks/dynamoEndpoints.ts';
 
 const config = loadConfig(process.env, endpointUrlRouteSettings);
 

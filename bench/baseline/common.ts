@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { createLocalJWKSet, createRemoteJWKSet, jwtVerify } from 'jose';
-import { EVENT_TYPES } from '#lib/webhooks/endpointStore.ts';
+import { EVENT_TYPES } from '#lib/endpoints/store.ts';
 import { ENDPOINT_PREFIX } from '../endpoint.mjs';
 
 export { client, table, webhooksTable } from './store.ts';

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
-import { MAX_ENDPOINTS_PER_CALLER } from '#lib/webhooks/endpointStore.ts';
+import { MAX_ENDPOINTS_PER_CALLER } from '#lib/endpoints/store.ts';
 import { countKey, endpointKey } from '../endpoint.mjs';
 import {
   callerOf,

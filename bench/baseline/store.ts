@@ -1,6 +1,6 @@
 // The tables and the one DynamoDB client every floor shares, made as ours makes it: bounded retries
 // and timeouts.
-import { createDocumentClient } from '#lib/plants/dynamoClient.ts';
+import { createDocumentClient } from '#lib/dynamo/client.ts';
 
 export const table = process.env.PLANTS_TABLE ?? '';
 export const webhooksTable = process.env.WEBHOOKS_TABLE ?? '';

@@ -1,6 +1,6 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBStreamEvent, SQSRecord } from 'aws-lambda';
-import type { EndpointDelivery } from '#lib/webhooks/endpointDeliveries.ts';
+import type { EndpointDelivery } from '#lib/endpointDeliveries/store.ts';
 import type { WaitingEvent } from '#lib/webhooks/retries.ts';
 import type { StreamInvocationRecord } from '#lib/webhooks/streamFailures.ts';
 

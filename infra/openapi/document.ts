@@ -5,10 +5,6 @@
 // validates with; its words from operations/<function name>.ts. What operations share (headers,
 // API.md's error statuses) is in shared.ts. `npm run openapi` writes it to openapi.yaml.
 import { stringify } from 'yaml';
-import { ErrorBody } from '#lib/http/errorBody.ts';
-import { PlantPath } from '#lib/plants/params.ts';
-import { IdentifiedPlant, NewPlant, Plant, PlantPatch, PlantUpdate } from '#lib/plants/schemas.ts';
-import { ROUTE_NAMES, ROUTES, type RouteName, routeKey } from '#lib/routes/routeList.ts';
 import {
   Attempt,
   Endpoint,
@@ -18,7 +14,11 @@ import {
   EndpointWithSecret,
   NewEndpoint,
   QueuedDelivery,
-} from '#lib/webhooks/endpointSchemas.ts';
+} from '#lib/endpoints/schemas.ts';
+import { ErrorBody } from '#lib/http/errorBody.ts';
+import { PlantPath } from '#lib/plants/params.ts';
+import { IdentifiedPlant, NewPlant, Plant, PlantPatch, PlantUpdate } from '#lib/plants/schemas.ts';
+import { ROUTE_NAMES, ROUTES, type RouteName, routeKey } from '#lib/routes/routeList.ts';
 import { endpointEvents } from './operations/endpointEvents.ts';
 import { plantAdded } from './operations/plantAdded.ts';
 import {

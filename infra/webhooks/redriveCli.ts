@@ -4,7 +4,7 @@ import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { loadConfig } from '#lib/config/load.ts';
 import { receiverSettings } from '#lib/config/webhook.ts';
-import { deliveryTarget } from '#lib/webhooks/dependencies.ts';
+import { deliveryTarget } from '#lib/operatorWebhook/dependencies.ts';
 import { localDataDir, runningEnv } from '../local/paths.ts';
 import { type Invoke, queueLetters, redrive, redriveStreamRecords } from './redrive.ts';
 

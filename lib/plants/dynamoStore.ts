@@ -15,10 +15,10 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { StoreSettings } from '#lib/config/store.ts';
+import { abortable, createDocumentClient } from '#lib/dynamo/client.ts';
+import { unavailableOr } from '#lib/dynamo/errors.ts';
 import { CREATOR_TAG, creatorTagOf } from '#lib/plants/creatorTag.ts';
-import { abortable, createDocumentClient } from '#lib/plants/dynamoClient.ts';
 import type { PlantStore, StoredPlant } from '#lib/plants/store.ts';
-import { unavailableOr } from '#lib/plants/storeErrors.ts';
 import { plantUpdateExpressions } from '#lib/plants/updateExpression.ts';
 import { contentOf, sameContent } from '#lib/plants/views.ts';
 

@@ -1,6 +1,7 @@
 // The plant store's contract, in domain terms: it knows nothing of HTTP. Every method is one
 // DynamoDB request; a plant belongs to its creator, and another caller's plant is, to every method
 // but create, a plant that is not there.
+import type { NotFound, StoreCallOptions, Unavailable } from '#lib/dynamo/results.ts';
 import { type NewPlant, PLANT_FIELDS, type PlantContent } from '#lib/plants/schemas.ts';
 
 /** What the store keeps of a plant besides its id and content: never shown to a client. */
@@ -19,12 +20,6 @@ export interface ListPosition {
   createdAt: string;
   id: number;
 }
-
-/** The store is throttling or unreachable after the client's bounded retries. */
-export type Unavailable = { outcome: 'unavailable'; cause: unknown };
-
-/** Why a plant counts as not there: for the log only, never for the caller. */
-export type NotFound = { outcome: 'notFound'; reason: 'absent' | 'notOwner' };
 
 export type CreateResult =
   /** Newly written. */
@@ -49,10 +44,6 @@ export type UpdateResult =
   | Unavailable;
 
 export type DeleteResult = { outcome: 'deleted' } | NotFound | Unavailable;
-
-export interface StoreCallOptions {
-  signal?: AbortSignal;
-}
 
 export interface ListRequest {
   limit: number;

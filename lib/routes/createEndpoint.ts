@@ -1,5 +1,13 @@
 // POST /webhooks: register one of the caller's own webhook endpoints, at most ten a caller. The
 // answer is the only one but a rotation's that holds its secret.
+
+import { NewEndpoint } from '#lib/endpoints/schemas.ts';
+import {
+  type EndpointStore,
+  EVENT_TYPES,
+  MAX_ENDPOINTS_PER_CALLER,
+  newEndpointId,
+} from '#lib/endpoints/store.ts';
 import { jsonRequestBody } from '#lib/http/jsonBody.ts';
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import {
@@ -9,14 +17,7 @@ import {
   urlRefusal,
 } from '#lib/routes/endpointReplies.ts';
 import { listedRoute } from '#lib/routes/routeList.ts';
-import type { EndpointPolicy } from '#lib/webhooks/endpointPost.ts';
-import { NewEndpoint } from '#lib/webhooks/endpointSchemas.ts';
-import {
-  type EndpointStore,
-  EVENT_TYPES,
-  MAX_ENDPOINTS_PER_CALLER,
-  newEndpointId,
-} from '#lib/webhooks/endpointStore.ts';
+import type { EndpointPolicy } from '#lib/ssrf/safePost.ts';
 
 export interface CreateEndpointDependencies extends HttpDependencies {
   endpointStore: Pick<EndpointStore, 'create'>;

@@ -1,9 +1,10 @@
 // DELETE /webhooks/{id}: remove one of the caller's endpoints; nothing more is sent to it.
+
+import { EndpointPath } from '#lib/endpoints/schemas.ts';
+import type { EndpointStore } from '#lib/endpoints/store.ts';
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import { endpointNotFound, endpointsUnavailable } from '#lib/routes/endpointReplies.ts';
 import { listedRoute } from '#lib/routes/routeList.ts';
-import { EndpointPath } from '#lib/webhooks/endpointSchemas.ts';
-import type { EndpointStore } from '#lib/webhooks/endpointStore.ts';
 
 export interface DeleteEndpointDependencies extends HttpDependencies {
   endpointStore: Pick<EndpointStore, 'delete'>;

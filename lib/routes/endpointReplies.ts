@@ -3,21 +3,17 @@
 // caller's endpoint read before a ping, a resend or its attempts, the most pings and resends per
 // minute, and a delivery put on the queue.
 import { randomBytes } from 'node:crypto';
-import { retryAfterIn } from '#lib/http/httpError.ts';
-import { type ErrorReply, type Reply, unavailable } from '#lib/http/reply.ts';
-import type { LineFields, MetricName } from '#lib/telemetry.ts';
 import {
   type AttemptStore,
   type DeliveryQueue,
   type EndpointDelivery,
   MAX_SENDS_PER_MINUTE,
-} from '#lib/webhooks/endpointDeliveries.ts';
-import {
-  type EndpointPolicy,
-  urlAddressProblem,
-  urlShapeProblem,
-} from '#lib/webhooks/endpointPost.ts';
-import type { Endpoint, EndpointStore, StoredEndpoint } from '#lib/webhooks/endpointStore.ts';
+} from '#lib/endpointDeliveries/store.ts';
+import type { Endpoint, EndpointStore, StoredEndpoint } from '#lib/endpoints/store.ts';
+import { retryAfterIn } from '#lib/http/httpError.ts';
+import { type ErrorReply, type Reply, unavailable } from '#lib/http/reply.ts';
+import { type EndpointPolicy, urlAddressProblem, urlShapeProblem } from '#lib/ssrf/safePost.ts';
+import type { LineFields, MetricName } from '#lib/telemetry.ts';
 
 /** The endpoint as answered: its fields in the document's order, an absent one left out. */
 export const endpointView = (stored: StoredEndpoint): Endpoint => {

@@ -1,4 +1,7 @@
 // GET /webhooks/{id}: one of the caller's own webhook endpoints, without its secret.
+
+import { EndpointPath } from '#lib/endpoints/schemas.ts';
+import type { EndpointStore } from '#lib/endpoints/store.ts';
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import {
   endpointNotFound,
@@ -6,8 +9,6 @@ import {
   endpointView,
 } from '#lib/routes/endpointReplies.ts';
 import { listedRoute } from '#lib/routes/routeList.ts';
-import { EndpointPath } from '#lib/webhooks/endpointSchemas.ts';
-import type { EndpointStore } from '#lib/webhooks/endpointStore.ts';
 
 export interface GetEndpointDependencies extends HttpDependencies {
   endpointStore: Pick<EndpointStore, 'get'>;

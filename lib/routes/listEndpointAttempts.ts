@@ -1,15 +1,15 @@
 // GET /webhooks/{id}/attempts: the delivery attempts to the caller's endpoint of the last 14 days,
 // newest first, a page at a time, paged as the plant list is (Link to the next page, RFC 8288). Its
 // cursor is bound to the endpoint, so one edited or taken from another endpoint's list is a 400.
+
+import type { AttemptStore } from '#lib/endpointDeliveries/store.ts';
+import { ATTEMPT_SORT_KEY, deliveriesPartition } from '#lib/endpoints/keys.mjs';
+import { EndpointPath } from '#lib/endpoints/schemas.ts';
+import type { EndpointStore } from '#lib/endpoints/store.ts';
+import { openCursor, pageCursor, pageLimit, sealCursor, strictQuery } from '#lib/http/paging.ts';
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
-import { openCursor, sealCursor } from '#lib/plants/listCursor.ts';
-import { pageCursor, pageLimit, strictQuery } from '#lib/plants/listQuery.ts';
 import { endpointsUnavailable, ownedEndpoint } from '#lib/routes/endpointReplies.ts';
 import { listedRoute } from '#lib/routes/routeList.ts';
-import type { AttemptStore } from '#lib/webhooks/endpointDeliveries.ts';
-import { ATTEMPT_SORT_KEY, deliveriesPartition } from '#lib/webhooks/endpointKeys.mjs';
-import { EndpointPath } from '#lib/webhooks/endpointSchemas.ts';
-import type { EndpointStore } from '#lib/webhooks/endpointStore.ts';
 
 export interface ListEndpointAttemptsDependencies extends HttpDependencies {
   endpointStore: Pick<EndpointStore, 'get'>;

@@ -1,8 +1,9 @@
 // GET /webhooks: the caller's own webhook endpoints, oldest first (at most ten: one page).
+
+import type { EndpointStore } from '#lib/endpoints/store.ts';
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import { endpointsUnavailable, endpointView } from '#lib/routes/endpointReplies.ts';
 import { listedRoute } from '#lib/routes/routeList.ts';
-import type { EndpointStore } from '#lib/webhooks/endpointStore.ts';
 
 export interface ListEndpointsDependencies extends HttpDependencies {
   endpointStore: Pick<EndpointStore, 'list'>;

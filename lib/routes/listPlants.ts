@@ -2,8 +2,7 @@
 // more remain, the Link header carries the next page's address (RFC 8288), with the same limit and
 // tag; the last page has none.
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
-import { decodeCursor, encodeCursor } from '#lib/plants/listCursor.ts';
-import { ListQuery } from '#lib/plants/listQuery.ts';
+import { decodeCursor, encodeCursor, ListQuery } from '#lib/plants/listQuery.ts';
 import type { PlantStore } from '#lib/plants/store.ts';
 import { toIdentifiedPlant } from '#lib/plants/views.ts';
 import { storeUnavailable } from '#lib/routes/plantReplies.ts';

@@ -1,18 +1,19 @@
 // POST /webhooks/{id}/ping: a webhook.ping event to the caller's endpoint, through the same queue
 // and delivery as any event; to a disabled endpoint too, so that it can be tested before it is
 // enabled again.
-import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
-import { ownedEndpoint, queued, sendLimited } from '#lib/routes/endpointReplies.ts';
-import { listedRoute } from '#lib/routes/routeList.ts';
+
 import {
   type AttemptStore,
   type DeliveryQueue,
   eventBody,
   newWebhookId,
   PING,
-} from '#lib/webhooks/endpointDeliveries.ts';
-import { EndpointPath } from '#lib/webhooks/endpointSchemas.ts';
-import type { EndpointStore } from '#lib/webhooks/endpointStore.ts';
+} from '#lib/endpointDeliveries/store.ts';
+import { EndpointPath } from '#lib/endpoints/schemas.ts';
+import type { EndpointStore } from '#lib/endpoints/store.ts';
+import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
+import { ownedEndpoint, queued, sendLimited } from '#lib/routes/endpointReplies.ts';
+import { listedRoute } from '#lib/routes/routeList.ts';
 
 export interface PingEndpointDependencies extends HttpDependencies {
   endpointStore: Pick<EndpointStore, 'get'>;

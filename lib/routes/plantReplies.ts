@@ -1,8 +1,10 @@
 // The replies that more than one route of the plants API gives: a plant with its ETag, a store
 // outage, a plant that is not there (or not the caller's).
+
+import type { NotFound } from '#lib/dynamo/results.ts';
 import { strongEtag } from '#lib/http/conditional.ts';
 import { type ErrorReply, type SuccessReply, unavailable } from '#lib/http/reply.ts';
-import type { NotFound, StoredPlant } from '#lib/plants/store.ts';
+import type { StoredPlant } from '#lib/plants/store.ts';
 import { toIdentifiedPlant } from '#lib/plants/views.ts';
 import type { LineFields, MetricName } from '#lib/telemetry.ts';
 

@@ -2,6 +2,10 @@
 // last 14 days, delivered again now with the same webhook-id and body (signed afresh when sent), so
 // that a receiver that deduplicates by webhook-id takes it once. Refused to a disabled endpoint:
 // the delivery would be dropped there, so accepting it would lose it without a word.
+
+import type { AttemptStore, DeliveryQueue } from '#lib/endpointDeliveries/store.ts';
+import { EventPath } from '#lib/endpoints/schemas.ts';
+import type { EndpointStore } from '#lib/endpoints/store.ts';
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import {
   endpointsUnavailable,
@@ -10,9 +14,6 @@ import {
   sendLimited,
 } from '#lib/routes/endpointReplies.ts';
 import { listedRoute } from '#lib/routes/routeList.ts';
-import type { AttemptStore, DeliveryQueue } from '#lib/webhooks/endpointDeliveries.ts';
-import { EventPath } from '#lib/webhooks/endpointSchemas.ts';
-import type { EndpointStore } from '#lib/webhooks/endpointStore.ts';
 
 export interface ResendEndpointEventDependencies extends HttpDependencies {
   endpointStore: Pick<EndpointStore, 'get'>;

@@ -1,10 +1,11 @@
 // POST /webhooks/{id}/secret: a new signing secret for the caller's endpoint, answered once; the
 // one it replaces signs beside it for 24 hours, so the receiver can switch without a lost delivery.
+
+import { EndpointPath } from '#lib/endpoints/schemas.ts';
+import type { EndpointStore } from '#lib/endpoints/store.ts';
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import { endpointNotFound, endpointsUnavailable, newSecret } from '#lib/routes/endpointReplies.ts';
 import { listedRoute } from '#lib/routes/routeList.ts';
-import { EndpointPath } from '#lib/webhooks/endpointSchemas.ts';
-import type { EndpointStore } from '#lib/webhooks/endpointStore.ts';
 
 /** How long a rotated-out secret still signs beside the new one. */
 export const OLD_SECRET_SIGNS_MS = 24 * 3600 * 1000;

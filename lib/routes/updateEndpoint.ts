@@ -1,6 +1,9 @@
 // PUT /webhooks/{id}: replace what the caller sets of its endpoint. Each setting left out takes its
 // default (every event type, no description, enabled), so a PUT enables an endpoint the service
 // disabled unless it says otherwise.
+
+import { EndpointPath, EndpointUpdate } from '#lib/endpoints/schemas.ts';
+import { type EndpointStore, EVENT_TYPES } from '#lib/endpoints/store.ts';
 import { jsonRequestBody } from '#lib/http/jsonBody.ts';
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import {
@@ -10,9 +13,7 @@ import {
   urlRefusal,
 } from '#lib/routes/endpointReplies.ts';
 import { listedRoute } from '#lib/routes/routeList.ts';
-import type { EndpointPolicy } from '#lib/webhooks/endpointPost.ts';
-import { EndpointPath, EndpointUpdate } from '#lib/webhooks/endpointSchemas.ts';
-import { type EndpointStore, EVENT_TYPES } from '#lib/webhooks/endpointStore.ts';
+import type { EndpointPolicy } from '#lib/ssrf/safePost.ts';
 
 export interface UpdateEndpointDependencies extends HttpDependencies {
   endpointStore: Pick<EndpointStore, 'replace'>;

@@ -4,9 +4,9 @@
 // sleeps through a wait: the queue keeps the event, durably, until it is due.
 import { ChangeMessageVisibilityCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { MAX_WAIT_MS } from '#lib/config/webhook.ts';
+import type { DeliveryQueue } from '#lib/endpointDeliveries/store.ts';
 import { NotDueYet } from '#lib/webhooks/batchResponse.ts';
 import { type DeliveryOutcome, describeOutcome } from '#lib/webhooks/delivery.ts';
-import type { DeliveryQueue } from '#lib/webhooks/endpointDeliveries.ts';
 import { sendMessages } from '#lib/webhooks/sqsMessages.ts';
 
 /** An event waiting for its next attempt, as the retry queue holds it. */

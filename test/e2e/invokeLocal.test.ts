@@ -10,9 +10,9 @@ import { promisify } from 'node:util';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { plantAddedEvent } from '#lib/operatorWebhook/plantAdded.ts';
 import { ROUTE_NAMES } from '#lib/routes/routeList.ts';
 import { repoRoot } from '../../infra/local/paths.ts';
-import { plantAddedEvent } from '../../lib/webhooks/plantAdded.ts';
 import { type LocalService, startLocalService } from '../support/localService.ts';
 
 const run = promisify(execFile);

@@ -8,11 +8,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { DescribeTableCommand, DescribeTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BEARER_REFUSALS } from '#lib/http/bearerAuth.ts';
 import { localDynamoClient } from '../../infra/local/dynamoClient.ts';
 import { freePort } from '../../infra/local/freePort.ts';
 import { runningEnvPath } from '../../infra/local/paths.ts';
 import { tableDefinition } from '../../infra/local/tables.ts';
-import { BEARER_REFUSALS } from '../../lib/http/bearerAuth.ts';
 import { type LocalService, spawnStart, startLocalService } from '../support/localService.ts';
 import { expectResponseMatchesContract } from '../support/openapiResponses.ts';
 

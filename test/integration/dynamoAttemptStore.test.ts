@@ -1,7 +1,7 @@
 // The store of delivery attempts and sent events against a real DynamoDB Local (in memory, started
 // by the global setup), on a table made from infra/dynamodb.yml's WebhooksTable.
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import type { Attempt, AttemptStore } from '#lib/webhooks/endpointDeliveries.ts';
+import type { Attempt, AttemptStore } from '#lib/endpointDeliveries/store.ts';
 import {
   createDynamoAttemptStore,
   createWebhooksTestTable,

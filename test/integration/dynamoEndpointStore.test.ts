@@ -5,7 +5,7 @@ import {
   type EndpointStore,
   MAX_ENDPOINTS_PER_CALLER,
   type StoredEndpoint,
-} from '#lib/webhooks/endpointStore.ts';
+} from '#lib/endpoints/store.ts';
 import { freePort } from '../../infra/local/freePort.ts';
 import {
   createDynamoEndpointStore,

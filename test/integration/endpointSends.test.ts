@@ -2,11 +2,11 @@
 // endpoint and attempt stores on DynamoDB Local, with a clock of the test's: at most 10 per endpoint
 // per minute, and a resend only within 14 days of the event's first send.
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+import type { AttemptStore } from '#lib/endpointDeliveries/store.ts';
 import type { HttpHandler } from '#lib/http/pipeline.ts';
 import type { HttpResponse } from '#lib/http/types.ts';
 import { pingEndpointHandler } from '#lib/routes/pingEndpoint.ts';
 import { resendEndpointEventHandler } from '#lib/routes/resendEndpointEvent.ts';
-import type { AttemptStore } from '#lib/webhooks/endpointDeliveries.ts';
 import {
   createDynamoAttemptStore,
   createDynamoEndpointStore,

@@ -11,13 +11,13 @@ import {
 import type { DynamoDBRecord } from 'aws-lambda';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { plantAddedEvent } from '#lib/operatorWebhook/plantAdded.ts';
 import type { PlantContent } from '#lib/plants/schemas.ts';
 import { createPlantHandler } from '#lib/routes/createPlant.ts';
 import { getPlantHandler } from '#lib/routes/getPlant.ts';
 import { listPlantsHandler } from '#lib/routes/listPlants.ts';
 import { patchPlantHandler } from '#lib/routes/patchPlant.ts';
 import { updatePlantHandler } from '#lib/routes/updatePlant.ts';
-import { plantAddedEvent } from '#lib/webhooks/plantAdded.ts';
 import { localStreamsClient } from '../../infra/local/dynamoClient.ts';
 import {
   createDynamoPlantStore,

@@ -16,12 +16,12 @@ import {
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBStreamEvent, SQSRecord } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
+import { queueEndpointEventsHandler } from '#lib/endpointDeliveries/queueEndpointEvents.ts';
+import type { DeliveryQueue, EndpointDelivery } from '#lib/endpointDeliveries/store.ts';
+import type { StoredEndpoint } from '#lib/endpoints/store.ts';
 import type { PlantStore } from '#lib/plants/store.ts';
 import type { StreamDeadLetter } from '#lib/webhooks/batchResponse.ts';
 import { sqsDeadLetters } from '#lib/webhooks/deadLetters.ts';
-import type { DeliveryQueue, EndpointDelivery } from '#lib/webhooks/endpointDeliveries.ts';
-import type { StoredEndpoint } from '#lib/webhooks/endpointStore.ts';
-import { queueEndpointEventsHandler } from '#lib/webhooks/queueEndpointEvents.ts';
 import { sqsDeliveryQueue } from '#lib/webhooks/retries.ts';
 import { keepFailedStreamRecordsHandler } from '#lib/webhooks/streamFailures.ts';
 import { localStreamsClient } from '../../infra/local/dynamoClient.ts';

@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { deliveryTarget, SECRET_MAX_AGE_SECONDS } from '#lib/webhooks/dependencies.ts';
+import { deliveryTarget, SECRET_MAX_AGE_SECONDS } from '#lib/operatorWebhook/dependencies.ts';
 import { signatureHeader } from '#lib/webhooks/signature.ts';
 
 const PARAMETER = '/plant-store/test/webhook-secret';

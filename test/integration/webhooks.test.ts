@@ -18,13 +18,13 @@ import {
 import type { DynamoDBStreamEvent, SQSEvent } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { signingKeys } from '#lib/config/webhook.ts';
+import { deliverPlantAddedHandler } from '#lib/operatorWebhook/deliverPlantAdded.ts';
+import { retryPlantAddedHandler } from '#lib/operatorWebhook/retryPlantAdded.ts';
 import type { PlantStore } from '#lib/plants/store.ts';
 import { replacedBy } from '#lib/plants/store.ts';
 import type { StreamDeadLetter } from '#lib/webhooks/batchResponse.ts';
 import { type DeadLetterSink, sqsDeadLetters } from '#lib/webhooks/deadLetters.ts';
-import { deliverPlantAddedHandler } from '#lib/webhooks/deliverPlantAdded.ts';
 import { sqsRetryQueue, type WaitingEvent } from '#lib/webhooks/retries.ts';
-import { retryPlantAddedHandler } from '#lib/webhooks/retryPlantAdded.ts';
 import { localStreamsClient } from '../../infra/local/dynamoClient.ts';
 import { repoRoot, runningEnvPath } from '../../infra/local/paths.ts';
 import { type QueuePoller, startQueuePoller } from '../../infra/local/queuePoller.ts';

@@ -6,7 +6,24 @@ import {
   PutCommand,
   ScanCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { createDocumentClient } from '#lib/plants/dynamoClient.ts';
+import { createDocumentClient } from '#lib/dynamo/client.ts';
+import {
+  dynamoCountSend,
+  dynamoListAttempts,
+  dynamoRecordAttempt,
+  dynamoSentEvent,
+} from '#lib/endpointDeliveries/dynamoStore.ts';
+import type { AttemptStore } from '#lib/endpointDeliveries/store.ts';
+import {
+  dynamoCreateEndpoint,
+  dynamoDeleteEndpoint,
+  dynamoGetEndpoint,
+  dynamoListEndpoints,
+  dynamoReplaceEndpoint,
+  dynamoRotateEndpointSecret,
+  dynamoSetEndpointHealth,
+} from '#lib/endpoints/dynamoStore.ts';
+import type { EndpointStore } from '#lib/endpoints/store.ts';
 import {
   type DynamoTarget,
   dynamoCreate,
@@ -16,23 +33,6 @@ import {
   dynamoUpdate,
 } from '#lib/plants/dynamoStore.ts';
 import type { PlantStore } from '#lib/plants/store.ts';
-import {
-  dynamoCountSend,
-  dynamoListAttempts,
-  dynamoRecordAttempt,
-  dynamoSentEvent,
-} from '#lib/webhooks/dynamoAttempts.ts';
-import {
-  dynamoCreateEndpoint,
-  dynamoDeleteEndpoint,
-  dynamoGetEndpoint,
-  dynamoListEndpoints,
-  dynamoReplaceEndpoint,
-  dynamoRotateEndpointSecret,
-  dynamoSetEndpointHealth,
-} from '#lib/webhooks/dynamoEndpoints.ts';
-import type { AttemptStore } from '#lib/webhooks/endpointDeliveries.ts';
-import type { EndpointStore } from '#lib/webhooks/endpointStore.ts';
 import { localDynamoClient } from '../../infra/local/dynamoClient.ts';
 import { ensureTable, type TableResource, tableStreamArn } from '../../infra/local/tables.ts';
 

@@ -9,15 +9,15 @@ import {
   type EndpointDelivery,
   MAX_SENDS_PER_MINUTE,
   type SentEvent,
-} from '#lib/webhooks/endpointDeliveries.ts';
-import { attemptKey } from '#lib/webhooks/endpointKeys.mjs';
+} from '#lib/endpointDeliveries/store.ts';
+import { attemptKey } from '#lib/endpoints/keys.mjs';
 import {
   type EndpointContent,
   type EndpointHealth,
   type EndpointStore,
   MAX_ENDPOINTS_PER_CALLER,
   type StoredEndpoint,
-} from '#lib/webhooks/endpointStore.ts';
+} from '#lib/endpoints/store.ts';
 
 export class FakeEndpointStore implements EndpointStore {
   /** The endpoints, by id. */

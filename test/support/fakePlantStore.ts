@@ -1,5 +1,7 @@
 // The one fake plant store of the unit tests: an in-memory store with the real one's semantics
 // (ownership, versions, oldest-first pages), which records every call and can be told to fail.
+
+import type { StoreCallOptions } from '#lib/dynamo/results.ts';
 import type { NewPlant } from '#lib/plants/schemas.ts';
 import type {
   CreateResult,
@@ -8,7 +10,6 @@ import type {
   ListRequest,
   ListResult,
   PlantStore,
-  StoreCallOptions,
   StoredPlant,
   UpdateRequest,
   UpdateResult,

@@ -4,7 +4,7 @@
 // function timeout in serverless.yml.
 //
 // - An attempt lasts at most its request timeout: the SDK starts that timer with the attempt (it
-//   covers connecting too) and, with throwOnRequestTimeout (lib/plants/dynamoClient.ts), fails the
+//   covers connecting too) and, with throwOnRequestTimeout (lib/dynamo/client.ts), fails the
 //   attempt when it fires. The larger of the connect and request timeouts is taken, to be safe.
 // - Between attempts the SDK waits a random delay below base × 2^retry, capped at 20 s: the base
 //   is 1000 ms after a throttling error and 25 ms (DynamoDB's) after other transient errors. Any

@@ -72,8 +72,12 @@ describe('each HTTP function bundles only its own route', () => {
         : [],
     );
     // the cursor's codec and the query's schema only where there are pages
-    expect(matching(name, /listCursor\.ts$|listQuery\.ts$/).length).toBe(
-      name === 'listPlants' || name === 'listEndpointAttempts' ? 2 : 0,
+    expect(matching(name, /paging\.ts$|listQuery\.ts$/).sort()).toEqual(
+      name === 'listPlants'
+        ? ['lib/http/paging.ts', 'lib/plants/listQuery.ts']
+        : name === 'listEndpointAttempts'
+          ? ['lib/http/paging.ts']
+          : [],
     );
     // a body's schema only where that body is read (found by its description)
     expect(texts[name]?.includes('A plant to add to the store')).toBe(name === 'createPlant');
@@ -99,14 +103,17 @@ describe('each HTTP function bundles only its own route', () => {
     // and the deliveries queue (SQS) only those that send to it
     const sends = (ROUTES[name] as RouteEntry).queues !== undefined;
     // a sender takes the queue's message rule, and the error class of a message SQS refuses
-    const sending = '|retries|sqsMessages|batchResponse';
-    const theirs = `endpoint|dynamoEndpoints|dynamoAttempts|publicAddress${sends ? sending : ''}`;
+    const sending = '|webhooks/(retries|sqsMessages|batchResponse)';
+    const theirs = `endpoints/|endpointDeliveries/(store|dynamoStore)|ssrf/${sends ? sending : ''}`;
+    const delivery = '^lib/(webhooks|endpoints|endpointDeliveries|operatorWebhook|ssrf)/';
     expect(
       matching(
         name,
         webhooks
-          ? new RegExp(`^lib/webhooks/(?!${theirs})|${sends ? '' : 'client-sqs|'}client-ssm`)
-          : /^lib\/webhooks\/|client-sqs|client-ssm/,
+          ? new RegExp(
+              `^lib/(?!${theirs})(webhooks|endpointDeliveries|operatorWebhook|ssrf)/|${sends ? '' : 'client-sqs|'}client-ssm`,
+            )
+          : new RegExp(`${delivery}|client-sqs|client-ssm`),
       ),
     ).toEqual([]);
     expect(matching(name, /client-sqs\//).length > 0).toBe(sends);

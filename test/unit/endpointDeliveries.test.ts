@@ -9,18 +9,18 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord, DynamoDBStreamEvent, SQSEvent, StreamRecord } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { StreamDeadLetter } from '#lib/webhooks/batchResponse.ts';
-import { deliverToEndpointHandler } from '#lib/webhooks/deliverToEndpoint.ts';
+import { deliverToEndpointHandler } from '#lib/endpointDeliveries/deliverToEndpoint.ts';
+import { queueEndpointEventsHandler } from '#lib/endpointDeliveries/queueEndpointEvents.ts';
 import type {
   Attempt,
   AttemptStore,
   DeliveryQueue,
   EndpointDelivery,
   SentEvent,
-} from '#lib/webhooks/endpointDeliveries.ts';
-import type { EndpointPolicy } from '#lib/webhooks/endpointPost.ts';
-import type { StoredEndpoint } from '#lib/webhooks/endpointStore.ts';
-import { queueEndpointEventsHandler } from '#lib/webhooks/queueEndpointEvents.ts';
+} from '#lib/endpointDeliveries/store.ts';
+import type { StoredEndpoint } from '#lib/endpoints/store.ts';
+import type { EndpointPolicy } from '#lib/ssrf/safePost.ts';
+import type { StreamDeadLetter } from '#lib/webhooks/batchResponse.ts';
 import type { RetryQueue } from '#lib/webhooks/retries.ts';
 import { retryQueueEvent } from '../../infra/events/webhooks.mjs';
 import { lambdaContext } from '../support/events.ts';

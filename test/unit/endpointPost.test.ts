@@ -20,7 +20,7 @@ import {
   type Resolver,
   urlAddressProblem,
   urlShapeProblem,
-} from '#lib/webhooks/endpointPost.ts';
+} from '#lib/ssrf/safePost.ts';
 
 const PUBLIC_STAND_IN = '127.0.0.2';
 const PRIVATE = '127.0.0.1';

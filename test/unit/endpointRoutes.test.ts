@@ -2,9 +2,11 @@
 // store, the real token verifier, API Gateway HTTP API events, and the url rule with a resolver of
 // the test's (no lookup leaves this process; no connection is made at registration).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Attempt } from '#lib/endpointDeliveries/store.ts';
+import { EVENT_TYPES } from '#lib/endpoints/store.ts';
+import { sealCursor } from '#lib/http/paging.ts';
 import type { HttpHandler } from '#lib/http/pipeline.ts';
 import type { HttpResponse } from '#lib/http/types.ts';
-import { sealCursor } from '#lib/plants/listCursor.ts';
 import { createEndpointHandler, ENDPOINT_LIMIT_MESSAGE } from '#lib/routes/createEndpoint.ts';
 import { deleteEndpointHandler } from '#lib/routes/deleteEndpoint.ts';
 import { HOST_UNRESOLVED, sendsLimitedMessage } from '#lib/routes/endpointReplies.ts';
@@ -19,9 +21,7 @@ import {
 } from '#lib/routes/resendEndpointEvent.ts';
 import { rotateEndpointSecretHandler } from '#lib/routes/rotateEndpointSecret.ts';
 import { updateEndpointHandler } from '#lib/routes/updateEndpoint.ts';
-import type { Attempt } from '#lib/webhooks/endpointDeliveries.ts';
-import type { EndpointPolicy } from '#lib/webhooks/endpointPost.ts';
-import { EVENT_TYPES } from '#lib/webhooks/endpointStore.ts';
+import type { EndpointPolicy } from '#lib/ssrf/safePost.ts';
 import { httpApiEvent, invokeHandler } from '../support/events.ts';
 import {
   FakeAttemptStore,

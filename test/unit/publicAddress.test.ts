@@ -2,8 +2,8 @@
 // the numeric forms of a URL's host as the rule sees them once the URL parser normalised them.
 // Addresses here are only text: nothing is sent anywhere.
 import { describe, expect, it } from 'vitest';
-import { urlAddressProblem } from '#lib/webhooks/endpointPost.ts';
-import { isPublicAddress } from '#lib/webhooks/publicAddress.ts';
+import { isPublicAddress } from '#lib/ssrf/publicAddress.ts';
+import { urlAddressProblem } from '#lib/ssrf/safePost.ts';
 
 describe('isPublicAddress', () => {
   it.each([

@@ -1,6 +1,7 @@
 // POST /webhooks in the published document.
+
+import { MAX_ENDPOINTS_PER_CALLER } from '#lib/endpoints/store.ts';
 import { createEndpointRoute, ENDPOINT_LIMIT_MESSAGE } from '#lib/routes/createEndpoint.ts';
-import { MAX_ENDPOINTS_PER_CALLER } from '#lib/webhooks/endpointStore.ts';
 import { commonHeaders, errorResponses, type OperationDescription, schemaRef } from '../shared.ts';
 import { badEndpointBody, urlUnsettled } from './endpointErrors.ts';
 

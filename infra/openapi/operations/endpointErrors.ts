@@ -2,6 +2,9 @@
 // id or url (400), an endpoint that is not there (404), the endpoint store's outage (503), and
 // what a ping and a resend share: their answer (202), their most per minute (429), and the
 // deliveries queue's outage (503).
+
+import { MAX_SENDS_PER_MINUTE } from '#lib/endpointDeliveries/store.ts';
+import { EndpointPath, NewEndpoint } from '#lib/endpoints/schemas.ts';
 import { BEARER_REFUSALS } from '#lib/http/bearerAuth.ts';
 import {
   DELIVERIES_UNAVAILABLE,
@@ -10,8 +13,6 @@ import {
   HOST_UNRESOLVED,
   sendsLimitedMessage,
 } from '#lib/routes/endpointReplies.ts';
-import { MAX_SENDS_PER_MINUTE } from '#lib/webhooks/endpointDeliveries.ts';
-import { EndpointPath, NewEndpoint } from '#lib/webhooks/endpointSchemas.ts';
 import { headerRef, jsonSuccess, refusalOf, schemaRef } from '../shared.ts';
 
 const EXAMPLE_ID = 'ep_2Un7Klsvqo_UuPRYKPuHxM';

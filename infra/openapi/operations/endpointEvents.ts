@@ -1,6 +1,6 @@
 // The events a caller's own endpoints are sent (OpenAPI 3.1 `webhooks`), one per delivered type:
 // a type without its words here fails the typecheck.
-import type { DeliveredType } from '#lib/webhooks/endpointDeliveries.ts';
+import type { DeliveredType } from '#lib/endpointDeliveries/store.ts';
 import { type Json, schemaRef } from '../shared.ts';
 import { signatureHeaders } from './plantAdded.ts';
 

@@ -1,5 +1,5 @@
 // GET /webhooks/{id}/attempts in the published document.
-import { LIST_LIMIT_MAX } from '#lib/plants/listQuery.ts';
+import { LIST_LIMIT_MAX } from '#lib/http/paging.ts';
 import {
   AttemptsQuery,
   INVALID_ATTEMPTS_CURSOR,

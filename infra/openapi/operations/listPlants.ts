@@ -1,5 +1,6 @@
 // GET /plants in the published document.
-import { LIST_LIMIT_MAX, ListQuery } from '#lib/plants/listQuery.ts';
+import { LIST_LIMIT_MAX } from '#lib/http/paging.ts';
+import { ListQuery } from '#lib/plants/listQuery.ts';
 import { INVALID_CURSOR, listPlantsRoute } from '#lib/routes/listPlants.ts';
 import {
   errorResponses,

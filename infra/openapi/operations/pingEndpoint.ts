@@ -1,6 +1,7 @@
 // POST /webhooks/{id}/ping in the published document.
+
+import { PING } from '#lib/endpointDeliveries/store.ts';
 import { pingEndpointRoute } from '#lib/routes/pingEndpoint.ts';
-import { PING } from '#lib/webhooks/endpointDeliveries.ts';
 import { errorResponses, type OperationDescription } from '../shared.ts';
 import {
   badEndpointId,

@@ -1,10 +1,11 @@
 // POST /webhooks/{id}/attempts/{webhookId}/resend in the published document.
+
+import { EventPath } from '#lib/endpoints/schemas.ts';
 import {
   endpointDisabledMessage,
   eventNotFoundMessage,
   resendEndpointEventRoute,
 } from '#lib/routes/resendEndpointEvent.ts';
-import { EventPath } from '#lib/webhooks/endpointSchemas.ts';
 import { errorResponses, type OperationDescription, refusalOf } from '../shared.ts';
 import {
   badEndpointId,

@@ -25,21 +25,16 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { abortable } from '#lib/plants/dynamoClient.ts';
-import type { DynamoTarget } from '#lib/plants/dynamoStore.ts';
-import { isCancelledForNow, unavailableOr } from '#lib/plants/storeErrors.ts';
-import {
-  callerPartition,
-  countKey,
-  ENDPOINT_PREFIX,
-  endpointKey,
-} from '#lib/webhooks/endpointKeys.mjs';
+import { abortable } from '#lib/dynamo/client.ts';
+import { isCancelledForNow, unavailableOr } from '#lib/dynamo/errors.ts';
+import { callerPartition, countKey, ENDPOINT_PREFIX, endpointKey } from '#lib/endpoints/keys.mjs';
 import {
   type EndpointSecret,
   type EndpointStore,
   MAX_ENDPOINTS_PER_CALLER,
   type StoredEndpoint,
-} from '#lib/webhooks/endpointStore.ts';
+} from '#lib/endpoints/store.ts';
+import type { DynamoTarget } from '#lib/plants/dynamoStore.ts';
 
 /** What an endpoint's item holds besides its key: the owner and the id are the key's. */
 type EndpointAttributes = Omit<StoredEndpoint, 'owner' | 'id'>;

@@ -8,18 +8,18 @@
 // (offered again) only when the store or the queue could not do their part.
 import type { Context, SQSRecord } from 'aws-lambda';
 import { signingKeys } from '#lib/config/webhook.ts';
-import type { LogEntry, MetricName, Telemetry } from '#lib/telemetry.ts';
-import { queueConsumer } from '#lib/webhooks/batchResponse.ts';
-import { type DeliveryOutcome, describeOutcome, statusOutcome } from '#lib/webhooks/delivery.ts';
 import {
   type AttemptStore,
   type DeliveryQueue,
   DISABLE_AFTER_FAILING_MS,
   endpointDeliveryOf,
   PING,
-} from '#lib/webhooks/endpointDeliveries.ts';
-import { type EndpointPolicy, postToEndpoint } from '#lib/webhooks/endpointPost.ts';
-import type { EndpointStore, StoredEndpoint } from '#lib/webhooks/endpointStore.ts';
+} from '#lib/endpointDeliveries/store.ts';
+import type { EndpointStore, StoredEndpoint } from '#lib/endpoints/store.ts';
+import { type EndpointPolicy, postToEndpoint } from '#lib/ssrf/safePost.ts';
+import type { LogEntry, MetricName, Telemetry } from '#lib/telemetry.ts';
+import { queueConsumer } from '#lib/webhooks/batchResponse.ts';
+import { type DeliveryOutcome, describeOutcome, statusOutcome } from '#lib/webhooks/delivery.ts';
 import { holdIfEarly, nextStep, type RetryQueue } from '#lib/webhooks/retries.ts';
 import { webhookHeaders } from '#lib/webhooks/signature.ts';
 

@@ -1,9 +1,9 @@
 // What a caller sends of its own webhook endpoints (API.md: "A caller's own webhook endpoints"),
 // and the endpoint as the API answers it. zod/mini, as the plant's schemas.
 import * as z from 'zod/mini';
+import { PING } from '#lib/endpointDeliveries/store.ts';
+import { ENDPOINT_ID, EVENT_TYPES, MAX_URL_CHARACTERS_TEXT } from '#lib/endpoints/store.ts';
 import { wellFormed } from '#lib/plants/schemas.ts';
-import { PING } from '#lib/webhooks/endpointDeliveries.ts';
-import { ENDPOINT_ID, EVENT_TYPES, MAX_URL_CHARACTERS_TEXT } from '#lib/webhooks/endpointStore.ts';
 
 export const MAX_DESCRIPTION_CHARACTERS = 256;
 

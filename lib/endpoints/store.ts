@@ -2,7 +2,7 @@
 // HTTP. An endpoint belongs to its owner (the caller who registered it); another caller's endpoint
 // is, to every method, an endpoint that is not there.
 import { randomBytes } from 'node:crypto';
-import type { NotFound, Unavailable } from '#lib/plants/store.ts';
+import type { NotFound, Unavailable } from '#lib/dynamo/results.ts';
 
 /** The event types a caller's endpoint may subscribe to. */
 export const EVENT_TYPES = ['plant.added', 'plant.updated', 'plant.deleted'] as const;

@@ -7,6 +7,12 @@ import { createHash } from 'node:crypto';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
+import {
+  type DeliveryQueue,
+  type EndpointDelivery,
+  eventBody,
+} from '#lib/endpointDeliveries/store.ts';
+import type { EndpointStore, EventType } from '#lib/endpoints/store.ts';
 import type { StoredPlant } from '#lib/plants/store.ts';
 import { toIdentifiedPlant } from '#lib/plants/views.ts';
 import {
@@ -14,12 +20,6 @@ import {
   type StreamConsumerDependencies,
   streamConsumer,
 } from '#lib/webhooks/batchResponse.ts';
-import {
-  type DeliveryQueue,
-  type EndpointDelivery,
-  eventBody,
-} from '#lib/webhooks/endpointDeliveries.ts';
-import type { EndpointStore, EventType } from '#lib/webhooks/endpointStore.ts';
 
 const TYPES: Record<string, EventType> = {
   INSERT: 'plant.added',

@@ -1,6 +1,6 @@
 // Which DynamoDB failures are an outage (the caller may retry: 503) and which are a fault of ours
 // (500). The SDK has already retried the transient ones within its bounds (lib/config/store.ts).
-import type { Unavailable } from '#lib/plants/store.ts';
+import type { Unavailable } from '#lib/dynamo/results.ts';
 
 /** Errors that say "try again later": throttling, DynamoDB's own faults, no answer at all. */
 const RETRY_LATER = new Set([

@@ -1,8 +1,8 @@
 // The stream consumer: each newly stored plant gets its first attempt at once; one that fails waits
 // in the retry queue (retryPlantAdded.ts), so a failing receiver never holds back those behind it.
-import { type AttemptDependencies, attemptDelivery } from '#lib/webhooks/attempt.ts';
+import { type AttemptDependencies, attemptDelivery } from '#lib/operatorWebhook/attempt.ts';
+import { plantAddedEvent } from '#lib/operatorWebhook/plantAdded.ts';
 import { type StreamConsumerDependencies, streamConsumer } from '#lib/webhooks/batchResponse.ts';
-import { plantAddedEvent } from '#lib/webhooks/plantAdded.ts';
 
 export const deliverPlantAddedHandler = (
   dependencies: AttemptDependencies & StreamConsumerDependencies,

@@ -11,8 +11,8 @@ import {
   signingKeys,
   type WebhookSettings,
 } from '#lib/config/webhook.ts';
+import type { AttemptDependencies } from '#lib/operatorWebhook/attempt.ts';
 import type { Telemetry } from '#lib/telemetry.ts';
-import type { AttemptDependencies } from '#lib/webhooks/attempt.ts';
 import { sqsDeadLetters } from '#lib/webhooks/deadLetters.ts';
 import type { DeliveryTarget } from '#lib/webhooks/delivery.ts';
 import { sqsRetryQueue } from '#lib/webhooks/retries.ts';

@@ -2,7 +2,7 @@
 // is due. One received early (a wait longer than SQS's 15-minute delay) goes back, hidden until it
 // is due; one that fails again waits for the next step, or ends in the dead letters.
 import type { Context, SQSRecord } from 'aws-lambda';
-import { type AttemptDependencies, attemptDelivery } from '#lib/webhooks/attempt.ts';
+import { type AttemptDependencies, attemptDelivery } from '#lib/operatorWebhook/attempt.ts';
 import { queueConsumer } from '#lib/webhooks/batchResponse.ts';
 import { holdIfEarly, waitingEventOf } from '#lib/webhooks/retries.ts';
 

@@ -10,9 +10,9 @@ import { Resolver as NameResolver } from 'node:dns/promises';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type TcpSocketConnectOpts } from 'node:net';
+import { MAX_URL_CHARACTERS, MAX_URL_CHARACTERS_TEXT } from '#lib/endpoints/store.ts';
+import { isPublicAddress } from '#lib/ssrf/publicAddress.ts';
 import { retryAfter } from '#lib/webhooks/delivery.ts';
-import { MAX_URL_CHARACTERS, MAX_URL_CHARACTERS_TEXT } from '#lib/webhooks/endpointStore.ts';
-import { isPublicAddress } from '#lib/webhooks/publicAddress.ts';
 
 /** Every A and AAAA address of a host name; `signal` abandons the lookup. */
 export type Resolver = (host: string, signal?: AbortSignal) => Promise<readonly LookupAddress[]>;

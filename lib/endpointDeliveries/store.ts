@@ -2,8 +2,8 @@
 // event to one endpoint through the endpoint-deliveries queue (its first attempt, every later one,
 // a ping, a resend), and the contract of the attempts kept for 14 days. It knows nothing of HTTP.
 import { randomBytes } from 'node:crypto';
-import type { Unavailable } from '#lib/plants/store.ts';
-import type { EventType } from '#lib/webhooks/endpointStore.ts';
+import type { Unavailable } from '#lib/dynamo/results.ts';
+import type { EventType } from '#lib/endpoints/store.ts';
 
 /** A ping is delivered as any event, but is no type an endpoint subscribes to. */
 export const PING = 'webhook.ping';

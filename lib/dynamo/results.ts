@@ -1,0 +1,12 @@
+// What every store answers besides its own results: the same words for an outage and for a thing
+// that is not there, whichever table it reads.
+
+/** The store is throttling or unreachable after the client's bounded retries. */
+export type Unavailable = { outcome: 'unavailable'; cause: unknown };
+
+/** Why a thing counts as not there: for the log only, never for the caller. */
+export type NotFound = { outcome: 'notFound'; reason: 'absent' | 'notOwner' };
+
+export interface StoreCallOptions {
+  signal?: AbortSignal;
+}
