@@ -8,7 +8,7 @@ export {
   ENDPOINT_PREFIX,
   endpointKey,
   sendsKey,
-} from '../lib/endpoints/keys.mjs';
+} from '#lib/endpoints/keys.mjs';
 export declare const endpointId: (n: number) => string;
 export declare const endpointItem: (n: number, url: string) => Record<string, AttributeValue>;
 export declare const SENT_WEBHOOK_ID: string;

@@ -2,7 +2,7 @@
 // lib/endpoints/keys.mjs): seeded into DynamoDB Local by bench/seed.ts, answered by
 // bench/probe.mjs's stubs, keyed so by the floors. Plain JavaScript, so that a probe loads no
 // TypeScript.
-import { attemptKey, endpointKey, eventKey } from '../lib/endpoints/keys.mjs';
+import { attemptKey, endpointKey, eventKey } from '#lib/endpoints/keys.mjs';
 import { CALLER } from './plant.mjs';
 
 export {
@@ -11,7 +11,7 @@ export {
   ENDPOINT_PREFIX,
   endpointKey,
   sendsKey,
-} from '../lib/endpoints/keys.mjs';
+} from '#lib/endpoints/keys.mjs';
 
 /** The endpoints the caller has from the start: the most a caller may (MAX_ENDPOINTS_PER_CALLER). */
 export const SEEDED_ENDPOINTS = 10;

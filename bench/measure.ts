@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { ROUTES } from '#lib/routes/routeList.ts';
-import { buildBundles } from '../infra/build/bundles.ts';
 import { LOCAL_AUDIENCE, LOCAL_ISSUER } from '../infra/local/keys.ts';
 import { repoRoot } from '../infra/local/paths.ts';
+import { buildBundles } from './bundles.ts';
 import {
   type Comparison,
   comparisons,

@@ -11,10 +11,10 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { localDynamoClient } from '../infra/local/dynamoClient.ts';
 import { startDynamoDbLocal } from '../infra/local/dynamodbLocal.ts';
 import { freePort } from '../infra/local/freePort.ts';
-import { startJwksServer } from '../infra/local/jwksServer.ts';
 import { ensureLocalKeys, type LocalKeys } from '../infra/local/keys.ts';
 import { repoRoot } from '../infra/local/paths.ts';
 import { ensureTable } from '../infra/local/tables.ts';
+import { startJwksServer } from '../test/support/jwksServer.ts';
 import { say } from './settings.ts';
 
 export const PLANTS_TABLE = 'plants-bench';

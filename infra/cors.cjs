@@ -23,7 +23,7 @@ module.exports = async ({ resolveVariable }) => {
       );
     }
   }
-  const { ROUTES } = await import('../lib/routes/routeList.ts');
+  const { ROUTES } = await import('#lib/routes/routeList.ts');
   return {
     allowedOrigins: origins,
     allowedHeaders: ['Authorization', 'Content-Type', 'If-Match'],

@@ -13,7 +13,7 @@ const QUEUES = {
 };
 
 module.exports = async ({ resolveVariable }) => {
-  const { ROUTES } = await import('../lib/routes/routeList.ts');
+  const { ROUTES } = await import('#lib/routes/routeList.ts');
   const settingsOf = async (tables, queues, groups) => {
     const environment = { ...(await resolveVariable('self:custom.environment.route')) };
     const all = [

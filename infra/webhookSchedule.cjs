@@ -7,7 +7,7 @@ module.exports = async ({ resolveVariable }) => {
     'param:webhookRetrySchedule, env:WEBHOOK_RETRY_SCHEDULE, ""',
   );
   if (!schedule) return '';
-  const { retrySchedule, SCHEDULE_RULE } = await import('../lib/config/webhook.ts');
+  const { retrySchedule, SCHEDULE_RULE } = await import('#lib/config/webhook.ts');
   if (!retrySchedule(schedule)) {
     throw new Error(
       `WEBHOOK_RETRY_SCHEDULE (param webhookRetrySchedule) ${SCHEDULE_RULE}, got "${schedule}"`,

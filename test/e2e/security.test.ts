@@ -1,7 +1,7 @@
 // Bearer auth over real HTTP against a real identity provider's key endpoint: serverless-offline
 // runs the bundled handler with AUTH_JWKS_URL pointing at a JWKS served by this test.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type JwksServer, startJwksServer } from '../../infra/local/jwksServer.ts';
+import { type JwksServer, startJwksServer } from '../support/jwksServer.ts';
 import { type LocalService, startLocalService } from '../support/localService.ts';
 import { expectResponseMatchesContract } from '../support/openapiResponses.ts';
 import { jwksOf, makeKey, signToken, type TestKey } from '../support/tokens.ts';

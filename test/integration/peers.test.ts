@@ -7,12 +7,12 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyResultV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { buildBundles } from '../../infra/build/bundles.ts';
-import { type JwksServer, startJwksServer } from '../../infra/local/jwksServer.ts';
+import { buildBundles } from '../../bench/bundles.ts';
 import { repoRoot } from '../../infra/local/paths.ts';
 import { createTestTable } from '../support/dynamodbTables.ts';
 import { httpApiEvent } from '../support/events.ts';
 import { type FaultProxy, startFaultProxy } from '../support/faultProxy.ts';
+import { type JwksServer, startJwksServer } from '../support/jwksServer.ts';
 import { jwksOf, makeKey, signToken } from '../support/tokens.ts';
 
 const PEERS = ['powertools', 'hono', 'express'] as const;

@@ -4,13 +4,13 @@ import { createLocalJWKSet, exportSPKI } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { keySetFrom } from '#lib/auth/tokenVerifier.ts';
 import { createPlantHandler } from '#lib/routes/createPlant.ts';
-import { type JwksServer, startJwksServer } from '../../infra/local/jwksServer.ts';
 import {
   createDynamoPlantStore,
   createTestTable,
   localDocumentClient,
 } from '../support/dynamodbTables.ts';
 import { httpApiEvent, invokeHandler } from '../support/events.ts';
+import { type JwksServer, startJwksServer } from '../support/jwksServer.ts';
 import { quietTelemetry } from '../support/telemetry.ts';
 import {
   acceptableClaims,

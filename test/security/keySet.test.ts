@@ -4,9 +4,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { keySetFrom } from '#lib/auth/tokenVerifier.ts';
 import { createPlantHandler } from '#lib/routes/createPlant.ts';
-import { type JwksServer, startJwksServer } from '../../infra/local/jwksServer.ts';
 import { httpApiEvent, invokeHandler } from '../support/events.ts';
 import { FakePlantStore } from '../support/fakePlantStore.ts';
+import { type JwksServer, startJwksServer } from '../support/jwksServer.ts';
 import { quietTelemetry } from '../support/telemetry.ts';
 import { jwksOf, makeKey, signToken, type TestKey, verifierFor } from '../support/tokens.ts';
 

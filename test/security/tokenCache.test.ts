@@ -12,9 +12,9 @@ import {
   TokenRejectedError,
 } from '#lib/auth/tokenVerifier.ts';
 import { createPlantHandler } from '#lib/routes/createPlant.ts';
-import { type JwksServer, startJwksServer } from '../../infra/local/jwksServer.ts';
 import { httpApiEvent, invokeHandler } from '../support/events.ts';
 import { FakePlantStore } from '../support/fakePlantStore.ts';
+import { type JwksServer, startJwksServer } from '../support/jwksServer.ts';
 import { quietTelemetry } from '../support/telemetry.ts';
 import {
   jwksOf,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { InputSchemas } from '#lib/http/validateInput.ts';
 import { ROUTE_NAMES, ROUTES, type RouteEntry, type RouteName } from '#lib/routes/routeList.ts';
-import { bundleOf } from '../../infra/build/bundles.ts';
+import { bundleOf } from '../../bench/bundles.ts';
 import { repoRoot } from '../../infra/local/paths.ts';
 
 /**

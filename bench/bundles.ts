@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type BuildOptions, build, type Metafile } from 'esbuild';
 import { parse } from 'yaml';
-import { repoRoot } from '../local/paths.ts';
+import { repoRoot } from '../infra/local/paths.ts';
 
 interface EsbuildSettings {
   bundle: boolean;
@@ -52,7 +52,7 @@ const deploySettings = (): EsbuildSettings => {
   ];
   if (problems.length > 0) {
     throw new Error(
-      `infra/build/bundles.ts would build other bundles than a deploy: ${problems.join('; ')}. Teach it the setting, so that the bench and the bundle tests see what Lambda loads.`,
+      `bench/bundles.ts would build other bundles than a deploy: ${problems.join('; ')}. Teach it the setting, so that the bench and the bundle tests see what Lambda loads.`,
     );
   }
   return settings as unknown as EsbuildSettings;
