@@ -8,7 +8,13 @@ import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CREATOR_TAG } from '#lib/plants/creatorTag.ts';
 import { BY_CREATOR_INDEX, BY_CREATOR_TAG_INDEX } from '#lib/plants/dynamoStore.ts';
-import { ROUTE_NAMES, ROUTES, routeKey } from '#lib/routes/routeList.ts';
+import {
+  type Queue,
+  ROUTE_NAMES,
+  ROUTES,
+  type RouteEntry,
+  routeKey,
+} from '#lib/routes/routeList.ts';
 import { repoRoot } from '../../infra/local/paths.ts';
 
 const run = promisify(execFile);
@@ -57,47 +63,27 @@ beforeAll(async () => {
   );
 });
 
-/** Each function's grants beyond its logs: the table actions its route uses, on what. */
-const FUNCTION_GRANTS = {
-  CreatePlant: [{ action: 'dynamodb:PutItem', on: 'table' }],
-  // the table's indexes, every one a list of plants by owner (never the table itself: no Scan)
-  ListPlants: [{ action: 'dynamodb:Query', on: 'index *' }],
-  GetPlant: [{ action: 'dynamodb:GetItem', on: 'table' }],
-  UpdatePlant: [{ action: 'dynamodb:UpdateItem', on: 'table' }],
-  PatchPlant: [{ action: 'dynamodb:UpdateItem', on: 'table' }],
-  DeletePlant: [{ action: 'dynamodb:DeleteItem', on: 'table' }],
-  // a caller's endpoints, on the webhooks table only; a change and the caller's count together
-  ListEndpoints: [{ action: 'dynamodb:Query', on: 'webhooks table' }],
-  CreateEndpoint: [
-    { action: 'dynamodb:PutItem', on: 'webhooks table' },
-    { action: 'dynamodb:UpdateItem', on: 'webhooks table' },
-  ],
-  GetEndpoint: [{ action: 'dynamodb:GetItem', on: 'webhooks table' }],
-  UpdateEndpoint: [{ action: 'dynamodb:UpdateItem', on: 'webhooks table' }],
-  DeleteEndpoint: [
-    { action: 'dynamodb:DeleteItem', on: 'webhooks table' },
-    { action: 'dynamodb:UpdateItem', on: 'webhooks table' },
-  ],
-  RotateEndpointSecret: [
-    { action: 'dynamodb:GetItem', on: 'webhooks table' },
-    { action: 'dynamodb:UpdateItem', on: 'webhooks table' },
-  ],
-  // a ping and a resend read the endpoint (and the event), count themselves in the endpoint's
-  // minute and send its delivery to the queue
-  PingEndpoint: [
-    { action: 'dynamodb:GetItem', on: 'webhooks table' },
-    { action: 'dynamodb:UpdateItem', on: 'webhooks table' },
-    { action: 'sqs:SendMessage', on: 'EndpointDeliveryQueue' },
-  ],
-  ListEndpointAttempts: [
-    { action: 'dynamodb:GetItem', on: 'webhooks table' },
-    { action: 'dynamodb:Query', on: 'webhooks table' },
-  ],
-  ResendEndpointEvent: [
-    { action: 'dynamodb:GetItem', on: 'webhooks table' },
-    { action: 'dynamodb:UpdateItem', on: 'webhooks table' },
-    { action: 'sqs:SendMessage', on: 'EndpointDeliveryQueue' },
-  ],
+/** A function as CloudFormation names its resources: CreatePlantLambdaFunction. */
+const resourceName = (name: string) => `${name[0]?.toUpperCase()}${name.slice(1)}`;
+const QUEUES: Record<Queue, string> = { endpointDeliveries: 'EndpointDeliveryQueue' };
+/**
+ * A route's grants, from its line in the route list: its table actions, on the plants table's
+ * indexes for a Query (every one a list of plants by owner, never the table itself: no Scan), on
+ * the webhooks table otherwise (one caller's endpoints are one partition); then its queues.
+ */
+const routeGrants = ({ tables, queues = [] }: RouteEntry) => [
+  ...Object.entries(tables).flatMap(([table, actions]) =>
+    actions.map((action) => ({
+      action: `dynamodb:${action}`,
+      on: table === 'webhooks' ? 'webhooks table' : action === 'Query' ? 'index *' : 'table',
+    })),
+  ),
+  ...queues.map((queue) => ({ action: 'sqs:SendMessage', on: QUEUES[queue] })),
+];
+
+/** Each function's grants beyond its logs: the table actions and queues it uses, on what. */
+const FUNCTION_GRANTS: Record<string, readonly { action: string; on: string }[]> = {
+  ...Object.fromEntries(ROUTE_NAMES.map((name) => [resourceName(name), routeGrants(ROUTES[name])])),
   // its queue's messages (with the event), hiding one not yet due, the two queues it sends to
   RetryPlantAdded: [
     { action: 'sqs:ReceiveMessage', on: 'WebhookRetryQueue' },
@@ -152,9 +138,7 @@ const FUNCTION_GRANTS = {
     { action: 'dynamodb:GetRecords', on: 'stream' },
     { action: 'sqs:SendMessage', on: 'StreamDeadLetterQueue' },
   ],
-} as const;
-/** A function as CloudFormation names its resources: CreatePlantLambdaFunction. */
-const resourceName = (name: string) => `${name[0]?.toUpperCase()}${name.slice(1)}`;
+};
 /** Each route's function, and the table whose settings it reads. */
 const ROUTE_FUNCTIONS = ROUTE_NAMES.map((name) => ({
   name: resourceName(name),

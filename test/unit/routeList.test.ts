@@ -1,14 +1,24 @@
-// A route is four hand-edited places: its schema, its route file, its handler and its line in the
-// route list (lib/routes/routeList.ts). Every other place follows from the list, and here each one
-// is checked to: serverless.yml's function (handler, event, grants), CORS's methods, the bench's
-// floor and request, and the README's route table. (The OpenAPI generator refuses a route without
-// its words in infra/openapi/operations/: test/unit/openapi.test.ts.)
+// Every place a new route needs, checked here in seconds (README "Working on it", Add a route):
+// written by hand: its line in lib/routes/routeList.ts, its route file lib/routes/<name>.ts, its
+// handler handlers/<name>.ts, its words infra/openapi/operations/<name>.ts (then `npm run openapi`),
+// its bench floor bench/baseline/<name>.ts and request in bench/requests.mjs, and its row in the
+// README's route table. Everything else follows from its line, and is checked here against it:
+// serverless.yml's function (handler, event, settings, grants), CORS's methods; the deployment test
+// (test/e2e/deployment.test.ts) derives its role's grants from the same line.
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ROUTE_NAMES, ROUTES, routeKey } from '#lib/routes/routeList.ts';
+import {
+  ROUTE_NAMES,
+  ROUTES,
+  type RouteEntry,
+  type RouteName,
+  routeKey,
+  type Table,
+  type TableAction,
+} from '#lib/routes/routeList.ts';
 import { requests } from '../../bench/requests.mjs';
 import { repoRoot } from '../../infra/local/paths.ts';
 
@@ -18,6 +28,7 @@ type Resolver = (options: {
 }) => Promise<unknown>;
 const routeFunctions: Resolver = require('../../infra/routeFunctions.cjs');
 const cors: Resolver = require('../../infra/cors.cjs');
+const TABLE_RESOURCES: Record<Table, string> = { plants: 'PlantsTable', webhooks: 'WebhooksTable' };
 
 describe('serverless.yml', () => {
   it('deploys the functions the route list generates, beside the others', () => {
@@ -46,84 +57,44 @@ describe('serverless.yml', () => {
         return settings[name];
       },
     });
-    const plants = { LOG_LEVEL: 'INFO', PLANTS_TABLE: 'plant-store-dev-plants' };
-    const webhooks = { LOG_LEVEL: 'INFO', WEBHOOKS_TABLE: 'plant-store-dev-webhooks' };
-    const plantsTable = { 'Fn::GetAtt': ['PlantsTable', 'Arn'] };
-    const webhooksTable = { 'Fn::GetAtt': ['WebhooksTable', 'Arn'] };
-    const sends = { ...webhooks, ENDPOINT_DELIVERY_QUEUE_URL: 'queue-url' };
-    // only the routes that check where an endpoint points read whether it may be private
-    const checksUrls = { ...webhooks, WEBHOOK_ALLOW_PRIVATE_URLS: 'false' };
-    const sendGrant = {
-      Effect: 'Allow',
-      Action: ['sqs:SendMessage'],
-      Resource: [{ 'Fn::GetAtt': ['EndpointDeliveryQueue', 'Arn'] }],
-    };
-    const grant = (action: string, on: unknown) => ({
+    // each route's line makes its function: the settings of its tables, queues and groups, and a
+    // role with exactly its table actions; a Query of the plants reads the table's indexes, never
+    // the table, a Query of the webhooks table one caller's partition of it
+    const arn = (table: Table) => ({ 'Fn::GetAtt': [TABLE_RESOURCES[table], 'Arn'] });
+    const grant = (table: Table, action: TableAction) => ({
       Effect: 'Allow',
       Action: [`dynamodb:${action}`],
-      Resource: [on],
+      Resource: [
+        table === 'plants' && action === 'Query'
+          ? { 'Fn::Join': ['/', [arn(table), 'index', '*']] }
+          : arn(table),
+      ],
     });
-    const fn = (
-      name: string,
-      method: string,
-      path: string,
-      environment: unknown,
-      grants: unknown[],
-    ) => [
-      name,
-      {
+    const functionOf = (name: RouteName) => {
+      const { method, path, tables, queues = [], settings: groups = [] }: RouteEntry = ROUTES[name];
+      const used = Object.keys(tables) as Table[];
+      return {
         handler: `handlers/${name}.handler`,
-        environment,
+        environment: Object.assign(
+          {},
+          settings['self:custom.environment.route'],
+          ...used.map((table) => settings[`self:custom.environment.${table}Table`]),
+          ...queues.map(() => settings['self:custom.environment.endpointDeliveryQueue']),
+          ...groups.map((group) => settings[`self:custom.environment.${group}`]),
+        ),
         events: [{ httpApi: { method, path } }],
-        iamRoleStatements: grants,
-      },
-    ];
+        iamRoleStatements: [
+          ...used.flatMap((table) => (tables[table] ?? []).map((action) => grant(table, action))),
+          ...queues.map(() => ({
+            Effect: 'Allow',
+            Action: ['sqs:SendMessage'],
+            Resource: [{ 'Fn::GetAtt': ['EndpointDeliveryQueue', 'Arn'] }],
+          })),
+        ],
+      };
+    };
     expect(generated).toEqual(
-      Object.fromEntries([
-        // a Query of the plants reads the table's indexes, never the table
-        fn('listPlants', 'GET', '/plants', plants, [
-          grant('Query', { 'Fn::Join': ['/', [plantsTable, 'index', '*']] }),
-        ]),
-        fn('createPlant', 'POST', '/plants', plants, [grant('PutItem', plantsTable)]),
-        fn('getPlant', 'GET', '/plants/{id}', plants, [grant('GetItem', plantsTable)]),
-        fn('updatePlant', 'PUT', '/plants/{id}', plants, [grant('UpdateItem', plantsTable)]),
-        fn('patchPlant', 'PATCH', '/plants/{id}', plants, [grant('UpdateItem', plantsTable)]),
-        fn('deletePlant', 'DELETE', '/plants/{id}', plants, [grant('DeleteItem', plantsTable)]),
-        // one caller's endpoints are one partition of the table: a Query of the table
-        fn('listEndpoints', 'GET', '/webhooks', webhooks, [grant('Query', webhooksTable)]),
-        fn('createEndpoint', 'POST', '/webhooks', checksUrls, [
-          grant('PutItem', webhooksTable),
-          grant('UpdateItem', webhooksTable),
-        ]),
-        fn('getEndpoint', 'GET', '/webhooks/{id}', webhooks, [grant('GetItem', webhooksTable)]),
-        fn('updateEndpoint', 'PUT', '/webhooks/{id}', checksUrls, [
-          grant('UpdateItem', webhooksTable),
-        ]),
-        fn('deleteEndpoint', 'DELETE', '/webhooks/{id}', webhooks, [
-          grant('DeleteItem', webhooksTable),
-          grant('UpdateItem', webhooksTable),
-        ]),
-        fn('rotateEndpointSecret', 'POST', '/webhooks/{id}/secret', webhooks, [
-          grant('GetItem', webhooksTable),
-          grant('UpdateItem', webhooksTable),
-        ]),
-        // a ping and a resend count themselves in the endpoint's minute and send the delivery to
-        // the endpoint-deliveries queue
-        fn('pingEndpoint', 'POST', '/webhooks/{id}/ping', sends, [
-          grant('GetItem', webhooksTable),
-          grant('UpdateItem', webhooksTable),
-          sendGrant,
-        ]),
-        fn('listEndpointAttempts', 'GET', '/webhooks/{id}/attempts', webhooks, [
-          grant('GetItem', webhooksTable),
-          grant('Query', webhooksTable),
-        ]),
-        fn('resendEndpointEvent', 'POST', '/webhooks/{id}/attempts/{webhookId}/resend', sends, [
-          grant('GetItem', webhooksTable),
-          grant('UpdateItem', webhooksTable),
-          sendGrant,
-        ]),
-      ]),
+      Object.fromEntries(ROUTE_NAMES.map((name) => [name, functionOf(name)])),
     );
   });
 });
@@ -134,6 +105,11 @@ describe.each(ROUTE_NAMES)('the route %s', (name) => {
     expect(existsSync(join(repoRoot, 'lib', 'routes', `${name}.ts`)), `lib/routes/${name}.ts`).toBe(
       true,
     );
+  });
+
+  it('has its words in the published document', () => {
+    const words = join(repoRoot, 'infra', 'openapi', 'operations', `${name}.ts`);
+    expect(existsSync(words), `describe it in infra/openapi/operations/${name}.ts`).toBe(true);
   });
 
   it('is allowed to browsers by CORS, when a deployment allows origins', async () => {
