@@ -16,6 +16,7 @@ import {
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBStreamEvent, SQSRecord } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
+import { EVENT_TYPES } from '#lib/endpointDeliveries/eventTypes.ts';
 import { queueEndpointEventsHandler } from '#lib/endpointDeliveries/queueEndpointEvents.ts';
 import type { DeliveryQueue, EndpointDelivery } from '#lib/endpointDeliveries/store.ts';
 import type { StoredEndpoint } from '#lib/endpoints/store.ts';
@@ -64,7 +65,7 @@ const endpointsOf = (owner: string, count: number): StoredEndpoint[] =>
     id: `ep_${owner}_${i}`,
     owner,
     url: `https://${owner}.example.com/hooks/${i}`,
-    events: ['plant.added', 'plant.updated', 'plant.deleted'],
+    events: [...EVENT_TYPES],
     disabled: false,
     createdAt: `2026-11-01T00:00:0${i}.000Z`,
     secrets: [{ secret: 'whsec_unused' }],

@@ -10,6 +10,7 @@ import type { DynamoDBRecord, DynamoDBStreamEvent, SQSEvent, StreamRecord } from
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { deliverToEndpointHandler } from '#lib/endpointDeliveries/deliverToEndpoint.ts';
+import { EVENT_TYPES } from '#lib/endpointDeliveries/eventTypes.ts';
 import { queueEndpointEventsHandler } from '#lib/endpointDeliveries/queueEndpointEvents.ts';
 import type {
   Attempt,
@@ -18,7 +19,7 @@ import type {
   EndpointDelivery,
   SentEvent,
 } from '#lib/endpointDeliveries/store.ts';
-import type { StoredEndpoint } from '#lib/endpoints/store.ts';
+import { type StoredEndpoint, EVENT_TYPES as SUBSCRIBABLE } from '#lib/endpoints/store.ts';
 import type { EndpointPolicy } from '#lib/ssrf/safePost.ts';
 import type { StreamDeadLetter } from '#lib/webhooks/batchResponse.ts';
 import type { RetryQueue } from '#lib/webhooks/retries.ts';
@@ -81,7 +82,7 @@ const endpoint = (id: string, more: Partial<StoredEndpoint> = {}): StoredEndpoin
   id,
   owner: 'alice',
   url: receiverUrl,
-  events: ['plant.added', 'plant.updated', 'plant.deleted'],
+  events: [...EVENT_TYPES],
   disabled: false,
   createdAt: '2026-11-01T00:00:00.000Z',
   secrets: [{ secret }],
@@ -110,6 +111,10 @@ const memoryQueue = () => {
 };
 
 describe('queueEndpointEvents', () => {
+  it("lets an endpoint subscribe to every type of the event types' table, and no other", () => {
+    expect(SUBSCRIBABLE, 'list a new type in lib/endpoints/store.ts too').toEqual(EVENT_TYPES);
+  });
+
   const CHANGED_AT = Date.parse('2026-11-23T09:59:58.000Z');
   const plant = {
     id: 7,

@@ -1,5 +1,6 @@
 // POST /webhooks in the published document.
 
+import { EVENT_TYPES } from '#lib/endpointDeliveries/eventTypes.ts';
 import { MAX_ENDPOINTS_PER_CALLER } from '#lib/endpoints/store.ts';
 import { createEndpointRoute, ENDPOINT_LIMIT_MESSAGE } from '#lib/routes/createEndpoint.ts';
 import { commonHeaders, errorResponses, type OperationDescription, schemaRef } from '../shared.ts';
@@ -49,7 +50,7 @@ export const operation: OperationDescription = {
               value: {
                 id: 'ep_2Un7Klsvqo_UuPRYKPuHxM',
                 url: 'https://hooks.example.com/plants',
-                events: ['plant.added', 'plant.updated', 'plant.deleted'],
+                events: EVENT_TYPES,
                 disabled: false,
                 createdAt: '2026-11-25T12:00:00.000Z',
                 secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',

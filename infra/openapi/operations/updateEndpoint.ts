@@ -1,4 +1,5 @@
 // PUT /webhooks/{id} in the published document.
+import { EVENT_TYPES } from '#lib/endpointDeliveries/eventTypes.ts';
 import { updateEndpointRoute } from '#lib/routes/updateEndpoint.ts';
 import { errorResponses, jsonSuccess, type OperationDescription, schemaRef } from '../shared.ts';
 import { badEndpointBody, endpointNotFound, urlUnsettled } from './endpointErrors.ts';
@@ -28,7 +29,7 @@ export const operation: OperationDescription = {
         value: {
           id: 'ep_2Un7Klsvqo_UuPRYKPuHxM',
           url: 'https://hooks.example.com/plants',
-          events: ['plant.added', 'plant.updated', 'plant.deleted'],
+          events: EVENT_TYPES,
           disabled: false,
           createdAt: '2026-11-25T12:00:00.000Z',
         },
