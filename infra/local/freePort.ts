@@ -1,4 +1,4 @@
-// Ports on this machine: a free one for a server to take, and waiting for a child's server to listen.
+// Ports on this machine: a free one, a setting's, whether one is taken, and waiting for a child's.
 import type { ChildProcess } from 'node:child_process';
 import { connect, createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -50,3 +50,25 @@ export const untilListening = async ({ name, child, port, timeoutMs, output }: A
     await sleep(100);
   }
 };
+
+/** The port a setting names (`fallback` when unset); throws naming the setting when it is none. */
+export const portSetting = (name: string, fallback: number) => {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(value) || value < 1 || value > 65535)
+    throw new Error(`${name} must be a port number, got "${process.env[name]}"`);
+  return value;
+};
+
+/** Throws, saying what to do, when `port` is taken. */
+export const assertPortFree = (port: number, setting: string) =>
+  new Promise<void>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', () =>
+      reject(
+        new Error(
+          `port ${port} is already in use (is another npm start running?): stop what uses it, or set ${setting} to a free port`,
+        ),
+      ),
+    );
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()));
+  });

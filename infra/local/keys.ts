@@ -63,3 +63,32 @@ export const mintLocalToken = async (
     .setExpirationTime(now + ttlSeconds)
     .sign(await importJWK(privateJwk, ALG));
 };
+
+/** Whose tokens the local run accepts: the local key's (npm run token), or a given provider's. */
+export const localAuth = async (dataDir: string) => {
+  const { AUTH_JWKS_URL, AUTH_ISSUER, AUTH_AUDIENCE } = process.env;
+  if (AUTH_JWKS_URL) {
+    if (!AUTH_ISSUER || !AUTH_AUDIENCE)
+      throw new Error(
+        'AUTH_JWKS_URL needs AUTH_ISSUER and AUTH_AUDIENCE too: set all three, or none for the local key',
+      );
+    return {
+      env: { AUTH_JWKS_URL, AUTH_ISSUER, AUTH_AUDIENCE, AUTH_JWKS_FILE: '' },
+      description: `issued by ${AUTH_ISSUER} for ${AUTH_AUDIENCE}, keys from ${AUTH_JWKS_URL}`,
+      token: '<a token from your identity provider>',
+    };
+  }
+  const keys = await ensureLocalKeys(dataDir);
+  return {
+    env: {
+      AUTH_ISSUER: LOCAL_ISSUER,
+      AUTH_AUDIENCE: LOCAL_AUDIENCE,
+      AUTH_JWKS_FILE: keys.jwksPath,
+      AUTH_JWKS_URL: '',
+    },
+    description: 'from the local key: npm run token',
+    token: '$(npm run --silent token)',
+    /** The token the reference page offers, as `npm run token` would print it. */
+    pageToken: () => mintLocalToken(keys.privateJwk, DEFAULT_TOKEN),
+  };
+};

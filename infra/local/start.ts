@@ -12,26 +12,18 @@
 // without it to a local receiver that verifies and prints each delivery (infra/local/webhooks.ts).
 // The terminal shows one line per request and per webhook attempt (infra/local/terminal.ts);
 // `npm start -- --json` shows the functions' JSON log lines as deployed instead.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { referencePage } from '../docs/reference.ts';
 import { localDynamoClient } from './dynamoClient.ts';
 import { startDynamoDbLocal } from './dynamodbLocal.ts';
-import { freePort, untilListening } from './freePort.ts';
+import { assertPortFree, freePort, portSetting } from './freePort.ts';
 import { startFrontServer } from './frontServer.ts';
-import {
-  DEFAULT_TOKEN,
-  ensureLocalKeys,
-  LOCAL_AUDIENCE,
-  LOCAL_ISSUER,
-  mintLocalToken,
-} from './keys.ts';
-import { localDataDir, repoRoot, runningEnvPath } from './paths.ts';
+import { localAuth } from './keys.ts';
+import { spawnOffline, untilOfflineServes } from './offline.ts';
+import { localDataDir, runningEnvPath } from './paths.ts';
 import { ensureTable, tableStreamArn } from './tables.ts';
-import { terminalLine } from './terminal.ts';
 import { type LocalWebhooks, startLocalWebhooks } from './webhooks.ts';
 
 // named as serverless.yml names every stage's tables
@@ -39,65 +31,7 @@ const PLANTS_TABLE = 'plant-store-local-plants';
 const WEBHOOKS_TABLE = 'plant-store-local-webhooks';
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
-const fail = (message: string): never => {
-  process.stderr.write(`npm start: ${message}\n`);
-  process.exit(1);
-};
-
-const portSetting = (name: string, fallback: number) => {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isInteger(value) || value < 1 || value > 65535)
-    fail(`${name} must be a port number, got "${process.env[name]}"`);
-  return value;
-};
-
-const assertPortFree = (port: number, setting: string) =>
-  new Promise<void>((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', () =>
-      reject(
-        new Error(
-          `port ${port} is already in use (is another npm start running?): stop what uses it, or set ${setting} to a free port`,
-        ),
-      ),
-    );
-    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()));
-  });
-
-const httpPort = portSetting('PORT', 3000);
-const dynamoPort = portSetting('DYNAMODB_PORT', 8000);
-// serverless-offline also opens a Lambda-invoke port; keep it next to the HTTP port
-const lambdaPort = portSetting('LAMBDA_PORT', httpPort + 2);
 const dataDir = localDataDir();
-
-/** Whose tokens the local run accepts: the local key's (npm run token), or a given provider's. */
-const authSettings = async () => {
-  const { AUTH_JWKS_URL, AUTH_ISSUER, AUTH_AUDIENCE } = process.env;
-  if (AUTH_JWKS_URL) {
-    if (!AUTH_ISSUER || !AUTH_AUDIENCE)
-      fail(
-        'AUTH_JWKS_URL needs AUTH_ISSUER and AUTH_AUDIENCE too: set all three, or none for the local key',
-      );
-    return {
-      env: { AUTH_JWKS_URL, AUTH_ISSUER, AUTH_AUDIENCE, AUTH_JWKS_FILE: '' },
-      description: `issued by ${AUTH_ISSUER} for ${AUTH_AUDIENCE}, keys from ${AUTH_JWKS_URL}`,
-      token: '<a token from your identity provider>',
-    };
-  }
-  const keys = await ensureLocalKeys(dataDir);
-  return {
-    env: {
-      AUTH_ISSUER: LOCAL_ISSUER,
-      AUTH_AUDIENCE: LOCAL_AUDIENCE,
-      AUTH_JWKS_FILE: keys.jwksPath,
-      AUTH_JWKS_URL: '',
-    },
-    description: 'from the local key: npm run token',
-    token: '$(npm run --silent token)',
-    /** The token the reference page offers, as `npm run token` would print it. */
-    pageToken: () => mintLocalToken(keys.privateJwk, DEFAULT_TOKEN),
-  };
-};
 
 const children: ChildProcess[] = [];
 let webhooks: LocalWebhooks | undefined;
@@ -137,7 +71,11 @@ setInterval(() => {
 }, 1000).unref();
 
 try {
-  const auth = await authSettings();
+  const httpPort = portSetting('PORT', 3000);
+  const dynamoPort = portSetting('DYNAMODB_PORT', 8000);
+  // serverless-offline also opens a Lambda-invoke port; keep it next to the HTTP port
+  const lambdaPort = portSetting('LAMBDA_PORT', httpPort + 2);
+  const auth = await localAuth(dataDir);
   await assertPortFree(httpPort, 'PORT');
   await assertPortFree(lambdaPort, 'LAMBDA_PORT');
   await assertPortFree(dynamoPort, 'DYNAMODB_PORT');
@@ -180,25 +118,7 @@ try {
   published = true;
 
   say('Starting serverless-offline (bundling the functions)...');
-  const offline = spawn(
-    process.execPath,
-    [
-      join(repoRoot, 'node_modules', 'osls', 'bin', 'serverless.js'),
-      'offline',
-      'start',
-      '--stage',
-      'local',
-      '--httpPort',
-      String(apiPort),
-      '--lambdaPort',
-      String(lambdaPort),
-    ],
-    {
-      cwd: repoRoot,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, ...functionEnv, SLS_TELEMETRY_DISABLED: '1' },
-    },
-  );
+  const offline = spawnOffline({ api: apiPort, lambda: lambdaPort }, functionEnv);
   children.push(offline);
   offline.once('exit', (code) => {
     if (!stopping) {
@@ -206,28 +126,7 @@ try {
       void stopAll(1);
     }
   });
-
-  // the functions' JSON lines as a line per request (or as deployed, with --json)
-  const json = process.argv.includes('--json');
-  const relay = (input: NodeJS.ReadableStream, output: NodeJS.WriteStream) =>
-    createInterface({ input }).on('line', (line) => {
-      const shown = terminalLine(line, { json, color: output.isTTY === true });
-      if (shown !== undefined) output.write(`${shown}\n`);
-    });
-  relay(offline.stdout as NodeJS.ReadableStream, process.stdout);
-  relay(offline.stderr as NodeJS.ReadableStream, process.stderr);
-
-  // PORT opens only once serverless-offline serves the functions (it bundles them first), so
-  // that a script waiting for the port waits for the API, and never meets an answer of ours
-  for (const port of [lambdaPort, apiPort]) {
-    await untilListening({
-      name: 'serverless-offline',
-      child: offline,
-      port,
-      timeoutMs: 300_000,
-      output: () => 'its output is above',
-    });
-  }
+  await untilOfflineServes(offline, [lambdaPort, apiPort]);
   front = await startFrontServer({
     port: httpPort,
     apiPort,

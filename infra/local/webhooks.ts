@@ -12,25 +12,12 @@ import { loadConfig } from '#lib/config/load.ts';
 import { webhookSettings } from '#lib/config/webhook.ts';
 import { sendMessages } from '#lib/webhooks/sqsMessages.ts';
 import { localStreamsClient } from './dynamoClient.ts';
-import { yamlOf } from './paths.ts';
+import { deployedEventSources, invoker } from './eventSources.ts';
 import { startQueuePoller } from './queuePoller.ts';
 import { type LocalSqs, startLocalSqs } from './sqs.ts';
-import { invocationRecordOf, startStreamPoller } from './streamPoller.ts';
+import { invocationRecordOf } from './streamBatches.ts';
+import { startStreamPoller } from './streamPoller.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './webhookReceiver.ts';
-
-/** A local function's invocation URL, as serverless-offline names it (service-stage-function). */
-const invocationsOf = (lambdaPort: number, name: string) =>
-  `http://127.0.0.1:${lambdaPort}/2015-03-31/functions/plant-store-local-${name}/invocations`;
-
-/** Invokes a local function with `event` and answers its result, or throws its failure. */
-const invoker = (url: string) => async (event: unknown) => {
-  const response = await fetch(url, { method: 'POST', body: JSON.stringify(event) });
-  const text = await response.text();
-  if (!response.ok || response.headers.get('x-amz-function-error')) {
-    throw new Error(`the function failed: ${text.slice(0, 300)}`);
-  }
-  return text ? JSON.parse(text) : null;
-};
 
 const RETRY_QUEUE = 'plant-store-local-webhook-retries';
 const DEAD_LETTER_QUEUE = 'plant-store-local-webhook-dead-letters';
@@ -38,47 +25,6 @@ const DELIVERY_QUEUE = 'plant-store-local-endpoint-deliveries';
 const DELIVERY_POISON_QUEUE = 'plant-store-local-endpoint-delivery-poison';
 const STREAM_DEAD_LETTER_QUEUE = 'plant-store-local-stream-dead-letters';
 const STREAM_FAILURE_QUEUE = 'plant-store-local-webhook-stream-failures';
-
-/**
- * The event sources as serverless.yml deploys them: the stream's batches and retries, the retry
- * queue's batches, visibility and redrive (infra/webhooks.yml), so the local run behaves alike.
- */
-const deployedEventSources = () => {
-  const service = yamlOf('serverless.yml');
-  // serverless.yml's functions are a list: the routes' (generated from a file), then the others
-  const functions = Object.assign(
-    {},
-    ...service.functions.filter((entry: unknown) => typeof entry === 'object'),
-  );
-  const queues = yamlOf('infra', 'webhooks.yml').Resources;
-  // a number written once under custom, as ${self:custom.name}
-  const numberOf = (value: unknown) =>
-    Number(String(value).replace(/^\$\{self:custom\.(\w+)\}$/, (_, name) => service.custom[name]));
-  const streamOf = (name: string) => {
-    const { batchSize, maximumRetryAttempts, bisectBatchOnFunctionError } =
-      functions[name].events[0].stream;
-    return {
-      batchSize: Number(batchSize),
-      maximumRetryAttempts: numberOf(maximumRetryAttempts),
-      bisectBatchOnFunctionError: bisectBatchOnFunctionError === true,
-    };
-  };
-  const queueOf = (name: string, resource: string) => {
-    const { VisibilityTimeout, RedrivePolicy } = queues[resource].Properties;
-    return {
-      batchSize: Number(functions[name].events[0].sqs.batchSize),
-      visibilityTimeoutSeconds: Number(VisibilityTimeout),
-      maxReceiveCount: Number(RedrivePolicy.maxReceiveCount),
-    };
-  };
-  return {
-    stream: streamOf('deliverPlantAdded'),
-    queue: queueOf('retryPlantAdded', 'WebhookRetryQueue'),
-    endpointStream: streamOf('queueEndpointEvents'),
-    deliveryQueue: queueOf('deliverToEndpoint', 'EndpointDeliveryQueue'),
-    failureQueue: queueOf('keepFailedStreamRecords', 'WebhookStreamFailureQueue'),
-  };
-};
 
 /** The local receiver's secret: made on first start, kept with the local keys. */
 const localSecret = (dataDir: string) => {
@@ -135,33 +81,23 @@ export const startLocalWebhooks = async ({
     url = receiver.url;
   }
   const sources = deployedEventSources();
+  // each source queue's visibility, and its redrive to the queue beside it, as deployed
+  const redriven = (
+    {
+      visibilityTimeoutSeconds,
+      maxReceiveCount,
+    }: { visibilityTimeoutSeconds: number; maxReceiveCount: number },
+    deadLetterQueue: string,
+  ) => ({ visibilityTimeoutSeconds, redrive: { deadLetterQueue, maxReceiveCount } });
   const sqs: LocalSqs = await startLocalSqs({
     dir: join(dataDir, 'sqs'),
     queues: {
-      [RETRY_QUEUE]: {
-        visibilityTimeoutSeconds: sources.queue.visibilityTimeoutSeconds,
-        redrive: {
-          deadLetterQueue: DEAD_LETTER_QUEUE,
-          maxReceiveCount: sources.queue.maxReceiveCount,
-        },
-      },
+      [RETRY_QUEUE]: redriven(sources.queue, DEAD_LETTER_QUEUE),
       [DEAD_LETTER_QUEUE]: {},
-      [DELIVERY_QUEUE]: {
-        visibilityTimeoutSeconds: sources.deliveryQueue.visibilityTimeoutSeconds,
-        redrive: {
-          deadLetterQueue: DELIVERY_POISON_QUEUE,
-          maxReceiveCount: sources.deliveryQueue.maxReceiveCount,
-        },
-      },
+      [DELIVERY_QUEUE]: redriven(sources.deliveryQueue, DELIVERY_POISON_QUEUE),
       [DELIVERY_POISON_QUEUE]: {},
       [STREAM_DEAD_LETTER_QUEUE]: {},
-      [STREAM_FAILURE_QUEUE]: {
-        visibilityTimeoutSeconds: sources.failureQueue.visibilityTimeoutSeconds,
-        redrive: {
-          deadLetterQueue: STREAM_DEAD_LETTER_QUEUE,
-          maxReceiveCount: sources.failureQueue.maxReceiveCount,
-        },
-      },
+      [STREAM_FAILURE_QUEUE]: redriven(sources.failureQueue, STREAM_DEAD_LETTER_QUEUE),
     },
   });
   const pollers: { stop: () => Promise<void> }[] = [];
@@ -197,7 +133,7 @@ export const startLocalWebhooks = async ({
           client: sqs.client,
           queueUrl: sqs.queueUrl(queue),
           batchSize,
-          invoke: invoker(invocationsOf(lambdaPort, name)),
+          invoke: invoker(lambdaPort, name),
           log,
         });
       // each stream function reads the stream on its own, as Lambda's event source mappings do
@@ -212,7 +148,7 @@ export const startLocalWebhooks = async ({
           streamArn,
           ...settings,
           accepts,
-          invoke: invoker(invocationsOf(lambdaPort, name)),
+          invoke: invoker(lambdaPort, name),
           // Lambda's on-failure destination, told as Lambda tells it (an invocation record)
           onFailure: (batch) =>
             sendMessages(sqs.client, sqs.queueUrl(STREAM_FAILURE_QUEUE), [

@@ -29,11 +29,8 @@ import { localStreamsClient } from '../../infra/local/dynamoClient.ts';
 import { repoRoot, runningEnvPath } from '../../infra/local/paths.ts';
 import { type QueuePoller, startQueuePoller } from '../../infra/local/queuePoller.ts';
 import { type LocalSqs, startLocalSqs } from '../../infra/local/sqs.ts';
-import {
-  type FailedBatch,
-  type StreamPoller,
-  startStreamPoller,
-} from '../../infra/local/streamPoller.ts';
+import type { FailedBatch } from '../../infra/local/streamBatches.ts';
+import { type StreamPoller, startStreamPoller } from '../../infra/local/streamPoller.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../infra/local/webhookReceiver.ts';
 import { queueLetters, redrive } from '../../infra/webhooks/redrive.ts';
 import {

@@ -1,0 +1,55 @@
+// The local run's functions as Lambda's event source mappings see them: their settings as
+// serverless.yml deploys them, and an invocation through serverless-offline.
+import { yamlOf } from './paths.ts';
+
+/** Invokes a local function (as serverless-offline names it) with `event`: its result, or throws. */
+export const invoker = (lambdaPort: number, name: string) => async (event: unknown) => {
+  const url = `http://127.0.0.1:${lambdaPort}/2015-03-31/functions/plant-store-local-${name}/invocations`;
+  const response = await fetch(url, { method: 'POST', body: JSON.stringify(event) });
+  const text = await response.text();
+  if (!response.ok || response.headers.get('x-amz-function-error')) {
+    throw new Error(`the function failed: ${text.slice(0, 300)}`);
+  }
+  return text ? JSON.parse(text) : null;
+};
+
+/**
+ * The event sources as serverless.yml deploys them: the stream's batches and retries, the retry
+ * queue's batches, visibility and redrive (infra/webhooks.yml), so the local run behaves alike.
+ */
+export const deployedEventSources = () => {
+  const service = yamlOf('serverless.yml');
+  // serverless.yml's functions are a list: the routes' (generated from a file), then the others
+  const functions = Object.assign(
+    {},
+    ...service.functions.filter((entry: unknown) => typeof entry === 'object'),
+  );
+  const queues = yamlOf('infra', 'webhooks.yml').Resources;
+  // a number written once under custom, as ${self:custom.name}
+  const numberOf = (value: unknown) =>
+    Number(String(value).replace(/^\$\{self:custom\.(\w+)\}$/, (_, name) => service.custom[name]));
+  const streamOf = (name: string) => {
+    const { batchSize, maximumRetryAttempts, bisectBatchOnFunctionError } =
+      functions[name].events[0].stream;
+    return {
+      batchSize: Number(batchSize),
+      maximumRetryAttempts: numberOf(maximumRetryAttempts),
+      bisectBatchOnFunctionError: bisectBatchOnFunctionError === true,
+    };
+  };
+  const queueOf = (name: string, resource: string) => {
+    const { VisibilityTimeout, RedrivePolicy } = queues[resource].Properties;
+    return {
+      batchSize: Number(functions[name].events[0].sqs.batchSize),
+      visibilityTimeoutSeconds: Number(VisibilityTimeout),
+      maxReceiveCount: Number(RedrivePolicy.maxReceiveCount),
+    };
+  };
+  return {
+    stream: streamOf('deliverPlantAdded'),
+    queue: queueOf('retryPlantAdded', 'WebhookRetryQueue'),
+    endpointStream: streamOf('queueEndpointEvents'),
+    deliveryQueue: queueOf('deliverToEndpoint', 'EndpointDeliveryQueue'),
+    failureQueue: queueOf('keepFailedStreamRecords', 'WebhookStreamFailureQueue'),
+  };
+};

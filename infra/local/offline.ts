@@ -1,0 +1,53 @@
+// serverless-offline for `npm start`: the bundled functions behind the front server (HTTP on
+// apiPort, invoke on lambdaPort), their JSON log lines shown as one line per request (or as
+// deployed, with --json).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { untilListening } from './freePort.ts';
+import { repoRoot } from './paths.ts';
+import { terminalLine } from './terminal.ts';
+
+export const spawnOffline = (
+  ports: { api: number; lambda: number },
+  env: Record<string, string>,
+) => {
+  const serverless = join(repoRoot, 'node_modules', 'osls', 'bin', 'serverless.js');
+  const offline = spawn(
+    process.execPath,
+    [serverless, 'offline', 'start', '--stage', 'local', '--httpPort', String(ports.api)].concat([
+      '--lambdaPort',
+      String(ports.lambda),
+    ]),
+    {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env, SLS_TELEMETRY_DISABLED: '1' },
+    },
+  );
+  const json = process.argv.includes('--json');
+  const relay = (input: NodeJS.ReadableStream, output: NodeJS.WriteStream) =>
+    createInterface({ input }).on('line', (line) => {
+      const shown = terminalLine(line, { json, color: output.isTTY === true });
+      if (shown !== undefined) output.write(`${shown}\n`);
+    });
+  relay(offline.stdout as NodeJS.ReadableStream, process.stdout);
+  relay(offline.stderr as NodeJS.ReadableStream, process.stderr);
+  return offline;
+};
+
+/**
+ * Resolves once serverless-offline serves the functions (it bundles them first), so that PORT
+ * opens only then: a script waiting for the port waits for the API, and never meets our answer.
+ */
+export const untilOfflineServes = async (offline: ChildProcess, ports: number[]) => {
+  for (const port of ports) {
+    await untilListening({
+      name: 'serverless-offline',
+      child: offline,
+      port,
+      timeoutMs: 300_000,
+      output: () => 'its output is above',
+    });
+  }
+};
