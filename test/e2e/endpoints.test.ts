@@ -2,6 +2,7 @@
 // Local, http receivers on this machine allowed), through the client typed by openapi.yaml; every
 // answer checked against the document.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVENT_TYPES } from '#lib/endpointDeliveries/eventTypes.ts';
 import { type LocalService, startLocalService } from '../support/localService.ts';
 import { typedClient } from '../support/typedClient.ts';
 
@@ -61,7 +62,7 @@ describe('a caller’s own webhook endpoints over HTTP', () => {
     });
     expect(replaced.data).toMatchObject({
       url: 'http://127.0.0.1:9/other',
-      events: ['plant.added', 'plant.updated', 'plant.deleted'],
+      events: EVENT_TYPES,
       disabled: true,
     });
     expect(replaced.data).not.toHaveProperty('description');
