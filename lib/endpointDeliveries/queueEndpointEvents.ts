@@ -1,5 +1,5 @@
 // The plant events of callers' own endpoints, from the table's stream: a record is every event
-// whose row of the table fires (eventTypes.ts), each one delivery per endpoint of the plant's owner
+// whose row fires (lib/plants/eventTypes.ts), each one delivery per endpoint of the plant's owner
 // that is enabled and takes its type, on the endpoint-deliveries queue, where each is attempted on
 // its own (deliverToEndpoint.ts); one given again has the same webhook-id, which its receiver
 // deduplicates.
@@ -7,13 +7,13 @@ import { createHash } from 'node:crypto';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { EVENT_TYPES, EVENTS } from '#lib/endpointDeliveries/eventTypes.ts';
 import {
   type DeliveryQueue,
   type EndpointDelivery,
   eventBody,
 } from '#lib/endpointDeliveries/store.ts';
 import type { EndpointStore } from '#lib/endpoints/store.ts';
+import { EVENT_TYPES, EVENTS } from '#lib/plants/eventTypes.ts';
 import type { StoredPlant } from '#lib/plants/store.ts';
 import { toIdentifiedPlant } from '#lib/plants/views.ts';
 import {

@@ -3,7 +3,7 @@
 // a ping, a resend), and the contract of the attempts kept for 14 days. It knows nothing of HTTP.
 import { randomBytes } from 'node:crypto';
 import type { Unavailable } from '#lib/dynamo/results.ts';
-import type { EventType } from '#lib/endpointDeliveries/eventTypes.ts';
+import type { EventType } from '#lib/plants/eventTypes.ts';
 
 /** A ping is delivered as any event, but is no type an endpoint subscribes to. */
 export const PING = 'webhook.ping';

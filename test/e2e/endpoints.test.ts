@@ -2,7 +2,7 @@
 // Local, http receivers on this machine allowed), through the client typed by openapi.yaml; every
 // answer checked against the document.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EVENT_TYPES } from '#lib/endpointDeliveries/eventTypes.ts';
+import { EVENT_TYPES } from '#lib/plants/eventTypes.ts';
 import { type LocalService, startLocalService } from '../support/localService.ts';
 import { typedClient } from '../support/typedClient.ts';
 

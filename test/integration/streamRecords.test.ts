@@ -16,10 +16,10 @@ import {
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBStreamEvent, SQSRecord } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
-import { EVENT_TYPES } from '#lib/endpointDeliveries/eventTypes.ts';
 import { queueEndpointEventsHandler } from '#lib/endpointDeliveries/queueEndpointEvents.ts';
 import type { DeliveryQueue, EndpointDelivery } from '#lib/endpointDeliveries/store.ts';
 import type { StoredEndpoint } from '#lib/endpoints/store.ts';
+import { EVENT_TYPES } from '#lib/plants/eventTypes.ts';
 import type { PlantStore } from '#lib/plants/store.ts';
 import type { StreamDeadLetter } from '#lib/webhooks/batchResponse.ts';
 import { sqsDeadLetters } from '#lib/webhooks/deadLetters.ts';

@@ -10,7 +10,6 @@ import type { DynamoDBRecord, DynamoDBStreamEvent, SQSEvent, StreamRecord } from
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { deliverToEndpointHandler } from '#lib/endpointDeliveries/deliverToEndpoint.ts';
-import { EVENT_TYPES } from '#lib/endpointDeliveries/eventTypes.ts';
 import { queueEndpointEventsHandler } from '#lib/endpointDeliveries/queueEndpointEvents.ts';
 import type {
   Attempt,
@@ -20,6 +19,7 @@ import type {
   SentEvent,
 } from '#lib/endpointDeliveries/store.ts';
 import { type StoredEndpoint, EVENT_TYPES as SUBSCRIBABLE } from '#lib/endpoints/store.ts';
+import { EVENT_TYPES } from '#lib/plants/eventTypes.ts';
 import type { EndpointPolicy } from '#lib/ssrf/safePost.ts';
 import type { StreamDeadLetter } from '#lib/webhooks/batchResponse.ts';
 import type { RetryQueue } from '#lib/webhooks/retries.ts';

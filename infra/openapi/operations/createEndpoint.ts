@@ -1,7 +1,7 @@
 // POST /webhooks in the published document.
 
-import { EVENT_TYPES } from '#lib/endpointDeliveries/eventTypes.ts';
 import { MAX_ENDPOINTS_PER_CALLER } from '#lib/endpoints/store.ts';
+import { EVENT_TYPES } from '#lib/plants/eventTypes.ts';
 import { createEndpointRoute, ENDPOINT_LIMIT_MESSAGE } from '#lib/routes/createEndpoint.ts';
 import { commonHeaders, errorResponses, type OperationDescription, schemaRef } from '../shared.ts';
 import { badEndpointBody, urlUnsettled } from './endpointErrors.ts';

@@ -1,5 +1,5 @@
 // PUT /webhooks/{id} in the published document.
-import { EVENT_TYPES } from '#lib/endpointDeliveries/eventTypes.ts';
+import { EVENT_TYPES } from '#lib/plants/eventTypes.ts';
 import { updateEndpointRoute } from '#lib/routes/updateEndpoint.ts';
 import { errorResponses, jsonSuccess, type OperationDescription, schemaRef } from '../shared.ts';
 import { badEndpointBody, endpointNotFound, urlUnsettled } from './endpointErrors.ts';

@@ -2,7 +2,7 @@
 // change is the event of (given its images before and after; none: not this event), and its data:
 // that plant as every answer shows it, or its id alone. A record is every event whose row fires. A
 // new type is a row here and its words (infra/openapi/operations/endpointEvents.ts); the fan-out
-// (queueEndpointEvents.ts), the document and the bench floor read this table.
+// (lib/endpointDeliveries/queueEndpointEvents.ts), the document and the bench floor read it.
 import type { StoredPlant } from '#lib/plants/store.ts';
 
 /** A change of one plant, as its stream record tells it: its name, and the images it carries. */
