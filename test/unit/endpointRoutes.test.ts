@@ -190,7 +190,7 @@ describe('POST /webhooks', () => {
     ['a host that does not resolve', { url: 'https://nowhere.example.com/' }, /does not resolve/],
     [
       'an unknown event type',
-      { url: 'https://hooks.example.com/', events: ['plant.watered'] },
+      { url: 'https://hooks.example.com/', events: ['plant.unknown'] },
       /^events must hold event types/,
     ],
     [
