@@ -14,6 +14,7 @@ import {
   type TableDescription,
   type TimeToLiveSpecification,
   UpdateTableCommand,
+  type UpdateTableCommandInput,
   UpdateTimeToLiveCommand,
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
@@ -71,23 +72,25 @@ const waitUntilActive = async (client: DynamoDBClient, TableName: string) => {
   }
 };
 
+/** Updates the table, and waits until it and its indexes are active again. */
+const update = async (client: DynamoDBClient, input: UpdateTableCommandInput) => {
+  await client.send(new UpdateTableCommand(input));
+  await waitUntilActive(client, input.TableName ?? '');
+};
+
 /** The indexes of the definition that `table` lacks, added one at a time (as DynamoDB requires). */
 const addMissingIndexes = async (
   client: DynamoDBClient,
-  table: TableDescription,
+  { TableName, GlobalSecondaryIndexes: present = [] }: TableDescription,
   { GlobalSecondaryIndexes = [], AttributeDefinitions }: TableDefinition,
 ) => {
-  const present = new Set((table.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
   for (const index of GlobalSecondaryIndexes) {
-    if (present.has(index.IndexName)) continue;
-    await client.send(
-      new UpdateTableCommand({
-        TableName: table.TableName,
-        AttributeDefinitions,
-        GlobalSecondaryIndexUpdates: [{ Create: index }],
-      }),
-    );
-    await waitUntilActive(client, table.TableName ?? '');
+    if (present.some(({ IndexName }) => IndexName === index.IndexName)) continue;
+    await update(client, {
+      TableName,
+      AttributeDefinitions,
+      GlobalSecondaryIndexUpdates: [{ Create: index }],
+    });
   }
 };
 
@@ -98,28 +101,17 @@ const addMissingIndexes = async (
  */
 const enableStream = async (
   client: DynamoDBClient,
-  table: TableDescription,
+  { TableName, StreamSpecification: current }: TableDescription,
   { StreamSpecification }: TableDefinition,
 ) => {
-  const current = table.StreamSpecification;
   if (!StreamSpecification || current?.StreamViewType === StreamSpecification.StreamViewType)
     return;
-  if (current?.StreamEnabled) {
-    await client.send(
-      new UpdateTableCommand({
-        TableName: table.TableName,
-        StreamSpecification: { StreamEnabled: false },
-      }),
-    );
-    await waitUntilActive(client, table.TableName ?? '');
-  }
-  await client.send(
-    new UpdateTableCommand({
-      TableName: table.TableName,
-      StreamSpecification: { StreamEnabled: true, ...StreamSpecification },
-    }),
-  );
-  await waitUntilActive(client, table.TableName ?? '');
+  if (current?.StreamEnabled)
+    await update(client, { TableName, StreamSpecification: { StreamEnabled: false } });
+  await update(client, {
+    TableName,
+    StreamSpecification: { StreamEnabled: true, ...StreamSpecification },
+  });
 };
 
 /** Turns the time to live on when the definition has it and the table's is off. */
