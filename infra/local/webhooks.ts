@@ -82,13 +82,10 @@ export const startLocalWebhooks = async ({
   }
   const sources = deployedEventSources();
   // each source queue's visibility, and its redrive to the queue beside it, as deployed
-  const redriven = (
-    {
-      visibilityTimeoutSeconds,
-      maxReceiveCount,
-    }: { visibilityTimeoutSeconds: number; maxReceiveCount: number },
-    deadLetterQueue: string,
-  ) => ({ visibilityTimeoutSeconds, redrive: { deadLetterQueue, maxReceiveCount } });
+  const redriven = (source: typeof sources.queue, deadLetterQueue: string) => ({
+    visibilityTimeoutSeconds: source.visibilityTimeoutSeconds,
+    redrive: { deadLetterQueue, maxReceiveCount: source.maxReceiveCount },
+  });
   const sqs: LocalSqs = await startLocalSqs({
     dir: join(dataDir, 'sqs'),
     queues: {
@@ -139,7 +136,7 @@ export const startLocalWebhooks = async ({
       // each stream function reads the stream on its own, as Lambda's event source mappings do
       const streamPoller = (
         name: string,
-        settings: ReturnType<typeof deployedEventSources>['stream'],
+        settings: typeof sources.stream,
         accepts: (record: DynamoDBRecord) => boolean,
         checkpoints: string,
       ) =>
