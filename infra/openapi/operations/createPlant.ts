@@ -1,6 +1,12 @@
 // POST /plants in the published document.
+import { Plant } from '#lib/plants/schemas.ts';
 import { conflictMessage, createPlantRoute } from '#lib/routes/createPlant.ts';
-import { errorResponses, jsonSuccess, type OperationDescription, schemaRef } from '../shared.ts';
+import type { OperationDescription } from '../document.ts';
+import { fern, monstera } from '../examples.ts';
+import { jsonSuccess } from '../responses.ts';
+import { exampleOf, schemaRef } from '../schemas.ts';
+
+const { id: _, ...fernContent } = fern;
 
 export const operation: OperationDescription = {
   route: createPlantRoute,
@@ -10,37 +16,28 @@ export const operation: OperationDescription = {
   requestBody: {
     description: 'The plant to create.',
     examples: {
-      withTag: {
-        summary: 'A plant with a tag',
-        value: { id: 1, name: 'Monstera', tag: 'indoor' },
-      },
-      withoutTag: { summary: 'A plant without a tag', value: { id: 2, name: 'Fern' } },
+      withTag: { summary: 'A plant with a tag', value: monstera },
+      withoutTag: { summary: 'A plant without a tag', value: fern },
     },
   },
   responses: {
     200: jsonSuccess(
       'The plant is stored, or was already stored by this caller with the same fields (an identical retry writes nothing). The body is the Plant: no id, and an optional field only when the plant has it.',
-      schemaRef('Plant'),
+      schemaRef(Plant),
       {
-        withTag: { summary: 'A plant with a tag', value: { name: 'Monstera', tag: 'indoor' } },
-        withoutTag: { summary: 'A plant without a tag', value: { name: 'Fern' } },
+        withTag: { summary: 'A plant with a tag', value: exampleOf(Plant) },
+        withoutTag: { summary: 'A plant without a tag', value: fernContent },
       },
     ),
-    ...errorResponses([400, 401, 403, 409, 413, 415, 500, 503], {
-      409: {
-        description:
-          'A plant with this id is already stored with different content (any field), or by another caller (who is never named). A stored plant is never overwritten.',
-        examples: {
-          conflict: {
-            summary: 'The id holds another plant',
-            message: conflictMessage(1, 'content'),
-          },
-          taken: {
-            summary: "The id is another caller's",
-            message: conflictMessage(1, 'notOwner'),
-          },
-        },
+  },
+  errors: {
+    409: {
+      description:
+        'A plant with this id is already stored with different content (any field), or by another caller (who is never named). A stored plant is never overwritten.',
+      examples: {
+        conflict: { summary: 'The id holds another plant', message: conflictMessage(1, 'content') },
+        taken: { summary: "The id is another caller's", message: conflictMessage(1, 'notOwner') },
       },
-    }),
+    },
   },
 };

@@ -1,19 +1,20 @@
 // The events a caller's own endpoints are sent (OpenAPI 3.1 `webhooks`), one per delivered type:
 // a type without its words here fails the typecheck.
 import type { DeliveredType } from '#lib/endpointDeliveries/store.ts';
-import { type Json, schemaRef } from '../shared.ts';
+import { IdentifiedPlant } from '#lib/plants/schemas.ts';
+import { type Json, schemaRef } from '../schemas.ts';
 import { signatureHeaders } from './plantAdded.ts';
 
 const WORDS: Record<DeliveredType, { summary: string; description: string; data: Json }> = {
   'plant.added': {
     summary: 'One of your plants was added',
     description: 'A first create of one of your plants (never a replay).',
-    data: schemaRef('PlantWithId'),
+    data: schemaRef(IdentifiedPlant),
   },
   'plant.updated': {
     summary: 'One of your plants was changed',
     description: 'A `PUT` or `PATCH` of one of your plants that wrote: the plant as it now is.',
-    data: schemaRef('PlantWithId'),
+    data: schemaRef(IdentifiedPlant),
   },
   'plant.deleted': {
     summary: 'One of your plants was deleted',

@@ -1,13 +1,10 @@
 // GET /plants/{id} in the published document.
+import { IdentifiedPlant } from '#lib/plants/schemas.ts';
 import { getPlantRoute } from '#lib/routes/getPlant.ts';
-import {
-  errorResponses,
-  headerRef,
-  jsonSuccess,
-  type OperationDescription,
-  schemaRef,
-} from '../shared.ts';
-import { badPathId } from './pathId.ts';
+import type { OperationDescription } from '../document.ts';
+import { monstera } from '../examples.ts';
+import { jsonSuccess } from '../responses.ts';
+import { headerRef, schemaRef } from '../schemas.ts';
 
 export const operation: OperationDescription = {
   route: getPlantRoute,
@@ -17,10 +14,9 @@ export const operation: OperationDescription = {
   responses: {
     200: jsonSuccess(
       'The plant, with its id, and an optional field only when set.',
-      schemaRef('PlantWithId'),
-      { plant: { summary: 'A plant', value: { id: 1, name: 'Monstera', tag: 'indoor' } } },
+      schemaRef(IdentifiedPlant),
+      { plant: { summary: 'A plant', value: monstera } },
       { ETag: headerRef('ETag') },
     ),
-    ...errorResponses([400, 401, 403, 404, 500, 503], { 400: badPathId }),
   },
 };

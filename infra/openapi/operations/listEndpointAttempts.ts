@@ -1,18 +1,18 @@
 // GET /webhooks/{id}/attempts in the published document.
+import { Attempt } from '#lib/endpoints/schemas.ts';
 import { LIST_LIMIT_MAX } from '#lib/http/paging.ts';
 import {
   AttemptsQuery,
   INVALID_ATTEMPTS_CURSOR,
   listEndpointAttemptsRoute,
 } from '#lib/routes/listEndpointAttempts.ts';
-import {
-  errorResponses,
-  jsonSuccess,
-  type OperationDescription,
-  refusalOf,
-  schemaRef,
-} from '../shared.ts';
-import { badEndpointId, endpointNotFound, endpointsUnavailable } from './endpointErrors.ts';
+import type { OperationDescription } from '../document.ts';
+import { badEndpointId } from '../endpointErrors.ts';
+import { attempt } from '../examples.ts';
+import { jsonSuccess } from '../responses.ts';
+import { arrayOf, refusalOf } from '../schemas.ts';
+
+const { status: _, durationMs: __, ...unanswered } = attempt;
 
 export const operation: OperationDescription = {
   route: listEndpointAttemptsRoute,
@@ -22,27 +22,13 @@ export const operation: OperationDescription = {
   responses: {
     200: jsonSuccess(
       'A page of attempts, newest first; `[]` when there are none.',
-      { type: 'array', items: schemaRef('Attempt') },
+      arrayOf(Attempt),
       {
         page: {
           summary: 'A retry that succeeded after a timeout',
           value: [
-            {
-              webhookId: 'msg_p5jXN8AQM9LWM0D4loKWxJ',
-              type: 'plant.added',
-              attempt: 2,
-              at: '2026-11-25T12:00:05.000Z',
-              status: 200,
-              durationMs: 84,
-            },
-            {
-              webhookId: 'msg_p5jXN8AQM9LWM0D4loKWxJ',
-              type: 'plant.added',
-              attempt: 1,
-              at: '2026-11-25T12:00:00.000Z',
-              error: 'no answer within 5000 ms',
-              durationMs: 5000,
-            },
+            { ...attempt, attempt: 2, at: '2026-11-25T12:00:05.000Z' },
+            { ...unanswered, error: 'no answer within 5000 ms', durationMs: 5000 },
           ],
         },
       },
@@ -55,21 +41,19 @@ export const operation: OperationDescription = {
         },
       },
     ),
-    ...errorResponses([400, 401, 403, 404, 500, 503], {
-      400: {
-        description:
-          'The path id is not an endpoint id, or `limit` or `cursor` is not valid, or the query has a parameter the list does not know. The message names it and why.',
-        examples: {
-          ...badEndpointId.examples,
-          badLimit: {
-            summary: 'A limit out of range',
-            message: refusalOf(AttemptsQuery, { limit: String(LIST_LIMIT_MAX + 1) }),
-          },
-          badCursor: { summary: 'A cursor that was altered', message: INVALID_ATTEMPTS_CURSOR },
+  },
+  errors: {
+    400: {
+      description:
+        'The path id is not an endpoint id, or `limit` or `cursor` is not valid, or the query has a parameter the list does not know. The message names it and why.',
+      examples: {
+        ...badEndpointId.examples,
+        badLimit: {
+          summary: 'A limit out of range',
+          message: refusalOf(AttemptsQuery, { limit: String(LIST_LIMIT_MAX + 1) }),
         },
+        badCursor: { summary: 'A cursor that was altered', message: INVALID_ATTEMPTS_CURSOR },
       },
-      404: endpointNotFound,
-      503: endpointsUnavailable,
-    }),
+    },
   },
 };

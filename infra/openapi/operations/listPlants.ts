@@ -1,14 +1,12 @@
 // GET /plants in the published document.
 import { LIST_LIMIT_MAX } from '#lib/http/paging.ts';
 import { ListQuery } from '#lib/plants/listQuery.ts';
+import { IdentifiedPlant } from '#lib/plants/schemas.ts';
 import { INVALID_CURSOR, listPlantsRoute } from '#lib/routes/listPlants.ts';
-import {
-  errorResponses,
-  jsonSuccess,
-  type OperationDescription,
-  refusalOf,
-  schemaRef,
-} from '../shared.ts';
+import type { OperationDescription } from '../document.ts';
+import { fern, monstera } from '../examples.ts';
+import { jsonSuccess } from '../responses.ts';
+import { arrayOf, refusalOf } from '../schemas.ts';
 
 export const operation: OperationDescription = {
   route: listPlantsRoute,
@@ -18,15 +16,9 @@ export const operation: OperationDescription = {
   responses: {
     200: jsonSuccess(
       "A page of the caller's plants, oldest first (`[]` when there are none), each with its id, and an optional field only when set.",
-      { type: 'array', items: schemaRef('PlantWithId') },
+      arrayOf(IdentifiedPlant),
       {
-        page: {
-          summary: 'Two plants',
-          value: [
-            { id: 1, name: 'Monstera', tag: 'indoor' },
-            { id: 2, name: 'Fern' },
-          ],
-        },
+        page: { summary: 'Two plants', value: [monstera, fern] },
         empty: { summary: 'No plants yet', value: [] },
       },
       {
@@ -40,29 +32,23 @@ export const operation: OperationDescription = {
         },
       },
     ),
-    ...errorResponses([400, 401, 403, 500, 503], {
-      400: {
-        description:
-          '`limit`, `tag` or `cursor` is not valid, or the query has a parameter the list does not know. The message names the parameter and why.',
-        examples: {
-          badLimit: {
-            summary: 'A limit out of range',
-            message: refusalOf(ListQuery, { limit: String(LIST_LIMIT_MAX + 1) }),
-          },
-          emptyTag: {
-            summary: 'An empty tag',
-            message: refusalOf(ListQuery, { tag: '' }),
-          },
-          unknownParameter: {
-            summary: 'A parameter the list does not know',
-            message: refusalOf(ListQuery, { type: 'indoor' }),
-          },
-          badCursor: {
-            summary: 'A cursor that was altered',
-            message: INVALID_CURSOR,
-          },
+  },
+  errors: {
+    400: {
+      description:
+        '`limit`, `tag` or `cursor` is not valid, or the query has a parameter the list does not know. The message names the parameter and why.',
+      examples: {
+        badLimit: {
+          summary: 'A limit out of range',
+          message: refusalOf(ListQuery, { limit: String(LIST_LIMIT_MAX + 1) }),
         },
+        emptyTag: { summary: 'An empty tag', message: refusalOf(ListQuery, { tag: '' }) },
+        unknownParameter: {
+          summary: 'A parameter the list does not know',
+          message: refusalOf(ListQuery, { type: 'indoor' }),
+        },
+        badCursor: { summary: 'A cursor that was altered', message: INVALID_CURSOR },
       },
-    }),
+    },
   },
 };

@@ -1,16 +1,11 @@
 // PATCH /plants/{id} in the published document.
 import { BODY_REFUSALS } from '#lib/http/jsonBody.ts';
-import { PlantPatch } from '#lib/plants/schemas.ts';
+import { IdentifiedPlant, PlantPatch } from '#lib/plants/schemas.ts';
 import { patchPlantRoute } from '#lib/routes/patchPlant.ts';
-import {
-  errorResponses,
-  headerRef,
-  ifMatchParameter,
-  jsonSuccess,
-  type OperationDescription,
-  refusalOf,
-  schemaRef,
-} from '../shared.ts';
+import type { OperationDescription } from '../document.ts';
+import { monstera } from '../examples.ts';
+import { ifMatchParameter, jsonSuccess } from '../responses.ts';
+import { headerRef, refusalOf, schemaRef } from '../schemas.ts';
 import { otherIdExample, staleVersion } from './plantUpdates.ts';
 
 export const operation: OperationDescription = {
@@ -30,38 +25,33 @@ export const operation: OperationDescription = {
   responses: {
     200: jsonSuccess(
       'The plant as changed, with its new `ETag`.',
-      schemaRef('PlantWithId'),
-      {
-        changed: {
-          summary: 'The changed plant',
-          value: { id: 1, name: 'Monstera', tag: 'outdoor' },
-        },
-      },
+      schemaRef(IdentifiedPlant),
+      { changed: { summary: 'The changed plant', value: { ...monstera, tag: 'outdoor' } } },
       { ETag: headerRef('ETag') },
     ),
-    ...errorResponses([400, 401, 403, 404, 412, 413, 415, 500, 503], {
-      415: {
-        description:
-          "`Content-Type` is missing, or neither `application/merge-patch+json` nor `application/json` (with or without parameters such as `charset`). Another JSON type, such as JSON Patch's `application/json-patch+json`, means something else.",
-        examples: {
-          jsonPatch: {
-            summary: 'A JSON Patch (RFC 6902) sent instead',
-            message: BODY_REFUSALS.mediaType(patchPlantRoute.body.mediaTypes),
-          },
+  },
+  errors: {
+    400: {
+      description:
+        'The path id, the body or `If-Match` is not valid: the body is missing, not JSON or not an object, breaks a field rule (`"name": null` included: a plant always has a name), or carries another id than the path. The message names the field and why.',
+      examples: {
+        nullName: {
+          summary: 'A required field removed',
+          message: refusalOf(PlantPatch, { name: null }),
+        },
+        otherId: otherIdExample,
+      },
+    },
+    412: staleVersion,
+    415: {
+      description:
+        "`Content-Type` is missing, or neither `application/merge-patch+json` nor `application/json` (with or without parameters such as `charset`). Another JSON type, such as JSON Patch's `application/json-patch+json`, means something else.",
+      examples: {
+        jsonPatch: {
+          summary: 'A JSON Patch (RFC 6902) sent instead',
+          message: BODY_REFUSALS.mediaType(patchPlantRoute.body.mediaTypes),
         },
       },
-      400: {
-        description:
-          'The path id, the body or `If-Match` is not valid: the body is missing, not JSON or not an object, breaks a field rule (`"name": null` included: a plant always has a name), or carries another id than the path. The message names the field and why.',
-        examples: {
-          nullName: {
-            summary: 'A required field removed',
-            message: refusalOf(PlantPatch, { name: null }),
-          },
-          otherId: otherIdExample,
-        },
-      },
-      412: staleVersion,
-    }),
+    },
   },
 };

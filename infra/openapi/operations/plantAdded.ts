@@ -1,6 +1,8 @@
 // The "plant added" webhook in the published document (OpenAPI 3.1 `webhooks`), under the name
 // the original document gives it.
-import { schemaRef } from '../shared.ts';
+import { IdentifiedPlant } from '#lib/plants/schemas.ts';
+import { monstera } from '../examples.ts';
+import { schemaRef } from '../schemas.ts';
 
 /** Standard Webhooks' headers, as every delivery carries them (the callers' endpoints' too). */
 export const signatureHeaders = () => plantAdded.operation.post.parameters;
@@ -49,12 +51,9 @@ export const plantAdded = {
         required: true,
         content: {
           'application/json': {
-            schema: schemaRef('PlantWithId'),
+            schema: schemaRef(IdentifiedPlant),
             examples: {
-              added: {
-                summary: 'A plant with a tag',
-                value: { id: 1, name: 'Monstera', tag: 'indoor' },
-              },
+              added: { summary: 'A plant with a tag', value: monstera },
             },
           },
         },

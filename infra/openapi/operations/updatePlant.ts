@@ -1,15 +1,10 @@
 // PUT /plants/{id} in the published document.
-import { PlantUpdate } from '#lib/plants/schemas.ts';
+import { IdentifiedPlant, PlantUpdate } from '#lib/plants/schemas.ts';
 import { updatePlantRoute } from '#lib/routes/updatePlant.ts';
-import {
-  errorResponses,
-  headerRef,
-  ifMatchParameter,
-  jsonSuccess,
-  type OperationDescription,
-  refusalOf,
-  schemaRef,
-} from '../shared.ts';
+import type { OperationDescription } from '../document.ts';
+import { monstera } from '../examples.ts';
+import { ifMatchParameter, jsonSuccess } from '../responses.ts';
+import { headerRef, refusalOf, schemaRef } from '../schemas.ts';
 import { otherIdExample, staleVersion } from './plantUpdates.ts';
 
 export const operation: OperationDescription = {
@@ -23,37 +18,29 @@ export const operation: OperationDescription = {
       "The plant's new fields. An id, if present, must be the path's id, so that what was read can be sent back.",
     examples: {
       rename: { summary: 'A new name, no tag', value: { name: 'Monstera deliciosa' } },
-      asRead: {
-        summary: 'A plant as read, changed',
-        value: { id: 1, name: 'Monstera', tag: 'outdoor' },
-      },
+      asRead: { summary: 'A plant as read, changed', value: { ...monstera, tag: 'outdoor' } },
     },
   },
   responses: {
     200: jsonSuccess(
       'The plant as updated, with its new `ETag`.',
-      schemaRef('PlantWithId'),
-      {
-        updated: {
-          summary: 'The updated plant',
-          value: { id: 1, name: 'Monstera deliciosa' },
-        },
-      },
+      schemaRef(IdentifiedPlant),
+      { updated: { summary: 'The updated plant', value: { id: 1, name: 'Monstera deliciosa' } } },
       { ETag: headerRef('ETag') },
     ),
-    ...errorResponses([400, 401, 403, 404, 412, 413, 415, 500, 503], {
-      400: {
-        description:
-          'The path id, the body or `If-Match` is not valid: the body is missing, not JSON or not an object, breaks a field rule, or carries another id than the path. The message names the field and why.',
-        examples: {
-          missingName: {
-            summary: 'A required field is missing',
-            message: refusalOf(PlantUpdate, {}),
-          },
-          otherId: otherIdExample,
+  },
+  errors: {
+    400: {
+      description:
+        'The path id, the body or `If-Match` is not valid: the body is missing, not JSON or not an object, breaks a field rule, or carries another id than the path. The message names the field and why.',
+      examples: {
+        missingName: {
+          summary: 'A required field is missing',
+          message: refusalOf(PlantUpdate, {}),
         },
+        otherId: otherIdExample,
       },
-      412: staleVersion,
-    }),
+    },
+    412: staleVersion,
   },
 };
