@@ -19,11 +19,10 @@ import { ErrorBody } from '#lib/http/errorBody.ts';
 import type { InputSchemas } from '#lib/http/validateInput.ts';
 import { PlantPath } from '#lib/plants/params.ts';
 import { IdentifiedPlant, NewPlant, Plant, PlantPatch, PlantUpdate } from '#lib/plants/schemas.ts';
-import { ROUTE_NAMES, ROUTES, type RouteName, routeKey } from '#lib/routes/routeList.ts';
+import { ROUTE_NAMES, ROUTES, type RouteName } from '#lib/routes/routeList.ts';
 import { endpointErrors } from './endpointErrors.ts';
-import { type ErrorWordings, errorResponses, plantErrors } from './errors.ts';
-import { endpointEvents } from './operations/endpointEvents.ts';
-import { plantAdded } from './operations/plantAdded.ts';
+import { type ErrorWordings, errorResponses } from './errors.ts';
+import { plantErrors } from './plantErrors.ts';
 import { componentHeaders, type Examples } from './responses.ts';
 import {
   type Json,
@@ -33,6 +32,7 @@ import {
   schemaName,
   schemaRef,
 } from './schemas.ts';
+import { webhooks } from './webhooks.ts';
 
 /** The document's file, at the repository root. */
 export const OPENAPI_FILE = 'openapi.yaml';
@@ -43,8 +43,6 @@ export const OPENAPI_FILE = 'openapi.yaml';
  * access, body and path decide come from the route list and the route itself.
  */
 export interface OperationDescription {
-  /** The route as the pipeline runs it: its name, and the schemas of its body, path and query. */
-  route: { name: string } & InputSchemas<unknown, unknown, unknown>;
   summary: string;
   description: string;
   /** Parameters the route reads besides its schemas' (a header its logic reads). */
@@ -56,6 +54,9 @@ export interface OperationDescription {
   /** Its own error statuses (409, 412, 429...), and its own wording of those the list decides. */
   errors?: ErrorWordings;
 }
+
+/** The schemas a route validates with: its body's, its path's and its query's. */
+type RouteSchemas = InputSchemas<unknown, unknown, unknown>;
 
 /** The named schemas, in the document's order: request bodies, answers and the Error object. */
 const SCHEMAS = [
@@ -70,27 +71,25 @@ const SHARED_PATHS = { PlantId: PlantPath, EndpointId: EndpointPath };
 /** How each resource's routes word the statuses they share (by the path's first segment). */
 const RESOURCE_ERRORS = { plants: plantErrors, webhooks: endpointErrors };
 
-/** The words of a route, from operations/<name>.ts: a route without them fails the generator. */
-const descriptionOf = async (name: RouteName): Promise<OperationDescription> => {
-  let described: { operation?: OperationDescription };
+/** A route (lib/routes/<name>.ts) and its words (operations/<name>.ts), which it cannot lack. */
+const load = async (name: RouteName) => {
+  const routeModule: Record<string, RouteSchemas> = await import(`#lib/routes/${name}.ts`);
+  const route = routeModule[`${name}Route`];
+  if (!route) throw new Error(`lib/routes/${name}.ts must export its route as ${name}Route`);
   try {
-    described = await import(`./operations/${name}.ts`);
+    const { operation }: { operation: OperationDescription } = await import(
+      `./operations/${name}.ts`
+    );
+    return { name, route, operation };
   } catch (cause) {
     const missing = `${name} is in the route list: describe it in infra/openapi/operations/${name}.ts`;
     throw new Error(missing, { cause });
   }
-  const { operation } = described;
-  if (operation?.route.name !== routeKey(ROUTES[name])) {
-    throw new Error(
-      `infra/openapi/operations/${name}.ts must export the operation of ${name}'s route`,
-    );
-  }
-  return operation;
 };
 
 /** One route as an OpenAPI Operation Object. */
-const operationOf = (name: RouteName, operation: OperationDescription): Json => {
-  const { route, summary, description, parameters: read = [], requestBody } = operation;
+const operationOf = ({ name, route, operation }: Awaited<ReturnType<typeof load>>): Json => {
+  const { summary, description, parameters: read = [], requestBody } = operation;
   const { path, query, body } = route;
   const sharedPath = Object.entries(SHARED_PATHS).find(([, shared]) => shared === path)?.[0];
   const parameters = [
@@ -133,16 +132,14 @@ const operationOf = (name: RouteName, operation: OperationDescription): Json => 
 
 /** The OpenAPI document, as a plain object in the order it is written. */
 export const openApiDocument = async (): Promise<Json> => {
-  const operations = await Promise.all(
-    ROUTE_NAMES.map(async (name) => [name, await descriptionOf(name)] as const),
-  );
+  const routes = await Promise.all(ROUTE_NAMES.map(load));
   const paths: Record<string, Json> = {};
-  for (const [name, operation] of operations) {
-    const { method, path } = ROUTES[name];
-    paths[path] = { ...paths[path], [method.toLowerCase()]: operationOf(name, operation) };
+  for (const route of routes) {
+    const { method, path } = ROUTES[route.name];
+    paths[path] = { ...paths[path], [method.toLowerCase()]: operationOf(route) };
   }
   // a request body is what a client may send (Zod's input view), any other what the service sends
-  const bodies = new Set(operations.map(([, { route }]) => route.body?.schema));
+  const bodies = new Set(routes.map(({ route }) => route.body?.schema));
   return {
     openapi: '3.1.0',
     info: {
@@ -163,7 +160,7 @@ export const openApiDocument = async (): Promise<Json> => {
       },
     ],
     paths,
-    webhooks: { [plantAdded.name]: plantAdded.operation, ...endpointEvents },
+    webhooks,
     components: {
       schemas: Object.fromEntries(
         SCHEMAS.map((schema) => [

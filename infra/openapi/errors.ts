@@ -8,7 +8,6 @@ import { ErrorBody } from '#lib/http/errorBody.ts';
 import { INTERNAL_ERROR } from '#lib/http/errorResponder.ts';
 import { BODY_REFUSALS, DEFAULT_MAX_BODY_BYTES, MAX_NESTING } from '#lib/http/jsonBody.ts';
 import type { InputSchemas } from '#lib/http/validateInput.ts';
-import { PlantPath } from '#lib/plants/params.ts';
 import { NewPlant } from '#lib/plants/schemas.ts';
 import { plantNotFoundMessage, STORE_UNAVAILABLE } from '#lib/routes/plantReplies.ts';
 import { REALM, type RouteEntry } from '#lib/routes/routeList.ts';
@@ -29,6 +28,16 @@ const bodyRefusals = `the body is missing or empty, not valid JSON, not a JSON o
 
 const challenge = `Bearer realm="${REALM}"`;
 
+/** The `WWW-Authenticate` header of a 401 and a 403: this description, this error in its example. */
+const bearerChallenge = (description: string, error: string) => ({
+  'WWW-Authenticate': {
+    description,
+    required: true,
+    schema: { type: 'string' },
+    example: `${challenge}, ${error}`,
+  },
+});
+
 /** The scope the 403's examples name. */
 const EXAMPLE_SCOPE = 'plants:write';
 
@@ -47,14 +56,10 @@ const API_STATUSES: Record<number, ErrorStatus> = {
   401: {
     description:
       'No `Authorization: Bearer <token>` header, or the token is not valid (bad signature, expired, not yet valid, wrong issuer or audience, unknown key, disallowed algorithm).',
-    headers: {
-      'WWW-Authenticate': {
-        description: `The Bearer challenge (RFC 6750): \`${challenge}\`, plus \`error="invalid_token"\` when a token was presented.`,
-        required: true,
-        schema: { type: 'string' },
-        example: `${challenge}, error="invalid_token"`,
-      },
-    },
+    headers: bearerChallenge(
+      `The Bearer challenge (RFC 6750): \`${challenge}\`, plus \`error="invalid_token"\` when a token was presented.`,
+      'error="invalid_token"',
+    ),
     examples: {
       missingToken: { summary: 'No Authorization header', message: BEARER_REFUSALS.missing },
       expiredToken: {
@@ -66,14 +71,10 @@ const API_STATUSES: Record<number, ErrorStatus> = {
   403: {
     description:
       'The token is valid but lacks the scope the deployment requires for this operation (`AUTH_READ_SCOPE` for reading, `AUTH_WRITE_SCOPE` for writing; each only when set).',
-    headers: {
-      'WWW-Authenticate': {
-        description: `The Bearer challenge (RFC 6750) naming the missing scope: \`${challenge}, error="insufficient_scope", scope="..."\`.`,
-        required: true,
-        schema: { type: 'string' },
-        example: `${challenge}, error="insufficient_scope", scope="${EXAMPLE_SCOPE}"`,
-      },
-    },
+    headers: bearerChallenge(
+      `The Bearer challenge (RFC 6750) naming the missing scope: \`${challenge}, error="insufficient_scope", scope="..."\`.`,
+      `error="insufficient_scope", scope="${EXAMPLE_SCOPE}"`,
+    ),
     examples: {
       missingScope: {
         summary: 'The token lacks the required scope',
@@ -124,25 +125,6 @@ const API_STATUSES: Record<number, ErrorStatus> = {
     },
   },
 };
-
-/** How the plant routes word what API.md does not: the 400 of a route whose only input is its path. */
-export const plantErrors = (
-  _entry: RouteEntry,
-  { body }: InputSchemas<unknown, unknown, unknown>,
-) =>
-  body
-    ? {}
-    : {
-        400: {
-          description: 'The path id is not an integer in plain decimal digits within the id range.',
-          examples: {
-            badId: {
-              summary: 'An id written as 007',
-              message: refusalOf(PlantPath, { id: '007' }),
-            },
-          },
-        },
-      };
 
 /**
  * The statuses the route list and a route's schemas decide: a body, a query or a path parameter

@@ -23,6 +23,16 @@ export const jsonSuccess = (
   content: { 'application/json': { schema, examples } },
 });
 
+/** The `Link` header of a page that is not the last (RFC 8288). */
+export const nextPageLink = (description: string, example?: string) => ({
+  Link: {
+    description,
+    required: false,
+    schema: { type: 'string', pattern: '^<[^>]+>; rel="next"$' },
+    ...(example ? { example } : {}),
+  },
+});
+
 /** The header of a conditional update (PUT and PATCH): the version the change was made against. */
 export const ifMatchParameter = {
   name: 'If-Match',

@@ -1,14 +1,13 @@
 // POST /webhooks in the published document.
 import { EndpointWithSecret } from '#lib/endpoints/schemas.ts';
 import { MAX_ENDPOINTS_PER_CALLER } from '#lib/endpoints/store.ts';
-import { createEndpointRoute, ENDPOINT_LIMIT_MESSAGE } from '#lib/routes/createEndpoint.ts';
+import { ENDPOINT_LIMIT_MESSAGE } from '#lib/routes/createEndpoint.ts';
 import type { OperationDescription } from '../document.ts';
 import { allEvents, endpoint, secret } from '../examples.ts';
 import { commonHeaders } from '../responses.ts';
 import { schemaRef } from '../schemas.ts';
 
 export const operation: OperationDescription = {
-  route: createEndpointRoute,
   summary: 'Register a webhook endpoint',
   description:
     "Registers a receiver of yours, to be told of your own plants only: each event of its `events` (every type when left out), signed with its secret as Standard Webhooks says. The answer is the only one that holds the secret, but a rotation's: keep it. At most " +

@@ -1,6 +1,6 @@
 // POST /plants in the published document.
 import { Plant } from '#lib/plants/schemas.ts';
-import { conflictMessage, createPlantRoute } from '#lib/routes/createPlant.ts';
+import { conflictMessage } from '#lib/routes/createPlant.ts';
 import type { OperationDescription } from '../document.ts';
 import { fern, monstera } from '../examples.ts';
 import { jsonSuccess } from '../responses.ts';
@@ -9,7 +9,6 @@ import { exampleOf, schemaRef } from '../schemas.ts';
 const { id: _, ...fernContent } = fern;
 
 export const operation: OperationDescription = {
-  route: createPlantRoute,
   summary: 'Create a plant',
   description:
     "Creates a new plant in the store. Retries are safe: the same `id` with the same fields, sent again by the caller who created it, answers 200 with that plant and writes nothing; the same `id` with any field different, or another caller's plant, answers 409. Properties that are not fields of NewPlant are ignored: never stored, never echoed.",

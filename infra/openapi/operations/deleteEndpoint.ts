@@ -1,10 +1,8 @@
 // DELETE /webhooks/{id} in the published document.
-import { deleteEndpointRoute } from '#lib/routes/deleteEndpoint.ts';
 import type { OperationDescription } from '../document.ts';
 import { commonHeaders } from '../responses.ts';
 
 export const operation: OperationDescription = {
-  route: deleteEndpointRoute,
   summary: 'Delete a webhook endpoint',
   description:
     'Removes one of your webhook endpoints: nothing more is sent to it. A retry after a success answers 404.',

@@ -1,10 +1,8 @@
 // DELETE /plants/{id} in the published document.
-import { deletePlantRoute } from '#lib/routes/deletePlant.ts';
 import type { OperationDescription } from '../document.ts';
 import { commonHeaders } from '../responses.ts';
 
 export const operation: OperationDescription = {
-  route: deletePlantRoute,
   summary: 'Delete a plant',
   description:
     "Deletes a single plant based on the ID supplied: the caller's own. A retry after a success answers 404: the effect is the same, the status need not be.",

@@ -1,6 +1,5 @@
 // GET /webhooks/{id} in the published document.
 import { Endpoint } from '#lib/endpoints/schemas.ts';
-import { getEndpointRoute } from '#lib/routes/getEndpoint.ts';
 import type { OperationDescription } from '../document.ts';
 import { endpoint } from '../examples.ts';
 import { jsonSuccess } from '../responses.ts';
@@ -9,7 +8,6 @@ import { schemaRef } from '../schemas.ts';
 const { createdAt, ...registered } = endpoint;
 
 export const operation: OperationDescription = {
-  route: getEndpointRoute,
   summary: 'Read a webhook endpoint',
   description: 'One of your webhook endpoints, without its secret.',
   responses: {

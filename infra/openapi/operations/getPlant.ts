@@ -1,13 +1,11 @@
 // GET /plants/{id} in the published document.
 import { IdentifiedPlant } from '#lib/plants/schemas.ts';
-import { getPlantRoute } from '#lib/routes/getPlant.ts';
 import type { OperationDescription } from '../document.ts';
 import { monstera } from '../examples.ts';
 import { jsonSuccess } from '../responses.ts';
 import { headerRef, schemaRef } from '../schemas.ts';
 
 export const operation: OperationDescription = {
-  route: getPlantRoute,
   summary: 'Read a plant',
   description:
     "Returns the caller's plant with this id, and its version as a strong `ETag` to send back in `If-Match` when updating it.",

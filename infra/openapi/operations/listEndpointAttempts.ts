@@ -1,21 +1,16 @@
 // GET /webhooks/{id}/attempts in the published document.
 import { Attempt } from '#lib/endpoints/schemas.ts';
 import { LIST_LIMIT_MAX } from '#lib/http/paging.ts';
-import {
-  AttemptsQuery,
-  INVALID_ATTEMPTS_CURSOR,
-  listEndpointAttemptsRoute,
-} from '#lib/routes/listEndpointAttempts.ts';
+import { AttemptsQuery, INVALID_ATTEMPTS_CURSOR } from '#lib/routes/listEndpointAttempts.ts';
 import type { OperationDescription } from '../document.ts';
 import { badEndpointId } from '../endpointErrors.ts';
 import { attempt } from '../examples.ts';
-import { jsonSuccess } from '../responses.ts';
+import { jsonSuccess, nextPageLink } from '../responses.ts';
 import { arrayOf, refusalOf } from '../schemas.ts';
 
 const { status: _, durationMs: __, ...unanswered } = attempt;
 
 export const operation: OperationDescription = {
-  route: listEndpointAttemptsRoute,
   summary: "List a webhook endpoint's delivery attempts",
   description:
     "Every delivery attempt to your endpoint in the last 14 days (each event, ping and resend, each retry), newest first, a page at a time, paged as the plant list is: when more remain, the `Link` header holds the next page's address. A query parameter the list does not know answers 400 naming it.",
@@ -32,14 +27,9 @@ export const operation: OperationDescription = {
           ],
         },
       },
-      {
-        Link: {
-          description:
-            'Present when more attempts remain: `<next page URL>; rel="next"` (RFC 8288), keeping the `limit`.',
-          required: false,
-          schema: { type: 'string', pattern: '^<[^>]+>; rel="next"$' },
-        },
-      },
+      nextPageLink(
+        'Present when more attempts remain: `<next page URL>; rel="next"` (RFC 8288), keeping the `limit`.',
+      ),
     ),
   },
   errors: {

@@ -1,13 +1,11 @@
 // GET /webhooks in the published document.
 import { Endpoint } from '#lib/endpoints/schemas.ts';
-import { listEndpointsRoute } from '#lib/routes/listEndpoints.ts';
 import type { OperationDescription } from '../document.ts';
 import { endpoint } from '../examples.ts';
 import { jsonSuccess } from '../responses.ts';
 import { arrayOf } from '../schemas.ts';
 
 export const operation: OperationDescription = {
-  route: listEndpointsRoute,
   summary: 'List your webhook endpoints',
   description: 'Your webhook endpoints, oldest first: at most 10, so one page. No secret is shown.',
   responses: {

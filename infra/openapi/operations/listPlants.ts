@@ -2,14 +2,13 @@
 import { LIST_LIMIT_MAX } from '#lib/http/paging.ts';
 import { ListQuery } from '#lib/plants/listQuery.ts';
 import { IdentifiedPlant } from '#lib/plants/schemas.ts';
-import { INVALID_CURSOR, listPlantsRoute } from '#lib/routes/listPlants.ts';
+import { INVALID_CURSOR } from '#lib/routes/listPlants.ts';
 import type { OperationDescription } from '../document.ts';
 import { fern, monstera } from '../examples.ts';
-import { jsonSuccess } from '../responses.ts';
+import { jsonSuccess, nextPageLink } from '../responses.ts';
 import { arrayOf, refusalOf } from '../schemas.ts';
 
 export const operation: OperationDescription = {
-  route: listPlantsRoute,
   summary: "List the caller's plants",
   description:
     "Returns all plants from the system that the user has access to: the caller's own, oldest first, a page at a time; with `tag`, only those with exactly that tag. When more remain, the `Link` header holds the next page's address (with the same `limit` and `tag`); the last page has none. One request reads one page. A query parameter the list does not know answers 400 naming it, never ignored.",
@@ -21,16 +20,10 @@ export const operation: OperationDescription = {
         page: { summary: 'Two plants', value: [monstera, fern] },
         empty: { summary: 'No plants yet', value: [] },
       },
-      {
-        Link: {
-          description:
-            'Present when more plants remain: `<next page URL>; rel="next"` (RFC 8288), built from the host and path of the request, keeping its `limit` and `tag`.',
-          required: false,
-          schema: { type: 'string', pattern: '^<[^>]+>; rel="next"$' },
-          example:
-            '<https://api.example.com/plants?limit=20&cursor=WyIyMDI2LTExLTIyVDEwOjAwOjAwLjAwMFoiLDFd.Xy3kQ9_aBc1dEf2g>; rel="next"',
-        },
-      },
+      nextPageLink(
+        'Present when more plants remain: `<next page URL>; rel="next"` (RFC 8288), built from the host and path of the request, keeping its `limit` and `tag`.',
+        '<https://api.example.com/plants?limit=20&cursor=WyIyMDI2LTExLTIyVDEwOjAwOjAwLjAwMFoiLDFd.Xy3kQ9_aBc1dEf2g>; rel="next"',
+      ),
     ),
   },
   errors: {

@@ -4,12 +4,11 @@ import { IdentifiedPlant, PlantPatch } from '#lib/plants/schemas.ts';
 import { patchPlantRoute } from '#lib/routes/patchPlant.ts';
 import type { OperationDescription } from '../document.ts';
 import { monstera } from '../examples.ts';
+import { badUpdate, staleVersion } from '../plantErrors.ts';
 import { ifMatchParameter, jsonSuccess } from '../responses.ts';
 import { headerRef, refusalOf, schemaRef } from '../schemas.ts';
-import { otherIdExample, staleVersion } from './plantUpdates.ts';
 
 export const operation: OperationDescription = {
-  route: patchPlantRoute,
   summary: 'Change some fields of a plant',
   description:
     'Changes only the fields the body gives (a JSON Merge Patch, RFC 7396): `null` removes an optional field such as `tag`, and a field left out stays as it is, so a client that does not know a field cannot erase it. Every PATCH that succeeds writes a new version, `{}` included. With `If-Match`, only while the plant still has that version: a concurrent update answers 412 and nothing is written. Never creates a plant.',
@@ -31,17 +30,12 @@ export const operation: OperationDescription = {
     ),
   },
   errors: {
-    400: {
-      description:
-        'The path id, the body or `If-Match` is not valid: the body is missing, not JSON or not an object, breaks a field rule (`"name": null` included: a plant always has a name), or carries another id than the path. The message names the field and why.',
-      examples: {
-        nullName: {
-          summary: 'A required field removed',
-          message: refusalOf(PlantPatch, { name: null }),
-        },
-        otherId: otherIdExample,
+    400: badUpdate(' (`"name": null` included: a plant always has a name)', {
+      nullName: {
+        summary: 'A required field removed',
+        message: refusalOf(PlantPatch, { name: null }),
       },
-    },
+    }),
     412: staleVersion,
     415: {
       description:

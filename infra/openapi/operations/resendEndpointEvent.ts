@@ -1,10 +1,6 @@
 // POST /webhooks/{id}/attempts/{webhookId}/resend in the published document.
 import { EventPath } from '#lib/endpoints/schemas.ts';
-import {
-  endpointDisabledMessage,
-  eventNotFoundMessage,
-  resendEndpointEventRoute,
-} from '#lib/routes/resendEndpointEvent.ts';
+import { endpointDisabledMessage, eventNotFoundMessage } from '#lib/routes/resendEndpointEvent.ts';
 import type { OperationDescription } from '../document.ts';
 import {
   badEndpointId,
@@ -16,7 +12,6 @@ import { endpoint, webhookId } from '../examples.ts';
 import { refusalOf } from '../schemas.ts';
 
 export const operation: OperationDescription = {
-  route: resendEndpointEventRoute,
   summary: 'Resend an event to a webhook endpoint',
   description:
     'Delivers again now an event your endpoint was sent in the last 14 days, with the same `webhook-id` and body (signed afresh), so a receiver that deduplicates by `webhook-id` takes it once. Its attempts start again at 1. A disabled endpoint is refused: enable it first. No body (one sent is ignored).',

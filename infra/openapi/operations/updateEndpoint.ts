@@ -1,13 +1,11 @@
 // PUT /webhooks/{id} in the published document.
 import { Endpoint } from '#lib/endpoints/schemas.ts';
-import { updateEndpointRoute } from '#lib/routes/updateEndpoint.ts';
 import type { OperationDescription } from '../document.ts';
 import { allEvents, endpoint } from '../examples.ts';
 import { jsonSuccess } from '../responses.ts';
 import { schemaRef } from '../schemas.ts';
 
 export const operation: OperationDescription = {
-  route: updateEndpointRoute,
   summary: 'Replace a webhook endpoint',
   description:
     "Replaces the endpoint's `url`, `events`, `description` and `disabled`; each left out takes its default (every event type, no description, enabled), so a PUT enables an endpoint the service disabled unless it sends `disabled: true`. Its secret stays.",

@@ -1,14 +1,12 @@
 // PUT /plants/{id} in the published document.
 import { IdentifiedPlant, PlantUpdate } from '#lib/plants/schemas.ts';
-import { updatePlantRoute } from '#lib/routes/updatePlant.ts';
 import type { OperationDescription } from '../document.ts';
 import { monstera } from '../examples.ts';
+import { badUpdate, staleVersion } from '../plantErrors.ts';
 import { ifMatchParameter, jsonSuccess } from '../responses.ts';
 import { headerRef, refusalOf, schemaRef } from '../schemas.ts';
-import { otherIdExample, staleVersion } from './plantUpdates.ts';
 
 export const operation: OperationDescription = {
-  route: updatePlantRoute,
   summary: 'Update a plant',
   description:
     "Replaces the fields of the caller's plant (an optional field left out, such as `tag`, is removed). With `If-Match`, only while the plant still has that version: a concurrent update answers 412 and nothing is written. Never creates a plant: a new plant comes from `POST /plants`.",
@@ -30,17 +28,9 @@ export const operation: OperationDescription = {
     ),
   },
   errors: {
-    400: {
-      description:
-        'The path id, the body or `If-Match` is not valid: the body is missing, not JSON or not an object, breaks a field rule, or carries another id than the path. The message names the field and why.',
-      examples: {
-        missingName: {
-          summary: 'A required field is missing',
-          message: refusalOf(PlantUpdate, {}),
-        },
-        otherId: otherIdExample,
-      },
-    },
+    400: badUpdate('', {
+      missingName: { summary: 'A required field is missing', message: refusalOf(PlantUpdate, {}) },
+    }),
     412: staleVersion,
   },
 };
