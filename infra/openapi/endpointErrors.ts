@@ -4,7 +4,6 @@
 // resend share: their answer (202) and their most per minute (429).
 import { MAX_SENDS_PER_MINUTE } from '#lib/endpointDeliveries/store.ts';
 import { EndpointPath, NewEndpoint, QueuedDelivery } from '#lib/endpoints/schemas.ts';
-import { BEARER_REFUSALS } from '#lib/http/bearerAuth.ts';
 import type { InputSchemas } from '#lib/http/validateInput.ts';
 import {
   DELIVERIES_UNAVAILABLE,
@@ -14,7 +13,7 @@ import {
   sendsLimitedMessage,
 } from '#lib/routes/endpointReplies.ts';
 import type { RouteEntry } from '#lib/routes/routeList.ts';
-import type { ErrorStatus, ErrorWordings } from './errors.ts';
+import { type ErrorStatus, type ErrorWordings, keysUnavailable } from './errors.ts';
 import { endpoint, webhookId } from './examples.ts';
 import { jsonSuccess } from './responses.ts';
 import { headerRef, refusalOf, schemaRef } from './schemas.ts';
@@ -59,10 +58,7 @@ const endpointsUnavailable: ErrorStatus = {
       summary: 'The endpoint store is busy or unreachable',
       message: ENDPOINTS_UNAVAILABLE,
     },
-    keysUnavailable: {
-      summary: "The identity provider's key set cannot be fetched",
-      message: BEARER_REFUSALS.keysUnavailable,
-    },
+    keysUnavailable,
   },
 };
 

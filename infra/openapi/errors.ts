@@ -41,6 +41,12 @@ const bearerChallenge = (description: string, error: string) => ({
 /** The scope the 403's examples name. */
 const EXAMPLE_SCOPE = 'plants:write';
 
+/** The example of every 503: the identity provider's outage. */
+export const keysUnavailable = {
+  summary: "The identity provider's key set cannot be fetched",
+  message: BEARER_REFUSALS.keysUnavailable,
+};
+
 /** API.md's error statuses, as every route means them unless its resource or itself words one. */
 const API_STATUSES: Record<number, ErrorStatus> = {
   400: {
@@ -118,10 +124,7 @@ const API_STATUSES: Record<number, ErrorStatus> = {
         summary: 'The plant store is busy or unreachable',
         message: STORE_UNAVAILABLE,
       },
-      keysUnavailable: {
-        summary: "The identity provider's key set cannot be fetched",
-        message: BEARER_REFUSALS.keysUnavailable,
-      },
+      keysUnavailable,
     },
   },
 };

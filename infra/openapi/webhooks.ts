@@ -65,71 +65,69 @@ const WORDS: Record<DeliveredType, { summary: string; description: string; data:
   },
 };
 
+/** A delivery as a receiver is POSTed it, signed; its 200 says which answers count as arrived. */
+const delivery = (
+  operationId: string,
+  summary: string,
+  description: string,
+  { content, ...requestBody }: Json,
+  arrived: string,
+) => ({
+  post: {
+    tags: ['webhooks'],
+    operationId,
+    summary,
+    description,
+    parameters: signatureHeaders,
+    requestBody: { ...requestBody, required: true, content },
+    responses: { 200: { description: arrived } },
+  },
+});
+
 const endpointEvents = Object.fromEntries(
   Object.entries(WORDS).map(([type, { summary, description, data }]) => [
     type,
-    {
-      post: {
-        tags: ['webhooks'],
-        // endpointPlantAdded: the operator's receiver has plantAdded
-        operationId: `endpoint${type.replace(/(^|\.)(\w)/g, (_, _dot, first: string) => first.toUpperCase())}`,
-        summary,
-        description: `${description} POSTed to each of your endpoints whose \`events\` hold \`${type}\` (a ping: to the one pinged), signed with its secret (both during a rotation); retried on failure with the same \`webhook-id\`. Events arrive in any order: for a plant's latest state, \`GET\` it.`,
-        parameters: signatureHeaders,
-        requestBody: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: {
-                type: 'object',
-                required: ['type', 'timestamp', 'data'],
-                properties: {
-                  type: { const: type },
-                  timestamp: { type: 'string', format: 'date-time' },
-                  data,
-                },
+    delivery(
+      // endpointPlantAdded: the operator's receiver has plantAdded
+      `endpoint${type.replace(/(^|\.)(\w)/g, (_, _dot, first: string) => first.toUpperCase())}`,
+      summary,
+      `${description} POSTed to each of your endpoints whose \`events\` hold \`${type}\` (a ping: to the one pinged), signed with its secret (both during a rotation); retried on failure with the same \`webhook-id\`. Events arrive in any order: for a plant's latest state, \`GET\` it.`,
+      {
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['type', 'timestamp', 'data'],
+              properties: {
+                type: { const: type },
+                timestamp: { type: 'string', format: 'date-time' },
+                data,
               },
             },
           },
         },
-        responses: {
-          200: {
-            description:
-              'Any 2xx says the delivery arrived. A 410 disables the endpoint; anything else (a redirect too), a refused connection or no answer within 5 seconds is retried on the schedule.',
-          },
-        },
       },
-    },
+      'Any 2xx says the delivery arrived. A 410 disables the endpoint; anything else (a redirect too), a refused connection or no answer within 5 seconds is retried on the schedule.',
+    ),
   ]),
 );
 
 export const webhooks = {
-  '/plant/webhook': {
-    post: {
-      tags: ['webhooks'],
-      operationId: 'plantAdded',
-      summary: 'A plant was added',
+  '/plant/webhook': delivery(
+    'plantAdded',
+    'A plant was added',
+    "Information about a new plant added to the store: POSTed to the deployment's `WEBHOOK_URL` once for each newly stored plant (a first create; never a replay, an update or a delete), within seconds of its `POST /plants` answer, signed as Standard Webhooks says. Delivery is at least once: a receiver deduplicates by `webhook-id`, which every retry and redrive of one event repeats.",
+    {
       description:
-        "Information about a new plant added to the store: POSTed to the deployment's `WEBHOOK_URL` once for each newly stored plant (a first create; never a replay, an update or a delete), within seconds of its `POST /plants` answer, signed as Standard Webhooks says. Delivery is at least once: a receiver deduplicates by `webhook-id`, which every retry and redrive of one event repeats.",
-      parameters: signatureHeaders,
-      requestBody: {
-        description:
-          'Plant added to the store: its id and its fields (an optional one only when set).',
-        required: true,
-        content: {
-          'application/json': {
-            schema: schemaRef(IdentifiedPlant),
-            examples: { added: { summary: 'A plant with a tag', value: monstera } },
-          },
-        },
-      },
-      responses: {
-        200: {
-          description:
-            'Any 2xx says the delivery arrived. Anything else, a refused connection or no answer within 5 seconds is retried with backoff, then kept for a redrive.',
+        'Plant added to the store: its id and its fields (an optional one only when set).',
+      content: {
+        'application/json': {
+          schema: schemaRef(IdentifiedPlant),
+          examples: { added: { summary: 'A plant with a tag', value: monstera } },
         },
       },
     },
-  },
+    'Any 2xx says the delivery arrived. Anything else, a refused connection or no answer within 5 seconds is retried with backoff, then kept for a redrive.',
+  ),
   ...endpointEvents,
 };

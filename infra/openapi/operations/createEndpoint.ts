@@ -4,7 +4,7 @@ import { MAX_ENDPOINTS_PER_CALLER } from '#lib/endpoints/store.ts';
 import { ENDPOINT_LIMIT_MESSAGE } from '#lib/routes/createEndpoint.ts';
 import type { OperationDescription } from '../document.ts';
 import { allEvents, endpoint, secret } from '../examples.ts';
-import { commonHeaders } from '../responses.ts';
+import { jsonSuccess } from '../responses.ts';
 import { schemaRef } from '../schemas.ts';
 
 export const operation: OperationDescription = {
@@ -23,24 +23,19 @@ export const operation: OperationDescription = {
     },
   },
   responses: {
-    201: {
-      description: 'Registered: the endpoint, with its secret (shown here and at rotation only).',
-      headers: {
+    201: jsonSuccess(
+      'Registered: the endpoint, with its secret (shown here and at rotation only).',
+      schemaRef(EndpointWithSecret),
+      { registered: { summary: 'A new endpoint', value: { ...allEvents, secret } } },
+      {
         Location: {
           description: "The endpoint's address: `/webhooks/{id}`.",
           required: true,
           schema: { type: 'string', format: 'uri' },
           example: `https://api.example.com/webhooks/${endpoint.id}`,
         },
-        ...commonHeaders,
       },
-      content: {
-        'application/json': {
-          schema: schemaRef(EndpointWithSecret),
-          examples: { registered: { summary: 'A new endpoint', value: { ...allEvents, secret } } },
-        },
-      },
-    },
+    ),
   },
   errors: {
     409: {
