@@ -16,7 +16,6 @@ import {
   QueuedDelivery,
 } from '#lib/endpoints/schemas.ts';
 import { ErrorBody } from '#lib/http/errorBody.ts';
-import type { InputSchemas } from '#lib/http/validateInput.ts';
 import { PlantPath } from '#lib/plants/params.ts';
 import { IdentifiedPlant, NewPlant, Plant, PlantPatch, PlantUpdate } from '#lib/plants/schemas.ts';
 import { ROUTE_NAMES, ROUTES, type RouteName } from '#lib/routes/routeList.ts';
@@ -29,6 +28,7 @@ import {
   jsonSchema,
   parameterRef,
   parametersOf,
+  type RouteSchemas,
   schemaName,
   schemaRef,
 } from './schemas.ts';
@@ -54,9 +54,6 @@ export interface OperationDescription {
   /** Its own error statuses (409, 412, 429...), and its own wording of those the list decides. */
   errors?: ErrorWordings;
 }
-
-/** The schemas a route validates with: its body's, its path's and its query's. */
-type RouteSchemas = InputSchemas<unknown, unknown, unknown>;
 
 /** The named schemas, in the document's order: request bodies, answers and the Error object. */
 const SCHEMAS = [

@@ -4,7 +4,6 @@
 // resend share: their answer (202) and their most per minute (429).
 import { MAX_SENDS_PER_MINUTE } from '#lib/endpointDeliveries/store.ts';
 import { EndpointPath, NewEndpoint, QueuedDelivery } from '#lib/endpoints/schemas.ts';
-import type { InputSchemas } from '#lib/http/validateInput.ts';
 import {
   DELIVERIES_UNAVAILABLE,
   ENDPOINTS_UNAVAILABLE,
@@ -16,7 +15,7 @@ import type { RouteEntry } from '#lib/routes/routeList.ts';
 import { type ErrorStatus, type ErrorWordings, keysUnavailable } from './errors.ts';
 import { endpoint, webhookId } from './examples.ts';
 import { jsonSuccess } from './responses.ts';
-import { headerRef, refusalOf, schemaRef } from './schemas.ts';
+import { headerRef, type RouteSchemas, refusalOf, schemaRef } from './schemas.ts';
 
 export const badEndpointId = {
   description: 'The path id is not an endpoint id.',
@@ -75,7 +74,7 @@ const alsoUnavailable = (cause: string, name: string, summary: string, message: 
  */
 export const endpointErrors = (
   { queues, settings }: RouteEntry,
-  { body }: InputSchemas<unknown, unknown, unknown>,
+  { body }: RouteSchemas,
 ): ErrorWordings => ({
   400: body ? badEndpointBody : badEndpointId,
   404: endpointNotFound,

@@ -7,12 +7,11 @@ import { BEARER_REFUSALS } from '#lib/http/bearerAuth.ts';
 import { ErrorBody } from '#lib/http/errorBody.ts';
 import { INTERNAL_ERROR } from '#lib/http/errorResponder.ts';
 import { BODY_REFUSALS, DEFAULT_MAX_BODY_BYTES, MAX_NESTING } from '#lib/http/jsonBody.ts';
-import type { InputSchemas } from '#lib/http/validateInput.ts';
 import { NewPlant } from '#lib/plants/schemas.ts';
 import { plantNotFoundMessage, STORE_UNAVAILABLE } from '#lib/routes/plantReplies.ts';
 import { REALM, type RouteEntry } from '#lib/routes/routeList.ts';
 import { commonHeaders } from './responses.ts';
-import { headerRef, type Json, refusalOf, schemaRef } from './schemas.ts';
+import { headerRef, type Json, type RouteSchemas, refusalOf, schemaRef } from './schemas.ts';
 
 /** An error status as an operation means it, and named example messages the service sends. */
 export interface ErrorStatus {
@@ -135,10 +134,7 @@ const API_STATUSES: Record<number, ErrorStatus> = {
  * parameter names what may not be there (404), a body may be too large (413) or not JSON (415),
  * and every route can fail (500) or meet an outage (503).
  */
-const statusesOf = (
-  { access, path }: RouteEntry,
-  { body, query }: InputSchemas<unknown, unknown, unknown>,
-) => {
+const statusesOf = ({ access, path }: RouteEntry, { body, query }: RouteSchemas) => {
   const hasPathParameters = path.includes('{');
   return [
     ...(body || query || hasPathParameters ? [400] : []),
@@ -156,7 +152,7 @@ const statusesOf = (
  */
 export const errorResponses = (
   entry: RouteEntry,
-  route: InputSchemas<unknown, unknown, unknown>,
+  route: RouteSchemas,
   resource: ErrorWordings,
   own: ErrorWordings = {},
 ) => {

@@ -1,16 +1,12 @@
 // How the plant routes word what API.md leaves to them: a path id that is none (400), and what PUT
 // and PATCH share: a field rule or another id than the path's (400), and a stale If-Match (412).
-import type { InputSchemas } from '#lib/http/validateInput.ts';
 import { PlantPath } from '#lib/plants/params.ts';
 import { otherIdMessage, versionMismatchMessage } from '#lib/routes/plantUpdates.ts';
 import type { ErrorStatus, ErrorWordings } from './errors.ts';
-import { refusalOf } from './schemas.ts';
+import { type RouteSchemas, refusalOf } from './schemas.ts';
 
 /** The plant routes' wordings: the 400 of a route whose only input is its path. */
-export const plantErrors = (
-  _entry: unknown,
-  { body }: InputSchemas<unknown, unknown, unknown>,
-): ErrorWordings =>
+export const plantErrors = (_entry: unknown, { body }: RouteSchemas): ErrorWordings =>
   body
     ? {}
     : {
