@@ -14,8 +14,8 @@ import {
 import type { RouteEntry } from '#lib/routes/routeList.ts';
 import { type ErrorStatus, type ErrorWordings, keysUnavailable } from './errors.ts';
 import { endpoint, webhookId } from './examples.ts';
-import { jsonSuccess } from './responses.ts';
-import { headerRef, type RouteSchemas, refusalOf, schemaRef } from './schemas.ts';
+import { jsonSuccess, retryAfterHeader } from './responses.ts';
+import { type RouteSchemas, refusalOf } from './schemas.ts';
 
 export const badEndpointId = {
   description: 'The path id is not an endpoint id.',
@@ -51,7 +51,7 @@ export const endpointNotFound = {
 const endpointsUnavailable: ErrorStatus = {
   description:
     "The endpoint store is throttling or unreachable, the identity provider's key set cannot be fetched, or the request ran out of time. Retry after `Retry-After` seconds.",
-  headers: { 'Retry-After': headerRef('RetryAfter') },
+  headers: retryAfterHeader,
   examples: {
     storeUnavailable: {
       summary: 'The endpoint store is busy or unreachable',
@@ -98,7 +98,7 @@ export const endpointErrors = (
 /** The 429 of a ping or resend: the endpoint's pings and resends together, per minute. */
 export const sendsLimited = {
   description: `The endpoint had ${MAX_SENDS_PER_MINUTE} pings and resends (counted together) this minute: try again after \`Retry-After\` seconds, when the minute ends.`,
-  headers: { 'Retry-After': headerRef('RetryAfter') },
+  headers: retryAfterHeader,
   examples: {
     limited: {
       summary: 'The 11th ping or resend of a minute',
@@ -109,6 +109,6 @@ export const sendsLimited = {
 
 /** The 202 of a ping or resend. */
 export const deliveryQueued = (description: string) =>
-  jsonSuccess(description, schemaRef(QueuedDelivery), {
+  jsonSuccess(description, QueuedDelivery, {
     queued: { summary: 'On its way', value: { webhookId } },
   });

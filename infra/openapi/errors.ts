@@ -10,8 +10,8 @@ import { BODY_REFUSALS, DEFAULT_MAX_BODY_BYTES, MAX_NESTING } from '#lib/http/js
 import { NewPlant } from '#lib/plants/schemas.ts';
 import { plantNotFoundMessage, STORE_UNAVAILABLE } from '#lib/routes/plantReplies.ts';
 import { REALM, type RouteEntry } from '#lib/routes/routeList.ts';
-import { commonHeaders } from './responses.ts';
-import { headerRef, type Json, type RouteSchemas, refusalOf, schemaRef } from './schemas.ts';
+import { commonHeaders, retryAfterHeader } from './responses.ts';
+import { type Json, type RouteSchemas, refusalOf, schemaRef } from './schemas.ts';
 
 /** An error status as an operation means it, and named example messages the service sends. */
 export interface ErrorStatus {
@@ -117,7 +117,7 @@ const API_STATUSES: Record<number, ErrorStatus> = {
   503: {
     description:
       "The plant store is throttling or unreachable, the identity provider's key set cannot be fetched, or the request ran out of time. Retry after `Retry-After` seconds: the same request is always safe to retry, and a 503 does not promise that nothing was written.",
-    headers: { 'Retry-After': headerRef('RetryAfter') },
+    headers: retryAfterHeader,
     examples: {
       storeUnavailable: {
         summary: 'The plant store is busy or unreachable',

@@ -1,7 +1,9 @@
 // What the document's responses share: the headers on every answer (API.md: no caching, no
 // content sniffing), the reusable headers, and a success's shape.
+
+import type * as z from 'zod/mini';
 import { RETRY_AFTER_SECONDS } from '#lib/http/httpError.ts';
-import { headerRef, type Json } from './schemas.ts';
+import { headerRef, type Json, schemaRef } from './schemas.ts';
 
 export type Examples = Record<string, { summary: string; value: unknown }>;
 
@@ -14,13 +16,13 @@ export const commonHeaders = {
 /** A success with a JSON body: its schema, description, named examples and headers. */
 export const jsonSuccess = (
   description: string,
-  schema: Json,
+  schema: z.ZodMiniType,
   examples: Examples,
   headers: Json = {},
 ) => ({
   description,
   headers: { ...headers, ...commonHeaders },
-  content: { 'application/json': { schema, examples } },
+  content: { 'application/json': { schema: schemaRef(schema), examples } },
 });
 
 /** The `Link` header of a page that is not the last (RFC 8288). */
@@ -32,6 +34,12 @@ export const nextPageLink = (description: string, example?: string) => ({
     ...(example ? { example } : {}),
   },
 });
+
+/** When to retry: on each answer that asks the client to wait (a 503, a 429). */
+export const retryAfterHeader = { 'Retry-After': headerRef('RetryAfter') };
+
+/** The plant's version, on each answer that holds a plant it read or wrote. */
+export const etagHeader = { ETag: headerRef('ETag') };
 
 /** The header of a conditional update (PUT and PATCH): the version the change was made against. */
 export const ifMatchParameter = {

@@ -25,16 +25,17 @@ export const jsonSchema = (schema: z.ZodMiniType, io: 'input' | 'output'): Json 
 };
 
 /** A schema's name in components.schemas, as its registry metadata gives it. */
-export const schemaName = (schema: z.ZodMiniType): string => {
+export const schemaName = (schema: z.core.$ZodType): string => {
   const name = schemaNames.get(schema)?.id;
   if (!name) throw new Error('a schema the document refers to has no name in schemaNames');
   return name;
 };
 
-export const schemaRef = (schema: z.ZodMiniType) => ({
-  $ref: `#/components/schemas/${schemaName(schema)}`,
-});
-export const arrayOf = (schema: z.ZodMiniType) => ({ type: 'array', items: schemaRef(schema) });
+/** A reference to a named schema, or to an array of one (`z.array(schema)`). */
+export const schemaRef = (schema: z.core.$ZodType): Json =>
+  schema instanceof z.ZodMiniArray
+    ? { type: 'array', items: schemaRef(schema._zod.def.element) }
+    : { $ref: `#/components/schemas/${schemaName(schema)}` };
 export const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 export const parameterRef = (name: string) => ({ $ref: `#/components/parameters/${name}` });
 

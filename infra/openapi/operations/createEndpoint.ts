@@ -5,7 +5,6 @@ import { ENDPOINT_LIMIT_MESSAGE } from '#lib/routes/createEndpoint.ts';
 import type { OperationDescription } from '../document.ts';
 import { allEvents, endpoint, secret } from '../examples.ts';
 import { jsonSuccess } from '../responses.ts';
-import { schemaRef } from '../schemas.ts';
 
 export const operation: OperationDescription = {
   summary: 'Register a webhook endpoint',
@@ -25,7 +24,7 @@ export const operation: OperationDescription = {
   responses: {
     201: jsonSuccess(
       'Registered: the endpoint, with its secret (shown here and at rotation only).',
-      schemaRef(EndpointWithSecret),
+      EndpointWithSecret,
       { registered: { summary: 'A new endpoint', value: { ...allEvents, secret } } },
       {
         Location: {

@@ -4,7 +4,7 @@ import { conflictMessage } from '#lib/routes/createPlant.ts';
 import type { OperationDescription } from '../document.ts';
 import { fern, monstera } from '../examples.ts';
 import { jsonSuccess } from '../responses.ts';
-import { exampleOf, schemaRef } from '../schemas.ts';
+import { exampleOf } from '../schemas.ts';
 
 const { id: _, ...fernContent } = fern;
 
@@ -22,7 +22,7 @@ export const operation: OperationDescription = {
   responses: {
     200: jsonSuccess(
       'The plant is stored, or was already stored by this caller with the same fields (an identical retry writes nothing). The body is the Plant: no id, and an optional field only when the plant has it.',
-      schemaRef(Plant),
+      Plant,
       {
         withTag: { summary: 'A plant with a tag', value: exampleOf(Plant) },
         withoutTag: { summary: 'A plant without a tag', value: fernContent },

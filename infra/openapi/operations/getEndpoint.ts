@@ -3,7 +3,6 @@ import { Endpoint } from '#lib/endpoints/schemas.ts';
 import type { OperationDescription } from '../document.ts';
 import { endpoint } from '../examples.ts';
 import { jsonSuccess } from '../responses.ts';
-import { schemaRef } from '../schemas.ts';
 
 const { createdAt, ...registered } = endpoint;
 
@@ -11,7 +10,7 @@ export const operation: OperationDescription = {
   summary: 'Read a webhook endpoint',
   description: 'One of your webhook endpoints, without its secret.',
   responses: {
-    200: jsonSuccess('The endpoint.', schemaRef(Endpoint), {
+    200: jsonSuccess('The endpoint.', Endpoint, {
       endpoint: {
         summary: 'An endpoint the service disabled',
         value: { ...registered, disabled: true, disabledReason: 'answered 410 Gone', createdAt },

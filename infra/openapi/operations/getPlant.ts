@@ -2,8 +2,7 @@
 import { IdentifiedPlant } from '#lib/plants/schemas.ts';
 import type { OperationDescription } from '../document.ts';
 import { monstera } from '../examples.ts';
-import { jsonSuccess } from '../responses.ts';
-import { headerRef, schemaRef } from '../schemas.ts';
+import { etagHeader, jsonSuccess } from '../responses.ts';
 
 export const operation: OperationDescription = {
   summary: 'Read a plant',
@@ -12,9 +11,9 @@ export const operation: OperationDescription = {
   responses: {
     200: jsonSuccess(
       'The plant, with its id, and an optional field only when set.',
-      schemaRef(IdentifiedPlant),
+      IdentifiedPlant,
       { plant: { summary: 'A plant', value: monstera } },
-      { ETag: headerRef('ETag') },
+      etagHeader,
     ),
   },
 };

@@ -1,4 +1,5 @@
 // GET /webhooks/{id}/attempts in the published document.
+import * as z from 'zod/mini';
 import { Attempt } from '#lib/endpoints/schemas.ts';
 import { LIST_LIMIT_MAX } from '#lib/http/paging.ts';
 import { AttemptsQuery, INVALID_ATTEMPTS_CURSOR } from '#lib/routes/listEndpointAttempts.ts';
@@ -6,7 +7,7 @@ import type { OperationDescription } from '../document.ts';
 import { badEndpointId } from '../endpointErrors.ts';
 import { attempt } from '../examples.ts';
 import { jsonSuccess, nextPageLink } from '../responses.ts';
-import { arrayOf, refusalOf } from '../schemas.ts';
+import { refusalOf } from '../schemas.ts';
 
 const { status: _, durationMs: __, ...unanswered } = attempt;
 
@@ -17,7 +18,7 @@ export const operation: OperationDescription = {
   responses: {
     200: jsonSuccess(
       'A page of attempts, newest first; `[]` when there are none.',
-      arrayOf(Attempt),
+      z.array(Attempt),
       {
         page: {
           summary: 'A retry that succeeded after a timeout',

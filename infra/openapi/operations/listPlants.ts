@@ -1,4 +1,5 @@
 // GET /plants in the published document.
+import * as z from 'zod/mini';
 import { LIST_LIMIT_MAX } from '#lib/http/paging.ts';
 import { ListQuery } from '#lib/plants/listQuery.ts';
 import { IdentifiedPlant } from '#lib/plants/schemas.ts';
@@ -6,7 +7,7 @@ import { INVALID_CURSOR } from '#lib/routes/listPlants.ts';
 import type { OperationDescription } from '../document.ts';
 import { fern, monstera } from '../examples.ts';
 import { jsonSuccess, nextPageLink } from '../responses.ts';
-import { arrayOf, refusalOf } from '../schemas.ts';
+import { refusalOf } from '../schemas.ts';
 
 export const operation: OperationDescription = {
   summary: "List the caller's plants",
@@ -15,7 +16,7 @@ export const operation: OperationDescription = {
   responses: {
     200: jsonSuccess(
       "A page of the caller's plants, oldest first (`[]` when there are none), each with its id, and an optional field only when set.",
-      arrayOf(IdentifiedPlant),
+      z.array(IdentifiedPlant),
       {
         page: { summary: 'Two plants', value: [monstera, fern] },
         empty: { summary: 'No plants yet', value: [] },

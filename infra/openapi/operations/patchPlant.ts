@@ -5,8 +5,8 @@ import { patchPlantRoute } from '#lib/routes/patchPlant.ts';
 import type { OperationDescription } from '../document.ts';
 import { monstera } from '../examples.ts';
 import { badUpdate, staleVersion } from '../plantErrors.ts';
-import { ifMatchParameter, jsonSuccess } from '../responses.ts';
-import { headerRef, refusalOf, schemaRef } from '../schemas.ts';
+import { etagHeader, ifMatchParameter, jsonSuccess } from '../responses.ts';
+import { refusalOf } from '../schemas.ts';
 
 export const operation: OperationDescription = {
   summary: 'Change some fields of a plant',
@@ -24,9 +24,9 @@ export const operation: OperationDescription = {
   responses: {
     200: jsonSuccess(
       'The plant as changed, with its new `ETag`.',
-      schemaRef(IdentifiedPlant),
+      IdentifiedPlant,
       { changed: { summary: 'The changed plant', value: { ...monstera, tag: 'outdoor' } } },
-      { ETag: headerRef('ETag') },
+      etagHeader,
     ),
   },
   errors: {

@@ -3,7 +3,6 @@ import { Endpoint } from '#lib/endpoints/schemas.ts';
 import type { OperationDescription } from '../document.ts';
 import { allEvents, endpoint } from '../examples.ts';
 import { jsonSuccess } from '../responses.ts';
-import { schemaRef } from '../schemas.ts';
 
 export const operation: OperationDescription = {
   summary: 'Replace a webhook endpoint',
@@ -17,7 +16,7 @@ export const operation: OperationDescription = {
     },
   },
   responses: {
-    200: jsonSuccess('The endpoint as replaced.', schemaRef(Endpoint), {
+    200: jsonSuccess('The endpoint as replaced.', Endpoint, {
       replaced: { summary: 'Enabled again', value: allEvents },
     }),
   },

@@ -3,8 +3,8 @@ import { IdentifiedPlant, PlantUpdate } from '#lib/plants/schemas.ts';
 import type { OperationDescription } from '../document.ts';
 import { monstera } from '../examples.ts';
 import { badUpdate, staleVersion } from '../plantErrors.ts';
-import { ifMatchParameter, jsonSuccess } from '../responses.ts';
-import { headerRef, refusalOf, schemaRef } from '../schemas.ts';
+import { etagHeader, ifMatchParameter, jsonSuccess } from '../responses.ts';
+import { refusalOf } from '../schemas.ts';
 
 export const operation: OperationDescription = {
   summary: 'Update a plant',
@@ -22,9 +22,9 @@ export const operation: OperationDescription = {
   responses: {
     200: jsonSuccess(
       'The plant as updated, with its new `ETag`.',
-      schemaRef(IdentifiedPlant),
+      IdentifiedPlant,
       { updated: { summary: 'The updated plant', value: { id: 1, name: 'Monstera deliciosa' } } },
-      { ETag: headerRef('ETag') },
+      etagHeader,
     ),
   },
   errors: {
