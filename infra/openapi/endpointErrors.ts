@@ -61,11 +61,11 @@ const endpointsUnavailable: ErrorStatus = {
   },
 };
 
-/** The endpoint store's 503, and one more cause of it. */
-const alsoUnavailable = (cause: string, name: string, summary: string, message: string) => ({
+/** The endpoint store's 503, and one more cause of it with its example. */
+const alsoUnavailable = (cause: string, example: ErrorStatus['examples']) => ({
   ...endpointsUnavailable,
   description: `${endpointsUnavailable.description} ${cause}`,
-  examples: { ...endpointsUnavailable.examples, [name]: { summary, message } },
+  examples: { ...endpointsUnavailable.examples, ...example },
 });
 
 /**
@@ -78,19 +78,22 @@ export const endpointErrors = (
 ): ErrorWordings => ({
   400: body ? badEndpointBody : badEndpointId,
   404: endpointNotFound,
-  503: queues
-    ? alsoUnavailable(
-        'Or the deliveries queue did not take the delivery: nothing was sent.',
-        'queueUnavailable',
-        'The deliveries queue is busy or unreachable',
-        DELIVERIES_UNAVAILABLE,
-      )
-    : settings
+  503: queues?.includes('endpointDeliveries')
+    ? alsoUnavailable('Or the deliveries queue did not take the delivery: nothing was sent.', {
+        queueUnavailable: {
+          summary: 'The deliveries queue is busy or unreachable',
+          message: DELIVERIES_UNAVAILABLE,
+        },
+      })
+    : settings?.includes('endpointUrls')
       ? alsoUnavailable(
           "Or the url's host could not be resolved just now (the resolver's answer was not a verdict on the url).",
-          'hostUnresolved',
-          "The url's host could not be resolved now",
-          HOST_UNRESOLVED,
+          {
+            hostUnresolved: {
+              summary: "The url's host could not be resolved now",
+              message: HOST_UNRESOLVED,
+            },
+          },
         )
       : endpointsUnavailable,
 });

@@ -1,6 +1,5 @@
 // What the document's responses share: the headers on every answer (API.md: no caching, no
 // content sniffing), the reusable headers, and a success's shape.
-
 import type * as z from 'zod/mini';
 import { RETRY_AFTER_SECONDS } from '#lib/http/httpError.ts';
 import { headerRef, type Json, schemaRef } from './schemas.ts';
