@@ -3,7 +3,7 @@
 import * as z from 'zod/mini';
 import { PING } from '#lib/endpointDeliveries/store.ts';
 import { ENDPOINT_ID, EVENT_TYPES, MAX_URL_CHARACTERS_TEXT } from '#lib/endpoints/store.ts';
-import { wellFormed } from '#lib/plants/schemas.ts';
+import { schemaNames, wellFormed } from '#lib/plants/schemas.ts';
 
 export const MAX_DESCRIPTION_CHARACTERS = 256;
 
@@ -235,3 +235,14 @@ export const Attempt = /* @__PURE__ */ (() =>
         },
       ],
     }))();
+
+// The document's names, for the generator only: a bundle drops the whole call (pure, result unread)
+/* @__PURE__ */ (() =>
+  schemaNames
+    .add(NewEndpoint, { id: 'NewEndpoint' })
+    .add(EndpointUpdate, { id: 'EndpointUpdate' })
+    .add(Endpoint, { id: 'Endpoint' })
+    .add(EndpointWithSecret, { id: 'EndpointWithSecret' })
+    .add(EndpointSecret, { id: 'EndpointSecret' })
+    .add(QueuedDelivery, { id: 'QueuedDelivery' })
+    .add(Attempt, { id: 'Attempt' }))();

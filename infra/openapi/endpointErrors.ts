@@ -1,11 +1,9 @@
-// The statuses the operations on a caller's own webhook endpoints word their own way: a bad path
-// id or url (400), an endpoint that is not there (404), the endpoint store's outage (503), and
-// what a ping and a resend share: their answer (202), their most per minute (429), and the
-// deliveries queue's outage (503).
-
+// How the operations on a caller's own webhook endpoints word the statuses they share: a bad path
+// id or body (400), an endpoint that is not there (404), and the outages (503) of the endpoint
+// store, of the resolver a url's check asks, and of the deliveries queue; and what a ping and a
+// resend share: their answer (202) and their most per minute (429).
 import { MAX_SENDS_PER_MINUTE } from '#lib/endpointDeliveries/store.ts';
-import { EndpointPath, NewEndpoint } from '#lib/endpoints/schemas.ts';
-import { BEARER_REFUSALS } from '#lib/http/bearerAuth.ts';
+import { EndpointPath, NewEndpoint, QueuedDelivery } from '#lib/endpoints/schemas.ts';
 import {
   DELIVERIES_UNAVAILABLE,
   ENDPOINTS_UNAVAILABLE,
@@ -13,9 +11,11 @@ import {
   HOST_UNRESOLVED,
   sendsLimitedMessage,
 } from '#lib/routes/endpointReplies.ts';
-import { headerRef, jsonSuccess, refusalOf, schemaRef } from '../shared.ts';
-
-const EXAMPLE_ID = 'ep_2Un7Klsvqo_UuPRYKPuHxM';
+import type { RouteEntry } from '#lib/routes/routeList.ts';
+import { type ErrorStatus, type ErrorWordings, keysUnavailable } from './errors.ts';
+import { endpoint, webhookId } from './examples.ts';
+import { jsonSuccess, retryAfterHeader } from './responses.ts';
+import { type RouteSchemas, refusalOf } from './schemas.ts';
 
 export const badEndpointId = {
   description: 'The path id is not an endpoint id.',
@@ -25,7 +25,7 @@ export const badEndpointId = {
 };
 
 /** The 400 of a route with an endpoint's settings in its body (and, for PUT, an id in its path). */
-export const badEndpointBody = {
+const badEndpointBody = {
   description:
     'The body or the path id is not valid: the body is missing, not JSON or not an object, or breaks a field rule (see the schema): `url` is not an absolute https URL with no user info or fragment, or it points at an address that is not public (loopback, private, link-local, shared, reserved; every address of the host is checked), or its host does not resolve; `events` is empty, repeats a type or names an unknown one; `description` is too long; `url` or `description` is not well-formed Unicode (an unpaired surrogate). The message names the field and why.',
   examples: {
@@ -43,67 +43,75 @@ export const endpointNotFound = {
   examples: {
     notFound: {
       summary: "No such endpoint, or not the caller's",
-      message: endpointNotFoundMessage(EXAMPLE_ID),
+      message: endpointNotFoundMessage(endpoint.id),
     },
   },
 };
 
-export const endpointsUnavailable = {
+const endpointsUnavailable: ErrorStatus = {
   description:
     "The endpoint store is throttling or unreachable, the identity provider's key set cannot be fetched, or the request ran out of time. Retry after `Retry-After` seconds.",
-  headers: { 'Retry-After': headerRef('RetryAfter') },
+  headers: retryAfterHeader,
   examples: {
     storeUnavailable: {
       summary: 'The endpoint store is busy or unreachable',
       message: ENDPOINTS_UNAVAILABLE,
     },
-    keysUnavailable: {
-      summary: "The identity provider's key set cannot be fetched",
-      message: BEARER_REFUSALS.keysUnavailable,
-    },
+    keysUnavailable,
   },
 };
 
-/** The 503 of a registration or replacement: also a url whose host could not be resolved just now. */
-export const urlUnsettled = {
+/** The endpoint store's 503, and one more cause of it with its example. */
+const alsoUnavailable = (cause: string, example: ErrorStatus['examples']) => ({
   ...endpointsUnavailable,
-  description: `${endpointsUnavailable.description} Or the url's host could not be resolved just now (the resolver's answer was not a verdict on the url).`,
-  examples: {
-    ...endpointsUnavailable.examples,
-    hostUnresolved: {
-      summary: "The url's host could not be resolved now",
-      message: HOST_UNRESOLVED,
-    },
-  },
-};
+  description: `${endpointsUnavailable.description} ${cause}`,
+  examples: { ...endpointsUnavailable.examples, ...example },
+});
 
-/** The 503 of a ping or resend: the endpoint store's, or the deliveries queue that did not take it. */
-export const deliveriesUnavailable = {
-  ...endpointsUnavailable,
-  description: `${endpointsUnavailable.description} Or the deliveries queue did not take the delivery: nothing was sent.`,
-  examples: {
-    ...endpointsUnavailable.examples,
-    queueUnavailable: {
-      summary: 'The deliveries queue is busy or unreachable',
-      message: DELIVERIES_UNAVAILABLE,
-    },
-  },
-};
+/**
+ * The wordings of the endpoints' routes: their 400 (a body's, or a path's), 404, and 503, which a
+ * route that checks a url (its settings) or sends a delivery (its queue) meets in one more way.
+ */
+export const endpointErrors = (
+  { queues, settings }: RouteEntry,
+  { body }: RouteSchemas,
+): ErrorWordings => ({
+  400: body ? badEndpointBody : badEndpointId,
+  404: endpointNotFound,
+  503: queues?.includes('endpointDeliveries')
+    ? alsoUnavailable('Or the deliveries queue did not take the delivery: nothing was sent.', {
+        queueUnavailable: {
+          summary: 'The deliveries queue is busy or unreachable',
+          message: DELIVERIES_UNAVAILABLE,
+        },
+      })
+    : settings?.includes('endpointUrls')
+      ? alsoUnavailable(
+          "Or the url's host could not be resolved just now (the resolver's answer was not a verdict on the url).",
+          {
+            hostUnresolved: {
+              summary: "The url's host could not be resolved now",
+              message: HOST_UNRESOLVED,
+            },
+          },
+        )
+      : endpointsUnavailable,
+});
 
 /** The 429 of a ping or resend: the endpoint's pings and resends together, per minute. */
 export const sendsLimited = {
   description: `The endpoint had ${MAX_SENDS_PER_MINUTE} pings and resends (counted together) this minute: try again after \`Retry-After\` seconds, when the minute ends.`,
-  headers: { 'Retry-After': headerRef('RetryAfter') },
+  headers: retryAfterHeader,
   examples: {
     limited: {
       summary: 'The 11th ping or resend of a minute',
-      message: sendsLimitedMessage(EXAMPLE_ID, 42),
+      message: sendsLimitedMessage(endpoint.id, 42),
     },
   },
 };
 
 /** The 202 of a ping or resend. */
 export const deliveryQueued = (description: string) =>
-  jsonSuccess(description, schemaRef('QueuedDelivery'), {
-    queued: { summary: 'On its way', value: { webhookId: 'msg_p5jXN8AQM9LWM0D4loKWxJ' } },
+  jsonSuccess(description, QueuedDelivery, {
+    queued: { summary: 'On its way', value: { webhookId } },
   });
