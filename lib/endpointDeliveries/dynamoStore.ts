@@ -8,7 +8,7 @@
 // The DynamoDB actions: record PutItem, list Query, event GetItem, countSend UpdateItem.
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { abortable } from '#lib/dynamo/client.ts';
+import { abortable, type DynamoTarget } from '#lib/dynamo/client.ts';
 import { unavailableOr } from '#lib/dynamo/errors.ts';
 import {
   ATTEMPTS_KEPT_MS,
@@ -24,7 +24,6 @@ import {
   eventKey,
   sendsKey,
 } from '#lib/endpoints/keys.mjs';
-import type { DynamoTarget } from '#lib/plants/dynamoStore.ts';
 
 /** When the table's TTL may delete what started at `at`: seconds since the epoch. */
 const expiresAt = (at: string) => Math.ceil((Date.parse(at) + ATTEMPTS_KEPT_MS) / 1000);
