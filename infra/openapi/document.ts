@@ -5,16 +5,9 @@
 // validates with; its words from operations/<function name>.ts. What operations share (headers,
 // API.md's error statuses) is in shared.ts. `npm run openapi` writes it to openapi.yaml.
 import { stringify } from 'yaml';
-import {
-  Attempt,
-  Endpoint,
-  EndpointPath,
-  EndpointSecret,
-  EndpointUpdate,
-  EndpointWithSecret,
-  NewEndpoint,
-  QueuedDelivery,
-} from '#lib/endpoints/schemas.ts';
+import { Attempt, QueuedDelivery } from '#lib/endpointDeliveries/answerSchemas.ts';
+import { Endpoint, EndpointSecret, EndpointWithSecret } from '#lib/endpoints/answerSchemas.ts';
+import { EndpointPath, EndpointUpdate, NewEndpoint } from '#lib/endpoints/requestSchemas.ts';
 import { ErrorBody } from '#lib/http/errorBody.ts';
 import { PlantPath } from '#lib/plants/params.ts';
 import { IdentifiedPlant, NewPlant, Plant, PlantPatch, PlantUpdate } from '#lib/plants/schemas.ts';

@@ -1,7 +1,7 @@
 // POST /webhooks: register one of the caller's own webhook endpoints, at most ten a caller. The
 // answer is the only one but a rotation's that holds its secret.
 
-import { NewEndpoint } from '#lib/endpoints/schemas.ts';
+import { NewEndpoint } from '#lib/endpoints/requestSchemas.ts';
 import {
   type EndpointStore,
   EVENT_TYPES,

@@ -1,6 +1,6 @@
 // DELETE /webhooks/{id}: remove one of the caller's endpoints; nothing more is sent to it.
 
-import { EndpointPath } from '#lib/endpoints/schemas.ts';
+import { EndpointPath } from '#lib/endpoints/requestSchemas.ts';
 import type { EndpointStore } from '#lib/endpoints/store.ts';
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import { endpointNotFound, endpointsUnavailable } from '#lib/routes/endpointReplies.ts';

@@ -1,6 +1,6 @@
 // GET /webhooks/{id}: one of the caller's own webhook endpoints, without its secret.
 
-import { EndpointPath } from '#lib/endpoints/schemas.ts';
+import { EndpointPath } from '#lib/endpoints/requestSchemas.ts';
 import type { EndpointStore } from '#lib/endpoints/store.ts';
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import {

@@ -4,7 +4,7 @@
 
 import type { AttemptStore } from '#lib/endpointDeliveries/store.ts';
 import { ATTEMPT_SORT_KEY, deliveriesPartition } from '#lib/endpoints/keys.mjs';
-import { EndpointPath } from '#lib/endpoints/schemas.ts';
+import { EndpointPath } from '#lib/endpoints/requestSchemas.ts';
 import type { EndpointStore } from '#lib/endpoints/store.ts';
 import { openCursor, pageCursor, pageLimit, sealCursor, strictQuery } from '#lib/http/paging.ts';
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';

@@ -9,7 +9,7 @@ import {
   newWebhookId,
   PING,
 } from '#lib/endpointDeliveries/store.ts';
-import { EndpointPath } from '#lib/endpoints/schemas.ts';
+import { EndpointPath } from '#lib/endpoints/requestSchemas.ts';
 import type { EndpointStore } from '#lib/endpoints/store.ts';
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import { ownedEndpoint, queued, sendLimited } from '#lib/routes/endpointReplies.ts';

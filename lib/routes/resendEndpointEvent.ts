@@ -4,7 +4,7 @@
 // the delivery would be dropped there, so accepting it would lose it without a word.
 
 import type { AttemptStore, DeliveryQueue } from '#lib/endpointDeliveries/store.ts';
-import { EventPath } from '#lib/endpoints/schemas.ts';
+import { EventPath } from '#lib/endpoints/requestSchemas.ts';
 import type { EndpointStore } from '#lib/endpoints/store.ts';
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import {

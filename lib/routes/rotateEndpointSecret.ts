@@ -1,7 +1,7 @@
 // POST /webhooks/{id}/secret: a new signing secret for the caller's endpoint, answered once; the
 // one it replaces signs beside it for 24 hours, so the receiver can switch without a lost delivery.
 
-import { EndpointPath } from '#lib/endpoints/schemas.ts';
+import { EndpointPath } from '#lib/endpoints/requestSchemas.ts';
 import type { EndpointStore } from '#lib/endpoints/store.ts';
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import { endpointNotFound, endpointsUnavailable, newSecret } from '#lib/routes/endpointReplies.ts';

@@ -2,7 +2,7 @@
 // default (every event type, no description, enabled), so a PUT enables an endpoint the service
 // disabled unless it says otherwise.
 
-import { EndpointPath, EndpointUpdate } from '#lib/endpoints/schemas.ts';
+import { EndpointPath, EndpointUpdate } from '#lib/endpoints/requestSchemas.ts';
 import { type EndpointStore, EVENT_TYPES } from '#lib/endpoints/store.ts';
 import { jsonRequestBody } from '#lib/http/jsonBody.ts';
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';

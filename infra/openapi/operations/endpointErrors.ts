@@ -4,7 +4,7 @@
 // deliveries queue's outage (503).
 
 import { MAX_SENDS_PER_MINUTE } from '#lib/endpointDeliveries/store.ts';
-import { EndpointPath, NewEndpoint } from '#lib/endpoints/schemas.ts';
+import { EndpointPath, NewEndpoint } from '#lib/endpoints/requestSchemas.ts';
 import { BEARER_REFUSALS } from '#lib/http/bearerAuth.ts';
 import {
   DELIVERIES_UNAVAILABLE,

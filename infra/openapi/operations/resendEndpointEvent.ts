@@ -1,6 +1,6 @@
 // POST /webhooks/{id}/attempts/{webhookId}/resend in the published document.
 
-import { EventPath } from '#lib/endpoints/schemas.ts';
+import { EventPath } from '#lib/endpoints/requestSchemas.ts';
 import {
   endpointDisabledMessage,
   eventNotFoundMessage,
