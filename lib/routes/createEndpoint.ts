@@ -19,11 +19,6 @@ import {
 import { listedRoute } from '#lib/routes/routeList.ts';
 import type { EndpointPolicy } from '#lib/ssrf/safePost.ts';
 
-export interface CreateEndpointDependencies extends HttpDependencies {
-  endpointStore: Pick<EndpointStore, 'create'>;
-  policy: EndpointPolicy;
-}
-
 /** What the pipeline checks of the request, and the document describes. */
 export const createEndpointRoute = {
   ...listedRoute('createEndpoint'),
@@ -36,7 +31,7 @@ export const createEndpointHandler = ({
   endpointStore,
   policy,
   ...http
-}: CreateEndpointDependencies) =>
+}: HttpDependencies & { endpointStore: Pick<EndpointStore, 'create'>; policy: EndpointPolicy }) =>
   httpRoute(http, createEndpointRoute, async ({ body, caller, url, signal }) => {
     const refusal = await urlRefusal(body.url, policy);
     if (refusal) return refusal;

@@ -6,14 +6,13 @@ import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import { endpointNotFound, endpointsUnavailable } from '#lib/routes/endpointReplies.ts';
 import { listedRoute } from '#lib/routes/routeList.ts';
 
-export interface DeleteEndpointDependencies extends HttpDependencies {
-  endpointStore: Pick<EndpointStore, 'delete'>;
-}
-
 /** What the pipeline checks of the request, and the document describes. */
 export const deleteEndpointRoute = { ...listedRoute('deleteEndpoint'), path: EndpointPath };
 
-export const deleteEndpointHandler = ({ endpointStore, ...http }: DeleteEndpointDependencies) =>
+export const deleteEndpointHandler = ({
+  endpointStore,
+  ...http
+}: HttpDependencies & { endpointStore: Pick<EndpointStore, 'delete'> }) =>
   httpRoute(http, deleteEndpointRoute, async ({ path: { id }, caller, signal }) => {
     const result = await endpointStore.delete(caller.sub, id, { signal });
     switch (result.outcome) {

@@ -6,14 +6,13 @@ import type { PlantStore } from '#lib/plants/store.ts';
 import { plantNotFound, storeUnavailable } from '#lib/routes/plantReplies.ts';
 import { listedRoute } from '#lib/routes/routeList.ts';
 
-export interface DeletePlantDependencies extends HttpDependencies {
-  plantStore: Pick<PlantStore, 'delete'>;
-}
-
 /** What the pipeline checks of the request, and the document describes. */
 export const deletePlantRoute = { ...listedRoute('deletePlant'), path: PlantPath };
 
-export const deletePlantHandler = ({ plantStore, ...http }: DeletePlantDependencies) =>
+export const deletePlantHandler = ({
+  plantStore,
+  ...http
+}: HttpDependencies & { plantStore: Pick<PlantStore, 'delete'> }) =>
   httpRoute(http, deletePlantRoute, async ({ path: { id }, caller, signal }) => {
     const result = await plantStore.delete(id, caller.sub, { signal });
     switch (result.outcome) {

@@ -10,14 +10,13 @@ import {
 } from '#lib/routes/endpointReplies.ts';
 import { listedRoute } from '#lib/routes/routeList.ts';
 
-export interface GetEndpointDependencies extends HttpDependencies {
-  endpointStore: Pick<EndpointStore, 'get'>;
-}
-
 /** What the pipeline checks of the request, and the document describes. */
 export const getEndpointRoute = { ...listedRoute('getEndpoint'), path: EndpointPath };
 
-export const getEndpointHandler = ({ endpointStore, ...http }: GetEndpointDependencies) =>
+export const getEndpointHandler = ({
+  endpointStore,
+  ...http
+}: HttpDependencies & { endpointStore: Pick<EndpointStore, 'get'> }) =>
   httpRoute(http, getEndpointRoute, async ({ path: { id }, caller, signal }) => {
     const result = await endpointStore.get(caller.sub, id, { signal });
     switch (result.outcome) {

@@ -5,14 +5,13 @@ import type { PlantStore } from '#lib/plants/store.ts';
 import { plantNotFound, plantWithEtag, storeUnavailable } from '#lib/routes/plantReplies.ts';
 import { listedRoute } from '#lib/routes/routeList.ts';
 
-export interface GetPlantDependencies extends HttpDependencies {
-  plantStore: Pick<PlantStore, 'get'>;
-}
-
 /** What the pipeline checks of the request, and the document describes. */
 export const getPlantRoute = { ...listedRoute('getPlant'), path: PlantPath };
 
-export const getPlantHandler = ({ plantStore, ...http }: GetPlantDependencies) =>
+export const getPlantHandler = ({
+  plantStore,
+  ...http
+}: HttpDependencies & { plantStore: Pick<PlantStore, 'get'> }) =>
   httpRoute(http, getPlantRoute, async ({ path: { id }, caller, signal }) => {
     const result = await plantStore.get(id, caller.sub, { signal });
     switch (result.outcome) {

@@ -10,10 +10,6 @@ import { listedRoute } from '#lib/routes/routeList.ts';
 /** How long a rotated-out secret still signs beside the new one. */
 export const OLD_SECRET_SIGNS_MS = 24 * 3600 * 1000;
 
-export interface RotateEndpointSecretDependencies extends HttpDependencies {
-  endpointStore: Pick<EndpointStore, 'rotateSecret'>;
-}
-
 /** What the pipeline checks of the request (no body: one sent is ignored), and the document describes. */
 export const rotateEndpointSecretRoute = {
   ...listedRoute('rotateEndpointSecret'),
@@ -23,7 +19,7 @@ export const rotateEndpointSecretRoute = {
 export const rotateEndpointSecretHandler = ({
   endpointStore,
   ...http
-}: RotateEndpointSecretDependencies) =>
+}: HttpDependencies & { endpointStore: Pick<EndpointStore, 'rotateSecret'> }) =>
   httpRoute(http, rotateEndpointSecretRoute, async ({ path: { id }, caller, signal }) => {
     const secret = newSecret();
     const keepOldUntil = new Date(Date.now() + OLD_SECRET_SIGNS_MS).toISOString();

@@ -15,11 +15,6 @@ import {
 import { listedRoute } from '#lib/routes/routeList.ts';
 import type { EndpointPolicy } from '#lib/ssrf/safePost.ts';
 
-export interface UpdateEndpointDependencies extends HttpDependencies {
-  endpointStore: Pick<EndpointStore, 'replace'>;
-  policy: EndpointPolicy;
-}
-
 /** What the pipeline checks of the request, and the document describes. */
 export const updateEndpointRoute = {
   ...listedRoute('updateEndpoint'),
@@ -31,7 +26,7 @@ export const updateEndpointHandler = ({
   endpointStore,
   policy,
   ...http
-}: UpdateEndpointDependencies) =>
+}: HttpDependencies & { endpointStore: Pick<EndpointStore, 'replace'>; policy: EndpointPolicy }) =>
   httpRoute(http, updateEndpointRoute, async ({ path: { id }, body, caller, signal }) => {
     const refusal = await urlRefusal(body.url, policy);
     if (refusal) return refusal;
