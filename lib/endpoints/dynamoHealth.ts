@@ -3,7 +3,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoTarget } from '#lib/dynamo/client.ts';
-import { endpointKey } from '#lib/endpoints/keys.mjs';
+import { endpointKey } from '#lib/endpoints/keys.ts';
 import type { EndpointStore } from '#lib/endpoints/store.ts';
 
 /** What each health sets and removes of the endpoint's item (disabled stays unless told). */

@@ -6,7 +6,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { abortable, type DynamoTarget } from '#lib/dynamo/client.ts';
 import { unavailableOr } from '#lib/dynamo/errors.ts';
 import { type EndpointAttributes, toStoredEndpoint } from '#lib/endpoints/dynamoStore.ts';
-import { endpointKey } from '#lib/endpoints/keys.mjs';
+import { endpointKey } from '#lib/endpoints/keys.ts';
 import type { EndpointSecret, EndpointStore } from '#lib/endpoints/store.ts';
 
 /** How many times, in all, a rotation is written while concurrent rotations keep changing the secrets. */

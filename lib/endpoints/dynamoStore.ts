@@ -1,4 +1,4 @@
-// The callers' endpoints on DynamoDB (the webhooks table, keyed as keys.mjs says): create, list,
+// The callers' endpoints on DynamoDB (the webhooks table, keyed as keys.ts says): create, list,
 // get, replace, delete. The count changes in the same transaction as the endpoint it counts, on a
 // condition, so that no number of concurrent creates ever stores one too many.
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
@@ -6,7 +6,7 @@ import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { abortable, type DynamoTarget } from '#lib/dynamo/client.ts';
 import { unavailableOr } from '#lib/dynamo/errors.ts';
 import { writeTogether } from '#lib/dynamo/transaction.ts';
-import { callerPartition, countKey, ENDPOINT_PREFIX, endpointKey } from '#lib/endpoints/keys.mjs';
+import { callerPartition, countKey, ENDPOINT_PREFIX, endpointKey } from '#lib/endpoints/keys.ts';
 import {
   type EndpointStore,
   MAX_ENDPOINTS_PER_CALLER,

@@ -3,7 +3,7 @@
 // cursor is bound to the endpoint, so one edited or taken from another endpoint's list is a 400.
 
 import type { AttemptStore } from '#lib/endpointDeliveries/store.ts';
-import { ATTEMPT_SORT_KEY, deliveriesPartition } from '#lib/endpoints/keys.mjs';
+import { ATTEMPT_SORT_KEY, deliveriesPartition } from '#lib/endpoints/keys.ts';
 import { EndpointPath } from '#lib/endpoints/requestSchemas.ts';
 import type { EndpointStore } from '#lib/endpoints/store.ts';
 import {
