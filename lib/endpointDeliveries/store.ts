@@ -3,7 +3,7 @@
 // a ping, a resend), and the contract of the attempts kept for 14 days. It knows nothing of HTTP.
 import { randomBytes } from 'node:crypto';
 import type * as z from 'zod/mini';
-import type { Unavailable } from '#lib/dynamo/results.ts';
+import type { StoreCallOptions, Unavailable } from '#lib/dynamo/results.ts';
 import type { Attempt as AttemptSchema } from '#lib/endpointDeliveries/answerSchemas.ts';
 import type { EventType } from '#lib/endpoints/store.ts';
 
@@ -84,16 +84,16 @@ export interface AttemptStore {
   list(
     endpointId: string,
     page: { limit: number; after?: AttemptsPosition | undefined },
-    options?: { signal?: AbortSignal },
+    options?: StoreCallOptions,
   ): Promise<AttemptsPage>;
   /** The event `webhookId` as the endpoint was sent it in the last 14 days. */
   event(
     endpointId: string,
     webhookId: string,
-    options?: { signal?: AbortSignal },
+    options?: StoreCallOptions,
   ): Promise<SentEventResult>;
   /** Counts a ping or resend in the endpoint's minute, unless it had MAX_SENDS_PER_MINUTE. */
-  countSend(endpointId: string, options?: { signal?: AbortSignal }): Promise<CountSendResult>;
+  countSend(endpointId: string, options?: StoreCallOptions): Promise<CountSendResult>;
 }
 
 /** Where deliveries wait: sent now (a ping, a resend, a new event) or when due (a retry). */

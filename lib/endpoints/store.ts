@@ -3,7 +3,7 @@
 // is, to every method, an endpoint that is not there.
 import { randomBytes } from 'node:crypto';
 import type * as z from 'zod/mini';
-import type { NotFound, Unavailable } from '#lib/dynamo/results.ts';
+import type { NotFound, StoreCallOptions, Unavailable } from '#lib/dynamo/results.ts';
 import type { Endpoint as EndpointSchema } from '#lib/endpoints/answerSchemas.ts';
 
 /** The event types a caller's endpoint may subscribe to. */
@@ -65,26 +65,22 @@ export type RotateSecretResult =
   | Unavailable;
 export type DeleteEndpointResult = { outcome: 'deleted' } | NotFound | Unavailable;
 
-export interface EndpointCallOptions {
-  signal?: AbortSignal;
-}
-
 export interface EndpointStore {
   /** Registers `endpoint` for `owner`, unless the owner has the most it may have. */
   create(
     owner: string,
     endpoint: Omit<StoredEndpoint, 'owner'>,
-    options?: EndpointCallOptions,
+    options?: StoreCallOptions,
   ): Promise<CreateEndpointResult>;
   /** The owner's endpoints, oldest first. */
-  list(owner: string, options?: EndpointCallOptions): Promise<ListEndpointsResult>;
-  get(owner: string, id: string, options?: EndpointCallOptions): Promise<EndpointResult>;
+  list(owner: string, options?: StoreCallOptions): Promise<ListEndpointsResult>;
+  get(owner: string, id: string, options?: StoreCallOptions): Promise<EndpointResult>;
   /** Replaces what the caller sets; a replace that enables it clears its disabledReason. */
   replace(
     owner: string,
     id: string,
     content: EndpointContent,
-    options?: EndpointCallOptions,
+    options?: StoreCallOptions,
   ): Promise<ReplaceEndpointResult>;
   /**
    * Makes `secret` the current one; the one it replaces signs beside it until `keepOldUntil`;
@@ -94,9 +90,9 @@ export interface EndpointStore {
     owner: string,
     id: string,
     rotation: { secret: string; keepOldUntil: string },
-    options?: EndpointCallOptions,
+    options?: StoreCallOptions,
   ): Promise<RotateSecretResult>;
-  delete(owner: string, id: string, options?: EndpointCallOptions): Promise<DeleteEndpointResult>;
+  delete(owner: string, id: string, options?: StoreCallOptions): Promise<DeleteEndpointResult>;
   /** Records what an attempt told of the endpoint: false when it did not apply (see each health). */
   setHealth(owner: string, id: string, health: EndpointHealth): Promise<boolean>;
 }

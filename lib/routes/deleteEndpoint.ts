@@ -3,7 +3,7 @@
 import { EndpointPath } from '#lib/endpoints/requestSchemas.ts';
 import type { EndpointStore } from '#lib/endpoints/store.ts';
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
-import { endpointNotFound, endpointsUnavailable } from '#lib/routes/endpointReplies.ts';
+import { endpointRefusal } from '#lib/routes/endpointReplies.ts';
 import { listedRoute } from '#lib/routes/routeList.ts';
 
 /** What the pipeline checks of the request, and the document describes. */
@@ -15,17 +15,6 @@ export const deleteEndpointHandler = ({
 }: HttpDependencies & { endpointStore: Pick<EndpointStore, 'delete'> }) =>
   httpRoute(http, deleteEndpointRoute, async ({ path: { id }, caller, signal }) => {
     const result = await endpointStore.delete(caller.sub, id, { signal });
-    switch (result.outcome) {
-      case 'deleted':
-        return {
-          status: 204,
-          metric: 'EndpointsDeleted',
-          outcome: 'deleted',
-          log: { endpointId: id },
-        };
-      case 'notFound':
-        return endpointNotFound(id);
-      case 'unavailable':
-        return endpointsUnavailable(result.cause, { endpointId: id });
-    }
+    if (result.outcome !== 'deleted') return endpointRefusal(id, result);
+    return { status: 204, metric: 'EndpointsDeleted', outcome: 'deleted', log: { endpointId: id } };
   });

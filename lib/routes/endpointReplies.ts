@@ -3,6 +3,7 @@
 // caller's endpoint read before a ping, a resend or its attempts, the most pings and resends per
 // minute, and a delivery put on the queue.
 import { randomBytes } from 'node:crypto';
+import type { NotFound, Unavailable } from '#lib/dynamo/results.ts';
 import {
   type AttemptStore,
   type DeliveryQueue,
@@ -70,6 +71,12 @@ export const ENDPOINTS_UNAVAILABLE =
 
 export const endpointsUnavailable = storeOutage(ENDPOINTS_UNAVAILABLE);
 
+/** The reply when the store has no endpoint `id` of the caller's, or is out. */
+export const endpointRefusal = (id: string, result: NotFound | Unavailable) =>
+  result.outcome === 'notFound'
+    ? endpointNotFound(id)
+    : endpointsUnavailable(result.cause, { endpointId: id });
+
 /** The caller's endpoint `id`, or the reply that it is not there or the store is out. */
 export const ownedEndpoint = async (
   endpointStore: Pick<EndpointStore, 'get'>,
@@ -78,13 +85,9 @@ export const ownedEndpoint = async (
   signal: AbortSignal,
 ): Promise<{ endpoint: StoredEndpoint } | { refusal: ErrorReply }> => {
   const result = await endpointStore.get(owner, id, { signal });
-  if (result.outcome === 'found') return { endpoint: result.endpoint };
-  return {
-    refusal:
-      result.outcome === 'notFound'
-        ? endpointNotFound(id)
-        : endpointsUnavailable(result.cause, { endpointId: id }),
-  };
+  return result.outcome === 'found'
+    ? { endpoint: result.endpoint }
+    : { refusal: endpointRefusal(id, result) };
 };
 
 export const sendsLimitedMessage = (id: string, seconds: number) =>

@@ -3,11 +3,7 @@
 import { EndpointPath } from '#lib/endpoints/requestSchemas.ts';
 import type { EndpointStore } from '#lib/endpoints/store.ts';
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
-import {
-  endpointNotFound,
-  endpointsUnavailable,
-  endpointView,
-} from '#lib/routes/endpointReplies.ts';
+import { endpointRefusal, endpointView } from '#lib/routes/endpointReplies.ts';
 import { listedRoute } from '#lib/routes/routeList.ts';
 
 /** What the pipeline checks of the request, and the document describes. */
@@ -19,18 +15,12 @@ export const getEndpointHandler = ({
 }: HttpDependencies & { endpointStore: Pick<EndpointStore, 'get'> }) =>
   httpRoute(http, getEndpointRoute, async ({ path: { id }, caller, signal }) => {
     const result = await endpointStore.get(caller.sub, id, { signal });
-    switch (result.outcome) {
-      case 'found':
-        return {
-          status: 200,
-          body: endpointView(result.endpoint),
-          metric: 'EndpointsRead',
-          outcome: 'found',
-          log: { endpointId: id },
-        };
-      case 'notFound':
-        return endpointNotFound(id);
-      case 'unavailable':
-        return endpointsUnavailable(result.cause, { endpointId: id });
-    }
+    if (result.outcome !== 'found') return endpointRefusal(id, result);
+    return {
+      status: 200,
+      body: endpointView(result.endpoint),
+      metric: 'EndpointsRead',
+      outcome: 'found',
+      log: { endpointId: id },
+    };
   });

@@ -1,7 +1,7 @@
 // The replies that more than one route of the plants API gives: a plant with its ETag, a store
 // outage, a plant that is not there (or not the caller's).
 
-import type { NotFound } from '#lib/dynamo/results.ts';
+import type { NotFound, Unavailable } from '#lib/dynamo/results.ts';
 import { strongEtag } from '#lib/http/conditional.ts';
 import { notFound, type SuccessReply, storeOutage } from '#lib/http/reply.ts';
 import type { StoredPlant } from '#lib/plants/store.ts';
@@ -34,3 +34,9 @@ export const plantNotFoundMessage = (id: number) =>
 /** Missing and another caller's answer alike; only the log tells them apart. */
 export const plantNotFound = (id: number, { reason }: NotFound) =>
   notFound(plantNotFoundMessage(id), 'PlantsNotFound', { plantId: id, detail: reason });
+
+/** The reply when the store has no plant `id` of the caller's, or is out. */
+export const plantRefusal = (id: number, result: NotFound | Unavailable) =>
+  result.outcome === 'notFound'
+    ? plantNotFound(id, result)
+    : storeUnavailable(result.cause, { plantId: id });

@@ -4,7 +4,7 @@
 import { EndpointPath } from '#lib/endpoints/requestSchemas.ts';
 import type { EndpointStore } from '#lib/endpoints/store.ts';
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
-import { endpointNotFound, endpointsUnavailable, newSecret } from '#lib/routes/endpointReplies.ts';
+import { endpointRefusal, newSecret } from '#lib/routes/endpointReplies.ts';
 import { listedRoute } from '#lib/routes/routeList.ts';
 
 /** How long a rotated-out secret still signs beside the new one. */
@@ -29,18 +29,12 @@ export const rotateEndpointSecretHandler = ({
       { secret, keepOldUntil },
       { signal },
     );
-    switch (result.outcome) {
-      case 'rotated':
-        return {
-          status: 200,
-          body: { secret },
-          metric: 'EndpointSecretsRotated',
-          outcome: 'rotated',
-          log: { endpointId: id },
-        };
-      case 'notFound':
-        return endpointNotFound(id);
-      case 'unavailable':
-        return endpointsUnavailable(result.cause, { endpointId: id });
-    }
+    if (result.outcome !== 'rotated') return endpointRefusal(id, result);
+    return {
+      status: 200,
+      body: { secret },
+      metric: 'EndpointSecretsRotated',
+      outcome: 'rotated',
+      log: { endpointId: id },
+    };
   });
