@@ -51,16 +51,9 @@ export type CreateEndpointResult =
   | { outcome: 'limitReached' }
   | Unavailable;
 export type ListEndpointsResult = { outcome: 'list'; endpoints: StoredEndpoint[] } | Unavailable;
-export type EndpointResult =
-  | { outcome: 'found'; endpoint: StoredEndpoint }
-  | NotFound
-  | Unavailable;
-export type ReplaceEndpointResult =
-  | { outcome: 'replaced'; endpoint: StoredEndpoint }
-  | NotFound
-  | Unavailable;
-export type RotateSecretResult =
-  | { outcome: 'rotated'; endpoint: StoredEndpoint }
+/** What the store answers of one endpoint of the owner's: `outcome`, none of theirs, or an outage. */
+type OneEndpointResult<Outcome extends string> =
+  | { outcome: Outcome; endpoint: StoredEndpoint }
   | NotFound
   | Unavailable;
 export type DeleteEndpointResult = { outcome: 'deleted' } | NotFound | Unavailable;
@@ -74,14 +67,14 @@ export interface EndpointStore {
   ): Promise<CreateEndpointResult>;
   /** The owner's endpoints, oldest first. */
   list(owner: string, options?: StoreCallOptions): Promise<ListEndpointsResult>;
-  get(owner: string, id: string, options?: StoreCallOptions): Promise<EndpointResult>;
+  get(owner: string, id: string, options?: StoreCallOptions): Promise<OneEndpointResult<'found'>>;
   /** Replaces what the caller sets; a replace that enables it clears its disabledReason. */
   replace(
     owner: string,
     id: string,
     content: EndpointContent,
     options?: StoreCallOptions,
-  ): Promise<ReplaceEndpointResult>;
+  ): Promise<OneEndpointResult<'replaced'>>;
   /**
    * Makes `secret` the current one; the one it replaces signs beside it until `keepOldUntil`;
    * one already expired is dropped.
@@ -91,7 +84,7 @@ export interface EndpointStore {
     id: string,
     rotation: { secret: string; keepOldUntil: string },
     options?: StoreCallOptions,
-  ): Promise<RotateSecretResult>;
+  ): Promise<OneEndpointResult<'rotated'>>;
   delete(owner: string, id: string, options?: StoreCallOptions): Promise<DeleteEndpointResult>;
   /** Records what an attempt told of the endpoint: false when it did not apply (see each health). */
   setHealth(owner: string, id: string, health: EndpointHealth): Promise<boolean>;
