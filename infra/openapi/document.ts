@@ -5,16 +5,9 @@
 // the list; its parameters and request body from the schemas its route validates with; its words
 // and its own statuses from operations/<function name>.ts. `npm run openapi` writes openapi.yaml.
 import { stringify } from 'yaml';
-import {
-  Attempt,
-  Endpoint,
-  EndpointPath,
-  EndpointSecret,
-  EndpointUpdate,
-  EndpointWithSecret,
-  NewEndpoint,
-  QueuedDelivery,
-} from '#lib/endpoints/schemas.ts';
+import { Attempt, QueuedDelivery } from '#lib/endpointDeliveries/answerSchemas.ts';
+import { Endpoint, EndpointSecret, EndpointWithSecret } from '#lib/endpoints/answerSchemas.ts';
+import { EndpointPath, EndpointUpdate, NewEndpoint } from '#lib/endpoints/requestSchemas.ts';
 import { ErrorBody } from '#lib/http/errorBody.ts';
 import { PlantPath } from '#lib/plants/params.ts';
 import { IdentifiedPlant, NewPlant, Plant, PlantPatch, PlantUpdate } from '#lib/plants/schemas.ts';

@@ -2,8 +2,10 @@
 // id or body (400), an endpoint that is not there (404), and the outages (503) of the endpoint
 // store, of the resolver a url's check asks, and of the deliveries queue; and what a ping and a
 // resend share: their answer (202) and their most per minute (429).
+
+import { QueuedDelivery } from '#lib/endpointDeliveries/answerSchemas.ts';
 import { MAX_SENDS_PER_MINUTE } from '#lib/endpointDeliveries/store.ts';
-import { EndpointPath, NewEndpoint, QueuedDelivery } from '#lib/endpoints/schemas.ts';
+import { EndpointPath, NewEndpoint } from '#lib/endpoints/requestSchemas.ts';
 import {
   DELIVERIES_UNAVAILABLE,
   ENDPOINTS_UNAVAILABLE,

@@ -1,6 +1,7 @@
 // The examples the document shows, written once: most are the schemas' own (their registry
 // metadata), so an answer's example and its schema's agree.
-import { Attempt, Endpoint, EndpointSecret, QueuedDelivery } from '#lib/endpoints/schemas.ts';
+import { Attempt, QueuedDelivery } from '#lib/endpointDeliveries/answerSchemas.ts';
+import { Endpoint, EndpointSecret } from '#lib/endpoints/answerSchemas.ts';
 import { EVENT_TYPES } from '#lib/endpoints/store.ts';
 import { IdentifiedPlant } from '#lib/plants/schemas.ts';
 import { exampleOf } from './schemas.ts';

@@ -4,7 +4,6 @@
 // sleeps through a wait: the queue keeps the event, durably, until it is due.
 import { ChangeMessageVisibilityCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { MAX_WAIT_MS } from '#lib/config/webhook.ts';
-import type { DeliveryQueue } from '#lib/endpointDeliveries/store.ts';
 import { NotDueYet } from '#lib/webhooks/batchResponse.ts';
 import { type DeliveryOutcome, describeOutcome } from '#lib/webhooks/delivery.ts';
 import { sendMessages } from '#lib/webhooks/sqsMessages.ts';
@@ -104,11 +103,8 @@ export const sqsRetryQueue = (client: SQSClient, queueUrl: string): RetryQueue =
 });
 
 /** The deliveries to callers' endpoints: each a message of its own, delayed until it is due. */
-export const sqsDeliveryQueue = (
-  client: SQSClient,
-  queueUrl: string,
-): DeliveryQueue & Pick<RetryQueue, 'holdUntilDue'> => ({
-  async send(deliveries) {
+export const sqsDeliveryQueue = (client: SQSClient, queueUrl: string) => ({
+  async send(deliveries: readonly { dueAt: number }[]) {
     const messages = deliveries.map((body) => ({ body, delaySeconds: delayUntil(body.dueAt) }));
     await sendMessages(client, queueUrl, messages);
   },

@@ -1,5 +1,5 @@
 // POST /webhooks in the published document.
-import { EndpointWithSecret } from '#lib/endpoints/schemas.ts';
+import { EndpointWithSecret } from '#lib/endpoints/answerSchemas.ts';
 import { MAX_ENDPOINTS_PER_CALLER } from '#lib/endpoints/store.ts';
 import { ENDPOINT_LIMIT_MESSAGE } from '#lib/routes/createEndpoint.ts';
 import type { OperationDescription } from '../document.ts';

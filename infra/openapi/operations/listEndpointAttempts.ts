@@ -1,6 +1,6 @@
 // GET /webhooks/{id}/attempts in the published document.
 import * as z from 'zod/mini';
-import { Attempt } from '#lib/endpoints/schemas.ts';
+import { Attempt } from '#lib/endpointDeliveries/answerSchemas.ts';
 import { LIST_LIMIT_MAX } from '#lib/http/paging.ts';
 import { AttemptsQuery, INVALID_ATTEMPTS_CURSOR } from '#lib/routes/listEndpointAttempts.ts';
 import type { OperationDescription } from '../document.ts';

@@ -1,6 +1,6 @@
 // GET /webhooks in the published document.
 import * as z from 'zod/mini';
-import { Endpoint } from '#lib/endpoints/schemas.ts';
+import { Endpoint } from '#lib/endpoints/answerSchemas.ts';
 import type { OperationDescription } from '../document.ts';
 import { endpoint } from '../examples.ts';
 import { jsonSuccess } from '../responses.ts';

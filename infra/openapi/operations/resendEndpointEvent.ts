@@ -1,5 +1,5 @@
 // POST /webhooks/{id}/attempts/{webhookId}/resend in the published document.
-import { EventPath } from '#lib/endpoints/schemas.ts';
+import { EventPath } from '#lib/endpoints/requestSchemas.ts';
 import { endpointDisabledMessage, eventNotFoundMessage } from '#lib/routes/resendEndpointEvent.ts';
 import type { OperationDescription } from '../document.ts';
 import {

@@ -1,5 +1,5 @@
 // POST /webhooks/{id}/secret in the published document.
-import { EndpointSecret } from '#lib/endpoints/schemas.ts';
+import { EndpointSecret } from '#lib/endpoints/answerSchemas.ts';
 import { OLD_SECRET_SIGNS_MS } from '#lib/routes/rotateEndpointSecret.ts';
 import type { OperationDescription } from '../document.ts';
 import { secret } from '../examples.ts';

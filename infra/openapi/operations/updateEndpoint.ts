@@ -1,5 +1,5 @@
 // PUT /webhooks/{id} in the published document.
-import { Endpoint } from '#lib/endpoints/schemas.ts';
+import { Endpoint } from '#lib/endpoints/answerSchemas.ts';
 import type { OperationDescription } from '../document.ts';
 import { allEvents, endpoint } from '../examples.ts';
 import { jsonSuccess } from '../responses.ts';
