@@ -20,13 +20,13 @@ import { type EndpointPolicy, postToEndpoint } from '#lib/ssrf/safePost.ts';
 import type { LogEntry, MetricName, Telemetry } from '#lib/telemetry.ts';
 import { queueConsumer } from '#lib/webhooks/batchResponse.ts';
 import { type DeliveryOutcome, describeOutcome, statusOutcome } from '#lib/webhooks/delivery.ts';
-import { holdIfEarly, nextStep, type RetryQueue } from '#lib/webhooks/retries.ts';
+import { hideIfNotDue, nextStep, type RetryQueue } from '#lib/webhooks/retries.ts';
 import { webhookHeaders } from '#lib/webhooks/signature.ts';
 
 export interface EndpointDeliveryDependencies extends Telemetry {
   endpoints: Pick<EndpointStore, 'get' | 'setHealth'>;
   attempts: Pick<AttemptStore, 'record'>;
-  queue: DeliveryQueue & Pick<RetryQueue, 'holdUntilDue'>;
+  queue: DeliveryQueue & Pick<RetryQueue, 'hideUntil'>;
   /** The wait after each failed attempt, in ms (WEBHOOK_RETRY_SCHEDULE). */
   schedule: number[];
   timeoutMs: number;
@@ -61,7 +61,7 @@ export const deliverToEndpointHandler = ({
   const deliver = async (invocation: Context, { body: message, receiptHandle }: SQSRecord) => {
     const delivery = endpointDeliveryOf(message);
     const { owner, endpointId, webhookId, type, body } = delivery;
-    await holdIfEarly(queue, { receiptHandle, what: webhookId }, delivery.dueAt);
+    await hideIfNotDue(queue, { receiptHandle, what: webhookId }, delivery.dueAt);
     const attempt = delivery.attempts + 1;
     const note = (level: LogEntry['level'], text: string, metric: MetricName, more = {}) =>
       telemetry.record(invocation, {
