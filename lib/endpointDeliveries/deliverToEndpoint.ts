@@ -63,7 +63,7 @@ export const deliverToEndpointHandler = ({
     const { owner, endpointId, webhookId, type, body } = delivery;
     await hideIfNotDue(queue, { receiptHandle, what: webhookId }, delivery.dueAt);
     const attempt = delivery.attempts + 1;
-    const note = (level: LogEntry['level'], text: string, metric: MetricName, more = {}) =>
+    const logAttempt = (level: LogEntry['level'], text: string, metric: MetricName, more = {}) =>
       telemetry.record(invocation, {
         level,
         message: text,
@@ -75,7 +75,7 @@ export const deliverToEndpointHandler = ({
     const endpoint = found.outcome === 'found' ? found.endpoint : undefined;
     if (!endpoint || (endpoint.disabled && type !== PING)) {
       const is = endpoint ? 'disabled' : 'deleted';
-      return note(
+      return logAttempt(
         'INFO',
         `endpoint delivery dropped: the endpoint is ${is}`,
         'EndpointEventsDropped',
@@ -106,7 +106,7 @@ export const deliverToEndpointHandler = ({
     );
     if (outcome.outcome === 'delivered') {
       if (endpoint.failingSince) await endpoints.setHealth(owner, endpointId, { kind: 'healthy' });
-      return note('INFO', 'endpoint delivery delivered', 'EndpointEventsDelivered', { status });
+      return logAttempt('INFO', 'endpoint delivery delivered', 'EndpointEventsDelivered', { status });
     }
     const { failingSince, url } = endpoint;
     const disabling = disablingReason(outcome, failingSince ?? at, now);
@@ -115,7 +115,7 @@ export const deliverToEndpointHandler = ({
     const health = disabling && { kind: 'disabled' as const, reason: disabling, url, failingSince };
     // not applied (a PUT of a new url, a delete, failures counted afresh meanwhile): it goes on
     if (health && (await endpoints.setHealth(owner, endpointId, health)))
-      return note('WARN', 'endpoint disabled', 'EndpointsDisabled', { reason: disabling });
+      return logAttempt('WARN', 'endpoint disabled', 'EndpointsDisabled', { reason: disabling });
     if (!failingSince) await endpoints.setHealth(owner, endpointId, { kind: 'failing', since: at });
     // a 410 that disabled nothing fails as any other: the event waits for the next step
     const failure =
@@ -123,7 +123,7 @@ export const deliverToEndpointHandler = ({
     const next = nextStep(attempt, failure, schedule);
     // the caller sees its attempts for 14 days, and may resend it
     if (next.kind === 'deadLetter')
-      return note(
+      return logAttempt(
         'WARN',
         'endpoint delivery ended: every attempt failed',
         'EndpointEventsExhausted',
@@ -134,7 +134,7 @@ export const deliverToEndpointHandler = ({
     const dueAt = Date.now() + next.waitMs;
     const reason = describeOutcome(outcome);
     await queue.send([{ ...delivery, attempts: attempt, dueAt, lastError: reason }]);
-    note('WARN', 'endpoint attempt failed; it waits for the next', 'EndpointAttemptsFailed', {
+    logAttempt('WARN', 'endpoint attempt failed; it waits for the next', 'EndpointAttemptsFailed', {
       reason,
       nextAttemptAt: new Date(dueAt).toISOString(),
     });
