@@ -12,6 +12,7 @@ import { ROUTES } from '#lib/routes/routeList.ts';
 import { LOCAL_AUDIENCE, LOCAL_ISSUER } from '../infra/local/keys.ts';
 import { repoRoot } from '../infra/local/paths.ts';
 import { buildBundles } from './bundles.ts';
+import { stubItems } from './endpointItems.ts';
 import {
   type Comparison,
   comparisons,
@@ -106,9 +107,10 @@ export const functionEnv = (work: string, jwksUrl: string, tokensFile: string): 
   BENCH_TOKENS_FILE: tokensFile,
   BENCH_WARM_UP: String(WARM_UP),
   BENCH_RESULT_FILE: join(work, 'probe.json'),
-  // the route list as data: a probe that imported it would load Node's TypeScript support, and
-  // measure its memory with the function's
+  // the route list and the stub's items as data: a probe that imported them would load Node's
+  // TypeScript support, and measure its memory with the function's
   BENCH_ROUTES: JSON.stringify(ROUTES),
+  BENCH_STUB_ITEMS: stubItems(),
 });
 
 export const measureFunctions = async (

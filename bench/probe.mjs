@@ -21,12 +21,13 @@
 // record. The stub also answers SQS's queues (SendMessage, SendMessageBatch).
 // BENCH_STREAM_BATCH: the stream batch the on-failure destination is told of (its stub's without).
 // BENCH_WARM_UP: the invocations a warm or memory process makes before it measures.
-// BENCH_ROUTES: the route list (lib/routes/routeList.ts) as JSON, so that a probe loads no TypeScript.
+// BENCH_ROUTES: the route list (lib/routes/routeList.ts) as JSON, and BENCH_STUB_ITEMS the items the
+// stub DynamoDB answers (bench/endpointItems.ts's stubItems), so that a probe loads no TypeScript.
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { retryQueueEvent, streamInsertEvent } from '../infra/events/webhooks.mjs';
-import { attemptItem, endpointId, endpointItem, eventItem, SEEDED_ENDPOINTS } from './endpoint.mjs';
+import { endpointId } from './endpoint.mjs';
 import { CALLER, LARGE_NAME, plantItem } from './plant.mjs';
 import { requests } from './requests.mjs';
 
@@ -37,6 +38,10 @@ const plantName = size === 'large' ? LARGE_NAME : 'Monstera';
 const env = process.env;
 /** The route list (lib/routes/routeList.ts), as the bench passes it. */
 const ROUTES = JSON.parse(env.BENCH_ROUTES ?? '{}');
+/** The webhooks table's items the stub answers with, keyed by the bench (BENCH_STUB_ITEMS). */
+const { endpoints, attempts, event } = JSON.parse(env.BENCH_STUB_ITEMS);
+/** The caller's endpoint `n`, pointing at `receiver`. */
+const endpointItem = (n, receiver) => ({ ...endpoints[n - 1], url: { S: receiver } });
 
 /**
  * The stub DynamoDB's answer to each command, by its X-Amz-Target: on the webhooks table
@@ -55,8 +60,8 @@ const answersFor = (receiver) => ({
   webhooks: {
     GetItem: { Item: endpointItem(7, receiver) },
     Query: {
-      Items: Array.from({ length: SEEDED_ENDPOINTS }, (_, i) => endpointItem(i + 1, receiver)),
-      Count: SEEDED_ENDPOINTS,
+      Items: endpoints.map((_, i) => endpointItem(i + 1, receiver)),
+      Count: endpoints.length,
     },
     UpdateItem: { Attributes: endpointItem(7, receiver) },
   },
@@ -88,11 +93,11 @@ const streamRecord = {
 };
 /** An endpoint's attempts and sent events: the items of its deliveries partition. */
 const deliveries = {
-  GetItem: { Item: eventItem() },
+  GetItem: { Item: event },
   Query: {
-    Items: Array.from({ length: 20 }, (_, i) => attemptItem(i + 1)),
-    Count: 20,
-    LastEvaluatedKey: { pk: attemptItem(20).pk, sk: attemptItem(20).sk },
+    Items: attempts,
+    Count: attempts.length,
+    LastEvaluatedKey: { pk: attempts.at(-1).pk, sk: attempts.at(-1).sk },
   },
 };
 const answerTo = (answers, command, { TableName, Key, ExpressionAttributeValues }) => {

@@ -16,20 +16,12 @@ import {
   GetRecordsCommand,
   GetShardIteratorCommand,
 } from '@aws-sdk/client-dynamodb-streams';
+import { callerPartition, countKey, ENDPOINT_PREFIX, endpointKey } from '#lib/endpoints/keys.ts';
 import { MAX_ENDPOINTS_PER_CALLER } from '#lib/endpoints/store.ts';
 import { localStreamsClient } from '../infra/local/dynamoClient.ts';
 import { tableStreamArn } from '../infra/local/tables.ts';
-import {
-  attemptItem,
-  callerPartition,
-  countKey,
-  ENDPOINT_PREFIX,
-  endpointId,
-  endpointItem,
-  endpointKey,
-  eventItem,
-  SEEDED_ENDPOINTS,
-} from './endpoint.mjs';
+import { endpointId, SEEDED_ENDPOINTS } from './endpoint.mjs';
+import { attemptItem, endpointItem, eventItem } from './endpointItems.ts';
 import type { FunctionName } from './functions.ts';
 import { CALLER, plantItem } from './plant.mjs';
 import { PLANTS_TABLE, type Stack, WEBHOOKS_TABLE } from './stack.ts';

@@ -15,6 +15,7 @@ import { ensureLocalKeys, type LocalKeys } from '../infra/local/keys.ts';
 import { repoRoot } from '../infra/local/paths.ts';
 import { ensureTable } from '../infra/local/tables.ts';
 import { startJwksServer } from '../test/support/jwksServer.ts';
+import { stubItems } from './endpointItems.ts';
 import { say } from './settings.ts';
 
 export const PLANTS_TABLE = 'plants-bench';
@@ -54,7 +55,7 @@ export const startStack = async (stops: (() => unknown)[]): Promise<Stack> => {
   // a process of their own, so that each cold start loads node:http itself, as the handler does
   // in Lambda; its receiver also takes the webhook's runs with the store, over real sockets
   const stubsProcess = spawn(process.execPath, [join(repoRoot, 'bench', 'probe.mjs'), 'stubs'], {
-    env: { PATH: process.env.PATH, WEBHOOKS_TABLE },
+    env: { PATH: process.env.PATH, WEBHOOKS_TABLE, BENCH_STUB_ITEMS: stubItems() },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   stops.push(() => stubsProcess.stdin.end());

@@ -1,9 +1,9 @@
 // POST /webhooks: config → clients → route, once per container.
 import { endpointUrlRouteSettings } from '#lib/config/endpoints.ts';
 import { loadConfig } from '#lib/config/load.ts';
+import { dynamoTargetFrom } from '#lib/dynamo/client.ts';
 import { dynamoCreateEndpoint } from '#lib/endpoints/dynamoStore.ts';
 import { httpDependencies } from '#lib/http/dependencies.ts';
-import { dynamoTargetFrom } from '#lib/plants/dynamoStore.ts';
 import { createEndpointHandler } from '#lib/routes/createEndpoint.ts';
 
 const config = loadConfig(process.env, endpointUrlRouteSettings);

@@ -2,10 +2,11 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { endpointDeliverySettings } from '#lib/config/endpoints.ts';
 import { loadConfig } from '#lib/config/load.ts';
+import { dynamoTargetFrom } from '#lib/dynamo/client.ts';
 import { deliverToEndpointHandler } from '#lib/endpointDeliveries/deliverToEndpoint.ts';
 import { dynamoRecordAttempt } from '#lib/endpointDeliveries/dynamoStore.ts';
-import { dynamoGetEndpoint, dynamoSetEndpointHealth } from '#lib/endpoints/dynamoStore.ts';
-import { dynamoTargetFrom } from '#lib/plants/dynamoStore.ts';
+import { dynamoSetEndpointHealth } from '#lib/endpoints/dynamoHealth.ts';
+import { dynamoGetEndpoint } from '#lib/endpoints/dynamoStore.ts';
 import { createTelemetry } from '#lib/telemetry.ts';
 import { sqsDeliveryQueue } from '#lib/webhooks/retries.ts';
 

@@ -1,9 +1,9 @@
 // GET /webhooks/{id}: config → clients → route, once per container.
 import { endpointRouteSettings } from '#lib/config/endpoints.ts';
 import { loadConfig } from '#lib/config/load.ts';
+import { dynamoTargetFrom } from '#lib/dynamo/client.ts';
 import { dynamoGetEndpoint } from '#lib/endpoints/dynamoStore.ts';
 import { httpDependencies } from '#lib/http/dependencies.ts';
-import { dynamoTargetFrom } from '#lib/plants/dynamoStore.ts';
 import { getEndpointHandler } from '#lib/routes/getEndpoint.ts';
 
 const config = loadConfig(process.env, endpointRouteSettings);

@@ -1,10 +1,10 @@
 // GET /webhooks/{id}/attempts: config → clients → route, once per container.
 import { endpointRouteSettings } from '#lib/config/endpoints.ts';
 import { loadConfig } from '#lib/config/load.ts';
+import { dynamoTargetFrom } from '#lib/dynamo/client.ts';
 import { dynamoListAttempts } from '#lib/endpointDeliveries/dynamoStore.ts';
 import { dynamoGetEndpoint } from '#lib/endpoints/dynamoStore.ts';
 import { httpDependencies } from '#lib/http/dependencies.ts';
-import { dynamoTargetFrom } from '#lib/plants/dynamoStore.ts';
 import { listEndpointAttemptsHandler } from '#lib/routes/listEndpointAttempts.ts';
 
 const config = loadConfig(process.env, endpointRouteSettings);

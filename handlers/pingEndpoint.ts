@@ -2,10 +2,10 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { deliveryQueueSettings, endpointRouteSettings } from '#lib/config/endpoints.ts';
 import { loadConfig } from '#lib/config/load.ts';
+import { dynamoTargetFrom } from '#lib/dynamo/client.ts';
 import { dynamoCountSend } from '#lib/endpointDeliveries/dynamoStore.ts';
 import { dynamoGetEndpoint } from '#lib/endpoints/dynamoStore.ts';
 import { httpDependencies } from '#lib/http/dependencies.ts';
-import { dynamoTargetFrom } from '#lib/plants/dynamoStore.ts';
 import { pingEndpointHandler } from '#lib/routes/pingEndpoint.ts';
 import { sqsDeliveryQueue } from '#lib/webhooks/retries.ts';
 

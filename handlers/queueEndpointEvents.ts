@@ -2,9 +2,9 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { endpointEventSettings } from '#lib/config/endpoints.ts';
 import { loadConfig } from '#lib/config/load.ts';
+import { dynamoTargetFrom } from '#lib/dynamo/client.ts';
 import { queueEndpointEventsHandler } from '#lib/endpointDeliveries/queueEndpointEvents.ts';
 import { dynamoListEndpoints } from '#lib/endpoints/dynamoStore.ts';
-import { dynamoTargetFrom } from '#lib/plants/dynamoStore.ts';
 import { createTelemetry } from '#lib/telemetry.ts';
 import { sqsDeadLetters } from '#lib/webhooks/deadLetters.ts';
 import { sqsDeliveryQueue } from '#lib/webhooks/retries.ts';

@@ -1,9 +1,9 @@
 // POST /webhooks/{id}/secret: config → clients → route, once per container.
 import { endpointRouteSettings } from '#lib/config/endpoints.ts';
 import { loadConfig } from '#lib/config/load.ts';
-import { dynamoRotateEndpointSecret } from '#lib/endpoints/dynamoStore.ts';
+import { dynamoTargetFrom } from '#lib/dynamo/client.ts';
+import { dynamoRotateEndpointSecret } from '#lib/endpoints/dynamoRotation.ts';
 import { httpDependencies } from '#lib/http/dependencies.ts';
-import { dynamoTargetFrom } from '#lib/plants/dynamoStore.ts';
 import { rotateEndpointSecretHandler } from '#lib/routes/rotateEndpointSecret.ts';
 
 const config = loadConfig(process.env, endpointRouteSettings);

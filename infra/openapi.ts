@@ -1,7 +1,7 @@
 // `npm run openapi`: writes openapi.yaml, the published contract, from the Zod schemas, and the
 // client types the end-to-end tests use (test/support/plantStoreApi.d.ts) from it.
 // `npm run openapi -- --check`: fails when a committed file differs from what it would write.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from './local/paths.ts';
 import { CLIENT_TYPES_FILE, clientTypes } from './openapi/clientTypes.ts';
@@ -15,14 +15,6 @@ if (unknown.length > 0) {
 }
 const check = args.includes('--check');
 
-const readOrUndefined = (file: string) => {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-};
-
 const document = await openApiYaml();
 let stale = false;
 for (const [name, generated] of [
@@ -30,7 +22,7 @@ for (const [name, generated] of [
   [CLIENT_TYPES_FILE, await clientTypes(document)],
 ] as const) {
   const file = join(repoRoot, name);
-  if (readOrUndefined(file) === generated) {
+  if (existsSync(file) && readFileSync(file, 'utf8') === generated) {
     console.log(`${name} is up to date`);
   } else if (check) {
     console.error(`${name} is out of date: run npm run openapi and commit it`);

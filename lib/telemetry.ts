@@ -54,8 +54,8 @@ export const METRIC_NAMES = [
   'WebhooksDelivered',
   'WebhookAttemptsFailed',
   'WebhooksDeadLettered',
-  // an event handed back to its source (the stream, the retry queue), which offers it again; a
-  // stream record set aside whole in the stream dead letters
+  // a batch item failure (the stream or queue offers it again); a stream record sent whole to the
+  // stream-dead-letters queue
   'WebhookEventsHandedBack',
   'StreamRecordsSetAside',
   // deliveries to callers' own endpoints: an event queued for its owner's endpoints, then per attempt one of delivered, failed (it waits) or exhausted (the schedule is

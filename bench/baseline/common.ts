@@ -8,8 +8,8 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { createLocalJWKSet, createRemoteJWKSet, jwtVerify } from 'jose';
+import { ENDPOINT_PREFIX } from '#lib/endpoints/keys.ts';
 import { EVENT_TYPES } from '#lib/endpoints/store.ts';
-import { ENDPOINT_PREFIX } from '../endpoint.mjs';
 
 export { client, table, webhooksTable } from './store.ts';
 

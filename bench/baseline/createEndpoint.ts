@@ -5,8 +5,8 @@ import { randomBytes } from 'node:crypto';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
+import { countKey, endpointKey } from '#lib/endpoints/keys.ts';
 import { MAX_ENDPOINTS_PER_CALLER } from '#lib/endpoints/store.ts';
-import { countKey, endpointKey } from '../endpoint.mjs';
 import {
   callerOf,
   client,

@@ -3,7 +3,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
-import { countKey, endpointKey } from '../endpoint.mjs';
+import { countKey, endpointKey } from '#lib/endpoints/keys.ts';
 import { callerOf, client, endpointIdOf, fail, webhooksTable } from './common.ts';
 
 export const handler = async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyResultV2> => {

@@ -12,7 +12,7 @@ import { isIP, type LookupFunction } from 'node:net';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent } from 'aws-lambda';
 import type { EndpointDelivery } from '#lib/endpointDeliveries/store.ts';
-import { attemptKey, endpointKey, eventKey } from '#lib/endpoints/keys.mjs';
+import { attemptKey, endpointKey, eventKey } from '#lib/endpoints/keys.ts';
 import type { StoredEndpoint } from '#lib/endpoints/store.ts';
 import { isPublicAddress } from '#lib/ssrf/publicAddress.ts';
 import { sendDeliveries } from './deliveries.ts';

@@ -1,7 +1,7 @@
 // GET /webhooks/{id}, bare: the same GetItem of the caller's endpoint.
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
-import { endpointKey } from '../endpoint.mjs';
+import { endpointKey } from '#lib/endpoints/keys.ts';
 import {
   callerOf,
   client,

@@ -2,7 +2,7 @@
 // hand, then the same Query of its attempts of the last 14 days, newest first; no cursor.
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
-import { endpointKey } from '../endpoint.mjs';
+import { endpointKey } from '#lib/endpoints/keys.ts';
 import { callerOf, client, endpointIdOf, fail, reply, webhooksTable } from './common.ts';
 
 const KEPT_MS = 14 * 24 * 3600 * 1000;

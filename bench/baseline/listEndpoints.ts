@@ -1,7 +1,7 @@
 // GET /webhooks, bare: the same Query of the caller's partition, oldest first.
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
-import { callerPartition, ENDPOINT_PREFIX } from '../endpoint.mjs';
+import { callerPartition, ENDPOINT_PREFIX } from '#lib/endpoints/keys.ts';
 import { callerOf, client, endpointOf, fail, reply, webhooksTable } from './common.ts';
 
 export const handler = async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyResultV2> => {

@@ -2,7 +2,7 @@
 // count, then the same SendMessageBatch of one webhook.ping delivery to the endpoint-deliveries queue.
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
-import { endpointKey } from '../endpoint.mjs';
+import { endpointKey } from '#lib/endpoints/keys.ts';
 import { callerOf, client, endpointIdOf, fail, webhooksTable } from './common.ts';
 import { counted, newWebhookId, queue } from './queue.ts';
 

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { sendsKey } from '../endpoint.mjs';
+import { sendsKey } from '#lib/endpoints/keys.ts';
 import { client, fail, reply, webhooksTable } from './common.ts';
 import { sendDeliveries } from './deliveries.ts';
 

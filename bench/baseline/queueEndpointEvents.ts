@@ -8,7 +8,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
-import { callerPartition, ENDPOINT_PREFIX } from '#lib/endpoints/keys.mjs';
+import { callerPartition, ENDPOINT_PREFIX } from '#lib/endpoints/keys.ts';
 import { EVENT_TYPES, EVENTS } from '#lib/plants/eventTypes.ts';
 import type { StoredPlant } from '#lib/plants/store.ts';
 import { sendDeliveries } from './deliveries.ts';

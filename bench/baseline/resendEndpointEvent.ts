@@ -3,7 +3,7 @@
 // the endpoint-deliveries queue.
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
-import { endpointKey } from '../endpoint.mjs';
+import { endpointKey } from '#lib/endpoints/keys.ts';
 import { callerOf, client, endpointIdOf, fail, webhooksTable } from './common.ts';
 import { counted, queue } from './queue.ts';
 

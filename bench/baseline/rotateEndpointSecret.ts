@@ -4,7 +4,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
-import { endpointKey } from '../endpoint.mjs';
+import { endpointKey } from '#lib/endpoints/keys.ts';
 import { callerOf, client, endpointIdOf, fail, newSecret, reply, webhooksTable } from './common.ts';
 
 const DAY_MS = 24 * 3600 * 1000;

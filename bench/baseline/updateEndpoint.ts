@@ -3,7 +3,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
-import { endpointKey } from '../endpoint.mjs';
+import { endpointKey } from '#lib/endpoints/keys.ts';
 import {
   callerOf,
   client,

@@ -1,87 +1,85 @@
 // The published contract: the OpenAPI 3.1 document of the service as built. Its schemas are Zod's
-// own JSON Schema output for lib/plants/schemas.ts (the schemas that validate requests), so they
-// cannot drift from the code. Each route of the route list (lib/routes/routeList.ts) is an
-// operation: where it is from the list; its parameters and request body from the schemas its route
-// validates with; its words from operations/<function name>.ts. What operations share (headers,
-// API.md's error statuses) is in shared.ts. `npm run openapi` writes it to openapi.yaml.
+// own JSON Schema output for the schemas the routes validate with, named as the schemas' registry
+// names them, so they cannot drift from the code. Each route of the route list
+// (lib/routes/routeList.ts) is an operation: where it is and its error statuses from its line in
+// the list; its parameters and request body from the schemas its route validates with; its words
+// and its own statuses from operations/<function name>.ts. `npm run openapi` writes openapi.yaml.
 import { stringify } from 'yaml';
-import {
-  Attempt,
-  Endpoint,
-  EndpointPath,
-  EndpointSecret,
-  EndpointUpdate,
-  EndpointWithSecret,
-  NewEndpoint,
-  QueuedDelivery,
-} from '#lib/endpoints/schemas.ts';
+import { Attempt, QueuedDelivery } from '#lib/endpointDeliveries/answerSchemas.ts';
+import { Endpoint, EndpointSecret, EndpointWithSecret } from '#lib/endpoints/answerSchemas.ts';
+import { EndpointPath, EndpointUpdate, NewEndpoint } from '#lib/endpoints/requestSchemas.ts';
 import { ErrorBody } from '#lib/http/errorBody.ts';
 import { PlantPath } from '#lib/plants/params.ts';
 import { IdentifiedPlant, NewPlant, Plant, PlantPatch, PlantUpdate } from '#lib/plants/schemas.ts';
-import { ROUTE_NAMES, ROUTES, type RouteName, routeKey } from '#lib/routes/routeList.ts';
-import { endpointEvents } from './operations/endpointEvents.ts';
-import { plantAdded } from './operations/plantAdded.ts';
+import { ROUTE_NAMES, ROUTES, type RouteName } from '#lib/routes/routeList.ts';
+import { endpointErrors } from './endpointErrors.ts';
+import { type ErrorWordings, errorResponses } from './errors.ts';
+import { plantErrors } from './plantErrors.ts';
+import { componentHeaders, type Examples } from './responses.ts';
 import {
-  componentHeaders,
   type Json,
   jsonSchema,
-  type OperationDescription,
   parameterRef,
   parametersOf,
+  type RouteSchemas,
+  schemaName,
   schemaRef,
-} from './shared.ts';
+} from './schemas.ts';
+import { webhooks } from './webhooks.ts';
 
 /** The document's file, at the repository root. */
 export const OPENAPI_FILE = 'openapi.yaml';
 
-/** The named schemas: request bodies as a client may send them, answers as the service sends them. */
-const SCHEMAS = {
-  NewPlant: { schema: NewPlant, io: 'input' },
-  Plant: { schema: Plant, io: 'output' },
-  PlantUpdate: { schema: PlantUpdate, io: 'input' },
-  PlantPatch: { schema: PlantPatch, io: 'input' },
-  PlantWithId: { schema: IdentifiedPlant, io: 'output' },
-  NewEndpoint: { schema: NewEndpoint, io: 'input' },
-  EndpointUpdate: { schema: EndpointUpdate, io: 'input' },
-  Endpoint: { schema: Endpoint, io: 'output' },
-  EndpointWithSecret: { schema: EndpointWithSecret, io: 'output' },
-  EndpointSecret: { schema: EndpointSecret, io: 'output' },
-  QueuedDelivery: { schema: QueuedDelivery, io: 'output' },
-  Attempt: { schema: Attempt, io: 'output' },
-  Error: { schema: ErrorBody, io: 'output' },
-} as const;
+/**
+ * What a file of operations/ says of its route, named as the route's function: its words and what
+ * is its own. Where it is, its parameters, its request body's schema and the error statuses its
+ * access, body and path decide come from the route list and the route itself.
+ */
+export interface OperationDescription {
+  summary: string;
+  description: string;
+  /** Parameters the route reads besides its schemas' (a header its logic reads). */
+  parameters?: Json[];
+  /** Only for a route with a body. */
+  requestBody?: { description: string; examples: Examples };
+  /** Its successes. */
+  responses: Json;
+  /** Its own error statuses (409, 412, 429...), and its own wording of those the list decides. */
+  errors?: ErrorWordings;
+}
+
+/** The named schemas, in the document's order: request bodies, answers and the Error object. */
+const SCHEMAS = [
+  ...[NewPlant, Plant, PlantUpdate, PlantPatch, IdentifiedPlant],
+  ...[NewEndpoint, EndpointUpdate, Endpoint, EndpointWithSecret, EndpointSecret],
+  ...[QueuedDelivery, Attempt, ErrorBody],
+];
 
 /** Path schemas of several routes, each of one parameter, named once. */
 const SHARED_PATHS = { PlantId: PlantPath, EndpointId: EndpointPath };
 
-/** The words of a route, from operations/<name>.ts: a route without them fails the generator. */
-const descriptionOf = async (name: RouteName): Promise<OperationDescription> => {
-  let described: { operation?: OperationDescription };
+/** How each resource's routes word the statuses they share (by the path's first segment). */
+const RESOURCE_ERRORS = { plants: plantErrors, webhooks: endpointErrors };
+
+/** A route (lib/routes/<name>.ts) and its words (operations/<name>.ts), which it cannot lack. */
+const load = async (name: RouteName) => {
+  const routeModule: Record<string, RouteSchemas> = await import(`#lib/routes/${name}.ts`);
+  const route = routeModule[`${name}Route`];
+  if (!route) throw new Error(`lib/routes/${name}.ts must export its route as ${name}Route`);
   try {
-    described = await import(`./operations/${name}.ts`);
+    const { operation }: { operation: OperationDescription } = await import(
+      `./operations/${name}.ts`
+    );
+    return { name, route, operation };
   } catch (cause) {
     const missing = `${name} is in the route list: describe it in infra/openapi/operations/${name}.ts`;
     throw new Error(missing, { cause });
   }
-  const { operation } = described;
-  if (operation?.route.name !== routeKey(ROUTES[name])) {
-    throw new Error(
-      `infra/openapi/operations/${name}.ts must export the operation of ${name}'s route`,
-    );
-  }
-  return operation;
 };
 
 /** One route as an OpenAPI Operation Object. */
-const operationOf = async (name: RouteName): Promise<Json> => {
-  const {
-    route,
-    summary,
-    description,
-    parameters: read = [],
-    requestBody,
-    responses,
-  } = await descriptionOf(name);
+const operationOf = ({ name, route, operation }: Awaited<ReturnType<typeof load>>): Json => {
+  const { summary, description, parameters: read = [], requestBody } = operation;
   const { path, query, body } = route;
   const sharedPath = Object.entries(SHARED_PATHS).find(([, shared]) => shared === path)?.[0];
   const parameters = [
@@ -92,82 +90,90 @@ const operationOf = async (name: RouteName): Promise<Json> => {
   if (Boolean(body) !== Boolean(requestBody)) {
     throw new Error(`${name}: describe a request body exactly when the route reads one`);
   }
-  const bodySchema = Object.entries(SCHEMAS).find(([, { schema }]) => schema === body?.schema)?.[0];
-  if (body && !bodySchema) throw new Error(`${name}'s body schema has no name in SCHEMAS`);
+  // the path's first segment: plants, webhooks
+  const tag = ROUTES[name].path.split('/')[1] as keyof typeof RESOURCE_ERRORS;
+  const resource = RESOURCE_ERRORS[tag](ROUTES[name], route);
   return {
-    // the path's first segment: plants, webhooks
-    tags: [ROUTES[name].path.split('/')[1]],
+    tags: [tag],
     operationId: name,
     summary,
     description,
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(bodySchema && requestBody
+    ...(body && requestBody
       ? {
           requestBody: {
             description: requestBody.description,
             required: true,
             content: Object.fromEntries(
-              (body?.mediaTypes ?? ['application/json']).map((mediaType) => [
+              (body.mediaTypes ?? ['application/json']).map((mediaType) => [
                 mediaType,
-                { schema: schemaRef(bodySchema), examples: requestBody.examples },
+                { schema: schemaRef(body.schema), examples: requestBody.examples },
               ]),
             ),
           },
         }
       : {}),
-    responses,
+    responses: {
+      ...operation.responses,
+      ...errorResponses(ROUTES[name], route, resource, operation.errors),
+    },
   };
 };
 
-const paths = async () => {
-  const byPath: Record<string, Json> = {};
-  for (const name of ROUTE_NAMES) {
-    const { method, path } = ROUTES[name];
-    byPath[path] = { ...byPath[path], [method.toLowerCase()]: await operationOf(name) };
-  }
-  return byPath;
-};
-
 /** The OpenAPI document, as a plain object in the order it is written. */
-export const openApiDocument = async (): Promise<Json> => ({
-  openapi: '3.1.0',
-  info: {
-    title: 'Plant Store API',
-    version: '1.0.0',
-    description:
-      "A plant store: add, list, read, update and delete your plants. Every request carries a bearer token (a JWT); a plant belongs to the caller who created it, and another caller's plant answers as a missing one. Every error answers `application/json` with the Error object, whose `error` is the HTTP status code. Checks run in this order: authentication, media type, size, JSON, fields, store; a rejected request writes nothing. A path the API does not have answers 404, and a method a path does not have answers 405 with `Allow`, both with the Error object.",
-    license: { name: 'MIT', identifier: 'MIT' },
-  },
-  servers: [{ url: 'http://127.0.0.1:3000', description: 'The local run (npm start)' }],
-  security: [{ bearerAuth: [] }],
-  tags: [
-    { name: 'plants', description: 'The plants in the store' },
-    {
-      name: 'webhooks',
-      description: 'Your own webhook endpoints, and what the service POSTs to a receiver of yours',
+export const openApiDocument = async (): Promise<Json> => {
+  const routes = await Promise.all(ROUTE_NAMES.map(load));
+  const paths: Record<string, Json> = {};
+  for (const route of routes) {
+    const { method, path } = ROUTES[route.name];
+    paths[path] = { ...paths[path], [method.toLowerCase()]: operationOf(route) };
+  }
+  // a request body is what a client may send (Zod's input view), any other what the service sends
+  const bodies = new Set(routes.map(({ route }) => route.body?.schema));
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Plant Store API',
+      version: '1.0.0',
+      description:
+        "A plant store: add, list, read, update and delete your plants. Every request carries a bearer token (a JWT); a plant belongs to the caller who created it, and another caller's plant answers as a missing one. Every error answers `application/json` with the Error object, whose `error` is the HTTP status code. Checks run in this order: authentication, media type, size, JSON, fields, store; a rejected request writes nothing. A path the API does not have answers 404, and a method a path does not have answers 405 with `Allow`, both with the Error object.",
+      license: { name: 'MIT', identifier: 'MIT' },
     },
-  ],
-  paths: await paths(),
-  webhooks: { [plantAdded.name]: plantAdded.operation, ...endpointEvents },
-  components: {
-    schemas: Object.fromEntries(
-      Object.entries(SCHEMAS).map(([name, { schema, io }]) => [name, jsonSchema(schema, io)]),
-    ),
-    parameters: Object.fromEntries(
-      Object.entries(SHARED_PATHS).map(([name, path]) => [name, parametersOf(path, 'path')[0]]),
-    ),
-    headers: componentHeaders,
-    securitySchemes: {
-      bearerAuth: {
-        type: 'http',
-        scheme: 'bearer',
-        bearerFormat: 'JWT',
+    servers: [{ url: 'http://127.0.0.1:3000', description: 'The local run (npm start)' }],
+    security: [{ bearerAuth: [] }],
+    tags: [
+      { name: 'plants', description: 'The plants in the store' },
+      {
+        name: 'webhooks',
         description:
-          'A JWT signed with RS256 or ES256 by the configured issuer, for the configured audience, with `exp` and a `sub` (the caller: stored with each plant as its creator). A deployment may require a scope for reading and one for writing (in `scope` or `scp`).',
+          'Your own webhook endpoints, and what the service POSTs to a receiver of yours',
+      },
+    ],
+    paths,
+    webhooks,
+    components: {
+      schemas: Object.fromEntries(
+        SCHEMAS.map((schema) => [
+          schemaName(schema),
+          jsonSchema(schema, bodies.has(schema) ? 'input' : 'output'),
+        ]),
+      ),
+      parameters: Object.fromEntries(
+        Object.entries(SHARED_PATHS).map(([name, path]) => [name, parametersOf(path, 'path')[0]]),
+      ),
+      headers: componentHeaders,
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description:
+            'A JWT signed with RS256 or ES256 by the configured issuer, for the configured audience, with `exp` and a `sub` (the caller: stored with each plant as its creator). A deployment may require a scope for reading and one for writing (in `scope` or `scp`).',
+        },
       },
     },
-  },
-});
+  };
+};
 
 /** The document as openapi.yaml holds it: the same text for the same code, ending in a newline. */
 export const openApiYaml = async (): Promise<string> =>

@@ -77,29 +77,29 @@ export const isSecureUrl = (text: string): boolean => {
 const variablesOf = (env: Env, problems: Set<string>): Variables => {
   // an empty variable means "not set": CloudFormation cannot leave a variable out per stage
   const raw = (name: string) => (env[name] === '' ? undefined : env[name]);
-  const note = (name: string, message: string) => problems.add(`${name} ${message}`);
+  const refuse = (name: string, message: string) => problems.add(`${name} ${message}`);
   const optional = (name: string) => {
     const value = raw(name)?.trim();
-    if (value === '') note(name, BLANK);
+    if (value === '') refuse(name, BLANK);
     return value || undefined;
   };
   /** An optional variable that, when set, must pass `test`. Trimmed. */
   const optionalPassing = (name: string, test: (value: string) => boolean, rule: string) => {
     const value = optional(name);
-    if (value !== undefined && !test(value)) note(name, rule);
+    if (value !== undefined && !test(value)) refuse(name, rule);
     return value;
   };
   return {
     required: (name, what) => {
       const value = raw(name)?.trim();
-      if (!value) note(name, `is required: ${what}`);
+      if (!value) refuse(name, `is required: ${what}`);
       return value ?? '';
     },
     optional,
     matching: (name, pattern, rule) => optionalPassing(name, (value) => pattern.test(value), rule),
     checked: (name, test, rule) => {
       const value = raw(name);
-      if (value !== undefined && !test(value)) note(name, rule);
+      if (value !== undefined && !test(value)) refuse(name, rule);
       return value;
     },
     httpUrl: (name) => optionalPassing(name, isHttpUrl, HTTP_URL),
@@ -109,18 +109,18 @@ const variablesOf = (env: Env, problems: Set<string>): Variables => {
       if (value === undefined) return fallback;
       const number = Number(value);
       if (/^[0-9]+$/.test(value) && Number.isSafeInteger(number) && number > 0) return number;
-      note(name, POSITIVE_INT);
+      refuse(name, POSITIVE_INT);
       return fallback;
     },
     oneOf: (name, values, fallback) => {
       const value = raw(name);
       if (value === undefined) return fallback;
       const known = values.find((candidate) => candidate === value);
-      if (known === undefined) note(name, `must be one of ${values.join(', ')}`);
+      if (known === undefined) refuse(name, `must be one of ${values.join(', ')}`);
       return known ?? fallback;
     },
     retired: (name, instead) => {
-      if (raw(name) !== undefined) note(name, `is no longer read: ${instead}`);
+      if (raw(name) !== undefined) refuse(name, `is no longer read: ${instead}`);
     },
     isSet: (name) => raw(name) !== undefined,
     problem: (message) => problems.add(message),

@@ -2,7 +2,7 @@
 // or failing store ends in a 503 well inside the function timeout.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { DynamoDbSettings } from '#lib/config/store.ts';
+import type { DynamoDbSettings, StoreSettings } from '#lib/config/store.ts';
 
 export const createDocumentClient = ({
   endpoint,
@@ -30,3 +30,17 @@ export const createDocumentClient = ({
 /** The SDK's options of a request that stops when `signal` aborts. */
 export const abortable = (signal: AbortSignal | undefined) =>
   signal ? { abortSignal: signal } : {};
+
+/** The table, and the client that reaches it. */
+export interface DynamoTarget {
+  client: DynamoDBDocumentClient;
+  table: string;
+  /** The clock creation times come from. */
+  now?: () => Date;
+}
+
+/** The table the settings name, through a client made for them. */
+export const dynamoTargetFrom = ({ table, dynamodb }: StoreSettings): DynamoTarget => ({
+  client: createDocumentClient(dynamodb),
+  table,
+});

@@ -20,13 +20,13 @@ import { type EndpointPolicy, postToEndpoint } from '#lib/ssrf/safePost.ts';
 import type { LogEntry, MetricName, Telemetry } from '#lib/telemetry.ts';
 import { queueConsumer } from '#lib/webhooks/batchResponse.ts';
 import { type DeliveryOutcome, describeOutcome, statusOutcome } from '#lib/webhooks/delivery.ts';
-import { holdIfEarly, nextStep, type RetryQueue } from '#lib/webhooks/retries.ts';
+import { hideIfNotDue, nextStep, type RetryQueue } from '#lib/webhooks/retries.ts';
 import { webhookHeaders } from '#lib/webhooks/signature.ts';
 
 export interface EndpointDeliveryDependencies extends Telemetry {
   endpoints: Pick<EndpointStore, 'get' | 'setHealth'>;
   attempts: Pick<AttemptStore, 'record'>;
-  queue: DeliveryQueue & Pick<RetryQueue, 'holdUntilDue'>;
+  queue: DeliveryQueue & Pick<RetryQueue, 'hideUntil'>;
   /** The wait after each failed attempt, in ms (WEBHOOK_RETRY_SCHEDULE). */
   schedule: number[];
   timeoutMs: number;
@@ -61,9 +61,9 @@ export const deliverToEndpointHandler = ({
   const deliver = async (invocation: Context, { body: message, receiptHandle }: SQSRecord) => {
     const delivery = endpointDeliveryOf(message);
     const { owner, endpointId, webhookId, type, body } = delivery;
-    await holdIfEarly(queue, { receiptHandle, what: webhookId }, delivery.dueAt);
+    await hideIfNotDue(queue, { receiptHandle, what: webhookId }, delivery.dueAt);
     const attempt = delivery.attempts + 1;
-    const note = (level: LogEntry['level'], text: string, metric: MetricName, more = {}) =>
+    const logAttempt = (level: LogEntry['level'], text: string, metric: MetricName, more = {}) =>
       telemetry.record(invocation, {
         level,
         message: text,
@@ -75,7 +75,7 @@ export const deliverToEndpointHandler = ({
     const endpoint = found.outcome === 'found' ? found.endpoint : undefined;
     if (!endpoint || (endpoint.disabled && type !== PING)) {
       const is = endpoint ? 'disabled' : 'deleted';
-      return note(
+      return logAttempt(
         'INFO',
         `endpoint delivery dropped: the endpoint is ${is}`,
         'EndpointEventsDropped',
@@ -106,7 +106,9 @@ export const deliverToEndpointHandler = ({
     );
     if (outcome.outcome === 'delivered') {
       if (endpoint.failingSince) await endpoints.setHealth(owner, endpointId, { kind: 'healthy' });
-      return note('INFO', 'endpoint delivery delivered', 'EndpointEventsDelivered', { status });
+      return logAttempt('INFO', 'endpoint delivery delivered', 'EndpointEventsDelivered', {
+        status,
+      });
     }
     const { failingSince, url } = endpoint;
     const disabling = disablingReason(outcome, failingSince ?? at, now);
@@ -115,7 +117,7 @@ export const deliverToEndpointHandler = ({
     const health = disabling && { kind: 'disabled' as const, reason: disabling, url, failingSince };
     // not applied (a PUT of a new url, a delete, failures counted afresh meanwhile): it goes on
     if (health && (await endpoints.setHealth(owner, endpointId, health)))
-      return note('WARN', 'endpoint disabled', 'EndpointsDisabled', { reason: disabling });
+      return logAttempt('WARN', 'endpoint disabled', 'EndpointsDisabled', { reason: disabling });
     if (!failingSince) await endpoints.setHealth(owner, endpointId, { kind: 'failing', since: at });
     // a 410 that disabled nothing fails as any other: the event waits for the next step
     const failure =
@@ -123,7 +125,7 @@ export const deliverToEndpointHandler = ({
     const next = nextStep(attempt, failure, schedule);
     // the caller sees its attempts for 14 days, and may resend it
     if (next.kind === 'deadLetter')
-      return note(
+      return logAttempt(
         'WARN',
         'endpoint delivery ended: every attempt failed',
         'EndpointEventsExhausted',
@@ -134,7 +136,7 @@ export const deliverToEndpointHandler = ({
     const dueAt = Date.now() + next.waitMs;
     const reason = describeOutcome(outcome);
     await queue.send([{ ...delivery, attempts: attempt, dueAt, lastError: reason }]);
-    note('WARN', 'endpoint attempt failed; it waits for the next', 'EndpointAttemptsFailed', {
+    logAttempt('WARN', 'endpoint attempt failed; it waits for the next', 'EndpointAttemptsFailed', {
       reason,
       nextAttemptAt: new Date(dueAt).toISOString(),
     });

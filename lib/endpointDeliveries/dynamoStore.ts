@@ -1,14 +1,14 @@
 // The delivery attempts of a caller's endpoint, and the events they delivered, on DynamoDB (the
 // webhooks table): the endpoint's partition deliveriesPartition, an item per attempt sorted by when
 // it started, an item per event for a resend, an item per minute counting its pings and resends
-// (lib/endpoints/keys.mjs). Each item carries `expiresAt` for the table's TTL (attempts and
+// (lib/endpoints/keys.ts). Each item carries `expiresAt` for the table's TTL (attempts and
 // events 14 days on, a count when its minute ends); TTL deletes days late, so the reads skip what
 // is past its time themselves.
 //
 // The DynamoDB actions: record PutItem, list Query, event GetItem, countSend UpdateItem.
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { abortable } from '#lib/dynamo/client.ts';
+import { abortable, type DynamoTarget } from '#lib/dynamo/client.ts';
 import { unavailableOr } from '#lib/dynamo/errors.ts';
 import {
   ATTEMPTS_KEPT_MS,
@@ -23,8 +23,7 @@ import {
   deliveriesPartition,
   eventKey,
   sendsKey,
-} from '#lib/endpoints/keys.mjs';
-import type { DynamoTarget } from '#lib/plants/dynamoStore.ts';
+} from '#lib/endpoints/keys.ts';
 
 /** When the table's TTL may delete what started at `at`: seconds since the epoch. */
 const expiresAt = (at: string) => Math.ceil((Date.parse(at) + ATTEMPTS_KEPT_MS) / 1000);

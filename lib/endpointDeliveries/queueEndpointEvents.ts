@@ -50,7 +50,7 @@ export interface EndpointEventsDependencies extends StreamConsumerDependencies {
 }
 
 export const queueEndpointEventsHandler = (dependencies: EndpointEventsDependencies) => {
-  const { endpoints, queue, record: note } = dependencies;
+  const { endpoints, queue, record: log } = dependencies;
   return streamConsumer(dependencies, async (invocation, record) => {
     const events = plantEventsOf(record);
     // the events of one change of one plant: one owner
@@ -78,7 +78,7 @@ export const queueEndpointEventsHandler = (dependencies: EndpointEventsDependenc
     if (deliveries.length === 0) return;
     await queue.send(deliveries);
     for (const { event, to } of targets.filter(({ to }) => to.length > 0)) {
-      note(invocation, {
+      log(invocation, {
         level: 'INFO',
         message: 'endpoint deliveries queued',
         metric: 'EndpointEventsQueued',

@@ -2,7 +2,9 @@
 // event to one endpoint through the endpoint-deliveries queue (its first attempt, every later one,
 // a ping, a resend), and the contract of the attempts kept for 14 days. It knows nothing of HTTP.
 import { randomBytes } from 'node:crypto';
-import type { Unavailable } from '#lib/dynamo/results.ts';
+import type * as z from 'zod/mini';
+import type { StoreCallOptions, Unavailable } from '#lib/dynamo/results.ts';
+import type { Attempt as AttemptSchema } from '#lib/endpointDeliveries/answerSchemas.ts';
 import type { EventType } from '#lib/plants/eventTypes.ts';
 
 /** A ping is delivered as any event, but is no type an endpoint subscribes to. */
@@ -51,19 +53,7 @@ export const eventBody = (type: DeliveredType, at: Date, data: object) =>
 export const newWebhookId = () => `msg_${randomBytes(16).toString('base64url')}`;
 
 /** One attempt, as GET /webhooks/{id}/attempts answers it. */
-export interface Attempt {
-  webhookId: string;
-  type: DeliveredType;
-  /** 1 for the first attempt of a delivery (a resend starts again at 1). */
-  attempt: number;
-  /** ISO 8601, UTC: when the attempt started. */
-  at: string;
-  /** The receiver's HTTP status, a 3xx included. */
-  status?: number | undefined;
-  /** Why it failed: no answer, a timeout, a redirect not followed, a refused address. */
-  error?: string | undefined;
-  durationMs: number;
-}
+export type Attempt = z.infer<typeof AttemptSchema>;
 
 /** Where the next page of attempts starts: opaque to callers. */
 export type AttemptsPosition = string;
@@ -94,16 +84,16 @@ export interface AttemptStore {
   list(
     endpointId: string,
     page: { limit: number; after?: AttemptsPosition | undefined },
-    options?: { signal?: AbortSignal },
+    options?: StoreCallOptions,
   ): Promise<AttemptsPage>;
   /** The event `webhookId` as the endpoint was sent it in the last 14 days. */
   event(
     endpointId: string,
     webhookId: string,
-    options?: { signal?: AbortSignal },
+    options?: StoreCallOptions,
   ): Promise<SentEventResult>;
   /** Counts a ping or resend in the endpoint's minute, unless it had MAX_SENDS_PER_MINUTE. */
-  countSend(endpointId: string, options?: { signal?: AbortSignal }): Promise<CountSendResult>;
+  countSend(endpointId: string, options?: StoreCallOptions): Promise<CountSendResult>;
 }
 
 /** Where deliveries wait: sent now (a ping, a resend, a new event) or when due (a retry). */

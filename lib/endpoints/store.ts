@@ -2,7 +2,9 @@
 // HTTP. An endpoint belongs to its owner (the caller who registered it); another caller's endpoint
 // is, to every method, an endpoint that is not there.
 import { randomBytes } from 'node:crypto';
-import type { NotFound, Unavailable } from '#lib/dynamo/results.ts';
+import type * as z from 'zod/mini';
+import type { NotFound, StoreCallOptions, Unavailable } from '#lib/dynamo/results.ts';
+import type { Endpoint as EndpointSchema } from '#lib/endpoints/answerSchemas.ts';
 
 /** The event types a caller's endpoint may subscribe to. */
 export const EVENT_TYPES = ['plant.added', 'plant.updated', 'plant.deleted'] as const;
@@ -12,31 +14,14 @@ export type EventType = (typeof EVENT_TYPES)[number];
 export const newEndpointId = () => `ep_${randomBytes(16).toString('base64url')}`;
 export const ENDPOINT_ID = /^ep_[A-Za-z0-9_-]{22}$/;
 
-/** The longest url of an endpoint, in characters (API.md). */
-export const MAX_URL_CHARACTERS = 2048;
-/** 2,048, as the words write it: by hand, as toLocaleString loads ICU (~12 ms of a cold start). */
-export const MAX_URL_CHARACTERS_TEXT = String(MAX_URL_CHARACTERS).replace(/\B(?=(\d{3})+$)/g, ',');
-
 /** At most this many endpoints per caller (API.md). */
 export const MAX_ENDPOINTS_PER_CALLER = 10;
 
-/** What a caller sets of an endpoint (POST, PUT). */
-export interface EndpointContent {
-  url: string;
-  events: EventType[];
-  description?: string | undefined;
-  disabled: boolean;
-}
-
 /** An endpoint as the API shows it: never its secrets. */
-export interface Endpoint extends EndpointContent {
-  /** ep_ and random characters: never guessable from another. */
-  id: string;
-  /** Why the service disabled it (a 410, or 5 days of failures); absent once enabled again. */
-  disabledReason?: string | undefined;
-  /** ISO 8601, UTC. */
-  createdAt: string;
-}
+export type Endpoint = z.infer<typeof EndpointSchema>;
+
+/** What a caller sets of an endpoint (POST, PUT). */
+export type EndpointContent = Pick<Endpoint, 'url' | 'events' | 'description' | 'disabled'>;
 
 /** A signing secret (`whsec_...`), and until when it still signs (a rotated-out one: 24 hours). */
 export interface EndpointSecret {
@@ -66,41 +51,30 @@ export type CreateEndpointResult =
   | { outcome: 'limitReached' }
   | Unavailable;
 export type ListEndpointsResult = { outcome: 'list'; endpoints: StoredEndpoint[] } | Unavailable;
-export type EndpointResult =
-  | { outcome: 'found'; endpoint: StoredEndpoint }
-  | NotFound
-  | Unavailable;
-export type ReplaceEndpointResult =
-  | { outcome: 'replaced'; endpoint: StoredEndpoint }
-  | NotFound
-  | Unavailable;
-export type RotateSecretResult =
-  | { outcome: 'rotated'; endpoint: StoredEndpoint }
+/** What the store answers of one endpoint of the owner's: `outcome`, none of theirs, or an outage. */
+type OneEndpointResult<Outcome extends string> =
+  | { outcome: Outcome; endpoint: StoredEndpoint }
   | NotFound
   | Unavailable;
 export type DeleteEndpointResult = { outcome: 'deleted' } | NotFound | Unavailable;
-
-export interface EndpointCallOptions {
-  signal?: AbortSignal;
-}
 
 export interface EndpointStore {
   /** Registers `endpoint` for `owner`, unless the owner has the most it may have. */
   create(
     owner: string,
     endpoint: Omit<StoredEndpoint, 'owner'>,
-    options?: EndpointCallOptions,
+    options?: StoreCallOptions,
   ): Promise<CreateEndpointResult>;
   /** The owner's endpoints, oldest first. */
-  list(owner: string, options?: EndpointCallOptions): Promise<ListEndpointsResult>;
-  get(owner: string, id: string, options?: EndpointCallOptions): Promise<EndpointResult>;
+  list(owner: string, options?: StoreCallOptions): Promise<ListEndpointsResult>;
+  get(owner: string, id: string, options?: StoreCallOptions): Promise<OneEndpointResult<'found'>>;
   /** Replaces what the caller sets; a replace that enables it clears its disabledReason. */
   replace(
     owner: string,
     id: string,
     content: EndpointContent,
-    options?: EndpointCallOptions,
-  ): Promise<ReplaceEndpointResult>;
+    options?: StoreCallOptions,
+  ): Promise<OneEndpointResult<'replaced'>>;
   /**
    * Makes `secret` the current one; the one it replaces signs beside it until `keepOldUntil`;
    * one already expired is dropped.
@@ -109,9 +83,9 @@ export interface EndpointStore {
     owner: string,
     id: string,
     rotation: { secret: string; keepOldUntil: string },
-    options?: EndpointCallOptions,
-  ): Promise<RotateSecretResult>;
-  delete(owner: string, id: string, options?: EndpointCallOptions): Promise<DeleteEndpointResult>;
+    options?: StoreCallOptions,
+  ): Promise<OneEndpointResult<'rotated'>>;
+  delete(owner: string, id: string, options?: StoreCallOptions): Promise<DeleteEndpointResult>;
   /** Records what an attempt told of the endpoint: false when it did not apply (see each health). */
   setHealth(owner: string, id: string, health: EndpointHealth): Promise<boolean>;
 }

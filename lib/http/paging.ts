@@ -8,6 +8,15 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
 
+/** The Link header of the next page (RFC 8288): this request's address with `query` alone. */
+export const nextPageLink = (url: URL, query: Record<string, string | undefined>) => {
+  const next = new URL(url);
+  next.search = '';
+  for (const [name, value] of Object.entries(query))
+    if (value !== undefined) next.searchParams.set(name, value);
+  return { Link: `<${next.href}>; rel="next"` };
+};
+
 /** Far above any cursor this service makes. */
 export const MAX_CURSOR_LENGTH = 200;
 

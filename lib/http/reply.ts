@@ -39,6 +39,26 @@ export const unavailable = (
   { metric, cause, ...rest }: Omit<ErrorReply, 'status' | 'message'>,
 ): ErrorReply => ({ status: 503, message, metric, cause, ...rest, headers: retryAfter });
 
+/** A thing that is not there, or not the caller's: both answered alike; only the log tells. */
+export const notFound = (message: string, metric: MetricName, log: LineFields): ErrorReply => ({
+  status: 404,
+  message,
+  metric,
+  outcome: 'notFound',
+  log,
+});
+
+/** The 503 of a store busy or unreachable after its client's bounded retries, saying `message`. */
+export const storeOutage =
+  (message: string) =>
+  (cause: unknown, log?: LineFields): ErrorReply =>
+    unavailable(message, {
+      metric: 'StoreUnavailable',
+      outcome: 'unavailable',
+      cause,
+      ...(log ? { log } : {}),
+    });
+
 // per caller: no shared cache keeps them, no browser sniffs them
 const protectiveHeaders = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };
 

@@ -4,14 +4,14 @@
 import type { Context, SQSRecord } from 'aws-lambda';
 import { type AttemptDependencies, attemptDelivery } from '#lib/operatorWebhook/attempt.ts';
 import { queueConsumer } from '#lib/webhooks/batchResponse.ts';
-import { holdIfEarly, waitingEventOf } from '#lib/webhooks/retries.ts';
+import { hideIfNotDue, waitingEventOf } from '#lib/webhooks/retries.ts';
 
 export const retryPlantAddedHandler = (dependencies: AttemptDependencies) => {
   const { retryQueue } = dependencies;
   const attempt = attemptDelivery(dependencies);
   const retry = async (context: Context, { body, receiptHandle }: SQSRecord) => {
     const event = waitingEventOf(body);
-    await holdIfEarly(retryQueue, { receiptHandle, what: event.webhookId }, event.dueAt);
+    await hideIfNotDue(retryQueue, { receiptHandle, what: event.webhookId }, event.dueAt);
     await attempt(context, event, event.attempts);
   };
   return queueConsumer(dependencies, 'retry queue message', retry);

@@ -7,15 +7,13 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   DeleteCommand,
-  type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
   QueryCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { StoreSettings } from '#lib/config/store.ts';
-import { abortable, createDocumentClient } from '#lib/dynamo/client.ts';
+import { abortable, type DynamoTarget } from '#lib/dynamo/client.ts';
 import { unavailableOr } from '#lib/dynamo/errors.ts';
 import { CREATOR_TAG, creatorTagOf } from '#lib/plants/creatorTag.ts';
 import type { PlantStore, StoredPlant } from '#lib/plants/store.ts';
@@ -46,14 +44,6 @@ const toStoredPlant = (item: object): StoredPlant => {
 /** The item a failed condition returned, if it exists. */
 const itemAtFailure = (error: ConditionalCheckFailedException) =>
   error.Item ? toStoredPlant(unmarshall(error.Item)) : undefined;
-
-/** The table, and the client that reaches it. */
-export interface DynamoTarget {
-  client: DynamoDBDocumentClient;
-  table: string;
-  /** The clock creation times come from. */
-  now?: () => Date;
-}
 
 // One factory per operation, so that each function's bundle holds the one it uses (and only its
 // DynamoDB command), as its role allows only that action.
@@ -189,9 +179,3 @@ export const dynamoDelete =
       return { outcome: 'notFound', reason: error.Item ? 'notOwner' : 'absent' };
     }
   };
-
-/** The table the settings name, through a client made for them. */
-export const dynamoTargetFrom = ({ table, dynamodb }: StoreSettings): DynamoTarget => ({
-  client: createDocumentClient(dynamodb),
-  table,
-});

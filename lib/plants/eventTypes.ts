@@ -1,7 +1,7 @@
 // The event types a caller's endpoint subscribes to, one row each: which plant a stream record's
 // change is the event of (given its images before and after; none: not this event), and its data:
 // that plant as every answer shows it, or its id alone. A record is every event whose row fires. A
-// new type is a row here and its words (infra/openapi/operations/endpointEvents.ts); the fan-out
+// new type is a row here and its words (infra/openapi/webhooks.ts); the fan-out
 // (lib/endpointDeliveries/queueEndpointEvents.ts), the document and the bench floor read it.
 import type { StoredPlant } from '#lib/plants/store.ts';
 

@@ -9,6 +9,12 @@ import { idRule } from '#lib/plants/ids.ts';
 // metadata is read only by the OpenAPI generator), so that a function's bundle holds, and its cold
 // start builds, only the schemas its route validates with.
 
+/**
+ * The OpenAPI document's name of a schema it shows (its components.schemas key). Not
+ * z.globalRegistry's `id`: with one, z.toJSONSchema answers a $ref to the schema, not the schema.
+ */
+export const schemaNames = /* @__PURE__ */ z.registry<{ id: string }>();
+
 /** Each string of a request body is well-formed Unicode (I-JSON, API.md): else a 400 naming it. */
 export const wellFormed = (field: string) =>
   z.refine<string>(
@@ -147,3 +153,12 @@ export const IdentifiedPlant = /* @__PURE__ */ z
     examples: [{ id: 1, name: 'Monstera', tag: 'indoor' }],
   });
 export type IdentifiedPlant = z.infer<typeof IdentifiedPlant>;
+
+// The document's names, for the generator only: a bundle drops the whole call (pure, result unread)
+/* @__PURE__ */ (() =>
+  schemaNames
+    .add(NewPlant, { id: 'NewPlant' })
+    .add(Plant, { id: 'Plant' })
+    .add(PlantUpdate, { id: 'PlantUpdate' })
+    .add(PlantPatch, { id: 'PlantPatch' })
+    .add(IdentifiedPlant, { id: 'PlantWithId' }))();

@@ -1,7 +1,7 @@
 // POST /webhooks: register one of the caller's own webhook endpoints, at most ten a caller. The
 // answer is the only one but a rotation's that holds its secret.
 
-import { NewEndpoint } from '#lib/endpoints/schemas.ts';
+import { NewEndpoint } from '#lib/endpoints/requestSchemas.ts';
 import {
   type EndpointStore,
   EVENT_TYPES,
@@ -19,11 +19,6 @@ import {
 import { listedRoute } from '#lib/routes/routeList.ts';
 import type { EndpointPolicy } from '#lib/ssrf/safePost.ts';
 
-export interface CreateEndpointDependencies extends HttpDependencies {
-  endpointStore: Pick<EndpointStore, 'create'>;
-  policy: EndpointPolicy;
-}
-
 /** What the pipeline checks of the request, and the document describes. */
 export const createEndpointRoute = {
   ...listedRoute('createEndpoint'),
@@ -36,7 +31,7 @@ export const createEndpointHandler = ({
   endpointStore,
   policy,
   ...http
-}: CreateEndpointDependencies) =>
+}: HttpDependencies & { endpointStore: Pick<EndpointStore, 'create'>; policy: EndpointPolicy }) =>
   httpRoute(http, createEndpointRoute, async ({ body, caller, url, signal }) => {
     const refusal = await urlRefusal(body.url, policy);
     if (refusal) return refusal;

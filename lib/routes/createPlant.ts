@@ -8,10 +8,6 @@ import { contentOf } from '#lib/plants/views.ts';
 import { storeUnavailable } from '#lib/routes/plantReplies.ts';
 import { listedRoute } from '#lib/routes/routeList.ts';
 
-export interface CreatePlantDependencies extends HttpDependencies {
-  plantStore: Pick<PlantStore, 'create'>;
-}
-
 /** What the pipeline checks of the request, and the document describes. */
 export const createPlantRoute = {
   ...listedRoute('createPlant'),
@@ -24,7 +20,10 @@ export const conflictMessage = (id: number, reason: 'content' | 'notOwner') =>
     ? `A plant with id ${id} already exists with different content: read it, or choose another id`
     : `A plant with id ${id} already exists: choose another id`;
 
-export const createPlantHandler = ({ plantStore, ...http }: CreatePlantDependencies) =>
+export const createPlantHandler = ({
+  plantStore,
+  ...http
+}: HttpDependencies & { plantStore: Pick<PlantStore, 'create'> }) =>
   httpRoute(http, createPlantRoute, async ({ body, caller, signal }) => {
     const result = await plantStore.create(body, caller.sub, { signal });
     // only once the store has seen the plant: before that the id is unvalidated client input

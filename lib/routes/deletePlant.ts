@@ -3,25 +3,18 @@
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import { PlantPath } from '#lib/plants/params.ts';
 import type { PlantStore } from '#lib/plants/store.ts';
-import { plantNotFound, storeUnavailable } from '#lib/routes/plantReplies.ts';
+import { plantRefusal } from '#lib/routes/plantReplies.ts';
 import { listedRoute } from '#lib/routes/routeList.ts';
-
-export interface DeletePlantDependencies extends HttpDependencies {
-  plantStore: Pick<PlantStore, 'delete'>;
-}
 
 /** What the pipeline checks of the request, and the document describes. */
 export const deletePlantRoute = { ...listedRoute('deletePlant'), path: PlantPath };
 
-export const deletePlantHandler = ({ plantStore, ...http }: DeletePlantDependencies) =>
+export const deletePlantHandler = ({
+  plantStore,
+  ...http
+}: HttpDependencies & { plantStore: Pick<PlantStore, 'delete'> }) =>
   httpRoute(http, deletePlantRoute, async ({ path: { id }, caller, signal }) => {
     const result = await plantStore.delete(id, caller.sub, { signal });
-    switch (result.outcome) {
-      case 'deleted':
-        return { status: 204, metric: 'PlantsDeleted', outcome: 'deleted', log: { plantId: id } };
-      case 'notFound':
-        return plantNotFound(id, result);
-      case 'unavailable':
-        return storeUnavailable(result.cause, { plantId: id });
-    }
+    if (result.outcome !== 'deleted') return plantRefusal(id, result);
+    return { status: 204, metric: 'PlantsDeleted', outcome: 'deleted', log: { plantId: id } };
   });

@@ -3,6 +3,7 @@
 // caller's endpoint read before a ping, a resend or its attempts, the most pings and resends per
 // minute, and a delivery put on the queue.
 import { randomBytes } from 'node:crypto';
+import type { NotFound, Unavailable } from '#lib/dynamo/results.ts';
 import {
   type AttemptStore,
   type DeliveryQueue,
@@ -11,9 +12,15 @@ import {
 } from '#lib/endpointDeliveries/store.ts';
 import type { Endpoint, EndpointStore, StoredEndpoint } from '#lib/endpoints/store.ts';
 import { retryAfterIn } from '#lib/http/httpError.ts';
-import { type ErrorReply, type Reply, unavailable } from '#lib/http/reply.ts';
+import {
+  type ErrorReply,
+  notFound,
+  type Reply,
+  storeOutage,
+  unavailable,
+} from '#lib/http/reply.ts';
 import { type EndpointPolicy, urlAddressProblem, urlShapeProblem } from '#lib/ssrf/safePost.ts';
-import type { LineFields, MetricName } from '#lib/telemetry.ts';
+import type { MetricName } from '#lib/telemetry.ts';
 
 /** The endpoint as answered: its fields in the document's order, an absent one left out. */
 export const endpointView = (stored: StoredEndpoint): Endpoint => {
@@ -56,24 +63,19 @@ export const endpointNotFoundMessage = (id: string) =>
   `No webhook endpoint with id ${id}: it does not exist, or it is not yours`;
 
 /** Missing and another caller's answer alike. */
-export const endpointNotFound = (id: string): ErrorReply => ({
-  status: 404,
-  message: endpointNotFoundMessage(id),
-  metric: 'EndpointsNotFound',
-  outcome: 'notFound',
-  log: { endpointId: id },
-});
+export const endpointNotFound = (id: string) =>
+  notFound(endpointNotFoundMessage(id), 'EndpointsNotFound', { endpointId: id });
 
 export const ENDPOINTS_UNAVAILABLE =
   'The webhook endpoint store is busy or unreachable: retry in a few seconds';
 
-export const endpointsUnavailable = (cause: unknown, log?: LineFields): ErrorReply =>
-  unavailable(ENDPOINTS_UNAVAILABLE, {
-    metric: 'StoreUnavailable',
-    outcome: 'unavailable',
-    cause,
-    ...(log ? { log } : {}),
-  });
+export const endpointsUnavailable = storeOutage(ENDPOINTS_UNAVAILABLE);
+
+/** The reply when the store has no endpoint `id` of the caller's, or is out. */
+export const endpointRefusal = (id: string, result: NotFound | Unavailable) =>
+  result.outcome === 'notFound'
+    ? endpointNotFound(id)
+    : endpointsUnavailable(result.cause, { endpointId: id });
 
 /** The caller's endpoint `id`, or the reply that it is not there or the store is out. */
 export const ownedEndpoint = async (
@@ -83,13 +85,9 @@ export const ownedEndpoint = async (
   signal: AbortSignal,
 ): Promise<{ endpoint: StoredEndpoint } | { refusal: ErrorReply }> => {
   const result = await endpointStore.get(owner, id, { signal });
-  if (result.outcome === 'found') return { endpoint: result.endpoint };
-  return {
-    refusal:
-      result.outcome === 'notFound'
-        ? endpointNotFound(id)
-        : endpointsUnavailable(result.cause, { endpointId: id }),
-  };
+  return result.outcome === 'found'
+    ? { endpoint: result.endpoint }
+    : { refusal: endpointRefusal(id, result) };
 };
 
 export const sendsLimitedMessage = (id: string, seconds: number) =>

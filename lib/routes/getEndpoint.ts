@@ -1,37 +1,26 @@
 // GET /webhooks/{id}: one of the caller's own webhook endpoints, without its secret.
 
-import { EndpointPath } from '#lib/endpoints/schemas.ts';
+import { EndpointPath } from '#lib/endpoints/requestSchemas.ts';
 import type { EndpointStore } from '#lib/endpoints/store.ts';
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
-import {
-  endpointNotFound,
-  endpointsUnavailable,
-  endpointView,
-} from '#lib/routes/endpointReplies.ts';
+import { endpointRefusal, endpointView } from '#lib/routes/endpointReplies.ts';
 import { listedRoute } from '#lib/routes/routeList.ts';
-
-export interface GetEndpointDependencies extends HttpDependencies {
-  endpointStore: Pick<EndpointStore, 'get'>;
-}
 
 /** What the pipeline checks of the request, and the document describes. */
 export const getEndpointRoute = { ...listedRoute('getEndpoint'), path: EndpointPath };
 
-export const getEndpointHandler = ({ endpointStore, ...http }: GetEndpointDependencies) =>
+export const getEndpointHandler = ({
+  endpointStore,
+  ...http
+}: HttpDependencies & { endpointStore: Pick<EndpointStore, 'get'> }) =>
   httpRoute(http, getEndpointRoute, async ({ path: { id }, caller, signal }) => {
     const result = await endpointStore.get(caller.sub, id, { signal });
-    switch (result.outcome) {
-      case 'found':
-        return {
-          status: 200,
-          body: endpointView(result.endpoint),
-          metric: 'EndpointsRead',
-          outcome: 'found',
-          log: { endpointId: id },
-        };
-      case 'notFound':
-        return endpointNotFound(id);
-      case 'unavailable':
-        return endpointsUnavailable(result.cause, { endpointId: id });
-    }
+    if (result.outcome !== 'found') return endpointRefusal(id, result);
+    return {
+      status: 200,
+      body: endpointView(result.endpoint),
+      metric: 'EndpointsRead',
+      outcome: 'found',
+      log: { endpointId: id },
+    };
   });

@@ -2,25 +2,18 @@
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import { PlantPath } from '#lib/plants/params.ts';
 import type { PlantStore } from '#lib/plants/store.ts';
-import { plantNotFound, plantWithEtag, storeUnavailable } from '#lib/routes/plantReplies.ts';
+import { plantRefusal, plantWithEtag } from '#lib/routes/plantReplies.ts';
 import { listedRoute } from '#lib/routes/routeList.ts';
-
-export interface GetPlantDependencies extends HttpDependencies {
-  plantStore: Pick<PlantStore, 'get'>;
-}
 
 /** What the pipeline checks of the request, and the document describes. */
 export const getPlantRoute = { ...listedRoute('getPlant'), path: PlantPath };
 
-export const getPlantHandler = ({ plantStore, ...http }: GetPlantDependencies) =>
+export const getPlantHandler = ({
+  plantStore,
+  ...http
+}: HttpDependencies & { plantStore: Pick<PlantStore, 'get'> }) =>
   httpRoute(http, getPlantRoute, async ({ path: { id }, caller, signal }) => {
     const result = await plantStore.get(id, caller.sub, { signal });
-    switch (result.outcome) {
-      case 'found':
-        return plantWithEtag(result.plant, { metric: 'PlantsRead', outcome: 'found' });
-      case 'notFound':
-        return plantNotFound(id, result);
-      case 'unavailable':
-        return storeUnavailable(result.cause, { plantId: id });
-    }
+    if (result.outcome !== 'found') return plantRefusal(id, result);
+    return plantWithEtag(result.plant, { metric: 'PlantsRead', outcome: 'found' });
   });

@@ -3,18 +3,20 @@
 // cursor is bound to the endpoint, so one edited or taken from another endpoint's list is a 400.
 
 import type { AttemptStore } from '#lib/endpointDeliveries/store.ts';
-import { ATTEMPT_SORT_KEY, deliveriesPartition } from '#lib/endpoints/keys.mjs';
-import { EndpointPath } from '#lib/endpoints/schemas.ts';
+import { ATTEMPT_SORT_KEY, deliveriesPartition } from '#lib/endpoints/keys.ts';
+import { EndpointPath } from '#lib/endpoints/requestSchemas.ts';
 import type { EndpointStore } from '#lib/endpoints/store.ts';
-import { openCursor, pageCursor, pageLimit, sealCursor, strictQuery } from '#lib/http/paging.ts';
+import {
+  nextPageLink,
+  openCursor,
+  pageCursor,
+  pageLimit,
+  sealCursor,
+  strictQuery,
+} from '#lib/http/paging.ts';
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import { endpointsUnavailable, ownedEndpoint } from '#lib/routes/endpointReplies.ts';
 import { listedRoute } from '#lib/routes/routeList.ts';
-
-export interface ListEndpointAttemptsDependencies extends HttpDependencies {
-  endpointStore: Pick<EndpointStore, 'get'>;
-  attemptStore: Pick<AttemptStore, 'list'>;
-}
 
 export const AttemptsQuery = strictQuery('the list of attempts', {
   limit: pageLimit('attempts'),
@@ -35,7 +37,10 @@ export const listEndpointAttemptsHandler = ({
   endpointStore,
   attemptStore,
   ...http
-}: ListEndpointAttemptsDependencies) =>
+}: HttpDependencies & {
+  endpointStore: Pick<EndpointStore, 'get'>;
+  attemptStore: Pick<AttemptStore, 'list'>;
+}) =>
   httpRoute(
     http,
     listEndpointAttemptsRoute,
@@ -58,18 +63,12 @@ export const listEndpointAttemptsHandler = ({
       if ('refusal' in owned) return owned.refusal;
       if (result.outcome === 'unavailable')
         return endpointsUnavailable(result.cause, { endpointId: id });
-      const headers: Record<string, string> = {};
-      if (result.next) {
-        const next = new URL(url);
-        next.search = '';
-        next.searchParams.set('limit', String(limit));
-        next.searchParams.set('cursor', sealCursor(result.next, list));
-        headers.Link = `<${next.href}>; rel="next"`;
-      }
       return {
         status: 200,
         body: result.attempts,
-        headers,
+        headers: result.next
+          ? nextPageLink(url, { limit: String(limit), cursor: sealCursor(result.next, list) })
+          : {},
         metric: 'EndpointAttemptsListed',
         outcome: 'listed',
         log: { endpointId: id, count: result.attempts.length, more: result.next !== undefined },

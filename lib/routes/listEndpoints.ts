@@ -5,14 +5,13 @@ import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import { endpointsUnavailable, endpointView } from '#lib/routes/endpointReplies.ts';
 import { listedRoute } from '#lib/routes/routeList.ts';
 
-export interface ListEndpointsDependencies extends HttpDependencies {
-  endpointStore: Pick<EndpointStore, 'list'>;
-}
-
 /** What the pipeline checks of the request, and the document describes. */
 export const listEndpointsRoute = listedRoute('listEndpoints');
 
-export const listEndpointsHandler = ({ endpointStore, ...http }: ListEndpointsDependencies) =>
+export const listEndpointsHandler = ({
+  endpointStore,
+  ...http
+}: HttpDependencies & { endpointStore: Pick<EndpointStore, 'list'> }) =>
   httpRoute(http, listEndpointsRoute, async ({ caller, signal }) => {
     const result = await endpointStore.list(caller.sub, { signal });
     if (result.outcome === 'unavailable') return endpointsUnavailable(result.cause);

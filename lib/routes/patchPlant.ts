@@ -9,10 +9,6 @@ import type { PlantStore } from '#lib/plants/store.ts';
 import { updatePlant } from '#lib/routes/plantUpdates.ts';
 import { listedRoute } from '#lib/routes/routeList.ts';
 
-export interface PatchPlantDependencies extends HttpDependencies {
-  plantStore: Pick<PlantStore, 'update'>;
-}
-
 /** What the pipeline checks of the request, and the document describes. */
 export const patchPlantRoute = {
   ...listedRoute('patchPlant'),
@@ -25,7 +21,10 @@ export const patchPlantRoute = {
   }),
 };
 
-export const patchPlantHandler = ({ plantStore, ...http }: PatchPlantDependencies) =>
+export const patchPlantHandler = ({
+  plantStore,
+  ...http
+}: HttpDependencies & { plantStore: Pick<PlantStore, 'update'> }) =>
   httpRoute(
     http,
     patchPlantRoute,

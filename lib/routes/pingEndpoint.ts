@@ -9,17 +9,11 @@ import {
   newWebhookId,
   PING,
 } from '#lib/endpointDeliveries/store.ts';
-import { EndpointPath } from '#lib/endpoints/schemas.ts';
+import { EndpointPath } from '#lib/endpoints/requestSchemas.ts';
 import type { EndpointStore } from '#lib/endpoints/store.ts';
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import { ownedEndpoint, queued, sendLimited } from '#lib/routes/endpointReplies.ts';
 import { listedRoute } from '#lib/routes/routeList.ts';
-
-export interface PingEndpointDependencies extends HttpDependencies {
-  endpointStore: Pick<EndpointStore, 'get'>;
-  attemptStore: Pick<AttemptStore, 'countSend'>;
-  queue: DeliveryQueue;
-}
 
 /** What the pipeline checks of the request (no body: one sent is ignored), and the document describes. */
 export const pingEndpointRoute = { ...listedRoute('pingEndpoint'), path: EndpointPath };
@@ -29,7 +23,11 @@ export const pingEndpointHandler = ({
   attemptStore,
   queue,
   ...http
-}: PingEndpointDependencies) =>
+}: HttpDependencies & {
+  endpointStore: Pick<EndpointStore, 'get'>;
+  attemptStore: Pick<AttemptStore, 'countSend'>;
+  queue: DeliveryQueue;
+}) =>
   httpRoute(http, pingEndpointRoute, async ({ path: { id }, caller, signal }) => {
     const owned = await ownedEndpoint(endpointStore, caller.sub, id, signal);
     if ('refusal' in owned) return owned.refusal;

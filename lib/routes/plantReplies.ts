@@ -1,12 +1,12 @@
 // The replies that more than one route of the plants API gives: a plant with its ETag, a store
 // outage, a plant that is not there (or not the caller's).
 
-import type { NotFound } from '#lib/dynamo/results.ts';
+import type { NotFound, Unavailable } from '#lib/dynamo/results.ts';
 import { strongEtag } from '#lib/http/conditional.ts';
-import { type ErrorReply, type SuccessReply, unavailable } from '#lib/http/reply.ts';
+import { notFound, type SuccessReply, storeOutage } from '#lib/http/reply.ts';
 import type { StoredPlant } from '#lib/plants/store.ts';
 import { toIdentifiedPlant } from '#lib/plants/views.ts';
-import type { LineFields, MetricName } from '#lib/telemetry.ts';
+import type { MetricName } from '#lib/telemetry.ts';
 
 /** A plant's ETag: its version. */
 export const etagOf = (version: number) => strongEtag(version);
@@ -26,22 +26,17 @@ export const plantWithEtag = (
 
 export const STORE_UNAVAILABLE = 'The plant store is busy or unreachable: retry in a few seconds';
 
-export const storeUnavailable = (cause: unknown, log?: LineFields): ErrorReply =>
-  unavailable(STORE_UNAVAILABLE, {
-    metric: 'StoreUnavailable',
-    outcome: 'unavailable',
-    cause,
-    ...(log ? { log } : {}),
-  });
+export const storeUnavailable = storeOutage(STORE_UNAVAILABLE);
 
 export const plantNotFoundMessage = (id: number) =>
   `No plant with id ${id}: it does not exist, or it is not yours`;
 
 /** Missing and another caller's answer alike; only the log tells them apart. */
-export const plantNotFound = (id: number, { reason }: NotFound): ErrorReply => ({
-  status: 404,
-  message: plantNotFoundMessage(id),
-  metric: 'PlantsNotFound',
-  outcome: 'notFound',
-  log: { plantId: id, detail: reason },
-});
+export const plantNotFound = (id: number, { reason }: NotFound) =>
+  notFound(plantNotFoundMessage(id), 'PlantsNotFound', { plantId: id, detail: reason });
+
+/** The reply when the store has no plant `id` of the caller's, or is out. */
+export const plantRefusal = (id: number, result: NotFound | Unavailable) =>
+  result.outcome === 'notFound'
+    ? plantNotFound(id, result)
+    : storeUnavailable(result.cause, { plantId: id });

@@ -3,7 +3,7 @@
 import { parseIfMatch } from '#lib/http/conditional.ts';
 import type { Reply } from '#lib/http/reply.ts';
 import type { PlantChanges, PlantStore } from '#lib/plants/store.ts';
-import { plantNotFound, plantWithEtag, storeUnavailable } from '#lib/routes/plantReplies.ts';
+import { plantRefusal, plantWithEtag } from '#lib/routes/plantReplies.ts';
 
 export const otherIdMessage = (bodyId: number, pathId: number) =>
   `id in the body (${bodyId}) must be the id in the path (${pathId}), or be left out`;
@@ -65,9 +65,7 @@ export const updatePlant = async (
         outcome: 'versionMismatch',
         log: { plantId: id, version: result.version },
       };
-    case 'notFound':
-      return plantNotFound(id, result);
-    case 'unavailable':
-      return storeUnavailable(result.cause, { plantId: id });
+    default:
+      return plantRefusal(id, result);
   }
 };

@@ -4,9 +4,10 @@
 // the delivery would be dropped there, so accepting it would lose it without a word.
 
 import type { AttemptStore, DeliveryQueue } from '#lib/endpointDeliveries/store.ts';
-import { EventPath } from '#lib/endpoints/schemas.ts';
+import { EventPath } from '#lib/endpoints/requestSchemas.ts';
 import type { EndpointStore } from '#lib/endpoints/store.ts';
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
+import { notFound } from '#lib/http/reply.ts';
 import {
   endpointsUnavailable,
   ownedEndpoint,
@@ -14,12 +15,6 @@ import {
   sendLimited,
 } from '#lib/routes/endpointReplies.ts';
 import { listedRoute } from '#lib/routes/routeList.ts';
-
-export interface ResendEndpointEventDependencies extends HttpDependencies {
-  endpointStore: Pick<EndpointStore, 'get'>;
-  attemptStore: Pick<AttemptStore, 'event' | 'countSend'>;
-  queue: DeliveryQueue;
-}
 
 /** What the pipeline checks of the request (no body: one sent is ignored), and the document describes. */
 export const resendEndpointEventRoute = { ...listedRoute('resendEndpointEvent'), path: EventPath };
@@ -35,7 +30,11 @@ export const resendEndpointEventHandler = ({
   attemptStore,
   queue,
   ...http
-}: ResendEndpointEventDependencies) =>
+}: HttpDependencies & {
+  endpointStore: Pick<EndpointStore, 'get'>;
+  attemptStore: Pick<AttemptStore, 'event' | 'countSend'>;
+  queue: DeliveryQueue;
+}) =>
   httpRoute(http, resendEndpointEventRoute, async ({ path: { id, webhookId }, caller, signal }) => {
     // both reads at once; another caller's event is never answered, nor counted (its 404 first)
     const [owned, sent] = await Promise.all([
@@ -45,10 +44,8 @@ export const resendEndpointEventHandler = ({
     if ('refusal' in owned) return owned.refusal;
     const log = { endpointId: id, webhookId };
     if (sent.outcome === 'unavailable') return endpointsUnavailable(sent.cause, log);
-    if (sent.outcome === 'notFound') {
-      const message = eventNotFoundMessage(webhookId);
-      return { status: 404, message, metric: 'EndpointEventsNotFound', outcome: 'notFound', log };
-    }
+    if (sent.outcome === 'notFound')
+      return notFound(eventNotFoundMessage(webhookId), 'EndpointEventsNotFound', log);
     if (owned.endpoint.disabled) {
       const message = endpointDisabledMessage(id);
       return { status: 409, message, metric: 'EndpointResendsRefused', outcome: 'disabled', log };

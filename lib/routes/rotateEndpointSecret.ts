@@ -1,18 +1,14 @@
 // POST /webhooks/{id}/secret: a new signing secret for the caller's endpoint, answered once; the
 // one it replaces signs beside it for 24 hours, so the receiver can switch without a lost delivery.
 
-import { EndpointPath } from '#lib/endpoints/schemas.ts';
+import { EndpointPath } from '#lib/endpoints/requestSchemas.ts';
 import type { EndpointStore } from '#lib/endpoints/store.ts';
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
-import { endpointNotFound, endpointsUnavailable, newSecret } from '#lib/routes/endpointReplies.ts';
+import { endpointRefusal, newSecret } from '#lib/routes/endpointReplies.ts';
 import { listedRoute } from '#lib/routes/routeList.ts';
 
 /** How long a rotated-out secret still signs beside the new one. */
 export const OLD_SECRET_SIGNS_MS = 24 * 3600 * 1000;
-
-export interface RotateEndpointSecretDependencies extends HttpDependencies {
-  endpointStore: Pick<EndpointStore, 'rotateSecret'>;
-}
 
 /** What the pipeline checks of the request (no body: one sent is ignored), and the document describes. */
 export const rotateEndpointSecretRoute = {
@@ -23,7 +19,7 @@ export const rotateEndpointSecretRoute = {
 export const rotateEndpointSecretHandler = ({
   endpointStore,
   ...http
-}: RotateEndpointSecretDependencies) =>
+}: HttpDependencies & { endpointStore: Pick<EndpointStore, 'rotateSecret'> }) =>
   httpRoute(http, rotateEndpointSecretRoute, async ({ path: { id }, caller, signal }) => {
     const secret = newSecret();
     const keepOldUntil = new Date(Date.now() + OLD_SECRET_SIGNS_MS).toISOString();
@@ -33,18 +29,12 @@ export const rotateEndpointSecretHandler = ({
       { secret, keepOldUntil },
       { signal },
     );
-    switch (result.outcome) {
-      case 'rotated':
-        return {
-          status: 200,
-          body: { secret },
-          metric: 'EndpointSecretsRotated',
-          outcome: 'rotated',
-          log: { endpointId: id },
-        };
-      case 'notFound':
-        return endpointNotFound(id);
-      case 'unavailable':
-        return endpointsUnavailable(result.cause, { endpointId: id });
-    }
+    if (result.outcome !== 'rotated') return endpointRefusal(id, result);
+    return {
+      status: 200,
+      body: { secret },
+      metric: 'EndpointSecretsRotated',
+      outcome: 'rotated',
+      log: { endpointId: id },
+    };
   });

@@ -2,23 +2,13 @@
 // default (every event type, no description, enabled), so a PUT enables an endpoint the service
 // disabled unless it says otherwise.
 
-import { EndpointPath, EndpointUpdate } from '#lib/endpoints/schemas.ts';
+import { EndpointPath, EndpointUpdate } from '#lib/endpoints/requestSchemas.ts';
 import { type EndpointStore, EVENT_TYPES } from '#lib/endpoints/store.ts';
 import { jsonRequestBody } from '#lib/http/jsonBody.ts';
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
-import {
-  endpointNotFound,
-  endpointsUnavailable,
-  endpointView,
-  urlRefusal,
-} from '#lib/routes/endpointReplies.ts';
+import { endpointRefusal, endpointView, urlRefusal } from '#lib/routes/endpointReplies.ts';
 import { listedRoute } from '#lib/routes/routeList.ts';
 import type { EndpointPolicy } from '#lib/ssrf/safePost.ts';
-
-export interface UpdateEndpointDependencies extends HttpDependencies {
-  endpointStore: Pick<EndpointStore, 'replace'>;
-  policy: EndpointPolicy;
-}
 
 /** What the pipeline checks of the request, and the document describes. */
 export const updateEndpointRoute = {
@@ -31,7 +21,7 @@ export const updateEndpointHandler = ({
   endpointStore,
   policy,
   ...http
-}: UpdateEndpointDependencies) =>
+}: HttpDependencies & { endpointStore: Pick<EndpointStore, 'replace'>; policy: EndpointPolicy }) =>
   httpRoute(http, updateEndpointRoute, async ({ path: { id }, body, caller, signal }) => {
     const refusal = await urlRefusal(body.url, policy);
     if (refusal) return refusal;
@@ -42,18 +32,12 @@ export const updateEndpointHandler = ({
       disabled: body.disabled ?? false,
     };
     const result = await endpointStore.replace(caller.sub, id, content, { signal });
-    switch (result.outcome) {
-      case 'replaced':
-        return {
-          status: 200,
-          body: endpointView(result.endpoint),
-          metric: 'EndpointsUpdated',
-          outcome: 'updated',
-          log: { endpointId: id },
-        };
-      case 'notFound':
-        return endpointNotFound(id);
-      case 'unavailable':
-        return endpointsUnavailable(result.cause, { endpointId: id });
-    }
+    if (result.outcome !== 'replaced') return endpointRefusal(id, result);
+    return {
+      status: 200,
+      body: endpointView(result.endpoint),
+      metric: 'EndpointsUpdated',
+      outcome: 'updated',
+      log: { endpointId: id },
+    };
   });

@@ -8,10 +8,6 @@ import { type PlantStore, replacedBy } from '#lib/plants/store.ts';
 import { updatePlant } from '#lib/routes/plantUpdates.ts';
 import { listedRoute } from '#lib/routes/routeList.ts';
 
-export interface UpdatePlantDependencies extends HttpDependencies {
-  plantStore: Pick<PlantStore, 'update'>;
-}
-
 /** What the pipeline checks of the request, and the document describes. */
 export const updatePlantRoute = {
   ...listedRoute('updatePlant'),
@@ -19,7 +15,10 @@ export const updatePlantRoute = {
   body: jsonRequestBody(PlantUpdate, { describedAs: 'a Plant', integerFields: ['id'] }),
 };
 
-export const updatePlantHandler = ({ plantStore, ...http }: UpdatePlantDependencies) =>
+export const updatePlantHandler = ({
+  plantStore,
+  ...http
+}: HttpDependencies & { plantStore: Pick<PlantStore, 'update'> }) =>
   httpRoute(
     http,
     updatePlantRoute,

@@ -20,8 +20,8 @@ export const handleEach = async <Item>(
    * (never seen) reports an empty one, which makes Lambda offer the whole batch again: nothing lost.
    */
   identifierOf: (item: Item) => string | undefined,
-  /** Told of each item handed back, with why. */
-  handedBack: (item: Item, error: unknown) => void,
+  /** Called with each batch item failure and its error. */
+  onFailure: (item: Item, error: unknown) => void,
 ): Promise<SQSBatchResponse> => {
   const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
   await Promise.all(
@@ -29,7 +29,7 @@ export const handleEach = async <Item>(
       try {
         await handle(item);
       } catch (error) {
-        handedBack(item, error);
+        onFailure(item, error);
         batchItemFailures.push({ itemIdentifier: identifierOf(item) ?? '' });
       }
     }),
@@ -37,8 +37,8 @@ export const handleEach = async <Item>(
   return { batchItemFailures };
 };
 
-/** Tells of an event handed back to its source (`what`), which offers it again. */
-const handingBack =
+/** Logs a batch item failure (`what`): its source offers the message or record again. */
+const logBatchItemFailure =
   ({ record }: Telemetry) =>
   (invocation: Invocation, what: string, error: unknown) =>
     record(invocation, {
@@ -60,7 +60,7 @@ export const queueConsumer = (
   what: string,
   handle: (invocation: Context, message: SQSRecord) => Promise<void>,
 ) => {
-  const handedBack = handingBack(telemetry);
+  const logFailure = logBatchItemFailure(telemetry);
   return async ({ Records }: SQSEvent, context: Context) => {
     telemetry.start(context);
     return handleEach(
@@ -69,7 +69,7 @@ export const queueConsumer = (
       (message) => message.messageId,
       (message, error) => {
         if (!(error instanceof NotDueYet))
-          handedBack(context, `${what} ${message.messageId}`, error);
+          logFailure(context, `${what} ${message.messageId}`, error);
       },
     );
   };
@@ -95,7 +95,7 @@ export const streamConsumer = (
   { streamDeadLetters, ...telemetry }: StreamConsumerDependencies,
   handle: (invocation: Context, record: DynamoDBRecord) => Promise<void>,
 ) => {
-  const handedBack = handingBack(telemetry);
+  const logFailure = logBatchItemFailure(telemetry);
   const handleOrSetAside = async (invocation: Context, record: DynamoDBRecord) => {
     try {
       await handle(invocation, record);
@@ -129,7 +129,7 @@ export const streamConsumer = (
       sequenceOf,
       (record, error) => {
         if (!told.has(record.eventID ?? ''))
-          handedBack(context, `stream record ${record.eventID}`, error);
+          logFailure(context, `stream record ${record.eventID}`, error);
         told.add(record.eventID ?? '');
       },
     );

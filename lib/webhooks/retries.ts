@@ -4,7 +4,6 @@
 // sleeps through a wait: the queue keeps the event, durably, until it is due.
 import { ChangeMessageVisibilityCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { MAX_WAIT_MS } from '#lib/config/webhook.ts';
-import type { DeliveryQueue } from '#lib/endpointDeliveries/store.ts';
 import { NotDueYet } from '#lib/webhooks/batchResponse.ts';
 import { type DeliveryOutcome, describeOutcome } from '#lib/webhooks/delivery.ts';
 import { sendMessages } from '#lib/webhooks/sqsMessages.ts';
@@ -62,14 +61,14 @@ export const nextStep = (attempts: number, failure: Failure, schedule: number[])
 /** Early by less than this is due: SQS's delays and visibility are whole seconds. */
 const DUE_MARGIN_MS = 1000;
 
-/** A message received before `dueAt` goes back, hidden until then (NotDueYet); one due, nothing. */
-export const holdIfEarly = async (
-  queue: Pick<RetryQueue, 'holdUntilDue'>,
+/** A message received before `dueAt` is hidden until then (its visibility timeout) and reported NotDueYet. */
+export const hideIfNotDue = async (
+  queue: Pick<RetryQueue, 'hideUntil'>,
   { receiptHandle, what }: { receiptHandle: string; what: string },
   dueAt: number,
 ) => {
   if (dueAt - Date.now() <= DUE_MARGIN_MS) return;
-  await queue.holdUntilDue(receiptHandle, dueAt);
+  await queue.hideUntil(receiptHandle, dueAt);
   throw new NotDueYet(`${what} is due at ${new Date(dueAt).toISOString()}`);
 };
 
@@ -80,7 +79,7 @@ export interface RetryQueue {
   /** Keep the event until it is due. */
   wait(event: WaitingEvent): Promise<void>;
   /** A message received before it is due goes back, hidden until then (at most 12 hours). */
-  holdUntilDue(receiptHandle: string, dueAt: number): Promise<void>;
+  hideUntil(receiptHandle: string, dueAt: number): Promise<void>;
 }
 
 /** The delay of a message due at `dueAt`: a longer wait is held again when it arrives early. */
@@ -91,7 +90,7 @@ export const sqsRetryQueue = (client: SQSClient, queueUrl: string): RetryQueue =
   async wait(event) {
     await sendMessages(client, queueUrl, [{ body: event, delaySeconds: delayUntil(event.dueAt) }]);
   },
-  async holdUntilDue(receiptHandle, dueAt) {
+  async hideUntil(receiptHandle, dueAt) {
     const seconds = Math.ceil((dueAt - Date.now()) / 1000);
     await client.send(
       new ChangeMessageVisibilityCommand({
@@ -104,13 +103,10 @@ export const sqsRetryQueue = (client: SQSClient, queueUrl: string): RetryQueue =
 });
 
 /** The deliveries to callers' endpoints: each a message of its own, delayed until it is due. */
-export const sqsDeliveryQueue = (
-  client: SQSClient,
-  queueUrl: string,
-): DeliveryQueue & Pick<RetryQueue, 'holdUntilDue'> => ({
-  async send(deliveries) {
+export const sqsDeliveryQueue = (client: SQSClient, queueUrl: string) => ({
+  async send(deliveries: readonly { dueAt: number }[]) {
     const messages = deliveries.map((body) => ({ body, delaySeconds: delayUntil(body.dueAt) }));
     await sendMessages(client, queueUrl, messages);
   },
-  holdUntilDue: sqsRetryQueue(client, queueUrl).holdUntilDue,
+  hideUntil: sqsRetryQueue(client, queueUrl).hideUntil,
 });

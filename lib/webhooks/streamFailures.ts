@@ -82,7 +82,7 @@ export const keepFailedStreamRecordsHandler = ({
       body,
     ) as StreamInvocationRecord;
     const records = await recordsOf(streams, DDBStreamBatchInfo);
-    // handed back, then moved by the queue's redrive into the stream dead letters as it is
+    // a batch item failure; after five, the queue's redrive policy moves it to stream-dead-letters
     if (records.length === 0) throw new Error('the stream no longer holds the batch: trimmed');
     // arn:aws:lambda:<region>:<account>:function:<name>[:<qualifier>]
     const functionName = requestContext.functionArn.split(':')[6] ?? requestContext.functionArn;

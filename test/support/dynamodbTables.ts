@@ -6,7 +6,7 @@ import {
   PutCommand,
   ScanCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { createDocumentClient } from '#lib/dynamo/client.ts';
+import { createDocumentClient, type DynamoTarget } from '#lib/dynamo/client.ts';
 import {
   dynamoCountSend,
   dynamoListAttempts,
@@ -14,18 +14,17 @@ import {
   dynamoSentEvent,
 } from '#lib/endpointDeliveries/dynamoStore.ts';
 import type { AttemptStore } from '#lib/endpointDeliveries/store.ts';
+import { dynamoSetEndpointHealth } from '#lib/endpoints/dynamoHealth.ts';
+import { dynamoRotateEndpointSecret } from '#lib/endpoints/dynamoRotation.ts';
 import {
   dynamoCreateEndpoint,
   dynamoDeleteEndpoint,
   dynamoGetEndpoint,
   dynamoListEndpoints,
   dynamoReplaceEndpoint,
-  dynamoRotateEndpointSecret,
-  dynamoSetEndpointHealth,
 } from '#lib/endpoints/dynamoStore.ts';
 import type { EndpointStore } from '#lib/endpoints/store.ts';
 import {
-  type DynamoTarget,
   dynamoCreate,
   dynamoDelete,
   dynamoGet,

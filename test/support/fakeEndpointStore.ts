@@ -10,7 +10,7 @@ import {
   MAX_SENDS_PER_MINUTE,
   type SentEvent,
 } from '#lib/endpointDeliveries/store.ts';
-import { attemptKey } from '#lib/endpoints/keys.mjs';
+import { attemptKey } from '#lib/endpoints/keys.ts';
 import {
   type EndpointContent,
   type EndpointHealth,

@@ -71,7 +71,7 @@ export type paths = {
         put?: never;
         /**
          * Register a webhook endpoint
-         * @description Registers a receiver of yours, to be told of your own plants only: each event of its `events` (every type when left out), signed with its secret as Standard Webhooks says. This version stores endpoints; delivering events to them comes in the next. The answer is the only one that holds the secret, but a rotation's: keep it. At most 10 endpoints per caller.
+         * @description Registers a receiver of yours, to be told of your own plants only: each event of its `events` (every type when left out), signed with its secret as Standard Webhooks says. The answer is the only one that holds the secret, but a rotation's: keep it. At most 10 endpoints per caller.
          */
         post: operations["createEndpoint"];
         delete?: never;

@@ -99,11 +99,11 @@ const storeWith = (...endpoints: StoredEndpoint[]) => {
 const memoryQueue = () => {
   const sent: EndpointDelivery[] = [];
   const held: { receiptHandle: string; dueAt: number }[] = [];
-  const queue: DeliveryQueue & Pick<RetryQueue, 'holdUntilDue'> = {
+  const queue: DeliveryQueue & Pick<RetryQueue, 'hideUntil'> = {
     send: async (deliveries) => {
       sent.push(...deliveries);
     },
-    holdUntilDue: async (receiptHandle, dueAt) => {
+    hideUntil: async (receiptHandle, dueAt) => {
       held.push({ receiptHandle, dueAt });
     },
   };

@@ -1,46 +1,42 @@
 // POST /plants in the published document.
-import { conflictMessage, createPlantRoute } from '#lib/routes/createPlant.ts';
-import { errorResponses, jsonSuccess, type OperationDescription, schemaRef } from '../shared.ts';
+import { Plant } from '#lib/plants/schemas.ts';
+import { conflictMessage } from '#lib/routes/createPlant.ts';
+import type { OperationDescription } from '../document.ts';
+import { fern, monstera } from '../examples.ts';
+import { jsonSuccess } from '../responses.ts';
+import { exampleOf } from '../schemas.ts';
+
+const { id: _, ...fernContent } = fern;
 
 export const operation: OperationDescription = {
-  route: createPlantRoute,
   summary: 'Create a plant',
   description:
     "Creates a new plant in the store. Retries are safe: the same `id` with the same fields, sent again by the caller who created it, answers 200 with that plant and writes nothing; the same `id` with any field different, or another caller's plant, answers 409. Properties that are not fields of NewPlant are ignored: never stored, never echoed.",
   requestBody: {
     description: 'The plant to create.',
     examples: {
-      withTag: {
-        summary: 'A plant with a tag',
-        value: { id: 1, name: 'Monstera', tag: 'indoor' },
-      },
-      withoutTag: { summary: 'A plant without a tag', value: { id: 2, name: 'Fern' } },
+      withTag: { summary: 'A plant with a tag', value: monstera },
+      withoutTag: { summary: 'A plant without a tag', value: fern },
     },
   },
   responses: {
     200: jsonSuccess(
       'The plant is stored, or was already stored by this caller with the same fields (an identical retry writes nothing). The body is the Plant: no id, and an optional field only when the plant has it.',
-      schemaRef('Plant'),
+      Plant,
       {
-        withTag: { summary: 'A plant with a tag', value: { name: 'Monstera', tag: 'indoor' } },
-        withoutTag: { summary: 'A plant without a tag', value: { name: 'Fern' } },
+        withTag: { summary: 'A plant with a tag', value: exampleOf(Plant) },
+        withoutTag: { summary: 'A plant without a tag', value: fernContent },
       },
     ),
-    ...errorResponses([400, 401, 403, 409, 413, 415, 500, 503], {
-      409: {
-        description:
-          'A plant with this id is already stored with different content (any field), or by another caller (who is never named). A stored plant is never overwritten.',
-        examples: {
-          conflict: {
-            summary: 'The id holds another plant',
-            message: conflictMessage(1, 'content'),
-          },
-          taken: {
-            summary: "The id is another caller's",
-            message: conflictMessage(1, 'notOwner'),
-          },
-        },
+  },
+  errors: {
+    409: {
+      description:
+        'A plant with this id is already stored with different content (any field), or by another caller (who is never named). A stored plant is never overwritten.',
+      examples: {
+        conflict: { summary: 'The id holds another plant', message: conflictMessage(1, 'content') },
+        taken: { summary: "The id is another caller's", message: conflictMessage(1, 'notOwner') },
       },
-    }),
+    },
   },
 };

@@ -1,15 +1,10 @@
 // DELETE /plants/{id} in the published document.
-import { deletePlantRoute } from '#lib/routes/deletePlant.ts';
-import { commonHeaders, errorResponses, type OperationDescription } from '../shared.ts';
-import { badPathId } from './pathId.ts';
+import type { OperationDescription } from '../document.ts';
+import { commonHeaders } from '../responses.ts';
 
 export const operation: OperationDescription = {
-  route: deletePlantRoute,
   summary: 'Delete a plant',
   description:
     "Deletes a single plant based on the ID supplied: the caller's own. A retry after a success answers 404: the effect is the same, the status need not be.",
-  responses: {
-    204: { description: 'Plant deleted', headers: commonHeaders },
-    ...errorResponses([400, 401, 403, 404, 500, 503], { 400: badPathId }),
-  },
+  responses: { 204: { description: 'Plant deleted', headers: commonHeaders } },
 };

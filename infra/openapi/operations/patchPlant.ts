@@ -1,20 +1,14 @@
 // PATCH /plants/{id} in the published document.
 import { BODY_REFUSALS } from '#lib/http/jsonBody.ts';
-import { PlantPatch } from '#lib/plants/schemas.ts';
+import { IdentifiedPlant, PlantPatch } from '#lib/plants/schemas.ts';
 import { patchPlantRoute } from '#lib/routes/patchPlant.ts';
-import {
-  errorResponses,
-  headerRef,
-  ifMatchParameter,
-  jsonSuccess,
-  type OperationDescription,
-  refusalOf,
-  schemaRef,
-} from '../shared.ts';
-import { otherIdExample, staleVersion } from './plantUpdates.ts';
+import type { OperationDescription } from '../document.ts';
+import { monstera } from '../examples.ts';
+import { badUpdate, staleVersion } from '../plantErrors.ts';
+import { etagHeader, ifMatchParameter, jsonSuccess } from '../responses.ts';
+import { refusalOf } from '../schemas.ts';
 
 export const operation: OperationDescription = {
-  route: patchPlantRoute,
   summary: 'Change some fields of a plant',
   description:
     'Changes only the fields the body gives (a JSON Merge Patch, RFC 7396): `null` removes an optional field such as `tag`, and a field left out stays as it is, so a client that does not know a field cannot erase it. Every PATCH that succeeds writes a new version, `{}` included. With `If-Match`, only while the plant still has that version: a concurrent update answers 412 and nothing is written. Never creates a plant.',
@@ -30,38 +24,28 @@ export const operation: OperationDescription = {
   responses: {
     200: jsonSuccess(
       'The plant as changed, with its new `ETag`.',
-      schemaRef('PlantWithId'),
-      {
-        changed: {
-          summary: 'The changed plant',
-          value: { id: 1, name: 'Monstera', tag: 'outdoor' },
-        },
-      },
-      { ETag: headerRef('ETag') },
+      IdentifiedPlant,
+      { changed: { summary: 'The changed plant', value: { ...monstera, tag: 'outdoor' } } },
+      etagHeader,
     ),
-    ...errorResponses([400, 401, 403, 404, 412, 413, 415, 500, 503], {
-      415: {
-        description:
-          "`Content-Type` is missing, or neither `application/merge-patch+json` nor `application/json` (with or without parameters such as `charset`). Another JSON type, such as JSON Patch's `application/json-patch+json`, means something else.",
-        examples: {
-          jsonPatch: {
-            summary: 'A JSON Patch (RFC 6902) sent instead',
-            message: BODY_REFUSALS.mediaType(patchPlantRoute.body.mediaTypes),
-          },
-        },
+  },
+  errors: {
+    400: badUpdate(' (`"name": null` included: a plant always has a name)', {
+      nullName: {
+        summary: 'A required field removed',
+        message: refusalOf(PlantPatch, { name: null }),
       },
-      400: {
-        description:
-          'The path id, the body or `If-Match` is not valid: the body is missing, not JSON or not an object, breaks a field rule (`"name": null` included: a plant always has a name), or carries another id than the path. The message names the field and why.',
-        examples: {
-          nullName: {
-            summary: 'A required field removed',
-            message: refusalOf(PlantPatch, { name: null }),
-          },
-          otherId: otherIdExample,
-        },
-      },
-      412: staleVersion,
     }),
+    412: staleVersion,
+    415: {
+      description:
+        "`Content-Type` is missing, or neither `application/merge-patch+json` nor `application/json` (with or without parameters such as `charset`). Another JSON type, such as JSON Patch's `application/json-patch+json`, means something else.",
+      examples: {
+        jsonPatch: {
+          summary: 'A JSON Patch (RFC 6902) sent instead',
+          message: BODY_REFUSALS.mediaType(patchPlantRoute.body.mediaTypes),
+        },
+      },
+    },
   },
 };

@@ -1,19 +1,12 @@
 // PUT /plants/{id} in the published document.
-import { PlantUpdate } from '#lib/plants/schemas.ts';
-import { updatePlantRoute } from '#lib/routes/updatePlant.ts';
-import {
-  errorResponses,
-  headerRef,
-  ifMatchParameter,
-  jsonSuccess,
-  type OperationDescription,
-  refusalOf,
-  schemaRef,
-} from '../shared.ts';
-import { otherIdExample, staleVersion } from './plantUpdates.ts';
+import { IdentifiedPlant, PlantUpdate } from '#lib/plants/schemas.ts';
+import type { OperationDescription } from '../document.ts';
+import { monstera } from '../examples.ts';
+import { badUpdate, staleVersion } from '../plantErrors.ts';
+import { etagHeader, ifMatchParameter, jsonSuccess } from '../responses.ts';
+import { refusalOf } from '../schemas.ts';
 
 export const operation: OperationDescription = {
-  route: updatePlantRoute,
   summary: 'Update a plant',
   description:
     "Replaces the fields of the caller's plant (an optional field left out, such as `tag`, is removed). With `If-Match`, only while the plant still has that version: a concurrent update answers 412 and nothing is written. Never creates a plant: a new plant comes from `POST /plants`.",
@@ -23,37 +16,21 @@ export const operation: OperationDescription = {
       "The plant's new fields. An id, if present, must be the path's id, so that what was read can be sent back.",
     examples: {
       rename: { summary: 'A new name, no tag', value: { name: 'Monstera deliciosa' } },
-      asRead: {
-        summary: 'A plant as read, changed',
-        value: { id: 1, name: 'Monstera', tag: 'outdoor' },
-      },
+      asRead: { summary: 'A plant as read, changed', value: { ...monstera, tag: 'outdoor' } },
     },
   },
   responses: {
     200: jsonSuccess(
       'The plant as updated, with its new `ETag`.',
-      schemaRef('PlantWithId'),
-      {
-        updated: {
-          summary: 'The updated plant',
-          value: { id: 1, name: 'Monstera deliciosa' },
-        },
-      },
-      { ETag: headerRef('ETag') },
+      IdentifiedPlant,
+      { updated: { summary: 'The updated plant', value: { id: 1, name: 'Monstera deliciosa' } } },
+      etagHeader,
     ),
-    ...errorResponses([400, 401, 403, 404, 412, 413, 415, 500, 503], {
-      400: {
-        description:
-          'The path id, the body or `If-Match` is not valid: the body is missing, not JSON or not an object, breaks a field rule, or carries another id than the path. The message names the field and why.',
-        examples: {
-          missingName: {
-            summary: 'A required field is missing',
-            message: refusalOf(PlantUpdate, {}),
-          },
-          otherId: otherIdExample,
-        },
-      },
-      412: staleVersion,
+  },
+  errors: {
+    400: badUpdate('', {
+      missingName: { summary: 'A required field is missing', message: refusalOf(PlantUpdate, {}) },
     }),
+    412: staleVersion,
   },
 };

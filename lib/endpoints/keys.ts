@@ -1,28 +1,30 @@
 // Where a caller's webhook endpoints are in the webhooks table: the caller's partition, an item per
 // endpoint, and one counting them; each endpoint's partition of its deliveries. Written once, for
-// the stores (dynamoEndpoints.ts, dynamoAttempts.ts), the attempts' cursor and the bench that seeds
-// and stubs them; plain JavaScript, so that the bench's probe loads no TypeScript.
+// the stores, the attempts' cursor and the bench that seeds and stubs them.
 
 export const ENDPOINT_PREFIX = 'endpoint#';
 
 /** The partition of all the owner's endpoints and their count. */
-export const callerPartition = (owner) => `caller#${owner}`;
+export const callerPartition = (owner: string) => `caller#${owner}`;
 
-export const endpointKey = (owner, id) => ({
+export const endpointKey = (owner: string, id: string) => ({
   pk: callerPartition(owner),
   sk: `${ENDPOINT_PREFIX}${id}`,
 });
 
 /** The item whose attribute `endpoints` counts the owner's endpoints. */
-export const countKey = (owner) => ({ pk: callerPartition(owner), sk: 'count' });
+export const countKey = (owner: string) => ({ pk: callerPartition(owner), sk: 'count' });
 
 /** The partition of one endpoint's delivery attempts and the events they delivered (14 days). */
-export const deliveriesPartition = (endpointId) => `endpoint#${endpointId}`;
+export const deliveriesPartition = (endpointId: string) => `endpoint#${endpointId}`;
 
 export const ATTEMPT_PREFIX = 'attempt#';
 
 /** An attempt's item: sorted by when it started, so that a Query reads the newest first. */
-export const attemptKey = (endpointId, { at, webhookId, attempt }) => ({
+export const attemptKey = (
+  endpointId: string,
+  { at, webhookId, attempt }: { at: string; webhookId: string; attempt: number },
+) => ({
   pk: deliveriesPartition(endpointId),
   sk: `${ATTEMPT_PREFIX}${at}#${webhookId}#${attempt}`,
 });
@@ -32,13 +34,13 @@ export const ATTEMPT_SORT_KEY =
   /^attempt#\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z#msg_[A-Za-z0-9_-]{1,64}#\d{1,3}$/;
 
 /** The item counting the endpoint's pings and resends of the minute from `minute` (ISO 8601). */
-export const sendsKey = (endpointId, minute) => ({
+export const sendsKey = (endpointId: string, minute: string) => ({
   pk: deliveriesPartition(endpointId),
   sk: `sends#${minute}`,
 });
 
 /** The item keeping an event the endpoint was sent (its type and body), for a resend. */
-export const eventKey = (endpointId, webhookId) => ({
+export const eventKey = (endpointId: string, webhookId: string) => ({
   pk: deliveriesPartition(endpointId),
   sk: `event#${webhookId}`,
 });

@@ -1,9 +1,9 @@
-// What a caller sends of its own webhook endpoints (API.md: "A caller's own webhook endpoints"),
-// and the endpoint as the API answers it. zod/mini, as the plant's schemas.
+// What a caller sends of its own webhook endpoints (API.md: "A caller's own webhook endpoints"):
+// the bodies and paths the routes check. zod/mini, as the plant's schemas.
 import * as z from 'zod/mini';
-import { PING } from '#lib/endpointDeliveries/store.ts';
-import { ENDPOINT_ID, EVENT_TYPES, MAX_URL_CHARACTERS_TEXT } from '#lib/endpoints/store.ts';
-import { wellFormed } from '#lib/plants/schemas.ts';
+import { ENDPOINT_ID, EVENT_TYPES } from '#lib/endpoints/store.ts';
+import { schemaNames, wellFormed } from '#lib/plants/schemas.ts';
+import { MAX_URL_CHARACTERS_TEXT } from '#lib/ssrf/safePost.ts';
 
 export const MAX_DESCRIPTION_CHARACTERS = 256;
 
@@ -127,111 +127,11 @@ export const EventPath = /* @__PURE__ */ (() =>
       }),
   }))();
 
-/** An endpoint as the API answers it (for the document: the routes answer endpointView's). */
-export const Endpoint = /* @__PURE__ */ (() =>
-  z
-    .object({
-      id: z.string().register(z.globalRegistry, {
-        description: "The endpoint's id: ep_ and random characters.",
-        examples: ['ep_2Un7Klsvqo_UuPRYKPuHxM'],
-      }),
-      url,
-      events,
-      description: z.optional(description),
-      disabled,
-      disabledReason: z.optional(
-        z.string().register(z.globalRegistry, {
-          description: 'Why the service disabled it; absent once enabled again.',
-          examples: ['answered 410 Gone'],
-        }),
-      ),
-      createdAt: z.string().register(z.globalRegistry, {
-        description: 'When it was registered (ISO 8601, UTC).',
-        format: 'date-time',
-        examples: ['2026-11-25T12:00:00.000Z'],
-      }),
-    })
-    .register(z.globalRegistry, {
-      description:
-        'A webhook endpoint of yours. Its secret is answered only at registration and rotation.',
-      examples: [
-        {
-          id: 'ep_2Un7Klsvqo_UuPRYKPuHxM',
-          url: 'https://hooks.example.com/plants',
-          events: ['plant.added'],
-          disabled: false,
-          createdAt: '2026-11-25T12:00:00.000Z',
-        },
-      ],
-    }))();
+/** The fields an endpoint is answered with, as they are sent (answerSchemas.ts). */
+export { description, disabled, events, url };
 
-const secret = /* @__PURE__ */ (() =>
-  z.string().register(z.globalRegistry, {
-    description:
-      'The signing secret (whsec_ and 32 random bytes in base64): shown only here. Verify each delivery with it (Standard Webhooks).',
-    examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'],
-  }))();
-
-/** The answer of `POST /webhooks`: the endpoint, with its secret. */
-export const EndpointWithSecret = /* @__PURE__ */ (() => z.object({ ...Endpoint.shape, secret }))();
-
-/** The answer of `POST /webhooks/{id}/secret`. */
-export const EndpointSecret = /* @__PURE__ */ (() => z.object({ secret }))();
-
-/** The answer of a ping and a resend: the delivery is on its way. */
-export const QueuedDelivery = /* @__PURE__ */ (() =>
-  z.object({
-    webhookId: z.string().register(z.globalRegistry, {
-      description: 'The webhook-id the deliveries carry (header `webhook-id`), and its attempts.',
-      examples: ['msg_p5jXN8AQM9LWM0D4loKWxJ'],
-    }),
-  }))();
-
-/** One delivery attempt as `GET /webhooks/{id}/attempts` answers it (for the document). */
-export const Attempt = /* @__PURE__ */ (() =>
-  z
-    .object({
-      webhookId: QueuedDelivery.shape.webhookId,
-      type: z.enum([...EVENT_TYPES, PING]).register(z.globalRegistry, {
-        description: 'The event type, or `webhook.ping`.',
-      }),
-      attempt: z.int().register(z.globalRegistry, {
-        description: 'Which attempt of the delivery: 1 for the first (a resend starts again at 1).',
-        examples: [1],
-      }),
-      at: z.string().register(z.globalRegistry, {
-        description: 'When it started (ISO 8601, UTC).',
-        format: 'date-time',
-        examples: ['2026-11-25T12:00:00.000Z'],
-      }),
-      status: z.optional(
-        z.int().register(z.globalRegistry, {
-          description: "The receiver's HTTP status, a 3xx included; absent when it did not answer.",
-          examples: [200],
-        }),
-      ),
-      error: z.optional(
-        z.string().register(z.globalRegistry, {
-          description:
-            'Why it failed: no answer, a timeout, a redirect not followed, a refused address.',
-          examples: ['no answer within 5000 ms'],
-        }),
-      ),
-      durationMs: z.number().register(z.globalRegistry, {
-        description: 'How long it took, in milliseconds.',
-        examples: [84],
-      }),
-    })
-    .register(z.globalRegistry, {
-      description: 'One delivery attempt to your endpoint, kept 14 days.',
-      examples: [
-        {
-          webhookId: 'msg_p5jXN8AQM9LWM0D4loKWxJ',
-          type: 'plant.added',
-          attempt: 1,
-          at: '2026-11-25T12:00:00.000Z',
-          status: 200,
-          durationMs: 84,
-        },
-      ],
-    }))();
+// The document's names, for the generator only: a bundle drops the whole call (pure, result unread)
+/* @__PURE__ */ (() =>
+  schemaNames
+    .add(NewEndpoint, { id: 'NewEndpoint' })
+    .add(EndpointUpdate, { id: 'EndpointUpdate' }))();

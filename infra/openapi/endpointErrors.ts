@@ -1,0 +1,119 @@
+// How the operations on a caller's own webhook endpoints word the statuses they share: a bad path
+// id or body (400), an endpoint that is not there (404), and the outages (503) of the endpoint
+// store, of the resolver a url's check asks, and of the deliveries queue; and what a ping and a
+// resend share: their answer (202) and their most per minute (429).
+
+import { QueuedDelivery } from '#lib/endpointDeliveries/answerSchemas.ts';
+import { MAX_SENDS_PER_MINUTE } from '#lib/endpointDeliveries/store.ts';
+import { EndpointPath, NewEndpoint } from '#lib/endpoints/requestSchemas.ts';
+import {
+  DELIVERIES_UNAVAILABLE,
+  ENDPOINTS_UNAVAILABLE,
+  endpointNotFoundMessage,
+  HOST_UNRESOLVED,
+  sendsLimitedMessage,
+} from '#lib/routes/endpointReplies.ts';
+import type { RouteEntry } from '#lib/routes/routeList.ts';
+import { type ErrorStatus, type ErrorWordings, keysUnavailable } from './errors.ts';
+import { endpoint, webhookId } from './examples.ts';
+import { jsonSuccess, retryAfterHeader } from './responses.ts';
+import { type RouteSchemas, refusalOf } from './schemas.ts';
+
+export const badEndpointId = {
+  description: 'The path id is not an endpoint id.',
+  examples: {
+    badId: { summary: 'An id that is none', message: refusalOf(EndpointPath, { id: '7' }) },
+  },
+};
+
+/** The 400 of a route with an endpoint's settings in its body (and, for PUT, an id in its path). */
+const badEndpointBody = {
+  description:
+    'The body or the path id is not valid: the body is missing, not JSON or not an object, or breaks a field rule (see the schema): `url` is not an absolute https URL with no user info or fragment, or it points at an address that is not public (loopback, private, link-local, shared, reserved; every address of the host is checked), or its host does not resolve; `events` is empty, repeats a type or names an unknown one; `description` is too long; `url` or `description` is not well-formed Unicode (an unpaired surrogate). The message names the field and why.',
+  examples: {
+    missingUrl: { summary: 'No url', message: refusalOf(NewEndpoint, {}) },
+    privateUrl: {
+      summary: 'A url on a private address',
+      message:
+        'url must point at public addresses only (hooks.internal has an address that is not public): register a receiver reachable from the internet',
+    },
+  },
+};
+
+export const endpointNotFound = {
+  description: "No webhook endpoint with this id, or it is another caller's: the two answer alike.",
+  examples: {
+    notFound: {
+      summary: "No such endpoint, or not the caller's",
+      message: endpointNotFoundMessage(endpoint.id),
+    },
+  },
+};
+
+const endpointsUnavailable: ErrorStatus = {
+  description:
+    "The endpoint store is throttling or unreachable, the identity provider's key set cannot be fetched, or the request ran out of time. Retry after `Retry-After` seconds.",
+  headers: retryAfterHeader,
+  examples: {
+    storeUnavailable: {
+      summary: 'The endpoint store is busy or unreachable',
+      message: ENDPOINTS_UNAVAILABLE,
+    },
+    keysUnavailable,
+  },
+};
+
+/** The endpoint store's 503, and one more cause of it with its example. */
+const alsoUnavailable = (cause: string, example: ErrorStatus['examples']) => ({
+  ...endpointsUnavailable,
+  description: `${endpointsUnavailable.description} ${cause}`,
+  examples: { ...endpointsUnavailable.examples, ...example },
+});
+
+/**
+ * The wordings of the endpoints' routes: their 400 (a body's, or a path's), 404, and 503, which a
+ * route that checks a url (its settings) or sends a delivery (its queue) meets in one more way.
+ */
+export const endpointErrors = (
+  { queues, settings }: RouteEntry,
+  { body }: RouteSchemas,
+): ErrorWordings => ({
+  400: body ? badEndpointBody : badEndpointId,
+  404: endpointNotFound,
+  503: queues?.includes('endpointDeliveries')
+    ? alsoUnavailable('Or the deliveries queue did not take the delivery: nothing was sent.', {
+        queueUnavailable: {
+          summary: 'The deliveries queue is busy or unreachable',
+          message: DELIVERIES_UNAVAILABLE,
+        },
+      })
+    : settings?.includes('endpointUrls')
+      ? alsoUnavailable(
+          "Or the url's host could not be resolved just now (the resolver's answer was not a verdict on the url).",
+          {
+            hostUnresolved: {
+              summary: "The url's host could not be resolved now",
+              message: HOST_UNRESOLVED,
+            },
+          },
+        )
+      : endpointsUnavailable,
+});
+
+/** The 429 of a ping or resend: the endpoint's pings and resends together, per minute. */
+export const sendsLimited = {
+  description: `The endpoint had ${MAX_SENDS_PER_MINUTE} pings and resends (counted together) this minute: try again after \`Retry-After\` seconds, when the minute ends.`,
+  headers: retryAfterHeader,
+  examples: {
+    limited: {
+      summary: 'The 11th ping or resend of a minute',
+      message: sendsLimitedMessage(endpoint.id, 42),
+    },
+  },
+};
+
+/** The 202 of a ping or resend. */
+export const deliveryQueued = (description: string) =>
+  jsonSuccess(description, QueuedDelivery, {
+    queued: { summary: 'On its way', value: { webhookId } },
+  });

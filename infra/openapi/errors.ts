@@ -1,0 +1,175 @@
+// An operation's error responses: the statuses its route's line in the route list and its schemas
+// decide, and the route's own; each worded as API.md words it, as its resource's routes word it,
+// or as the route does, with messages the service sends (taken from the code that sends them, or
+// from running the schema that refuses).
+import { TOKEN_EXPIRED } from '#lib/auth/tokenVerifier.ts';
+import { BEARER_REFUSALS } from '#lib/http/bearerAuth.ts';
+import { ErrorBody } from '#lib/http/errorBody.ts';
+import { INTERNAL_ERROR } from '#lib/http/errorResponder.ts';
+import { BODY_REFUSALS, DEFAULT_MAX_BODY_BYTES, MAX_NESTING } from '#lib/http/jsonBody.ts';
+import { NewPlant } from '#lib/plants/schemas.ts';
+import { plantNotFoundMessage, STORE_UNAVAILABLE } from '#lib/routes/plantReplies.ts';
+import { REALM, type RouteEntry } from '#lib/routes/routeList.ts';
+import { commonHeaders, retryAfterHeader } from './responses.ts';
+import { type Json, type RouteSchemas, refusalOf, schemaRef } from './schemas.ts';
+
+/** An error status as an operation means it, and named example messages the service sends. */
+export interface ErrorStatus {
+  description: string;
+  examples: Record<string, { summary: string; message: string }>;
+  headers?: Json;
+}
+
+/** Statuses worded for some routes: a resource's, or one route's own. */
+export type ErrorWordings = Partial<Record<number, ErrorStatus>>;
+
+const bodyRefusals = `the body is missing or empty, not valid JSON, not a JSON object, nests objects and arrays more than ${MAX_NESTING} levels deep, holds a key that attempts prototype pollution (\`__proto__\`, \`constructor.prototype\`), or breaks a field rule`;
+
+const challenge = `Bearer realm="${REALM}"`;
+
+/** The `WWW-Authenticate` header of a 401 and a 403: this description, this error in its example. */
+const bearerChallenge = (description: string, error: string) => ({
+  'WWW-Authenticate': {
+    description,
+    required: true,
+    schema: { type: 'string' },
+    example: `${challenge}, ${error}`,
+  },
+});
+
+/** The scope the 403's examples name. */
+const EXAMPLE_SCOPE = 'plants:write';
+
+/** The example of every 503: the identity provider's outage. */
+export const keysUnavailable = {
+  summary: "The identity provider's key set cannot be fetched",
+  message: BEARER_REFUSALS.keysUnavailable,
+};
+
+/** API.md's error statuses, as every route means them unless its resource or itself words one. */
+const API_STATUSES: Record<number, ErrorStatus> = {
+  400: {
+    description: `The request is not valid: ${bodyRefusals}. The message names the field and why.`,
+    examples: {
+      missingName: {
+        summary: 'A required field is missing',
+        message: refusalOf(NewPlant, { id: 1 }),
+      },
+      notJson: { summary: 'The body is not JSON', message: BODY_REFUSALS.notJson },
+    },
+  },
+  401: {
+    description:
+      'No `Authorization: Bearer <token>` header, or the token is not valid (bad signature, expired, not yet valid, wrong issuer or audience, unknown key, disallowed algorithm).',
+    headers: bearerChallenge(
+      `The Bearer challenge (RFC 6750): \`${challenge}\`, plus \`error="invalid_token"\` when a token was presented.`,
+      'error="invalid_token"',
+    ),
+    examples: {
+      missingToken: { summary: 'No Authorization header', message: BEARER_REFUSALS.missing },
+      expiredToken: {
+        summary: 'An expired token',
+        message: BEARER_REFUSALS.rejected(TOKEN_EXPIRED),
+      },
+    },
+  },
+  403: {
+    description:
+      'The token is valid but lacks the scope the deployment requires for this operation (`AUTH_READ_SCOPE` for reading, `AUTH_WRITE_SCOPE` for writing; each only when set).',
+    headers: bearerChallenge(
+      `The Bearer challenge (RFC 6750) naming the missing scope: \`${challenge}, error="insufficient_scope", scope="..."\`.`,
+      `error="insufficient_scope", scope="${EXAMPLE_SCOPE}"`,
+    ),
+    examples: {
+      missingScope: {
+        summary: 'The token lacks the required scope',
+        message: BEARER_REFUSALS.lacksScope(EXAMPLE_SCOPE),
+      },
+    },
+  },
+  404: {
+    description:
+      "No plant with this id, or it is another caller's: the two answer alike, so nobody learns what others stored.",
+    examples: {
+      notFound: { summary: "No such plant, or not the caller's", message: plantNotFoundMessage(1) },
+    },
+  },
+  413: {
+    description: `The body is larger than ${DEFAULT_MAX_BODY_BYTES / 1024} KiB (after base64 decoding).`,
+    examples: {
+      tooLarge: {
+        summary: 'The body is too large',
+        message: BODY_REFUSALS.tooLarge(DEFAULT_MAX_BODY_BYTES),
+      },
+    },
+  },
+  415: {
+    description:
+      '`Content-Type` is missing or not JSON. `application/json`, with or without parameters such as `charset`, and `application/<x>+json` are JSON.',
+    examples: {
+      notJson: { summary: 'A body sent as text/plain', message: BODY_REFUSALS.mediaType() },
+    },
+  },
+  500: {
+    description: `A fault of ours. The message is always \`${INTERNAL_ERROR}\`; the details go to the log with the request id, never to the client.`,
+    examples: { internal: { summary: 'An unexpected fault', message: INTERNAL_ERROR } },
+  },
+  503: {
+    description:
+      "The plant store is throttling or unreachable, the identity provider's key set cannot be fetched, or the request ran out of time. Retry after `Retry-After` seconds: the same request is always safe to retry, and a 503 does not promise that nothing was written.",
+    headers: retryAfterHeader,
+    examples: {
+      storeUnavailable: {
+        summary: 'The plant store is busy or unreachable',
+        message: STORE_UNAVAILABLE,
+      },
+      keysUnavailable,
+    },
+  },
+};
+
+/**
+ * The statuses the route list and a route's schemas decide: a body, a query or a path parameter
+ * can be refused (400), an access other than anyone's needs a token (401) and a scope (403), a path
+ * parameter names what may not be there (404), a body may be too large (413) or not JSON (415),
+ * and every route can fail (500) or meet an outage (503).
+ */
+const statusesOf = ({ access, path }: RouteEntry, { body, query }: RouteSchemas) => {
+  const hasPathParameters = path.includes('{');
+  return [
+    ...(body || query || hasPathParameters ? [400] : []),
+    ...(access === 'anyone' ? [] : [401, 403]),
+    ...(hasPathParameters ? [404] : []),
+    ...(body ? [413, 415] : []),
+    500,
+    503,
+  ];
+};
+
+/**
+ * An operation's error responses: its route's statuses and its own, each worded as the route, its
+ * resource's routes or API.md word it.
+ */
+export const errorResponses = (
+  entry: RouteEntry,
+  route: RouteSchemas,
+  resource: ErrorWordings,
+  own: ErrorWordings = {},
+) => {
+  const statuses = new Set([...statusesOf(entry, route), ...Object.keys(own).map(Number)]);
+  // an object's integer keys come in ascending order: the statuses in order
+  return Object.fromEntries(
+    [...statuses].map((status) => {
+      const wording = own[status] ?? resource[status] ?? API_STATUSES[status];
+      if (!wording) throw new Error(`no description of the error status ${status}`);
+      const { description, examples, headers = {} } = wording;
+      const values = Object.entries(examples).map(([name, { summary, message }]) => [
+        name,
+        { summary, value: { error: status, message } },
+      ]);
+      const content = { schema: schemaRef(ErrorBody), examples: Object.fromEntries(values) };
+      const response = { description, headers: { ...headers, ...commonHeaders } };
+      return [status, { ...response, content: { 'application/json': content } }];
+    }),
+  );
+};

@@ -1,0 +1,37 @@
+// How the plant routes word what API.md leaves to them: a path id that is none (400), and what PUT
+// and PATCH share: a field rule or another id than the path's (400), and a stale If-Match (412).
+import { PlantPath } from '#lib/plants/params.ts';
+import { otherIdMessage, versionMismatchMessage } from '#lib/routes/plantUpdates.ts';
+import type { ErrorStatus, ErrorWordings } from './errors.ts';
+import { type RouteSchemas, refusalOf } from './schemas.ts';
+
+/** The plant routes' wordings: the 400 of a route whose only input is its path. */
+export const plantErrors = (_entry: unknown, { body }: RouteSchemas): ErrorWordings =>
+  body
+    ? {}
+    : {
+        400: {
+          description: 'The path id is not an integer in plain decimal digits within the id range.',
+          examples: {
+            badId: {
+              summary: 'An id written as 007',
+              message: refusalOf(PlantPath, { id: '007' }),
+            },
+          },
+        },
+      };
+
+/** The 400 of PUT and PATCH: the route's field rule (its note and example), or another id. */
+export const badUpdate = (note: string, fieldRule: ErrorStatus['examples']): ErrorStatus => ({
+  description: `The path id, the body or \`If-Match\` is not valid: the body is missing, not JSON or not an object, breaks a field rule${note}, or carries another id than the path. The message names the field and why.`,
+  examples: {
+    ...fieldRule,
+    otherId: { summary: 'The body names another plant', message: otherIdMessage(2, 1) },
+  },
+});
+
+export const staleVersion = {
+  description:
+    'The plant no longer has the version `If-Match` names: someone updated it since it was read. Nothing was written; read it again and retry.',
+  examples: { changed: { summary: 'A concurrent update won', message: versionMismatchMessage(1) } },
+};

@@ -1,0 +1,79 @@
+// What the document's responses share: the headers on every answer (API.md: no caching, no
+// content sniffing), the reusable headers, and a success's shape.
+import type * as z from 'zod/mini';
+import { RETRY_AFTER_SECONDS } from '#lib/http/httpError.ts';
+import { headerRef, type Json, schemaRef } from './schemas.ts';
+
+export type Examples = Record<string, { summary: string; value: unknown }>;
+
+/** Headers on every response. */
+export const commonHeaders = {
+  'Cache-Control': headerRef('CacheControl'),
+  'X-Content-Type-Options': headerRef('XContentTypeOptions'),
+};
+
+/** A success with a JSON body: its schema, description, named examples and headers. */
+export const jsonSuccess = (
+  description: string,
+  schema: z.ZodMiniType,
+  examples: Examples,
+  headers: Json = {},
+) => ({
+  description,
+  headers: { ...headers, ...commonHeaders },
+  content: { 'application/json': { schema: schemaRef(schema), examples } },
+});
+
+/** The `Link` header of a page that is not the last (RFC 8288). */
+export const nextPageLink = (description: string, example?: string) => ({
+  Link: {
+    description,
+    required: false,
+    schema: { type: 'string', pattern: '^<[^>]+>; rel="next"$' },
+    ...(example ? { example } : {}),
+  },
+});
+
+/** When to retry: on each answer that asks the client to wait (a 503, a 429). */
+export const retryAfterHeader = { 'Retry-After': headerRef('RetryAfter') };
+
+/** The plant's version, on each answer that holds a plant it read or wrote. */
+export const etagHeader = { ETag: headerRef('ETag') };
+
+/** The header of a conditional update (PUT and PATCH): the version the change was made against. */
+export const ifMatchParameter = {
+  name: 'If-Match',
+  in: 'header',
+  required: false,
+  description:
+    'The `ETag` of the plant as read (strong comparison, RFC 9110), several separated by commas, or `*` for any version. A weak tag never matches.',
+  schema: { type: 'string' },
+  example: '"1"',
+};
+
+/** The reusable headers every operation may refer to. */
+export const componentHeaders = {
+  CacheControl: {
+    description: '`no-store`: no response may be cached.',
+    required: true,
+    schema: { type: 'string', const: 'no-store' },
+  },
+  XContentTypeOptions: {
+    description: '`nosniff`: clients must not guess another media type than the declared one.',
+    required: true,
+    schema: { type: 'string', const: 'nosniff' },
+  },
+  RetryAfter: {
+    description: 'Seconds to wait before retrying.',
+    required: true,
+    schema: { type: 'integer', minimum: 0 },
+    example: RETRY_AFTER_SECONDS,
+  },
+  ETag: {
+    description:
+      "The plant's version as a strong entity tag (RFC 9110): send it back in `If-Match` to update only that version.",
+    required: true,
+    schema: { type: 'string', pattern: '^"[1-9][0-9]*"$' },
+    example: '"1"',
+  },
+};

@@ -1,0 +1,133 @@
+// What the service POSTs to receivers (OpenAPI 3.1 `webhooks`): the operator's "plant added"
+// webhook, under the name the original document gives it, and the events a caller's own endpoints
+// are sent, one per delivered type (a type without its words here fails the typecheck).
+import type { DeliveredType } from '#lib/endpointDeliveries/store.ts';
+import { IdentifiedPlant } from '#lib/plants/schemas.ts';
+import { monstera } from './examples.ts';
+import { type Json, schemaRef } from './schemas.ts';
+
+/** Standard Webhooks' headers, as every delivery carries them. */
+const signatureHeaders = [
+  {
+    name: 'webhook-id',
+    in: 'header',
+    required: true,
+    description:
+      'The event: the same on every attempt and redrive of it, so a receiver that has seen it can answer 2xx and do nothing.',
+    schema: { type: 'string', pattern: '^msg_[A-Za-z0-9_-]+$' },
+    example: 'msg_2Un7Klsvqo_UuPRYKPuHxMd57B7sCT1a',
+  },
+  {
+    name: 'webhook-timestamp',
+    in: 'header',
+    required: true,
+    description:
+      'When this attempt was signed, in seconds since the epoch: refuse one more than 5 minutes from your clock.',
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+    example: '1795408648',
+  },
+  {
+    name: 'webhook-signature',
+    in: 'header',
+    required: true,
+    description:
+      '`v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body">` for each secret that signs (two during a rotation), separated by spaces; the key is the base64 after `whsec_`. Any one that matches verifies the delivery.',
+    schema: { type: 'string' },
+    example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+  },
+];
+
+const WORDS: Record<DeliveredType, { summary: string; description: string; data: Json }> = {
+  'plant.added': {
+    summary: 'One of your plants was added',
+    description: 'A first create of one of your plants (never a replay).',
+    data: schemaRef(IdentifiedPlant),
+  },
+  'plant.updated': {
+    summary: 'One of your plants was changed',
+    description: 'A `PUT` or `PATCH` of one of your plants that wrote: the plant as it now is.',
+    data: schemaRef(IdentifiedPlant),
+  },
+  'plant.deleted': {
+    summary: 'One of your plants was deleted',
+    description: 'A `DELETE` of one of your plants that deleted it: its id.',
+    data: { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } },
+  },
+  'webhook.ping': {
+    summary: 'A ping of your endpoint',
+    description:
+      'Sent by `POST /webhooks/{id}/ping`, even to a disabled endpoint; no type of `events`.',
+    data: {
+      type: 'object',
+      required: ['endpointId'],
+      properties: { endpointId: { type: 'string' } },
+    },
+  },
+};
+
+/** A delivery as a receiver is POSTed it, signed; its 200 says which answers count as arrived. */
+const delivery = (
+  operationId: string,
+  summary: string,
+  description: string,
+  { content, ...requestBody }: Json,
+  arrived: string,
+) => ({
+  post: {
+    tags: ['webhooks'],
+    operationId,
+    summary,
+    description,
+    parameters: signatureHeaders,
+    requestBody: { ...requestBody, required: true, content },
+    responses: { 200: { description: arrived } },
+  },
+});
+
+const endpointEvents = Object.fromEntries(
+  Object.entries(WORDS).map(([type, { summary, description, data }]) => [
+    type,
+    delivery(
+      // endpointPlantAdded: the operator's receiver has plantAdded
+      `endpoint${type.replace(/(^|\.)(\w)/g, (_, _dot, first: string) => first.toUpperCase())}`,
+      summary,
+      `${description} POSTed to each of your endpoints whose \`events\` hold \`${type}\` (a ping: to the one pinged), signed with its secret (both during a rotation); retried on failure with the same \`webhook-id\`. Events arrive in any order: for a plant's latest state, \`GET\` it.`,
+      {
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['type', 'timestamp', 'data'],
+              properties: {
+                type: { const: type },
+                timestamp: { type: 'string', format: 'date-time' },
+                data,
+              },
+            },
+          },
+        },
+      },
+      'Any 2xx says the delivery arrived. A 410 disables the endpoint; anything else (a redirect too), a refused connection or no answer within 5 seconds is retried on the schedule.',
+    ),
+  ]),
+);
+
+export const webhooks = {
+  '/plant/webhook': delivery(
+    'plantAdded',
+    'A plant was added',
+    "Information about a new plant added to the store: POSTed to the deployment's `WEBHOOK_URL` once for each newly stored plant (a first create; never a replay, an update or a delete), within seconds of its `POST /plants` answer, signed as Standard Webhooks says. Delivery is at least once: a receiver deduplicates by `webhook-id`, which every retry and redrive of one event repeats.",
+    {
+      description:
+        'Plant added to the store: its id and its fields (an optional one only when set).',
+      content: {
+        'application/json': {
+          schema: schemaRef(IdentifiedPlant),
+          examples: { added: { summary: 'A plant with a tag', value: monstera } },
+        },
+      },
+    },
+    'Any 2xx says the delivery arrived. Anything else, a refused connection or no answer within 5 seconds is retried with backoff, then kept for a redrive.',
+  ),
+  ...endpointEvents,
+};
