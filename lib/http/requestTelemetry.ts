@@ -1,7 +1,5 @@
-// One structured log line and one metric per request, written when the reply is known (the
-// route's, or the error responder's): the route, status, latency, the caller once known, the
-// route's outcome and log fields, and for a 5xx the error with its stack. Never the body, never
-// the token.
+// One log line and one metric per request, once the reply is known: route, status, latency, caller,
+// the route's outcome and log fields, for a 5xx the error. Never the body, never the token.
 import type { MiddlewareObj } from '@middy/core';
 import { isErrorReply, type Reply } from '#lib/http/reply.ts';
 import type { RouteContext } from '#lib/http/types.ts';

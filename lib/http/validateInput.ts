@@ -21,10 +21,7 @@ export interface InputSchemas<Body, Path, Query> {
   query?: z.ZodMiniType<Query>;
 }
 
-/**
- * The query's parameters: a string for one given once, every value for one given more often (so
- * that a schema can refuse a repeated parameter instead of reading one of its values).
- */
+/** The query's parameters: a string if given once, else every value (so a schema can refuse it). */
 export const queryParameters = (event: HttpEvent): Record<string, string | string[]> => {
   const grouped = new Map<string, string[]>();
   // HTTP API joins repeated values with commas in queryStringParameters: the raw query keeps them

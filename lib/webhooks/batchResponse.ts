@@ -1,6 +1,5 @@
-// Lambda's partial batch response (ReportBatchItemFailures), for the stream and the queue: every
-// record of a batch is handled at once, and those whose handling threw are reported, so that their
-// source offers them again; the others are done.
+// Lambda's partial batch response (ReportBatchItemFailures): a batch's records are handled at once;
+// those that threw are batch item failures, which their source (stream, queue) offers again.
 import type {
   Context,
   DynamoDBRecord,
@@ -15,12 +14,8 @@ import type { DeadLetterSink } from '#lib/webhooks/deadLetters.ts';
 export const handleEach = async <Item>(
   items: readonly Item[],
   handle: (item: Item) => Promise<void>,
-  /**
-   * How the source knows an item again: a stream record's sequence number, a message's id. None
-   * (never seen) reports an empty one, which makes Lambda offer the whole batch again: nothing lost.
-   */
+  // a record's sequence number, a message's id; none reports '': Lambda offers the whole batch again
   identifierOf: (item: Item) => string | undefined,
-  /** Called with each batch item failure and its error. */
   onFailure: (item: Item, error: unknown) => void,
 ): Promise<SQSBatchResponse> => {
   const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
@@ -54,7 +49,7 @@ export class NonRetryableError extends Error {}
 /** A message that is not due yet: reported as failed, so that the queue keeps it. */
 export class NotDueYet extends Error {}
 
-/** An SQS queue's consumer: a message whose handling threw is offered again (told of, unless NotDueYet). */
+/** An SQS queue's consumer: a message that threw is offered again (logged, unless NotDueYet). */
 export const queueConsumer = (
   telemetry: Telemetry,
   what: string,
@@ -87,10 +82,9 @@ export interface StreamConsumerDependencies extends Telemetry {
   streamDeadLetters: DeadLetterSink<StreamDeadLetter>;
 }
 
-/**
- * A stream's consumer: a record failing for good (NonRetryableError) is set aside whole at once, so
- * those behind it go on; any other failure is retried by the mapping (serverless.yml's bound).
- */
+// A stream's consumer: a record failing for good (NonRetryableError) is set aside whole at once, so
+// those behind it go on; any other failure is retried by the mapping (serverless.yml's bound).
+
 export const streamConsumer = (
   { streamDeadLetters, ...telemetry }: StreamConsumerDependencies,
   handle: (invocation: Context, record: DynamoDBRecord) => Promise<void>,
@@ -112,8 +106,8 @@ export const streamConsumer = (
       });
     }
   };
-  // Lambda retries a batch from its first failed record, those after it included: in that retry, what
-  // this container handled is not sent twice, nor a failure told of again
+  // Lambda retries a batch from its first batch item failure on: in that retry, what this container
+  // handled is not sent twice, nor a failure logged again
   let retry: { from: string | undefined; handled: Set<string>; told: Set<string> } | undefined;
   return async ({ Records }: DynamoDBStreamEvent, context: Context) => {
     telemetry.start(context);

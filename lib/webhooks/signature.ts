@@ -11,16 +11,12 @@ export interface SignedContent {
 }
 
 /** The webhook-signature header: one `v1,<base64 HMAC-SHA256>` per key. */
-export const signatureHeader = (
-  keys: readonly KeyObject[],
-  { id, timestamp, body }: SignedContent,
-) =>
-  keys
-    .map(
-      (key) =>
-        `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`,
-    )
+export const signatureHeader = (keys: readonly KeyObject[], content: SignedContent) => {
+  const signed = `${content.id}.${content.timestamp}.${content.body}`;
+  return keys
+    .map((key) => `v1,${createHmac('sha256', key).update(signed).digest('base64')}`)
     .join(' ');
+};
 
 /** The headers of a delivery of `body` as event `id`, signed now with every key. */
 export const webhookHeaders = (keys: readonly KeyObject[], id: string, body: string) => {

@@ -1,5 +1,5 @@
-// The stream functions' on-failure destination, read: Lambda names a batch given up by its sequence
-// numbers only, so its records are read back from the stream (kept 24 hours) and set aside whole.
+// The stream functions' on-failure destination: Lambda names a batch given up by sequence numbers
+// only, so its records are read back from the stream (kept 24 hours) and set aside whole.
 import {
   type DynamoDBStreamsClient,
   GetRecordsCommand,
