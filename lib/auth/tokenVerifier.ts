@@ -57,11 +57,7 @@ const claimReason = (claim: unknown, reason: unknown) => {
 const KEY_FETCH_FAILURES = new Set(['ERR_JWKS_TIMEOUT', 'ERR_JWKS_INVALID', 'ERR_JOSE_GENERIC']);
 
 const toVerificationError = (error: unknown): unknown => {
-  const { code, claim, reason } = (error ?? {}) as {
-    code?: string;
-    claim?: unknown;
-    reason?: unknown;
-  };
+  const { code, claim, reason } = (error ?? {}) as Partial<errors.JWTClaimValidationFailed>;
   if (code === 'ERR_JWT_CLAIM_VALIDATION_FAILED') {
     return new TokenRejectedError(claimReason(claim, reason), { cause: error });
   }
