@@ -67,21 +67,11 @@ export type MetricName = (typeof METRIC_NAMES)[number];
 export type Invocation = Pick<Context, 'functionName' | 'awsRequestId'>;
 
 /** The keys every line writes itself: no field may take one (it would hide the line's own). */
-type LineKey =
-  | 'level'
-  | 'message'
-  | 'timestamp'
-  | 'service'
-  | 'cold_start'
-  | 'function_name'
-  | 'function_request_id'
-  | '_aws'
-  | 'ColdStart'
-  | MetricName;
+type LoggerKey = 'level' | 'message' | 'timestamp' | 'service' | 'cold_start' | 'function_name';
+type LineKey = LoggerKey | 'function_request_id' | '_aws' | 'ColdStart' | MetricName;
 
 // What a line says besides its own keys, as plain data (an Error via describeError). It refuses a
 // line key only in objects typed as it, not `Record<string, unknown>`: pass fields on with this type.
-
 export type LineFields = Record<string, unknown> & { [key in LineKey]?: never };
 
 export interface LogEntry {

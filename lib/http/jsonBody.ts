@@ -86,11 +86,6 @@ export const isIntegerLiteral = (literal: string): boolean => {
   return /^0*$/.test((whole + fraction).slice(Math.max(pointAt, 0)));
 };
 
-// Middy's parser reads and writes only the event's body (its content-type check is off)
-interface ParserRequest {
-  event: { body: unknown };
-}
-
 /** The key Middy's parser refused, if that is why it threw (the message is its own). */
 const forbiddenKey = (error: unknown): string | undefined => {
   const { message, cause } = error as { message?: unknown; cause?: { data?: unknown } };
@@ -116,10 +111,10 @@ const parseJson = (text: string, integerFields: readonly string[]): unknown => {
       return value;
     },
   });
-  // a request of its own: the parser writes the JSON over the body it read
-  const request: ParserRequest = { event: { body: text } };
+  // a request of its own (all the parser reads and writes): it writes the JSON over the body
+  const request = { event: { body: text as unknown } };
   try {
-    (parser.before as unknown as (request: ParserRequest) => void)(request);
+    (parser.before as unknown as (parsed: typeof request) => void)(request);
   } catch (error) {
     // its 422s: a key that attempts prototype pollution, or text that is not JSON
     const key = forbiddenKey(error);
@@ -169,9 +164,4 @@ export const jsonBody = ({
 export const jsonRequestBody = <Body>(
   schema: RequestBody<Body>['schema'],
   options: JsonBodyOptions,
-): RequestBody<Body> => ({
-  schema,
-  describedAs: options.describedAs,
-  mediaTypes: options.mediaTypes,
-  parser: jsonBody(options),
-});
+): RequestBody<Body> => ({ schema, ...options, parser: jsonBody(options) });

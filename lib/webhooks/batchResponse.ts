@@ -32,15 +32,15 @@ export const handleEach = async <Item>(
   return { batchItemFailures };
 };
 
-/** Logs a batch item failure (`what`): its source offers the message or record again. */
+/** Logs a batch item failure (`item` names it): its source offers it again. */
 const logBatchItemFailure =
   ({ record }: Telemetry) =>
-  (invocation: Invocation, what: string, error: unknown) =>
+  (invocation: Invocation, item: string, error: unknown) =>
     record(invocation, {
       level: 'ERROR',
       message: 'webhook event handed back to its source, which offers it again',
       metric: 'WebhookEventsHandedBack',
-      fields: { handedBack: what, error: describeError(error) },
+      fields: { handedBack: item, error: describeError(error) },
     });
 
 /** A failure that will not pass however often it is tried: a record that is no plant's, a message SQS refuses. */
@@ -52,7 +52,7 @@ export class NotDueYet extends Error {}
 /** An SQS queue's consumer: a message that threw is offered again (logged, unless NotDueYet). */
 export const queueConsumer = (
   telemetry: Telemetry,
-  what: string,
+  messageKind: string,
   handle: (invocation: Context, message: SQSRecord) => Promise<void>,
 ) => {
   const logFailure = logBatchItemFailure(telemetry);
@@ -64,7 +64,7 @@ export const queueConsumer = (
       (message) => message.messageId,
       (message, error) => {
         if (!(error instanceof NotDueYet))
-          logFailure(context, `${what} ${message.messageId}`, error);
+          logFailure(context, `${messageKind} ${message.messageId}`, error);
       },
     );
   };
@@ -90,7 +90,7 @@ export const streamConsumer = (
   handle: (invocation: Context, record: DynamoDBRecord) => Promise<void>,
 ) => {
   const logFailure = logBatchItemFailure(telemetry);
-  const handleOrSetAside = async (invocation: Context, record: DynamoDBRecord) => {
+  const handleOrDeadLetter = async (invocation: Context, record: DynamoDBRecord) => {
     try {
       await handle(invocation, record);
     } catch (error) {
@@ -108,28 +108,28 @@ export const streamConsumer = (
   };
   // Lambda retries a batch from its first batch item failure on: in that retry, what this container
   // handled is not sent twice, nor a failure logged again
-  let retry: { from: string | undefined; handled: Set<string>; told: Set<string> } | undefined;
+  let retry: { from: string | undefined; handled: Set<string>; logged: Set<string> } | undefined;
   return async ({ Records }: DynamoDBStreamEvent, context: Context) => {
     telemetry.start(context);
     const sequenceOf = (record: DynamoDBRecord) => record.dynamodb?.SequenceNumber;
     if (retry?.from !== sequenceOf(Records[0] ?? {})) retry = undefined;
-    const { handled, told } = retry ?? { handled: new Set<string>(), told: new Set<string>() };
+    const { handled, logged } = retry ?? { handled: new Set<string>(), logged: new Set<string>() };
     const response = await handleEach(
       Records.filter((record) => !handled.has(record.eventID ?? '')),
       async (record) => {
-        await handleOrSetAside(context, record);
+        await handleOrDeadLetter(context, record);
         handled.add(record.eventID ?? '');
       },
       sequenceOf,
       (record, error) => {
-        if (!told.has(record.eventID ?? ''))
+        if (!logged.has(record.eventID ?? ''))
           logFailure(context, `stream record ${record.eventID}`, error);
-        told.add(record.eventID ?? '');
+        logged.add(record.eventID ?? '');
       },
     );
     const failed = new Set(response.batchItemFailures.map(({ itemIdentifier }) => itemIdentifier));
     const from = Records.find((record) => failed.has(sequenceOf(record) ?? ''));
-    retry = failed.size > 0 ? { from: from && sequenceOf(from), handled, told } : undefined;
+    retry = failed.size > 0 ? { from: from && sequenceOf(from), handled, logged } : undefined;
     return response;
   };
 };

@@ -4,11 +4,6 @@
 import type { KeyObject } from 'node:crypto';
 import { webhookHeaders } from '#lib/webhooks/signature.ts';
 
-export interface WebhookMessage {
-  webhookId: string;
-  body: string;
-}
-
 export type DeliveryOutcome =
   | { outcome: 'delivered'; status: number }
   /** The receiver answered, but not 2xx (a redirect included: it is not followed). */
@@ -27,7 +22,7 @@ export interface DeliveryTarget {
 
 export const deliverOnce = async (
   { url, signingKeys, timeoutMs }: DeliveryTarget,
-  { webhookId, body }: WebhookMessage,
+  { webhookId, body }: { webhookId: string; body: string },
 ): Promise<DeliveryOutcome> => {
   // keys that cannot be read fail the invocation (the event is offered again), not the attempt
   const headers = webhookHeaders(await signingKeys(), webhookId, body);

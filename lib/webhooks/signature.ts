@@ -3,15 +3,11 @@
 // signs, so receivers holding either one accept the delivery).
 import { createHmac, type KeyObject } from 'node:crypto';
 
-export interface SignedContent {
-  id: string;
-  /** Seconds since the epoch, as webhook-timestamp carries it. */
-  timestamp: number;
-  body: string;
-}
-
-/** The webhook-signature header: one `v1,<base64 HMAC-SHA256>` per key. */
-export const signatureHeader = (keys: readonly KeyObject[], content: SignedContent) => {
+/** The webhook-signature header: one `v1,<base64 HMAC-SHA256>` per key; `timestamp` in seconds. */
+export const signatureHeader = (
+  keys: readonly KeyObject[],
+  content: { id: string; timestamp: number; body: string },
+) => {
   const signed = `${content.id}.${content.timestamp}.${content.body}`;
   return keys
     .map((key) => `v1,${createHmac('sha256', key).update(signed).digest('base64')}`)
