@@ -6,13 +6,9 @@ import type { TelemetrySettings } from '#lib/config/telemetry.ts';
 import type { HttpDependencies } from '#lib/http/pipeline.ts';
 import { createTelemetry } from '#lib/telemetry.ts';
 
-export const httpDependencies = ({
-  auth,
-  telemetry,
-}: {
-  auth: AuthSettings;
-  telemetry: TelemetrySettings;
-}): HttpDependencies => {
+type HttpSettings = { auth: AuthSettings; telemetry: TelemetrySettings };
+
+export const httpDependencies = ({ auth, telemetry }: HttpSettings): HttpDependencies => {
   const keySet = keySetFrom(auth.keys);
   const verifyClaims = createClaimsVerifier({ ...auth, keySet });
   return {

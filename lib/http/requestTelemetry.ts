@@ -8,6 +8,8 @@ import { describeError, type LogEntry, type Telemetry } from '#lib/telemetry.ts'
 type TelemetryMiddleware = MiddlewareObj<unknown, Reply, unknown, RouteContext>;
 type TelemetryRequest = Parameters<NonNullable<TelemetryMiddleware['before']>>[0];
 
+const NO_REPLY: Reply = { status: 500, message: 'no reply', metric: 'InternalErrors' };
+
 export const requestTelemetry = (
   { start, record }: Telemetry,
   route: string,
@@ -16,11 +18,7 @@ export const requestTelemetry = (
 
   const requestTelemetryAfter = (request: TelemetryRequest) => {
     // the error responder runs first, so there is always a reply; none would be a bug of ours
-    const reply: Reply = request.response ?? {
-      status: 500,
-      message: 'no reply',
-      metric: 'InternalErrors',
-    };
+    const reply = request.response ?? NO_REPLY;
     const { caller } = request.context;
     const fields = {
       route,

@@ -33,7 +33,12 @@ export const queryParameters = (event: HttpEvent): Record<string, string | strin
   );
 };
 
-const parseOrRefuse = <Value>(schema: z.ZodMiniType<Value>, value: unknown, fallback: string) => {
+const parseOrRefuse = <Value>(
+  schema: z.ZodMiniType<Value> | undefined,
+  value: unknown,
+  fallback: string,
+) => {
+  if (!schema) return undefined;
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   // the first problem, in the schema's own words: one actionable sentence
@@ -56,17 +61,10 @@ export const validateInput = <Body, Path, Query>({
   before: (request) => {
     const { event, context } = request;
     // the path and query first: they say what is addressed, the body what to do with it
-    const input = {
-      path: path
-        ? parseOrRefuse(path, event.pathParameters ?? {}, 'The path is not valid')
-        : undefined,
-      query: query
-        ? parseOrRefuse(query, queryParameters(event), 'The query is not valid')
-        : undefined,
-      body: body
-        ? parseOrRefuse(body.schema, context.json, `Request body is not ${body.describedAs}`)
-        : undefined,
-    };
-    context.input = input as RouteInput<Body, Path, Query>;
+    context.input = {
+      path: parseOrRefuse(path, event.pathParameters ?? {}, 'The path is not valid'),
+      query: parseOrRefuse(query, query && queryParameters(event), 'The query is not valid'),
+      body: parseOrRefuse(body?.schema, context.json, `Request body is not ${body?.describedAs}`),
+    } as RouteInput<Body, Path, Query>;
   },
 });
