@@ -1,8 +1,6 @@
-// provider.httpApi.cors for serverless.yml: off unless the deployment names the browser origins
-// that may call the API, as the param corsAllowedOrigins or CORS_ALLOWED_ORIGINS (space- or
-// comma-separated, each an origin such as https://app.example.com). API Gateway then answers the
-// preflight itself, allows the headers clients send and the methods of the route list
-// (lib/routes/routeList.ts), and lets scripts read Link and ETag.
+// provider.httpApi.cors for serverless.yml: off unless param corsAllowedOrigins or
+// CORS_ALLOWED_ORIGINS names origins (space- or comma-separated); then API Gateway answers the
+// preflight, for the route list's methods (lib/routes/routeList.ts), exposing Link and ETag.
 module.exports = async ({ resolveVariable }) => {
   const setting = await resolveVariable('param:corsAllowedOrigins, env:CORS_ALLOWED_ORIGINS, ""');
   const origins = String(setting ?? '')
@@ -10,14 +8,8 @@ module.exports = async ({ resolveVariable }) => {
     .filter(Boolean);
   if (origins.length === 0) return false;
   for (const origin of origins) {
-    let url;
-    try {
-      url = new URL(origin);
-    } catch {
-      url = undefined;
-    }
     // an origin is scheme://host[:port], nothing more: a path or a typo would never match
-    if (!url || url.origin !== origin) {
+    if (URL.parse(origin)?.origin !== origin) {
       throw new Error(
         `CORS_ALLOWED_ORIGINS: "${origin}" is not an origin: write it as https://host[:port], without a path or a trailing slash`,
       );

@@ -1,7 +1,5 @@
-// `npm run docs [-- --server URL]`: writes the API reference (infra/docs/reference.ts) with its
-// library into docs/reference/, a folder to host as it is for a deployed stage. --server: where
-// its "Try it" sends requests (the stage's URL, whose CORS setting must allow the page's origin);
-// without it, the servers of openapi.yaml. No token on it: a reader enters one under Authorize.
+// `npm run docs [-- --server URL]`: the API reference and its library in docs/reference/, to host as
+// it is. --server: where "Try it" sends requests (CORS must allow the page), else openapi.yaml's.
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';

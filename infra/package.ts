@@ -1,33 +1,22 @@
-// `npm run package [-- --stage NAME]`: the deployment package and CloudFormation template in
-// .serverless/, with no AWS credentials and no network. The settings come from --param or the
-// environment (AUTH_ISSUER, AUTH_AUDIENCE, WEBHOOK_URL, WEBHOOK_SECRET_PARAMETER, ...);
-// placeholders stand in for the required ones when unset, which is fine for reviewing the
-// template but not for deploying it.
+// `npm run package [-- --stage NAME]`: the package and CloudFormation template in .serverless/, with
+// no AWS credentials or network. Settings come from --param or the environment; placeholders stand
+// in for required ones when unset (fine for reviewing the template, not for deploying it).
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from './local/paths.ts';
 
+// each required setting: its --param name, and the placeholder packaged when it is unset
 const placeholders = {
-  AUTH_ISSUER: 'https://issuer.example.invalid/',
-  AUTH_AUDIENCE: 'plant-store',
-  WEBHOOK_URL: 'https://webhooks.example.invalid/plant-added',
-  WEBHOOK_SECRET_PARAMETER: '/plant-store/webhook-secret',
-};
-const params: Record<keyof typeof placeholders, string> = {
-  AUTH_ISSUER: 'authIssuer',
-  AUTH_AUDIENCE: 'authAudience',
-  WEBHOOK_URL: 'webhookUrl',
-  WEBHOOK_SECRET_PARAMETER: 'webhookSecretParameter',
+  AUTH_ISSUER: ['authIssuer', 'https://issuer.example.invalid/'],
+  AUTH_AUDIENCE: ['authAudience', 'plant-store'],
+  WEBHOOK_URL: ['webhookUrl', 'https://webhooks.example.invalid/plant-added'],
+  WEBHOOK_SECRET_PARAMETER: ['webhookSecretParameter', '/plant-store/webhook-secret'],
 };
 
 const env: NodeJS.ProcessEnv = { ...process.env, SLS_TELEMETRY_DISABLED: '1' };
 const args = process.argv.slice(2);
-for (const [variable, placeholder] of Object.entries(placeholders) as [
-  keyof typeof placeholders,
-  string,
-][]) {
-  const param = params[variable];
+for (const [variable, [param, placeholder]] of Object.entries(placeholders)) {
   if (env[variable] || args.some((arg) => arg.includes(`${param}=`))) continue;
   process.stderr.write(
     `${variable} is not set: packaging with the placeholder "${placeholder}" (set it to deploy)\n`,

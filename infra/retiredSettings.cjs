@@ -1,6 +1,5 @@
-// Stops a deploy (and npm start) that still sets a setting this version no longer reads, instead
-// of quietly running without it: AUTH_REQUIRED_SCOPE once required one scope of every caller; a
-// deployment that set it would lose its scope check. Resolved by serverless.yml (custom).
+// Stops a deploy (and npm start) still setting AUTH_REQUIRED_SCOPE, no longer read: it would quietly
+// lose its scope check. Resolved by serverless.yml (custom).
 module.exports = async ({ resolveVariable }) => {
   const requiredScope = await resolveVariable(
     'param:authRequiredScope, env:AUTH_REQUIRED_SCOPE, ""',

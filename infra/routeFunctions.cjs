@@ -1,8 +1,6 @@
-// serverless.yml's function of each route of the route list (lib/routes/routeList.ts): its handler
-// (handlers/<name>.ts), its HTTP API event, the routes' settings and those of the tables it uses,
-// and a role with exactly its table actions: on the plants table a Query reads its indexes (every
-// one a list of one owner's plants), on the webhooks table the table (one owner's items are one
-// partition); anything else, the table. A route added to the list deploys with nothing written here.
+// serverless.yml's function of each route (lib/routes/routeList.ts): handler, HTTP API event, its
+// tables' settings, and a role with exactly its actions: a plants Query reads the indexes (one
+// owner's list each), a webhooks Query the table (one owner, one partition). Nothing to add per route.
 const TABLES = {
   plants: { resource: 'PlantsTable', settings: 'plantsTable', queries: 'indexes' },
   webhooks: { resource: 'WebhooksTable', settings: 'webhooksTable', queries: 'table' },

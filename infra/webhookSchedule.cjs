@@ -1,7 +1,5 @@
-// The webhook functions' WEBHOOK_RETRY_SCHEDULE (param webhookRetrySchedule), checked when the
-// stage is packaged: a schedule the functions would refuse at start stops the deploy instead, naming
-// the setting, so that no stage runs with one. The rule is the functions' own (lib/config/webhook.ts).
-// Resolved by serverless.yml (custom.environment.webhook and endpointDelivery).
+// WEBHOOK_RETRY_SCHEDULE (param webhookRetrySchedule), checked by the functions' own rule
+// (lib/config/webhook.ts) when packaging: a schedule they would refuse stops the deploy instead.
 module.exports = async ({ resolveVariable }) => {
   const schedule = await resolveVariable(
     'param:webhookRetrySchedule, env:WEBHOOK_RETRY_SCHEDULE, ""',

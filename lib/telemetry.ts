@@ -1,16 +1,10 @@
-// The service's telemetry: one JSON line per request or delivery attempt, in one write to stdout
-// (where Lambda collects it), that is both the log line and the CloudWatch Embedded Metric Format
-// document counting its outcome (CloudWatch reads the count from the line's `_aws` block). The keys
-// are Powertools Logger's; written here because Powertools writes a log line and a metric document
-// apart, two writes and two serializations: measured, those cost more than the rest of a webhook
-// delivery's own work over its floor (README, Performance).
+// One JSON line per request or attempt, one stdout write: the log line (Powertools Logger's keys) and
+// its Embedded Metric Format count (`_aws`) at once. Powertools writes the two apart, which measured
+// costlier than the rest of a webhook delivery's own work (README, Performance).
 import type { Context } from 'aws-lambda';
 import type { TelemetrySettings } from '#lib/config/telemetry.ts';
 
-/**
- * Every metric the service counts, each once per request or delivery attempt: its name says what
- * it counts. The README's Observability section lists them (test/unit/telemetry.test.ts checks).
- */
+/** Every metric, each counted once per request or attempt (README, Observability, lists them). */
 export const METRIC_NAMES = [
   // a request's outcome: one of these per request
   'PlantsCreated',
@@ -54,12 +48,11 @@ export const METRIC_NAMES = [
   'WebhooksDelivered',
   'WebhookAttemptsFailed',
   'WebhooksDeadLettered',
-  // a batch item failure (the stream or queue offers it again); a stream record sent whole to the
-  // stream-dead-letters queue
+  // a batch item failure (offered again); a stream record set aside in the stream dead-letter queue
   'WebhookEventsHandedBack',
   'StreamRecordsSetAside',
-  // deliveries to callers' own endpoints: an event queued for its owner's endpoints, then per attempt one of delivered, failed (it waits) or exhausted (the schedule is
-  // used up); one not attempted, its endpoint deleted or disabled; an endpoint disabled
+  // deliveries to callers' endpoints: queued; per attempt delivered, failed (it waits) or exhausted
+  // (the schedule used up); dropped (its endpoint deleted or disabled); an endpoint disabled
   'EndpointEventsQueued',
   'EndpointEventsDelivered',
   'EndpointAttemptsFailed',
@@ -74,23 +67,11 @@ export type MetricName = (typeof METRIC_NAMES)[number];
 export type Invocation = Pick<Context, 'functionName' | 'awsRequestId'>;
 
 /** The keys every line writes itself: no field may take one (it would hide the line's own). */
-type LineKey =
-  | 'level'
-  | 'message'
-  | 'timestamp'
-  | 'service'
-  | 'cold_start'
-  | 'function_name'
-  | 'function_request_id'
-  | '_aws'
-  | 'ColdStart'
-  | MetricName;
+type LoggerKey = 'level' | 'message' | 'timestamp' | 'service' | 'cold_start' | 'function_name';
+type LineKey = LoggerKey | 'function_request_id' | '_aws' | 'ColdStart' | MetricName;
 
-/**
- * What a line says besides its own keys; plain data (an Error as its fields: see describeError).
- * The type refuses a line key in an object written out or typed as this, not in a value typed
- * `Record<string, unknown>`: pass fields on with this type.
- */
+// What a line says besides its own keys, as plain data (an Error via describeError). It refuses a
+// line key only in objects typed as it, not `Record<string, unknown>`: pass fields on with this type.
 export type LineFields = Record<string, unknown> & { [key in LineKey]?: never };
 
 export interface LogEntry {
@@ -125,14 +106,10 @@ export const describeError = (error: unknown, depth = 0): unknown => {
 
 const SEVERITY = { DEBUG: 0, INFO: 1, WARN: 2, ERROR: 3, SILENT: 4 } as const;
 
-const writeToStdout = (line: string) => {
-  process.stdout.write(line);
-};
-
 /** `write` takes each line whole, its newline included; tests give their own. */
 export const createTelemetry = (
   { serviceName, logLevel, metricsNamespace, coldStarts }: TelemetrySettings,
-  write: (line: string) => void = writeToStdout,
+  write: (line: string) => void = (line) => process.stdout.write(line),
 ): Telemetry => {
   const threshold = SEVERITY[logLevel];
   const counted = (name: string, dimensions: string[]) => ({

@@ -9,13 +9,11 @@ import { OPENAPI_FILE } from '../openapi/document.ts';
 const swaggerUi = join(repoRoot, 'node_modules', 'swagger-ui-dist');
 
 /** The files the page loads, by the name it loads them under, with where they are. */
-export const referenceAssets: Record<string, { file: string; type: string }> = {
-  'swagger-ui.css': { file: join(swaggerUi, 'swagger-ui.css'), type: 'text/css' },
-  'swagger-ui-bundle.js': {
-    file: join(swaggerUi, 'swagger-ui-bundle.js'),
-    type: 'text/javascript',
-  },
-};
+export const referenceAssets = Object.fromEntries(
+  Object.entries({ 'swagger-ui.css': 'text/css', 'swagger-ui-bundle.js': 'text/javascript' }).map(
+    ([name, type]) => [name, { file: join(swaggerUi, name), type }],
+  ),
+);
 
 export interface ReferenceOptions {
   /** Where "Try it" sends requests; without it, the document's own servers. */

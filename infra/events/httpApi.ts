@@ -17,13 +17,14 @@ export interface RequestSpec {
   isBase64Encoded?: boolean;
 }
 
-/** Each query parameter with all its values. */
-const multiValueQuery = (query: string) => {
-  const grouped: Record<string, string[]> = {};
+// API Gateway joins a repeated parameter's values with commas in queryStringParameters
+const joinedQuery = (query: string) => {
+  const joined = new Map<string, string>();
   for (const [name, value] of new URLSearchParams(query)) {
-    grouped[name] = [...(grouped[name] ?? []), value];
+    const earlier = joined.get(name);
+    joined.set(name, earlier === undefined ? value : `${earlier},${value}`);
   }
-  return grouped;
+  return Object.fromEntries(joined);
 };
 
 /** HTTP API (payload 2.0): headers lower-cased by API Gateway, body absent when empty. */
@@ -41,14 +42,7 @@ export const httpApiEvent = ({
   routeKey: route,
   rawPath: path,
   rawQueryString: query,
-  ...(query
-    ? {
-        // API Gateway joins a repeated parameter's values with commas here
-        queryStringParameters: Object.fromEntries(
-          Object.entries(multiValueQuery(query)).map(([name, values]) => [name, values.join(',')]),
-        ),
-      }
-    : {}),
+  ...(query ? { queryStringParameters: joinedQuery(query) } : {}),
   ...(pathParameters ? { pathParameters } : {}),
   headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v])),
   requestContext: {

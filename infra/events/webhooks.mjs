@@ -1,7 +1,5 @@
-// The webhook functions' events, as Lambda's event source mappings hand them: a batch of the
-// table's stream records (deliverPlantAdded) and a batch of the retry queue's messages
-// (retryPlantAdded), one record each. Plain JavaScript, so that the bench's probe loads no
-// TypeScript (bench/probe.mjs); the sample events of `npm run events` are made with them too.
+// The webhook functions' events as event source mappings hand them, one record each: a stream
+// batch, a queue batch. Plain JavaScript, so that bench/probe.mjs loads no TypeScript.
 
 /** The stream record of a plant's insert: `image`, the item as DynamoDB stores it. */
 export const streamInsertEvent = (sequenceNumber, image) => ({

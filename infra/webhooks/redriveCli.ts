@@ -31,40 +31,37 @@ Environment with --queue-url: AWS_REGION; WEBHOOK_URL, and WEBHOOK_SECRET (whsec
 WEBHOOK_SECRET_PARAMETER (the SSM parameter that holds them).`;
 
 /** The options, the queue and (but with --stream) the receiver; exits with the usage on a mistake. */
-const setup = () => {
-  const { values } = parseArgs({
-    options: {
-      'queue-url': { type: 'string' },
-      stream: { type: 'boolean' },
-      help: { type: 'boolean' },
-    },
-  });
-  if (values.help) {
-    process.stdout.write(`${usage}\n`);
-    process.exit(0);
-  }
-  let queueUrl = values['queue-url'];
-  if (!queueUrl) {
-    const dataDir = localDataDir();
-    const running = runningEnv(dataDir);
-    if (!running)
-      throw new Error(
-        `no --queue-url, and no npm start is running on ${dataDir}: start it in another terminal (npm start), with the same PLANTS_LOCAL_DATA if you set one, or give a deployed stage's queue`,
-      );
-    // its queue, receiver, secret, credentials and endpoints (SQS, Lambda); the environment wins
-    for (const [name, value] of Object.entries(running)) process.env[name] ??= value;
-    queueUrl =
-      running[values.stream ? 'STREAM_DEAD_LETTER_QUEUE_URL' : 'WEBHOOK_DEAD_LETTER_QUEUE_URL'];
-  }
-  // the dead letters are read here, not written: only the receiver and its secret matter
-  const receiver = values.stream
-    ? undefined
-    : loadConfig(process.env, { receiver: receiverSettings }).receiver;
-  return { queueUrl: queueUrl ?? '', receiver };
-};
 const { queueUrl, receiver } = (() => {
   try {
-    return setup();
+    const { values } = parseArgs({
+      options: {
+        'queue-url': { type: 'string' },
+        stream: { type: 'boolean' },
+        help: { type: 'boolean' },
+      },
+    });
+    if (values.help) {
+      process.stdout.write(`${usage}\n`);
+      process.exit(0);
+    }
+    let queueUrl = values['queue-url'];
+    if (!queueUrl) {
+      const dataDir = localDataDir();
+      const running = runningEnv(dataDir);
+      if (!running)
+        throw new Error(
+          `no --queue-url, and no npm start is running on ${dataDir}: start it in another terminal (npm start), with the same PLANTS_LOCAL_DATA if you set one, or give a deployed stage's queue`,
+        );
+      // its queue, receiver, secret, credentials and endpoints (SQS, Lambda); the environment wins
+      for (const [name, value] of Object.entries(running)) process.env[name] ??= value;
+      queueUrl =
+        running[values.stream ? 'STREAM_DEAD_LETTER_QUEUE_URL' : 'WEBHOOK_DEAD_LETTER_QUEUE_URL'];
+    }
+    // the dead letters are read here, not written: only the receiver and its secret matter
+    const receiver = values.stream
+      ? undefined
+      : loadConfig(process.env, { receiver: receiverSettings }).receiver;
+    return { queueUrl: queueUrl ?? '', receiver };
   } catch (error) {
     process.stderr.write(`webhooks:redrive: ${(error as Error).message}\n\n${usage}\n`);
     return process.exit(2);

@@ -1,24 +1,16 @@
-// Verified tokens, remembered per container: a caller usually sends many requests with one token,
-// and checking its signature is about half of a warm invocation's work. A remembered token is
-// still checked on every request against its `exp` and `nbf` (the scope is checked by the route
-// every time, after this); it is never used past its `exp`, nor once the key set has changed or
-// is due to be fetched again (a rotated or removed key must not keep its tokens valid); and the
-// number remembered is bounded, so a flood of distinct tokens cannot grow the container's memory.
-import type { JSONWebKeySet, JWTVerifyGetKey } from 'jose';
+// Verified tokens, remembered per container (a signature check is half a warm invocation's work):
+// each use still checks `exp` and `nbf`; none outlives a key set change or its refetch (a rotated key
+// must not keep its tokens valid); and a bound on their number keeps a flood from growing memory.
+import type { JSONWebKeySet } from 'jose';
 import {
   CLOCK_TOLERANCE_SECONDS,
+  type KeySet,
   type VerifiedToken,
   type VerifyToken,
 } from '#lib/auth/tokenVerifier.ts';
 
-/** What jose's key sets tell of themselves (a remote one; a local one never changes). */
-type ObservableKeySet = JWTVerifyGetKey & {
-  /** false once the remote key set is older than its cache age: the next use fetches it again */
-  readonly fresh?: boolean;
-  jwks?: () => JSONWebKeySet | undefined;
-  /** What a remote key set fetched last: a new object with each fetch (lib/auth/tokenVerifier.ts) */
-  readonly lastFetched?: { readonly jwks?: unknown };
-};
+// what jose's key sets tell of themselves: `fresh` is false once a remote one is due a refetch
+type ObservableKeySet = KeySet & { readonly fresh?: boolean; jwks?(): JSONWebKeySet | undefined };
 
 export interface TokenCacheOptions {
   /** The full verification, signature included. */
@@ -44,10 +36,8 @@ export const cachedTokenVerifier = ({
   now = Date.now,
 }: TokenCacheOptions): CachedVerifyToken => {
   const verified = new Map<string, VerifiedToken>();
-  // the key set as last seen: keys only change when jose fetches them, which happens only inside
-  // a full verification; after each, a changed key set forgets every remembered token
-  // (`jwks()` copies the whole set: with what a remote set fetched last at hand, its text is made
-  // again only when a fetch has replaced it)
+  // the key set as last seen: it changes only in a full verification's fetch, which then forgets
+  // every token (its text is made again only when a fetch replaced it: `jwks()` copies the set)
   let fetchedSeen: unknown;
   let fetchedText = '';
   const currentKeys = () => {
@@ -61,8 +51,7 @@ export const cachedTokenVerifier = ({
   };
   let keysSeen = currentKeys();
 
-  // full verifications under way: one that shared its time with another cannot tell whether a
-  // key set change it saw came from its own fetch (only then are its keys the current ones)
+  // verifications under way: one that overlapped another cannot tell whose fetch changed the keys
   const running = new Set<{ overlapped: boolean }>();
 
   /** The full verification; a key set it finds changed forgets every remembered token. */
@@ -95,8 +84,7 @@ export const cachedTokenVerifier = ({
     if (usable) return known.caller;
     if (known) verified.delete(token);
     const { result, current } = await verifyFully(token);
-    // remembered only when valid now without the clock tolerance, and verified against the keys
-    // as they now are
+    // remembered only when valid now without the clock tolerance, against the keys as they now are
     if (seconds < result.expiresAt && current) {
       verified.set(token, result);
       if (verified.size > maxEntries) verified.delete(verified.keys().next().value as string);

@@ -1,5 +1,4 @@
-// Bearer-token verification, independent of HTTP: a verified caller, or an error saying whose
-// fault it is (the token's: TokenRejectedError; the key provider's: KeySetUnavailableError).
+// Bearer-token verification: a caller, or whose fault (TokenRejectedError, KeySetUnavailableError).
 import { readFileSync } from 'node:fs';
 import {
   createLocalJWKSet,
@@ -58,11 +57,7 @@ const claimReason = (claim: unknown, reason: unknown) => {
 const KEY_FETCH_FAILURES = new Set(['ERR_JWKS_TIMEOUT', 'ERR_JWKS_INVALID', 'ERR_JOSE_GENERIC']);
 
 const toVerificationError = (error: unknown): unknown => {
-  const { code, claim, reason } = (error ?? {}) as {
-    code?: string;
-    claim?: unknown;
-    reason?: unknown;
-  };
+  const { code, claim, reason } = (error ?? {}) as Partial<errors.JWTClaimValidationFailed>;
   if (code === 'ERR_JWT_CLAIM_VALIDATION_FAILED') {
     return new TokenRejectedError(claimReason(claim, reason), { cause: error });
   }
@@ -81,19 +76,15 @@ const toVerificationError = (error: unknown): unknown => {
   return error;
 };
 
-const scopesOf = (payload: JWTPayload): string[] => {
-  const { scope, scp } = payload;
-  if (typeof scope === 'string') return scope.split(' ').filter(Boolean);
-  if (typeof scp === 'string') return scp.split(' ').filter(Boolean);
-  if (Array.isArray(scp)) return scp.filter((s): s is string => typeof s === 'string');
-  return [];
+const scopesOf = ({ scope, scp }: JWTPayload): string[] => {
+  const scopes = typeof scope === 'string' ? scope : scp;
+  if (typeof scopes === 'string') return scopes.split(' ').filter(Boolean);
+  return Array.isArray(scopes) ? scopes.filter((s): s is string => typeof s === 'string') : [];
 };
 
-/**
- * The key set a deployment trusts: a remote JWKS, fetched on first use, cached by jose across
- * warm invocations and refetched when a token names an unknown key (at most once per cooldown,
- * so a flood of made-up kids cannot hammer the provider); or a local file.
- */
+// The key set a deployment trusts: a local file, or a remote JWKS cached by jose and refetched for an
+// unknown key at most once per cooldown (made-up kids cannot hammer the provider).
+
 export const keySetFrom = (source: KeySource): KeySet => {
   if (source.kind === 'file') {
     // read once: the keys a file gave never change
@@ -114,10 +105,8 @@ export const keySetFrom = (source: KeySource): KeySet => {
 /** A key set, and what it fetched last (for a remote one, a new object with each fetch). */
 export type KeySet = JWTVerifyGetKey & { readonly lastFetched?: { readonly jwks?: unknown } };
 
-/**
- * The token is meant for this API: its `aud` names it. Amazon Cognito's access tokens carry no
- * `aud`; they name their app client in `client_id` instead (as AWS's own aws-jwt-verify checks).
- */
+// The token's `aud` names this API; Cognito's access tokens name it in `client_id` (aws-jwt-verify).
+
 const isForAudience = (payload: JWTPayload, audience: string) => {
   if (payload.aud !== undefined) return [payload.aud].flat().includes(audience);
   return payload.token_use === 'access' && payload.client_id === audience;

@@ -14,10 +14,6 @@ export interface AuthSettings {
   scopes: { read: string | undefined; write: string | undefined };
 }
 
-/** The issuer's conventional key-set address (OIDC discovery, Cognito). */
-const defaultJwksUrl = (issuer: string) =>
-  new URL(`${issuer.replace(/\/+$/, '')}/.well-known/jwks.json`);
-
 const ONE_SCOPE = /^\S+$/;
 const ONE_SCOPE_RULE = 'must be one scope, without spaces';
 
@@ -58,7 +54,8 @@ const keySetOfIssuer = (issuer: string, read: Variables): URL | null => {
     );
     return null;
   }
-  const url = defaultJwksUrl(issuer);
+  // the issuer's conventional key-set address (OIDC discovery, Cognito)
+  const url = new URL(`${issuer.replace(/\/+$/, '')}/.well-known/jwks.json`);
   // keys fetched in clear text could be swapped in transit
   if (isSecureUrl(url.href)) return url;
   read.problem(

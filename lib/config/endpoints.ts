@@ -1,17 +1,13 @@
 // The settings of the routes of a caller's own webhook endpoints: who may call, the endpoints'
 // table, the telemetry, and where an endpoint may point.
 import { authSettings } from './auth.ts';
-import { queueSettings, type SettingsLoader } from './load.ts';
+import { queueSettings, type Variables } from './load.ts';
 import { webhooksStoreSettings } from './store.ts';
 import { telemetrySettings } from './telemetry.ts';
 import { attemptSettings, streamDeadLetterSettings } from './webhook.ts';
 
-export interface EndpointUrlSettings {
+export const endpointUrlSettings = (read: Variables) => ({
   /** Whether an endpoint may be http, or on a private address: on this machine only (npm start). */
-  allowPrivate: boolean;
-}
-
-export const endpointUrlSettings: SettingsLoader<EndpointUrlSettings> = (read) => ({
   allowPrivate: read.oneOf('WEBHOOK_ALLOW_PRIVATE_URLS', ['true', 'false'], 'false') === 'true',
 });
 

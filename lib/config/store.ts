@@ -20,9 +20,8 @@ export const dynamoDbSettings: SettingsLoader<DynamoDbSettings> = (read) => ({
   // Lambda always sets AWS_REGION; the default serves local runs against DynamoDB Local
   region: read.optional('AWS_REGION') ?? 'us-east-1',
   maxAttempts: read.positiveInt('DYNAMODB_MAX_ATTEMPTS', 3),
-  // per attempt: with 3 attempts and the SDK's backoff a store outage answers 503 within 6 s
-  // (test/support/retryBound.ts), which leaves room for a 2 s key-set fetch inside the
-  // function's 10 s timeout (serverless.yml) less the handler's 500 ms margin
+  // per attempt: 3 attempts with backoff answer an outage 503 within 6 s (test/support/retryBound.ts),
+  // leaving a 2 s key-set fetch room in the 10 s timeout (serverless.yml) less the 500 ms margin
   connectTimeoutMs: read.positiveInt('DYNAMODB_CONNECT_TIMEOUT_MS', 500),
   requestTimeoutMs: read.positiveInt('DYNAMODB_REQUEST_TIMEOUT_MS', 1000),
 });

@@ -11,11 +11,9 @@ import {
 
 const SECRET_PREFIX = 'whsec_';
 
-/**
- * The signing keys of `whsec_<base64>` secrets separated by spaces; undefined when any is not one
- * (a key shorter than 24 bytes counts as not one: Standard Webhooks asks for 24 to 64). Each is a
- * KeyObject, made once: an HMAC given the key's bytes makes one on every signature.
- */
+// The keys of `whsec_<base64>` secrets separated by spaces (24 to 64 bytes, as Standard Webhooks
+// asks); undefined when any is not one. KeyObjects, made once: HMAC would make one per signature.
+
 export const signingKeys = (secrets: string): KeyObject[] | undefined => {
   const keys = secrets
     .split(/\s+/)
@@ -85,9 +83,7 @@ const attemptTimeoutMs = (read: Variables) => read.positiveInt('WEBHOOK_TIMEOUT_
 /** Where deliveries go and how they are signed: all the redrive needs. */
 export const receiverSettings: SettingsLoader<ReceiverSettings> = (read) => {
   const url = read.required('WEBHOOK_URL', 'the https URL of the receiver');
-  if (url && !isSecureUrl(url)) {
-    read.problem(`WEBHOOK_URL ${SECURE_URL_RULE}`);
-  }
+  if (url && !isSecureUrl(url)) read.problem(`WEBHOOK_URL ${SECURE_URL_RULE}`);
   const secret = read.checked(
     'WEBHOOK_SECRET',
     (secrets) => signingKeys(secrets) !== undefined,
@@ -114,9 +110,7 @@ export const receiverSettings: SettingsLoader<ReceiverSettings> = (read) => {
 };
 
 /** How each attempt waits for an answer, and how long a failed one waits for the next. */
-export const attemptSettings: SettingsLoader<Pick<WebhookSettings, 'schedule' | 'timeoutMs'>> = (
-  read,
-) => {
+export const attemptSettings = (read: Variables) => {
   const schedule = read.checked(
     'WEBHOOK_RETRY_SCHEDULE',
     (text) => retrySchedule(text) !== undefined,

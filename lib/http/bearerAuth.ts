@@ -1,5 +1,4 @@
-// Bearer authentication (RFC 6750): Authorization → the verified caller (context.caller), and the
-// scope the route needs, if the deployment requires one.
+// Bearer authentication (RFC 6750): Authorization → context.caller, with the scope the route needs.
 import type { MiddlewareObj } from '@middy/core';
 import {
   KeySetUnavailableError,
@@ -36,8 +35,8 @@ export const bearerAuth = ({
   requiredScope,
 }: BearerAuthOptions): MiddlewareObj<HttpEvent, unknown, Error, RouteContext> => {
   const challenge = `Bearer realm="${realm}"`;
-  const refuse = (message: string, challengeParams = '', cause?: unknown) =>
-    httpError(401, message, {
+  const refuse = (message: string, challengeParams = '', cause?: unknown, status = 401) =>
+    httpError(status, message, {
       metric: 'AuthFailures',
       cause,
       headers: { 'WWW-Authenticate': `${challenge}${challengeParams}` },
@@ -46,9 +45,7 @@ export const bearerAuth = ({
   return {
     before: async (request) => {
       const header = request.event.headers?.authorization;
-      if (!header?.trim()) {
-        throw refuse(BEARER_REFUSALS.missing);
-      }
+      if (!header?.trim()) throw refuse(BEARER_REFUSALS.missing);
       const token = bearerPattern.exec(header)?.[1];
       if (!token) throw refuse(BEARER_REFUSALS.notBearer);
       try {
@@ -67,12 +64,8 @@ export const bearerAuth = ({
         throw error;
       }
       if (requiredScope && !request.context.caller.scopes.includes(requiredScope)) {
-        throw httpError(403, BEARER_REFUSALS.lacksScope(requiredScope), {
-          metric: 'AuthFailures',
-          headers: {
-            'WWW-Authenticate': `${challenge}, error="insufficient_scope", scope="${requiredScope}"`,
-          },
-        });
+        const params = `, error="insufficient_scope", scope="${requiredScope}"`;
+        throw refuse(BEARER_REFUSALS.lacksScope(requiredScope), params, undefined, 403);
       }
     },
   };

@@ -8,10 +8,7 @@ export type IfMatch = { any: true } | { any: false; tags: string[] };
 
 const ENTITY_TAG = /^(W\/)?"([\x21\x23-\x7e\x80-\xff]*)"$/;
 
-/**
- * The If-Match header: undefined when absent, or the opaque values of its strong tags (weak ones
- * never match under the strong comparison If-Match uses). Anything else is not an If-Match.
- */
+/** If-Match: undefined when absent, else its strong tags (a weak one never matches If-Match). */
 export const parseIfMatch = (header: string | undefined): IfMatch | undefined | 'malformed' => {
   if (header === undefined) return undefined;
   const value = header.trim();

@@ -1,5 +1,4 @@
-// What every HTTP function builds once per container from its settings: the token verifier with
-// its key set and its cache of verified tokens, and the telemetry.
+// What every HTTP function builds once per container: the token verifier (key set, cache), telemetry.
 import { cachedTokenVerifier } from '#lib/auth/tokenCache.ts';
 import { createClaimsVerifier, keySetFrom } from '#lib/auth/tokenVerifier.ts';
 import type { AuthSettings } from '#lib/config/auth.ts';
@@ -7,19 +6,11 @@ import type { TelemetrySettings } from '#lib/config/telemetry.ts';
 import type { HttpDependencies } from '#lib/http/pipeline.ts';
 import { createTelemetry } from '#lib/telemetry.ts';
 
-export const httpDependencies = ({
-  auth,
-  telemetry,
-}: {
-  auth: AuthSettings;
-  telemetry: TelemetrySettings;
-}): HttpDependencies => {
+type HttpSettings = { auth: AuthSettings; telemetry: TelemetrySettings };
+
+export const httpDependencies = ({ auth, telemetry }: HttpSettings): HttpDependencies => {
   const keySet = keySetFrom(auth.keys);
-  const verifyClaims = createClaimsVerifier({
-    issuer: auth.issuer,
-    audience: auth.audience,
-    keySet,
-  });
+  const verifyClaims = createClaimsVerifier({ ...auth, keySet });
   return {
     // a repeat caller's token is not verified again: see lib/auth/tokenCache.ts
     verifyToken: cachedTokenVerifier({ verifyClaims, keySet }),

@@ -1,7 +1,5 @@
-// Every error becomes an Error reply, so the handler never throws (serverless-offline, for one,
-// would answer a thrown error with 200). What the client may see is decided here: the message of an
-// error a stage meant for the client, else "Internal server error"; the error itself goes to the
-// log with the reply.
+// Every error becomes an Error reply, so the handler never throws (serverless-offline would answer
+// 200): the client sees a message meant for it, else "Internal server error"; the log gets the error.
 import type { MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { isRouteError } from '#lib/http/httpError.ts';

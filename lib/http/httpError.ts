@@ -3,14 +3,8 @@
 import { createError, type HttpError } from '@middy/util';
 import type { MetricName } from '#lib/telemetry.ts';
 
-export interface HttpErrorOptions {
-  /** The metric this refusal counts toward. */
-  metric: MetricName;
-  cause?: unknown;
-  headers?: Record<string, string>;
-}
-
 export interface RouteError extends HttpError {
+  /** The metric this refusal counts toward. */
   metric: MetricName;
   headers?: Record<string, string>;
 }
@@ -19,7 +13,7 @@ export interface RouteError extends HttpError {
 export const httpError = (
   status: number,
   message: string,
-  { metric, cause, headers }: HttpErrorOptions,
+  { metric, cause, headers }: Pick<RouteError, 'metric' | 'headers'> & { cause?: unknown },
 ): RouteError =>
   Object.assign(createError(status, message, { cause, expose: true }), {
     metric,

@@ -1,8 +1,6 @@
-// The request body, checked in API.md's order (media type, size, JSON) and parsed by
-// @middy/http-json-body-parser, which refuses prototype-pollution keys; our reviver reads integer
-// fields' source text (patches/@middy+util+7.9.2.patch hands it over). The parser's 422s become
-// our 400s. The result is context.json; the event is left as it came. A route with a body names it
-// with `jsonRequestBody`, so only the functions of such routes bundle the parser.
+// The request body, checked in API.md's order (media type, size, JSON) into context.json by Middy's
+// parser (which refuses prototype-pollution keys; its 422s become 400s); the reviver reads integer
+// fields' source text (patches/@middy+util+7.9.2.patch). Only routes with a body bundle it.
 import type { MiddlewareObj } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import { httpError } from '#lib/http/httpError.ts';
@@ -14,26 +12,15 @@ export interface JsonBodyOptions {
   describedAs: string;
   /** Largest body accepted, in bytes after base64 decoding. */
   maxBytes?: number;
-  /**
-   * Top-level fields that must be written as whole numbers. One written otherwise, even where
-   * JSON.parse rounds it to one (1.0000000000000001), stands as its source text, which the schema
-   * refuses.
-   */
+  /** Top-level fields written as whole numbers; else (even 1.0000000000000001) their source text. */
   integerFields?: readonly string[];
-  /**
-   * The media types accepted, lower-case and without parameters ("application/merge-patch+json");
-   * by default application/json and every application/<x>+json.
-   */
+  /** Media types accepted, lower-case, no parameters; by default any application/(<x>+)json. */
   mediaTypes?: readonly string[];
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 
-/**
- * The deepest nesting of objects and arrays accepted. V8 runs a JSON.parse reviver (Middy's parser
- * always passes one) recursively: a few thousand levels (well inside 64 KiB) would overflow the
- * stack. No client of this API needs more than a handful.
- */
+/** Deepest nesting accepted: V8 runs a reviver recursively, and 64 KiB can nest past the stack. */
 export const MAX_NESTING = 100;
 
 /** How deeply objects and arrays nest in a JSON text (brackets inside strings do not count). */
@@ -62,10 +49,7 @@ export const BODY_REFUSALS = {
   tooLarge: (maxBytes: number) => `Request body is larger than ${maxBytes} bytes`,
 };
 
-/**
- * A Content-Type's media type, lower-case and without parameters (RFC 9110 allows a space before
- * ";", which Middy's own check refuses: it stays off).
- */
+/** A Content-Type's media type, lower-case (RFC 9110 allows a space before ";": Middy does not). */
 const mediaTypeOf = (contentType: string) =>
   (/^[^;]*?(?=[ \t]*(;|$))/.exec(contentType)?.[0] ?? '').toLowerCase();
 
@@ -80,10 +64,7 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const invalid = (status: number, message: string, cause?: unknown) =>
   httpError(status, message, { metric: 'ValidationFailures', cause });
 
-/**
- * The body as text, rejecting what is too large or not UTF-8 (never silently replaced with U+FFFD,
- * as Middy's parser decodes base64: it gets the text).
- */
+/** The body as text; too large or not UTF-8 is refused (Middy would decode it to U+FFFD). */
 const bodyText = (body: string, isBase64Encoded: boolean, maxBytes: number): string => {
   const bytes = isBase64Encoded ? Buffer.from(body, 'base64') : undefined;
   const size = bytes ? bytes.byteLength : Buffer.byteLength(body, 'utf8');
@@ -105,16 +86,6 @@ export const isIntegerLiteral = (literal: string): boolean => {
   return /^0*$/.test((whole + fraction).slice(Math.max(pointAt, 0)));
 };
 
-/** What Node 24's JSON.parse tells a reviver besides the key and value: a primitive's text. */
-interface ReviverContext {
-  source?: string;
-}
-
-// Middy's parser reads and writes only the event's body (its content-type check is off)
-interface ParserRequest {
-  event: { body: unknown };
-}
-
 /** The key Middy's parser refused, if that is why it threw (the message is its own). */
 const forbiddenKey = (error: unknown): string | undefined => {
   const { message, cause } = error as { message?: unknown; cause?: { data?: unknown } };
@@ -128,7 +99,7 @@ const parseJson = (text: string, integerFields: readonly string[]): unknown => {
   const inexact: { holder: unknown; key: string; source: string }[] = [];
   const parser = httpJsonBodyParser({
     disableContentTypeCheck: true,
-    reviver: function (this: unknown, key, value, { source }: ReviverContext = {}) {
+    reviver: function (this: unknown, key, value, { source }: { source?: string } = {}) {
       if (
         typeof value === 'number' &&
         source !== undefined &&
@@ -140,10 +111,10 @@ const parseJson = (text: string, integerFields: readonly string[]): unknown => {
       return value;
     },
   });
-  // a request of its own: the parser writes the JSON over the body it read
-  const request: ParserRequest = { event: { body: text } };
+  // a request of its own (all the parser reads and writes): it writes the JSON over the body
+  const request = { event: { body: text as unknown } };
   try {
-    (parser.before as unknown as (request: ParserRequest) => void)(request);
+    (parser.before as unknown as (parsed: typeof request) => void)(request);
   } catch (error) {
     // its 422s: a key that attempts prototype pollution, or text that is not JSON
     const key = forbiddenKey(error);
@@ -193,9 +164,4 @@ export const jsonBody = ({
 export const jsonRequestBody = <Body>(
   schema: RequestBody<Body>['schema'],
   options: JsonBodyOptions,
-): RequestBody<Body> => ({
-  schema,
-  describedAs: options.describedAs,
-  mediaTypes: options.mediaTypes,
-  parser: jsonBody(options),
-});
+): RequestBody<Body> => ({ schema, ...options, parser: jsonBody(options) });

@@ -1,10 +1,6 @@
-// A list's pages: the query's limit and cursor, each with one canonical spelling so that one page
-// has one address, any other parameter refused (a filter the service does not know is never
-// silently ignored), and the cursor opaque to clients: a position sealed with a check that binds
-// it to its list, so that one edited by hand, cut short or taken from another list is refused
-// (400) instead of reaching DynamoDB, which answers a start key of another index or partition with
-// a ValidationException (a 500). The check is no secret: a caller who forges one only moves
-// through their own list.
+// A list's pages: one spelling per limit and cursor (one page, one address), any other parameter
+// refused, and the cursor sealed with a check binding it to its list, so that an edited or foreign
+// one is a 400 instead of DynamoDB's ValidationException (a 500). The check is no secret: a forger only pages their own list.
 import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
 
@@ -56,8 +52,7 @@ export const pageLimit = (things: string) => {
         limitRule,
       ),
     );
-  // what the text stands for, for the OpenAPI document only: a bundle drops it (a pure call whose
-  // result nobody reads)
+  // for the OpenAPI document only: a bundle drops it (a pure call whose result nobody reads)
   /* @__PURE__ */ z.globalRegistry.add(text, {
     type: 'integer',
     format: 'int32',

@@ -1,13 +1,7 @@
-// The one ordered middleware chain every route runs. A route says what it is (name, access, the
-// schemas of its body, path and query) and what it does with a valid request; the order of the
-// stages lives here and nowhere else:
-//
+// The one ordered middleware chain every route runs; the order of its stages lives here only:
 //   timeout → telemetry → error responder → headers → bearer auth (+ scope)
 //   → JSON body (routes with a body) → validation (body, path, query) → route logic → reply
-//
-// Each stage writes its result to its own field of the context (lib/http/types.ts); the route's
-// logic gets them as one typed RouteRequest and answers a Reply, which telemetry logs and counts
-// and which becomes API Gateway's response last of all.
+// Each stage writes its own field of the context (lib/http/types.ts); the logic answers a Reply.
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
@@ -17,7 +11,6 @@ import { errorResponder } from '#lib/http/errorResponder.ts';
 import { httpError, retryAfter } from '#lib/http/httpError.ts';
 import { type Reply, toHttpResponse } from '#lib/http/reply.ts';
 import { requestTelemetry } from '#lib/http/requestTelemetry.ts';
-import { requestMethod, requestUrl } from '#lib/http/requestUrl.ts';
 import type { HttpEvent, HttpResponse, RouteContext, RouteInput } from '#lib/http/types.ts';
 import { type InputSchemas, validateInput } from '#lib/http/validateInput.ts';
 import type { Telemetry } from '#lib/telemetry.ts';
@@ -25,17 +18,12 @@ import type { Telemetry } from '#lib/telemetry.ts';
 /** Answer before Lambda's own timeout would cut us off without an Error body. */
 export const TIMEOUT_MARGIN_MS = 500;
 
-/** The scope a deployment requires of reading and of writing routes; none when undefined. */
-export interface RouteScopes {
-  read?: string | undefined;
-  write?: string | undefined;
-}
-
 /** What every route of a deployment shares: who may call, and where logs and metrics go. */
 export interface HttpDependencies extends Telemetry {
   /** Needed by every route but those open to anyone. */
   verifyToken?: VerifyToken;
-  scopes?: RouteScopes;
+  /** The scope a deployment requires of reading and of writing routes; none when undefined. */
+  scopes?: Partial<Record<'read' | 'write', string | undefined>>;
 }
 
 /** Who may call a route: a caller holding the read or write scope, or anyone (no token read). */
@@ -75,6 +63,16 @@ export type HttpHandler = (
   event: APIGatewayProxyEventV2,
   context: Context,
 ) => Promise<HttpResponse>;
+
+// the URL the client used (custom domain, stage, base path alike), so that links point there too
+const requestUrl = ({ headers, requestContext, rawPath, rawQueryString }: HttpEvent): URL => {
+  // API Gateway terminates TLS and says so in X-Forwarded-Proto; it is always https there
+  const scheme = headers?.['x-forwarded-proto']?.split(',')[0]?.trim() || 'https';
+  const url = new URL(`${scheme}://${headers?.host ?? requestContext?.domainName ?? 'localhost'}`);
+  url.pathname = rawPath ?? '/';
+  if (rawQueryString) url.search = rawQueryString;
+  return url;
+};
 
 export const httpRoute = <
   Body = undefined,
@@ -119,7 +117,7 @@ export const httpRoute = <
       return logic({
         ...input,
         caller: caller as RouteRequest<Body, Path, Query, A>['caller'],
-        method: requestMethod(event),
+        method: event.requestContext?.http?.method ?? 'GET',
         apiPath: event.rawPath ?? '/',
         headers: event.headers ?? {},
         url: requestUrl(event),

@@ -1,6 +1,4 @@
-// What a route answers, in one value: the HTTP status, body and headers, and what the request log
-// and metrics say of it (the metric it counts toward, the route's outcome, its log fields). The
-// pipeline turns it into API Gateway's response at the very end.
+// What a route answers: status, body and headers, and what the request's log line and metric say.
 import type { ErrorBody } from '#lib/http/errorBody.ts';
 import { retryAfter } from '#lib/http/httpError.ts';
 import type { HttpResponse } from '#lib/http/types.ts';

@@ -1,7 +1,5 @@
-// One structured log line and one metric per request, written when the reply is known (the
-// route's, or the error responder's): the route, status, latency, the caller once known, the
-// route's outcome and log fields, and for a 5xx the error with its stack. Never the body, never
-// the token.
+// One log line and one metric per request, once the reply is known: route, status, latency, caller,
+// the route's outcome and log fields, for a 5xx the error. Never the body, never the token.
 import type { MiddlewareObj } from '@middy/core';
 import { isErrorReply, type Reply } from '#lib/http/reply.ts';
 import type { RouteContext } from '#lib/http/types.ts';
@@ -9,6 +7,8 @@ import { describeError, type LogEntry, type Telemetry } from '#lib/telemetry.ts'
 
 type TelemetryMiddleware = MiddlewareObj<unknown, Reply, unknown, RouteContext>;
 type TelemetryRequest = Parameters<NonNullable<TelemetryMiddleware['before']>>[0];
+
+const NO_REPLY: Reply = { status: 500, message: 'no reply', metric: 'InternalErrors' };
 
 export const requestTelemetry = (
   { start, record }: Telemetry,
@@ -18,11 +18,7 @@ export const requestTelemetry = (
 
   const requestTelemetryAfter = (request: TelemetryRequest) => {
     // the error responder runs first, so there is always a reply; none would be a bug of ours
-    const reply: Reply = request.response ?? {
-      status: 500,
-      message: 'no reply',
-      metric: 'InternalErrors',
-    };
+    const reply = request.response ?? NO_REPLY;
     const { caller } = request.context;
     const fields = {
       route,

@@ -1,12 +1,8 @@
 import type { Context } from 'aws-lambda';
 import type { Caller } from '#lib/auth/tokenVerifier.ts';
 
-/**
- * What the pipeline reads of an API Gateway event: an HTTP API's (payload 2.0), the only kind
- * serverless.yml deploys.
- * Middy's header normalizer lower-cases the header names; no other stage changes the event: each
- * writes its result to its own field of the RouteContext.
- */
+// What the pipeline reads of an HTTP API event (payload 2.0), the only kind serverless.yml deploys.
+// Middy's header normalizer lower-cases header names; no other stage changes the event.
 export interface HttpEvent {
   headers?: Record<string, string | undefined> | null;
   body?: string | null;
@@ -32,10 +28,7 @@ export interface RouteInput<Body = unknown, Path = unknown, Query = unknown> {
   query: Query;
 }
 
-/**
- * The Lambda context as the pipeline's stages fill it in, in this order; each field is written by
- * exactly one stage (lib/http/pipeline.ts) and absent until that stage has run.
- */
+/** The Lambda context; each field is written by one stage (pipeline.ts), absent until it ran. */
 export interface RouteContext<Input extends RouteInput = RouteInput> extends Context {
   /** bearerAuth: who is calling. */
   caller?: Caller;

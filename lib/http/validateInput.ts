@@ -21,10 +21,7 @@ export interface InputSchemas<Body, Path, Query> {
   query?: z.ZodMiniType<Query>;
 }
 
-/**
- * The query's parameters: a string for one given once, every value for one given more often (so
- * that a schema can refuse a repeated parameter instead of reading one of its values).
- */
+/** The query's parameters: a string if given once, else every value (so a schema can refuse it). */
 export const queryParameters = (event: HttpEvent): Record<string, string | string[]> => {
   const grouped = new Map<string, string[]>();
   // HTTP API joins repeated values with commas in queryStringParameters: the raw query keeps them
@@ -36,7 +33,12 @@ export const queryParameters = (event: HttpEvent): Record<string, string | strin
   );
 };
 
-const parseOrRefuse = <Value>(schema: z.ZodMiniType<Value>, value: unknown, fallback: string) => {
+const parseOrRefuse = <Value>(
+  schema: z.ZodMiniType<Value> | undefined,
+  value: unknown,
+  fallback: string,
+) => {
+  if (!schema) return undefined;
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   // the first problem, in the schema's own words: one actionable sentence
@@ -59,17 +61,10 @@ export const validateInput = <Body, Path, Query>({
   before: (request) => {
     const { event, context } = request;
     // the path and query first: they say what is addressed, the body what to do with it
-    const input = {
-      path: path
-        ? parseOrRefuse(path, event.pathParameters ?? {}, 'The path is not valid')
-        : undefined,
-      query: query
-        ? parseOrRefuse(query, queryParameters(event), 'The query is not valid')
-        : undefined,
-      body: body
-        ? parseOrRefuse(body.schema, context.json, `Request body is not ${body.describedAs}`)
-        : undefined,
-    };
-    context.input = input as RouteInput<Body, Path, Query>;
+    context.input = {
+      path: parseOrRefuse(path, event.pathParameters ?? {}, 'The path is not valid'),
+      query: parseOrRefuse(query, query && queryParameters(event), 'The query is not valid'),
+      body: parseOrRefuse(body?.schema, context.json, `Request body is not ${body?.describedAs}`),
+    } as RouteInput<Body, Path, Query>;
   },
 });

@@ -1,6 +1,5 @@
-// One attempt to deliver an event, and what follows a failure: the same for the first attempt
-// (from the table's stream) and every later one (from the retry queue), with the same webhook-id
-// every time and a fresh signature each.
+// One attempt to deliver an event and what follows a failure, the same for the first (the stream's)
+// and every later one (the retry queue's): the same webhook-id every time, a fresh signature each.
 import type { Invocation, Telemetry } from '#lib/telemetry.ts';
 import type { DeadLetterSink } from '#lib/webhooks/deadLetters.ts';
 import { type DeliveryTarget, deliverOnce, describeOutcome } from '#lib/webhooks/delivery.ts';
@@ -16,11 +15,9 @@ export interface AttemptDependencies extends Telemetry {
 
 export type EventToDeliver = Pick<WaitingEvent, 'webhookId' | 'plantId' | 'body'>;
 
-/**
- * Delivers `event`, whose earlier attempts numbered `attemptsBefore`; after a failure, the event
- * waits in the retry queue or goes to the dead letters. Throws when the one it was meant for could
- * not keep it, so that its source (the stream, the queue) offers it again: never lost.
- */
+// After a failure the event waits in the retry queue or goes to the dead-letter queue; when that
+// cannot keep it, this throws, so its source (stream, queue) offers it again: never lost.
+
 export const attemptDelivery =
   ({ target, schedule, retryQueue, deadLetters, record }: AttemptDependencies) =>
   async (

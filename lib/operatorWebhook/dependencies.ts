@@ -1,7 +1,5 @@
-// What the webhook functions build once per container from their settings: the receiver with its
-// signing keys (from the settings, or from SSM Parameter Store, cached for five minutes so that a
-// rotation arrives without a deploy), the retry queue and its schedule, and the dead letters.
-
+// What the webhook functions build once per container: the receiver and its signing keys (or SSM's,
+// cached five minutes, so a rotation arrives without a deploy), the retry and dead-letter queues.
 import type { KeyObject } from 'node:crypto';
 import { getParameter } from '@aws-lambda-powertools/parameters/ssm';
 import { SQSClient } from '@aws-sdk/client-sqs';
@@ -23,15 +21,14 @@ export const SECRET_MAX_AGE_SECONDS = 300;
 const keysFrom = (source: SecretSource): DeliveryTarget['signingKeys'] => {
   if (source.kind === 'value') return async () => source.keys;
   // the keys of the value last read: made again only when a rotation changes it
-  let parsed: { value: string; keys: KeyObject[] | undefined } | undefined;
+  let parsed: { value: string | undefined; keys: KeyObject[] | undefined } | undefined;
   return async () => {
     const value = await getParameter(source.name, {
       decrypt: true,
       maxAge: SECRET_MAX_AGE_SECONDS,
     });
-    if (value !== undefined && parsed?.value !== value)
-      parsed = { value, keys: signingKeys(value) };
-    const keys = value === undefined ? undefined : parsed?.keys;
+    if (parsed?.value !== value) parsed = { value, keys: value ? signingKeys(value) : undefined };
+    const keys = parsed?.keys;
     if (!keys) {
       throw new Error(
         `the SSM parameter ${source.name} does not hold whsec_ secrets separated by spaces`,

@@ -9,11 +9,8 @@ import { toIdentifiedPlant } from '#lib/plants/views.ts';
 import { NonRetryableError } from '#lib/webhooks/batchResponse.ts';
 
 export interface PlantAddedEvent {
-  /**
-   * webhook-id: the same for every attempt to deliver this event, redrives included, so that a
-   * receiver can deduplicate. Derived from the plant's id and creation time: a plant deleted and
-   * created again under its id is a new event.
-   */
+  /** webhook-id: the same for every attempt and redrive (receivers deduplicate); from the plant's
+   * id and creation time, so a plant deleted and created again under its id is a new event. */
   webhookId: string;
   plantId: number;
   /** The JSON body: the plant with its id (the original document's NewPlant). */

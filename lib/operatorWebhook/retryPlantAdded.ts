@@ -1,6 +1,5 @@
-// The retry queue's consumer: each event that waited for its next attempt is tried again when it
-// is due. One received early (a wait longer than SQS's 15-minute delay) goes back, hidden until it
-// is due; one that fails again waits for the next step, or ends in the dead letters.
+// The retry queue's consumer: each waiting event is attempted when due; one received early (a wait
+// past SQS's 15-minute delay) goes back, hidden until due; one failing again waits or is dead-lettered.
 import type { Context, SQSRecord } from 'aws-lambda';
 import { type AttemptDependencies, attemptDelivery } from '#lib/operatorWebhook/attempt.ts';
 import { queueConsumer } from '#lib/webhooks/batchResponse.ts';

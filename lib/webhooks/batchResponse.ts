@@ -1,6 +1,5 @@
-// Lambda's partial batch response (ReportBatchItemFailures), for the stream and the queue: every
-// record of a batch is handled at once, and those whose handling threw are reported, so that their
-// source offers them again; the others are done.
+// Lambda's partial batch response (ReportBatchItemFailures): a batch's records are handled at once;
+// those that threw are batch item failures, which their source (stream, queue) offers again.
 import type {
   Context,
   DynamoDBRecord,
@@ -15,12 +14,8 @@ import type { DeadLetterSink } from '#lib/webhooks/deadLetters.ts';
 export const handleEach = async <Item>(
   items: readonly Item[],
   handle: (item: Item) => Promise<void>,
-  /**
-   * How the source knows an item again: a stream record's sequence number, a message's id. None
-   * (never seen) reports an empty one, which makes Lambda offer the whole batch again: nothing lost.
-   */
+  // a record's sequence number, a message's id; none reports '': Lambda offers the whole batch again
   identifierOf: (item: Item) => string | undefined,
-  /** Called with each batch item failure and its error. */
   onFailure: (item: Item, error: unknown) => void,
 ): Promise<SQSBatchResponse> => {
   const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
@@ -37,15 +32,15 @@ export const handleEach = async <Item>(
   return { batchItemFailures };
 };
 
-/** Logs a batch item failure (`what`): its source offers the message or record again. */
+/** Logs a batch item failure (`item` names it): its source offers it again. */
 const logBatchItemFailure =
   ({ record }: Telemetry) =>
-  (invocation: Invocation, what: string, error: unknown) =>
+  (invocation: Invocation, item: string, error: unknown) =>
     record(invocation, {
       level: 'ERROR',
       message: 'webhook event handed back to its source, which offers it again',
       metric: 'WebhookEventsHandedBack',
-      fields: { handedBack: what, error: describeError(error) },
+      fields: { handedBack: item, error: describeError(error) },
     });
 
 /** A failure that will not pass however often it is tried: a record that is no plant's, a message SQS refuses. */
@@ -54,10 +49,10 @@ export class NonRetryableError extends Error {}
 /** A message that is not due yet: reported as failed, so that the queue keeps it. */
 export class NotDueYet extends Error {}
 
-/** An SQS queue's consumer: a message whose handling threw is offered again (told of, unless NotDueYet). */
+/** An SQS queue's consumer: a message that threw is offered again (logged, unless NotDueYet). */
 export const queueConsumer = (
   telemetry: Telemetry,
-  what: string,
+  messageKind: string,
   handle: (invocation: Context, message: SQSRecord) => Promise<void>,
 ) => {
   const logFailure = logBatchItemFailure(telemetry);
@@ -69,7 +64,7 @@ export const queueConsumer = (
       (message) => message.messageId,
       (message, error) => {
         if (!(error instanceof NotDueYet))
-          logFailure(context, `${what} ${message.messageId}`, error);
+          logFailure(context, `${messageKind} ${message.messageId}`, error);
       },
     );
   };
@@ -87,16 +82,15 @@ export interface StreamConsumerDependencies extends Telemetry {
   streamDeadLetters: DeadLetterSink<StreamDeadLetter>;
 }
 
-/**
- * A stream's consumer: a record failing for good (NonRetryableError) is set aside whole at once, so
- * those behind it go on; any other failure is retried by the mapping (serverless.yml's bound).
- */
+// A stream's consumer: a record failing for good (NonRetryableError) is set aside whole at once, so
+// those behind it go on; any other failure is retried by the mapping (serverless.yml's bound).
+
 export const streamConsumer = (
   { streamDeadLetters, ...telemetry }: StreamConsumerDependencies,
   handle: (invocation: Context, record: DynamoDBRecord) => Promise<void>,
 ) => {
   const logFailure = logBatchItemFailure(telemetry);
-  const handleOrSetAside = async (invocation: Context, record: DynamoDBRecord) => {
+  const handleOrDeadLetter = async (invocation: Context, record: DynamoDBRecord) => {
     try {
       await handle(invocation, record);
     } catch (error) {
@@ -112,30 +106,30 @@ export const streamConsumer = (
       });
     }
   };
-  // Lambda retries a batch from its first failed record, those after it included: in that retry, what
-  // this container handled is not sent twice, nor a failure told of again
-  let retry: { from: string | undefined; handled: Set<string>; told: Set<string> } | undefined;
+  // Lambda retries a batch from its first batch item failure on: in that retry, what this container
+  // handled is not sent twice, nor a failure logged again
+  let retry: { from: string | undefined; handled: Set<string>; logged: Set<string> } | undefined;
   return async ({ Records }: DynamoDBStreamEvent, context: Context) => {
     telemetry.start(context);
     const sequenceOf = (record: DynamoDBRecord) => record.dynamodb?.SequenceNumber;
     if (retry?.from !== sequenceOf(Records[0] ?? {})) retry = undefined;
-    const { handled, told } = retry ?? { handled: new Set<string>(), told: new Set<string>() };
+    const { handled, logged } = retry ?? { handled: new Set<string>(), logged: new Set<string>() };
     const response = await handleEach(
       Records.filter((record) => !handled.has(record.eventID ?? '')),
       async (record) => {
-        await handleOrSetAside(context, record);
+        await handleOrDeadLetter(context, record);
         handled.add(record.eventID ?? '');
       },
       sequenceOf,
       (record, error) => {
-        if (!told.has(record.eventID ?? ''))
+        if (!logged.has(record.eventID ?? ''))
           logFailure(context, `stream record ${record.eventID}`, error);
-        told.add(record.eventID ?? '');
+        logged.add(record.eventID ?? '');
       },
     );
     const failed = new Set(response.batchItemFailures.map(({ itemIdentifier }) => itemIdentifier));
     const from = Records.find((record) => failed.has(sequenceOf(record) ?? ''));
-    retry = failed.size > 0 ? { from: from && sequenceOf(from), handled, told } : undefined;
+    retry = failed.size > 0 ? { from: from && sequenceOf(from), handled, logged } : undefined;
     return response;
   };
 };

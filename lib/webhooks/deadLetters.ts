@@ -1,5 +1,4 @@
-// Where an event goes when every attempt failed: whole (its webhook-id and body), with why, in the
-// dead-letter queue (SQS; fauxqs locally), so that a redrive can deliver it later as it was.
+// An event whose every attempt failed, kept whole with why in the dead-letter queue for a redrive.
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { WaitingEvent } from '#lib/webhooks/retries.ts';
 import { sendMessages } from '#lib/webhooks/sqsMessages.ts';

@@ -4,11 +4,6 @@
 import type { KeyObject } from 'node:crypto';
 import { webhookHeaders } from '#lib/webhooks/signature.ts';
 
-export interface WebhookMessage {
-  webhookId: string;
-  body: string;
-}
-
 export type DeliveryOutcome =
   | { outcome: 'delivered'; status: number }
   /** The receiver answered, but not 2xx (a redirect included: it is not followed). */
@@ -27,7 +22,7 @@ export interface DeliveryTarget {
 
 export const deliverOnce = async (
   { url, signingKeys, timeoutMs }: DeliveryTarget,
-  { webhookId, body }: WebhookMessage,
+  { webhookId, body }: { webhookId: string; body: string },
 ): Promise<DeliveryOutcome> => {
   // keys that cannot be read fail the invocation (the event is offered again), not the attempt
   const headers = webhookHeaders(await signingKeys(), webhookId, body);
@@ -57,9 +52,8 @@ export const deliverOnce = async (
 export const statusOutcome = (status: number, retryAfterMs?: number): DeliveryOutcome => {
   if (status >= 200 && status < 300) return { outcome: 'delivered', status };
   if (status === 410) return { outcome: 'gone', status };
-  return retryAfterMs !== undefined && (status === 429 || status === 503)
-    ? { outcome: 'refused', status, retryAfterMs }
-    : { outcome: 'refused', status };
+  const asksToWait = retryAfterMs !== undefined && (status === 429 || status === 503);
+  return asksToWait ? { outcome: 'refused', status, retryAfterMs } : { outcome: 'refused', status };
 };
 
 /** A Retry-After header's wait in ms: delay-seconds or an HTTP date (RFC 9110 §10.2.3). */
@@ -73,7 +67,7 @@ export const retryAfter = (header: string | null, now: number): number | undefin
 /** What a failed outcome says, for a log line or a dead letter. */
 export const describeOutcome = (outcome: DeliveryOutcome) => {
   if (outcome.outcome === 'unreachable') return outcome.reason;
-  if (outcome.outcome === 'gone')
-    return 'answered 410 Gone: the receiver says the endpoint is gone';
-  return `answered ${outcome.status}`;
+  return outcome.outcome === 'gone'
+    ? 'answered 410 Gone: the receiver says the endpoint is gone'
+    : `answered ${outcome.status}`;
 };

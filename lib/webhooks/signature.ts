@@ -3,24 +3,16 @@
 // signs, so receivers holding either one accept the delivery).
 import { createHmac, type KeyObject } from 'node:crypto';
 
-export interface SignedContent {
-  id: string;
-  /** Seconds since the epoch, as webhook-timestamp carries it. */
-  timestamp: number;
-  body: string;
-}
-
-/** The webhook-signature header: one `v1,<base64 HMAC-SHA256>` per key. */
+/** The webhook-signature header: one `v1,<base64 HMAC-SHA256>` per key; `timestamp` in seconds. */
 export const signatureHeader = (
   keys: readonly KeyObject[],
-  { id, timestamp, body }: SignedContent,
-) =>
-  keys
-    .map(
-      (key) =>
-        `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`,
-    )
+  content: { id: string; timestamp: number; body: string },
+) => {
+  const signed = `${content.id}.${content.timestamp}.${content.body}`;
+  return keys
+    .map((key) => `v1,${createHmac('sha256', key).update(signed).digest('base64')}`)
     .join(' ');
+};
 
 /** The headers of a delivery of `body` as event `id`, signed now with every key. */
 export const webhookHeaders = (keys: readonly KeyObject[], id: string, body: string) => {

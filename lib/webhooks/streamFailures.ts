@@ -1,5 +1,5 @@
-// The stream functions' on-failure destination, read: Lambda names a batch given up by its sequence
-// numbers only, so its records are read back from the stream (kept 24 hours) and set aside whole.
+// The stream functions' on-failure destination: Lambda names a batch given up by sequence numbers
+// only, so its records are read back from the stream (kept 24 hours) and set aside whole.
 import {
   type DynamoDBStreamsClient,
   GetRecordsCommand,
@@ -77,7 +77,7 @@ export const keepFailedStreamRecordsHandler = ({
   streamDeadLetters,
   ...telemetry
 }: StreamFailureDependencies) => {
-  const keep = async (invocation: Context, { body }: SQSRecord) => {
+  const deadLetterBatch = async (invocation: Context, { body }: SQSRecord) => {
     const { requestContext, timestamp, DDBStreamBatchInfo } = JSON.parse(
       body,
     ) as StreamInvocationRecord;
@@ -97,5 +97,5 @@ export const keepFailedStreamRecordsHandler = ({
       fields: { functionName, shardId: DDBStreamBatchInfo.shardId, records: records.length },
     });
   };
-  return queueConsumer(telemetry, 'stream failure', keep);
+  return queueConsumer(telemetry, 'stream failure', deadLetterBatch);
 };
