@@ -1,6 +1,4 @@
-// POST /webhooks: register one of the caller's own webhook endpoints, at most ten a caller. The
-// answer is the only one but a rotation's that holds its secret.
-
+// POST /webhooks: register an endpoint (ten a caller); the only answer but a rotation's with its secret.
 import { NewEndpoint } from '#lib/endpoints/requestSchemas.ts';
 import {
   type EndpointStore,
@@ -19,7 +17,6 @@ import {
 import { listedRoute } from '#lib/routes/routeList.ts';
 import type { EndpointPolicy } from '#lib/ssrf/safePost.ts';
 
-/** What the pipeline checks of the request, and the document describes. */
 export const createEndpointRoute = {
   ...listedRoute('createEndpoint'),
   body: jsonRequestBody(NewEndpoint, { describedAs: 'a NewEndpoint' }),

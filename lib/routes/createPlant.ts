@@ -1,5 +1,4 @@
-// POST /plants: validate a NewPlant, store it once, answer the Plant. A retry of the same plant
-// answers 200 and writes nothing; the same id with other content is a 409.
+// POST /plants: store a NewPlant once; a retry of the same plant answers 200 and writes nothing.
 import { jsonRequestBody } from '#lib/http/jsonBody.ts';
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import { NewPlant } from '#lib/plants/schemas.ts';
@@ -8,7 +7,6 @@ import { contentOf } from '#lib/plants/views.ts';
 import { storeUnavailable } from '#lib/routes/plantReplies.ts';
 import { listedRoute } from '#lib/routes/routeList.ts';
 
-/** What the pipeline checks of the request, and the document describes. */
 export const createPlantRoute = {
   ...listedRoute('createPlant'),
   body: jsonRequestBody(NewPlant, { describedAs: 'a NewPlant', integerFields: ['id'] }),
@@ -30,20 +28,13 @@ export const createPlantHandler = ({
     const log = { plantId: body.id };
     switch (result.outcome) {
       case 'created':
-        return {
-          status: 200,
-          body: contentOf(result.plant),
-          metric: 'PlantsCreated',
-          log,
-          outcome: 'created',
-        };
       case 'replayed':
         return {
           status: 200,
           body: contentOf(result.plant),
-          metric: 'PlantReplays',
+          metric: result.outcome === 'created' ? 'PlantsCreated' : 'PlantReplays',
           log,
-          outcome: 'replayed',
+          outcome: result.outcome,
         };
       case 'conflict':
         return {

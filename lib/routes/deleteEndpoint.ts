@@ -1,12 +1,10 @@
 // DELETE /webhooks/{id}: remove one of the caller's endpoints; nothing more is sent to it.
-
 import { EndpointPath } from '#lib/endpoints/requestSchemas.ts';
 import type { EndpointStore } from '#lib/endpoints/store.ts';
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import { endpointRefusal } from '#lib/routes/endpointReplies.ts';
 import { listedRoute } from '#lib/routes/routeList.ts';
 
-/** What the pipeline checks of the request, and the document describes. */
 export const deleteEndpointRoute = { ...listedRoute('deleteEndpoint'), path: EndpointPath };
 
 export const deleteEndpointHandler = ({

@@ -1,12 +1,10 @@
-// DELETE /plants/{id}: remove the caller's plant in one conditional delete: 204, or 404 when there
-// is none of theirs (a retry after a success included).
+// DELETE /plants/{id}: one conditional delete: 204, or 404 when none is theirs (a retry included).
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import { PlantPath } from '#lib/plants/params.ts';
 import type { PlantStore } from '#lib/plants/store.ts';
 import { plantRefusal } from '#lib/routes/plantReplies.ts';
 import { listedRoute } from '#lib/routes/routeList.ts';
 
-/** What the pipeline checks of the request, and the document describes. */
 export const deletePlantRoute = { ...listedRoute('deletePlant'), path: PlantPath };
 
 export const deletePlantHandler = ({

@@ -1,7 +1,5 @@
-// What the routes of a caller's webhook endpoints share: the endpoint as the API shows it (never
-// its secrets), a new secret, the url's rule, an endpoint that is not there, a store outage, the
-// caller's endpoint read before a ping, a resend or its attempts, the most pings and resends per
-// minute, and a delivery put on the queue.
+// What the endpoint routes share: the endpoint as shown (never its secrets), its url's rule, its
+// refusals, the pings and resends per minute, and a delivery put on the queue.
 import { randomBytes } from 'node:crypto';
 import type { NotFound, Unavailable } from '#lib/dynamo/results.ts';
 import {
@@ -42,10 +40,7 @@ export const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 export const HOST_UNRESOLVED =
   "The url's host could not be resolved just now: retry in a few seconds";
 
-/**
- * Why `url` may not be registered (its shape, its scheme, its addresses), as a 400; a 503 when its
- * host could not be resolved just now; or none.
- */
+/** Why `url` may not be registered (shape, scheme, addresses) as a 400; 503 when its host did not resolve. */
 export const urlRefusal = async (
   url: string,
   policy: EndpointPolicy,
@@ -62,19 +57,15 @@ export const urlRefusal = async (
 export const endpointNotFoundMessage = (id: string) =>
   `No webhook endpoint with id ${id}: it does not exist, or it is not yours`;
 
-/** Missing and another caller's answer alike. */
-export const endpointNotFound = (id: string) =>
-  notFound(endpointNotFoundMessage(id), 'EndpointsNotFound', { endpointId: id });
-
 export const ENDPOINTS_UNAVAILABLE =
   'The webhook endpoint store is busy or unreachable: retry in a few seconds';
 
 export const endpointsUnavailable = storeOutage(ENDPOINTS_UNAVAILABLE);
 
-/** The reply when the store has no endpoint `id` of the caller's, or is out. */
+/** The reply when the store has no endpoint `id` of the caller's (missing and another's alike), or is out. */
 export const endpointRefusal = (id: string, result: NotFound | Unavailable) =>
   result.outcome === 'notFound'
-    ? endpointNotFound(id)
+    ? notFound(endpointNotFoundMessage(id), 'EndpointsNotFound', { endpointId: id })
     : endpointsUnavailable(result.cause, { endpointId: id });
 
 /** The caller's endpoint `id`, or the reply that it is not there or the store is out. */

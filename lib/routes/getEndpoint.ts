@@ -1,12 +1,10 @@
 // GET /webhooks/{id}: one of the caller's own webhook endpoints, without its secret.
-
 import { EndpointPath } from '#lib/endpoints/requestSchemas.ts';
 import type { EndpointStore } from '#lib/endpoints/store.ts';
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import { endpointRefusal, endpointView } from '#lib/routes/endpointReplies.ts';
 import { listedRoute } from '#lib/routes/routeList.ts';
 
-/** What the pipeline checks of the request, and the document describes. */
 export const getEndpointRoute = { ...listedRoute('getEndpoint'), path: EndpointPath };
 
 export const getEndpointHandler = ({

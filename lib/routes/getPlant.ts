@@ -5,7 +5,6 @@ import type { PlantStore } from '#lib/plants/store.ts';
 import { plantRefusal, plantWithEtag } from '#lib/routes/plantReplies.ts';
 import { listedRoute } from '#lib/routes/routeList.ts';
 
-/** What the pipeline checks of the request, and the document describes. */
 export const getPlantRoute = { ...listedRoute('getPlant'), path: PlantPath };
 
 export const getPlantHandler = ({

@@ -1,7 +1,5 @@
-// GET /webhooks/{id}/attempts: the delivery attempts to the caller's endpoint of the last 14 days,
-// newest first, a page at a time, paged as the plant list is (Link to the next page, RFC 8288). Its
-// cursor is bound to the endpoint, so one edited or taken from another endpoint's list is a 400.
-
+// GET /webhooks/{id}/attempts: the last 14 days' attempts, newest first, paged as the plant list is;
+// the cursor is sealed to the endpoint, so one edited or from another endpoint's list is a 400.
 import type { AttemptStore } from '#lib/endpointDeliveries/store.ts';
 import { ATTEMPT_SORT_KEY, deliveriesPartition } from '#lib/endpoints/keys.ts';
 import { EndpointPath } from '#lib/endpoints/requestSchemas.ts';
@@ -23,7 +21,6 @@ export const AttemptsQuery = strictQuery('the list of attempts', {
   cursor: pageCursor("or from another endpoint's list"),
 });
 
-/** What the pipeline checks of the request, and the document describes. */
 export const listEndpointAttemptsRoute = {
   ...listedRoute('listEndpointAttempts'),
   path: EndpointPath,

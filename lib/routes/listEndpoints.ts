@@ -1,11 +1,9 @@
 // GET /webhooks: the caller's own webhook endpoints, oldest first (at most ten: one page).
-
 import type { EndpointStore } from '#lib/endpoints/store.ts';
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import { endpointsUnavailable, endpointView } from '#lib/routes/endpointReplies.ts';
 import { listedRoute } from '#lib/routes/routeList.ts';
 
-/** What the pipeline checks of the request, and the document describes. */
 export const listEndpointsRoute = listedRoute('listEndpoints');
 
 export const listEndpointsHandler = ({

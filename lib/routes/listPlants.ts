@@ -1,6 +1,4 @@
-// GET /plants: the caller's plants (or those with one tag), oldest first, a page at a time. When
-// more remain, the Link header carries the next page's address (RFC 8288), with the same limit and
-// tag; the last page has none.
+// GET /plants: the caller's plants (or one tag's), oldest first, paged by a Link header (RFC 8288).
 import { nextPageLink } from '#lib/http/paging.ts';
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import { decodeCursor, encodeCursor, ListQuery } from '#lib/plants/listQuery.ts';
@@ -9,7 +7,6 @@ import { toIdentifiedPlant } from '#lib/plants/views.ts';
 import { storeUnavailable } from '#lib/routes/plantReplies.ts';
 import { listedRoute } from '#lib/routes/routeList.ts';
 
-/** What the pipeline checks of the request, and the document describes. */
 export const listPlantsRoute = { ...listedRoute('listPlants'), query: ListQuery };
 
 export const INVALID_CURSOR =
@@ -26,11 +23,7 @@ export const listPlantsHandler = ({
       const list = { owner: caller.sub, tag };
       const after = cursor === undefined ? undefined : decodeCursor(cursor, list);
       if (cursor !== undefined && !after) {
-        return {
-          status: 400,
-          message: INVALID_CURSOR,
-          metric: 'ValidationFailures',
-        };
+        return { status: 400, message: INVALID_CURSOR, metric: 'ValidationFailures' };
       }
       const result = await plantStore.list(caller.sub, { limit, after, tag }, { signal });
       if (result.outcome === 'unavailable') return storeUnavailable(result.cause);

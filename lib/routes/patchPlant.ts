@@ -1,6 +1,4 @@
-// PATCH /plants/{id}: change some of the caller's plant's fields (a JSON Merge Patch), in one
-// conditional update, so that a client that does not know a field cannot erase it. With If-Match,
-// only while the plant still has that version (else 412); never creating a plant.
+// PATCH /plants/{id}: a JSON Merge Patch, so that a client that does not know a field cannot erase it.
 import { jsonRequestBody } from '#lib/http/jsonBody.ts';
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import { PlantPath } from '#lib/plants/params.ts';
@@ -9,7 +7,6 @@ import type { PlantStore } from '#lib/plants/store.ts';
 import { updatePlant } from '#lib/routes/plantUpdates.ts';
 import { listedRoute } from '#lib/routes/routeList.ts';
 
-/** What the pipeline checks of the request, and the document describes. */
 export const patchPlantRoute = {
   ...listedRoute('patchPlant'),
   path: PlantPath,

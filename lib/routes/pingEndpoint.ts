@@ -1,7 +1,5 @@
-// POST /webhooks/{id}/ping: a webhook.ping event to the caller's endpoint, through the same queue
-// and delivery as any event; to a disabled endpoint too, so that it can be tested before it is
-// enabled again.
-
+// POST /webhooks/{id}/ping: a webhook.ping through the same queue as any event; to a disabled
+// endpoint too, so that it can be tested before it is enabled again.
 import {
   type AttemptStore,
   type DeliveryQueue,

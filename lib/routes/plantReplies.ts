@@ -1,15 +1,10 @@
-// The replies that more than one route of the plants API gives: a plant with its ETag, a store
-// outage, a plant that is not there (or not the caller's).
-
+// The replies more than one plant route gives: a plant with its ETag, an outage, a plant not there.
 import type { NotFound, Unavailable } from '#lib/dynamo/results.ts';
 import { strongEtag } from '#lib/http/conditional.ts';
 import { notFound, type SuccessReply, storeOutage } from '#lib/http/reply.ts';
 import type { StoredPlant } from '#lib/plants/store.ts';
 import { toIdentifiedPlant } from '#lib/plants/views.ts';
 import type { MetricName } from '#lib/telemetry.ts';
-
-/** A plant's ETag: its version. */
-export const etagOf = (version: number) => strongEtag(version);
 
 /** A plant answered with its id, and its version as the ETag for a later If-Match. */
 export const plantWithEtag = (
@@ -18,7 +13,7 @@ export const plantWithEtag = (
 ): SuccessReply => ({
   status: 200,
   body: toIdentifiedPlant(plant),
-  headers: { ETag: etagOf(plant.version) },
+  headers: { ETag: strongEtag(plant.version) },
   metric,
   outcome,
   log: { plantId: plant.id, version: plant.version },
@@ -31,12 +26,8 @@ export const storeUnavailable = storeOutage(STORE_UNAVAILABLE);
 export const plantNotFoundMessage = (id: number) =>
   `No plant with id ${id}: it does not exist, or it is not yours`;
 
-/** Missing and another caller's answer alike; only the log tells them apart. */
-export const plantNotFound = (id: number, { reason }: NotFound) =>
-  notFound(plantNotFoundMessage(id), 'PlantsNotFound', { plantId: id, detail: reason });
-
-/** The reply when the store has no plant `id` of the caller's, or is out. */
+/** The reply when the store has no plant `id` of the caller's (missing and another's alike), or is out. */
 export const plantRefusal = (id: number, result: NotFound | Unavailable) =>
   result.outcome === 'notFound'
-    ? plantNotFound(id, result)
+    ? notFound(plantNotFoundMessage(id), 'PlantsNotFound', { plantId: id, detail: result.reason })
     : storeUnavailable(result.cause, { plantId: id });

@@ -1,5 +1,4 @@
-// What PUT and PATCH /plants/{id} share: the body's id checked against the path's, If-Match read as
-// the versions it accepts, one conditional update of the changes, and its outcome as a reply.
+// What PUT and PATCH /plants/{id} share: the body's id checked, If-Match as versions, one update.
 import { parseIfMatch } from '#lib/http/conditional.ts';
 import type { Reply } from '#lib/http/reply.ts';
 import type { PlantChanges, PlantStore } from '#lib/plants/store.ts';
@@ -19,7 +18,7 @@ const versionsOf = (tags: string[]) => [
 /** DynamoDB's limit on the values of one IN condition. */
 const MAX_IF_MATCH_VERSIONS = 100;
 
-export interface UpdateOfPlant {
+interface UpdateOfPlant {
   id: number;
   /** The id the body carries, if any: it must be the path's. */
   bodyId: number | undefined;

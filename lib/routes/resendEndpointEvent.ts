@@ -1,8 +1,5 @@
-// POST /webhooks/{id}/attempts/{webhookId}/resend: an event the caller's endpoint was sent in the
-// last 14 days, delivered again now with the same webhook-id and body (signed afresh when sent), so
-// that a receiver that deduplicates by webhook-id takes it once. Refused to a disabled endpoint:
-// the delivery would be dropped there, so accepting it would lose it without a word.
-
+// POST /webhooks/{id}/attempts/{webhookId}/resend: a sent event again, same webhook-id and body, so a
+// receiver that deduplicates takes it once; refused to a disabled endpoint, where it would be dropped.
 import type { AttemptStore, DeliveryQueue } from '#lib/endpointDeliveries/store.ts';
 import { EventPath } from '#lib/endpoints/requestSchemas.ts';
 import type { EndpointStore } from '#lib/endpoints/store.ts';

@@ -1,6 +1,5 @@
 // POST /webhooks/{id}/secret: a new signing secret for the caller's endpoint, answered once; the
 // one it replaces signs beside it for 24 hours, so the receiver can switch without a lost delivery.
-
 import { EndpointPath } from '#lib/endpoints/requestSchemas.ts';
 import type { EndpointStore } from '#lib/endpoints/store.ts';
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
@@ -23,12 +22,8 @@ export const rotateEndpointSecretHandler = ({
   httpRoute(http, rotateEndpointSecretRoute, async ({ path: { id }, caller, signal }) => {
     const secret = newSecret();
     const keepOldUntil = new Date(Date.now() + OLD_SECRET_SIGNS_MS).toISOString();
-    const result = await endpointStore.rotateSecret(
-      caller.sub,
-      id,
-      { secret, keepOldUntil },
-      { signal },
-    );
+    const rotation = { secret, keepOldUntil };
+    const result = await endpointStore.rotateSecret(caller.sub, id, rotation, { signal });
     if (result.outcome !== 'rotated') return endpointRefusal(id, result);
     return {
       status: 200,

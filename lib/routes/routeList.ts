@@ -1,8 +1,5 @@
-// The routes of the API, listed once: each one's Lambda function, and the method, path, access and
-// table actions it has, and the bearer realm they share. Plain data importing nothing that runs, so
-// that every reader can take it without taking any route: the route files (their name and access),
-// the 404/405 function, serverless.yml's functions (infra/routeFunctions.cjs: handler, event,
-// grants), CORS's methods, the OpenAPI document, the bench and the bundle test.
+// The API's routes, listed once: plain data importing nothing that runs, so that serverless.yml's
+// functions and grants, CORS, the OpenAPI document, the bench and the tests read it without a route.
 import type { Access } from '#lib/http/pipeline.ts';
 
 export interface RouteEntry {

@@ -1,6 +1,4 @@
-// Every request no route of the API matches (API Gateway's $default route): 404 for a path the
-// API does not have, 405 with Allow for a path it has with another method. Open to anyone: it
-// reads no token and tells nothing that the published OpenAPI document does not.
+// API Gateway's $default route: 404, or 405 with Allow; open to anyone, it tells nothing the document does not.
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import { REALM, ROUTES } from '#lib/routes/routeList.ts';
 
@@ -23,10 +21,7 @@ const knownPaths = paths.map(({ template }) => template).join(' and ');
 /** Longer than any path of the API: enough to recognise a caller's mistake or a scan. */
 const MAX_SHOWN_PATH = 200;
 
-/**
- * The caller's path as its 404 and its log line show it, cut short: API Gateway lets a request
- * line run to 10 KB, and every line of a scan would carry it twice.
- */
+/** The path as the 404 and the log line show it, cut short: API Gateway allows 10 KB a request line. */
 const shown = (path: string) =>
   path.length > MAX_SHOWN_PATH ? `${path.slice(0, MAX_SHOWN_PATH)}…` : path;
 

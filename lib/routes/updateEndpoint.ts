@@ -1,7 +1,5 @@
-// PUT /webhooks/{id}: replace what the caller sets of its endpoint. Each setting left out takes its
-// default (every event type, no description, enabled), so a PUT enables an endpoint the service
-// disabled unless it says otherwise.
-
+// PUT /webhooks/{id}: replace the endpoint's settings; one left out takes its default, so a PUT
+// enables an endpoint the service disabled unless it says otherwise.
 import { EndpointPath, EndpointUpdate } from '#lib/endpoints/requestSchemas.ts';
 import { type EndpointStore, EVENT_TYPES } from '#lib/endpoints/store.ts';
 import { jsonRequestBody } from '#lib/http/jsonBody.ts';
@@ -10,7 +8,6 @@ import { endpointRefusal, endpointView, urlRefusal } from '#lib/routes/endpointR
 import { listedRoute } from '#lib/routes/routeList.ts';
 import type { EndpointPolicy } from '#lib/ssrf/safePost.ts';
 
-/** What the pipeline checks of the request, and the document describes. */
 export const updateEndpointRoute = {
   ...listedRoute('updateEndpoint'),
   path: EndpointPath,

@@ -1,5 +1,4 @@
-// PUT /plants/{id}: replace the caller's plant's content, in one conditional update. With
-// If-Match, only while the plant still has that version (else 412); never creating a plant.
+// PUT /plants/{id}: replace the caller's plant's content (If-Match and its 412: plantUpdates.ts).
 import { jsonRequestBody } from '#lib/http/jsonBody.ts';
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import { PlantPath } from '#lib/plants/params.ts';
@@ -8,7 +7,6 @@ import { type PlantStore, replacedBy } from '#lib/plants/store.ts';
 import { updatePlant } from '#lib/routes/plantUpdates.ts';
 import { listedRoute } from '#lib/routes/routeList.ts';
 
-/** What the pipeline checks of the request, and the document describes. */
 export const updatePlantRoute = {
   ...listedRoute('updatePlant'),
   path: PlantPath,
