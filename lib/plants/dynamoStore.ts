@@ -1,9 +1,5 @@
-// The plant store on DynamoDB. Every call is one request, and every write is conditional: a create
-// never overwrites, an update or delete touches only the caller's existing plant (an update never
-// brings a deleted plant back), and an update with expected versions loses no concurrent update.
-// A failed condition returns the item as it is (ReturnValuesOnConditionCheckFailure), so telling
-// a replay from a conflict, or a missing plant from a stale version, needs no second read.
-
+// The plant store on DynamoDB: one request a call, every write conditional; a failed condition
+// returns the item (ReturnValuesOnConditionCheckFailure), so telling why needs no second read.
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   DeleteCommand,
@@ -20,22 +16,13 @@ import type { PlantStore, StoredPlant } from '#lib/plants/store.ts';
 import { plantUpdateExpressions } from '#lib/plants/updateExpression.ts';
 import { contentOf, sameContent } from '#lib/plants/views.ts';
 
-/**
- * The global secondary index of each caller's plants, oldest first, projecting every attribute so
- * that a field added to a plant needs no new index (infra/dynamodb.yml).
- */
+/** Each caller's plants, oldest first, all attributes projected: a new field needs no new index. */
 export const BY_CREATOR_INDEX = 'plantsByCreator';
 
-/**
- * The sparse index of each caller's plants with one tag, oldest first, every attribute projected:
- * keyed by the attribute lib/plants/creatorTag.ts makes, which untagged plants lack.
- */
+/** The same for one tag, keyed by lib/plants/creatorTag.ts's attribute (none when untagged). */
 export const BY_CREATOR_TAG_INDEX = 'plantsByCreatorTag';
 
-/**
- * An item as read, without the index key (no plant field): a plant stored before versions
- * existed counts as version 1.
- */
+/** An item without the index key; a plant stored before versions existed is at version 1. */
 const toStoredPlant = (item: object): StoredPlant => {
   const { [CREATOR_TAG]: _indexKey, ...plant } = item as StoredPlant & { [CREATOR_TAG]?: string };
   return plant.version === undefined ? { ...plant, version: 1 } : plant;
@@ -45,8 +32,7 @@ const toStoredPlant = (item: object): StoredPlant => {
 const itemAtFailure = (error: ConditionalCheckFailedException) =>
   error.Item ? toStoredPlant(unmarshall(error.Item)) : undefined;
 
-// One factory per operation, so that each function's bundle holds the one it uses (and only its
-// DynamoDB command), as its role allows only that action.
+// One factory per operation, so that each bundle holds only the DynamoDB command its role allows.
 
 export const dynamoCreate =
   ({ client, table, now = () => new Date() }: DynamoTarget): PlantStore['create'] =>

@@ -1,12 +1,9 @@
-// The event types a caller's endpoint subscribes to, one row each: which plant a stream record's
-// change is the event of (given its images before and after; none: not this event), and its data:
-// that plant as every answer shows it, or its id alone. A record is every event whose row fires. A
-// new type is a row here and its words (infra/openapi/webhooks.ts); the fan-out
-// (lib/endpointDeliveries/queueEndpointEvents.ts), the document and the bench floor read it.
+// The event types, one row each: the plant a stream record's change is the event of, and its data.
+// A new type is a row here and its words (infra/openapi/webhooks.ts); fan-out and document read it.
 import type { StoredPlant } from '#lib/plants/store.ts';
 
 /** A change of one plant, as its stream record tells it: its name, and the images it carries. */
-export interface PlantChange {
+interface PlantChange {
   name: 'INSERT' | 'MODIFY' | 'REMOVE' | undefined;
   before: StoredPlant | undefined;
   after: StoredPlant | undefined;

@@ -1,5 +1,3 @@
-// The range of plant ids: the integers every JSON parser represents exactly.
-
 /** The ids every JSON parser represents exactly (I-JSON, RFC 7493); beyond them ids would round. */
 export const ID_MIN = -Number.MAX_SAFE_INTEGER;
 export const ID_MAX = Number.MAX_SAFE_INTEGER;

@@ -8,7 +8,7 @@ import type { ListPosition } from '#lib/plants/store.ts';
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** The list a cursor belongs to: whose plants, and which tag (undefined: all of them). */
-export interface CursorQuery {
+interface CursorQuery {
   owner: string;
   tag?: string | undefined;
 }

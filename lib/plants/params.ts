@@ -1,6 +1,4 @@
-// The path parameter of the routes that address one plant. It arrives as text, with one canonical
-// spelling, so that one plant has one address. (The list's query: lib/plants/listQuery.ts, a module
-// of its own so that only the list function builds it at its cold start.)
+// The path parameter of the routes that address one plant: one canonical spelling, one address.
 import * as z from 'zod/mini';
 import { ID_MAX, ID_MIN, idRule } from '#lib/plants/ids.ts';
 

@@ -1,18 +1,11 @@
-// A plant, defined once. `plantFields` is a plant's content: every field a client sets and reads
-// back, with its rules and its description. Adding a field to a plant is adding it here: the
-// bodies, the answers, the OpenAPI document, the store's item, update and replay check, and the
-// webhook all derive from it. zod/mini keeps the bundle (and so the cold start) small.
+// A plant, defined once: a field added here reaches bodies, answers, document, store and webhook.
+// zod/mini keeps the bundle (and so the cold start) small.
 import * as z from 'zod/mini';
 import { idRule } from '#lib/plants/ids.ts';
 
-// Every schema is marked /* @__PURE__ */ (building one has no effect beyond it; its registered
-// metadata is read only by the OpenAPI generator), so that a function's bundle holds, and its cold
-// start builds, only the schemas its route validates with.
+// Every schema is /* @__PURE__ */: a bundle holds (a cold start builds) only those its route uses.
 
-/**
- * The OpenAPI document's name of a schema it shows (its components.schemas key). Not
- * z.globalRegistry's `id`: with one, z.toJSONSchema answers a $ref to the schema, not the schema.
- */
+/** A schema's components.schemas key; not globalRegistry's `id`: toJSONSchema would $ref it. */
 export const schemaNames = /* @__PURE__ */ z.registry<{ id: string }>();
 
 /** Each string of a request body is well-formed Unicode (I-JSON, API.md): else a 400 naming it. */
@@ -32,11 +25,7 @@ const unicodeString = (field: string, required: boolean) =>
     })
     .check(wellFormed(field));
 
-/**
- * The names of a plant's content fields, in the order answers give them: what the store sets (or
- * removes when a plant has none) and what a client is shown. Plain names, so that a function that
- * only stores or shows plants builds no schema.
- */
+/** A plant's content fields in answer order: plain names, so showing builds no schema. */
 export const PLANT_FIELDS = ['name', 'tag'] as const;
 export type PlantField = (typeof PLANT_FIELDS)[number];
 
@@ -130,10 +119,7 @@ const patchable = <Shape extends Record<string, z.ZodMiniType>>(shape: Shape) =>
     ]),
   ) as Patchable<Shape>;
 
-/**
- * The request body of `PATCH /plants/{id}`: a JSON Merge Patch (RFC 7396) of a plant's content.
- * A field left out stays as it is; null removes an optional one.
- */
+/** The request body of `PATCH /plants/{id}`: a JSON Merge Patch (RFC 7396) of a plant's content. */
 export const PlantPatch = /* @__PURE__ */ body('a merge patch of a Plant', {
   id: z.optional(plantId),
   ...patchable(plantFields),

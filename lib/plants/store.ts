@@ -1,11 +1,9 @@
-// The plant store's contract, in domain terms: it knows nothing of HTTP. Every method is one
-// DynamoDB request; a plant belongs to its creator, and another caller's plant is, to every method
-// but create, a plant that is not there.
+// The plant store's contract, without HTTP: to all but create, another's plant is not there.
 import type { NotFound, StoreCallOptions, Unavailable } from '#lib/dynamo/results.ts';
 import { type NewPlant, PLANT_FIELDS, type PlantContent } from '#lib/plants/schemas.ts';
 
 /** What the store keeps of a plant besides its id and content: never shown to a client. */
-export interface PlantMetadata {
+interface PlantMetadata {
   createdAt: string;
   createdBy: string;
   /** 1 at creation, +1 on every update; a plant stored before versions existed counts as 1. */
@@ -52,11 +50,7 @@ export interface ListRequest {
   tag?: string | undefined;
 }
 
-/**
- * What an update does to each content field: a value sets it, `null` removes it, a field left out
- * stays as it is (a JSON Merge Patch of the content). A required field is never null: the route's
- * schema refuses it.
- */
+/** An update, field by field as a JSON Merge Patch: a value sets, null removes, absent stays. */
 export type PlantChanges = {
   [Field in keyof PlantContent]?: PlantContent[Field] | null | undefined;
 };

@@ -1,6 +1,5 @@
-// The conditional update of a plant as DynamoDB expressions: each changed content field set or
-// removed (only those named: DynamoDB refuses a name the expressions do not use), the tag index's
-// key following the tag, and the version counted.
+// A plant's conditional update as DynamoDB expressions: only the fields changed (DynamoDB refuses
+// a name the expressions do not use), the tag index's key following the tag, the version counted.
 import { CREATOR_TAG, creatorTagOf } from '#lib/plants/creatorTag.ts';
 import { PLANT_FIELDS } from '#lib/plants/schemas.ts';
 import type { UpdateRequest } from '#lib/plants/store.ts';
@@ -30,8 +29,7 @@ export const plantUpdateExpressions = (
     // attribute_exists: an update never creates, so a deleted plant stays deleted
     ConditionExpression: `attribute_exists(id) AND createdBy = :owner${versionCondition}`,
     UpdateExpression: `SET ${set.join(', ')}${remove.length > 0 ? ` REMOVE ${remove.join(', ')}` : ''}`,
-    // names by placeholder (f_ keeps them apart from the other values): a field may be a reserved
-    // word, as name is
+    // names by placeholder (f_ keeps them apart): a field may be a reserved word, as name is
     ...(given.length + removed.length > 0 && {
       ExpressionAttributeNames: Object.fromEntries(
         [...given, ...removed].map((field) => [`#f_${field}`, field]),

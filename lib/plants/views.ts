@@ -1,7 +1,4 @@
-// What a client is shown of a stored plant: its id (where the answer has one) and its content
-// fields, picked by name from lib/plants/schemas.ts in that order, so that a field added to the
-// plant is shown without a change here, and nothing else the item holds ever is. Plain functions,
-// since answering needs no schema.
+// What a client is shown of a stored plant: its id and content fields by name, nothing else.
 import { isDeepStrictEqual } from 'node:util';
 import {
   type IdentifiedPlant,

@@ -1,4 +1,4 @@
-// POST /webhooks: register an endpoint (ten a caller); the only answer but a rotation's with its secret.
+// POST /webhooks: register an endpoint (ten a caller); this answer and a rotation's hold a secret.
 import { NewEndpoint } from '#lib/endpoints/requestSchemas.ts';
 import {
   type EndpointStore,

@@ -40,7 +40,7 @@ export const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 export const HOST_UNRESOLVED =
   "The url's host could not be resolved just now: retry in a few seconds";
 
-/** Why `url` may not be registered (shape, scheme, addresses) as a 400; 503 when its host did not resolve. */
+/** Why `url` may not be registered (shape, scheme, addresses): 400; 503 if the host is unresolved. */
 export const urlRefusal = async (
   url: string,
   policy: EndpointPolicy,
@@ -62,7 +62,7 @@ export const ENDPOINTS_UNAVAILABLE =
 
 export const endpointsUnavailable = storeOutage(ENDPOINTS_UNAVAILABLE);
 
-/** The reply when the store has no endpoint `id` of the caller's (missing and another's alike), or is out. */
+/** The reply when the store has no endpoint `id` of the caller's (nor another's), or is out. */
 export const endpointRefusal = (id: string, result: NotFound | Unavailable) =>
   result.outcome === 'notFound'
     ? notFound(endpointNotFoundMessage(id), 'EndpointsNotFound', { endpointId: id })

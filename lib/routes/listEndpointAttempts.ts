@@ -1,4 +1,4 @@
-// GET /webhooks/{id}/attempts: the last 14 days' attempts, newest first, paged as the plant list is;
+// GET /webhooks/{id}/attempts: the last 14 days' attempts, newest first, paged as plants are;
 // the cursor is sealed to the endpoint, so one edited or from another endpoint's list is a 400.
 import type { AttemptStore } from '#lib/endpointDeliveries/store.ts';
 import { ATTEMPT_SORT_KEY, deliveriesPartition } from '#lib/endpoints/keys.ts';

@@ -1,4 +1,4 @@
-// PATCH /plants/{id}: a JSON Merge Patch, so that a client that does not know a field cannot erase it.
+// PATCH /plants/{id}: a JSON Merge Patch, so a client that does not know a field cannot erase it.
 import { jsonRequestBody } from '#lib/http/jsonBody.ts';
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import { PlantPath } from '#lib/plants/params.ts';

@@ -26,7 +26,7 @@ export const storeUnavailable = storeOutage(STORE_UNAVAILABLE);
 export const plantNotFoundMessage = (id: number) =>
   `No plant with id ${id}: it does not exist, or it is not yours`;
 
-/** The reply when the store has no plant `id` of the caller's (missing and another's alike), or is out. */
+/** The reply when the store has no plant `id` of the caller's (nor another's), or is out. */
 export const plantRefusal = (id: number, result: NotFound | Unavailable) =>
   result.outcome === 'notFound'
     ? notFound(plantNotFoundMessage(id), 'PlantsNotFound', { plantId: id, detail: result.reason })

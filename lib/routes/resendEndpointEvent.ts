@@ -1,5 +1,5 @@
-// POST /webhooks/{id}/attempts/{webhookId}/resend: a sent event again, same webhook-id and body, so a
-// receiver that deduplicates takes it once; refused to a disabled endpoint, where it would be dropped.
+// POST /webhooks/{id}/attempts/{webhookId}/resend: a sent event again, same webhook-id and body,
+// so a receiver that deduplicates takes it once; refused to a disabled endpoint, which drops it.
 import type { AttemptStore, DeliveryQueue } from '#lib/endpointDeliveries/store.ts';
 import { EventPath } from '#lib/endpoints/requestSchemas.ts';
 import type { EndpointStore } from '#lib/endpoints/store.ts';

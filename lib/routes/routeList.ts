@@ -1,5 +1,5 @@
 // The API's routes, listed once: plain data importing nothing that runs, so that serverless.yml's
-// functions and grants, CORS, the OpenAPI document, the bench and the tests read it without a route.
+// functions and grants, CORS, the OpenAPI document, bench and tests read it without a route.
 import type { Access } from '#lib/http/pipeline.ts';
 
 export interface RouteEntry {

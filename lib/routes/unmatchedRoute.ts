@@ -1,4 +1,5 @@
-// API Gateway's $default route: 404, or 405 with Allow; open to anyone, it tells nothing the document does not.
+// API Gateway's $default route: 404, or 405 with Allow; open to anyone: it tells no more than the
+// published document.
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import { REALM, ROUTES } from '#lib/routes/routeList.ts';
 
@@ -21,7 +22,7 @@ const knownPaths = paths.map(({ template }) => template).join(' and ');
 /** Longer than any path of the API: enough to recognise a caller's mistake or a scan. */
 const MAX_SHOWN_PATH = 200;
 
-/** The path as the 404 and the log line show it, cut short: API Gateway allows 10 KB a request line. */
+/** The path as the 404 and the log line show it, cut short: a request line may run to 10 KB. */
 const shown = (path: string) =>
   path.length > MAX_SHOWN_PATH ? `${path.slice(0, MAX_SHOWN_PATH)}…` : path;
 
