@@ -1,5 +1,4 @@
-// The "plant added" webhook, from the table's stream: config → clients → consumer, once per
-// container.
+// The "plant added" webhook, from the stream: config → clients → consumer, once per container.
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { loadConfig } from '#lib/config/load.ts';
 import { telemetrySettings } from '#lib/config/telemetry.ts';

@@ -1,5 +1,4 @@
-// The "plant added" webhook's later attempts, from the retry queue: config → clients → consumer,
-// once per container.
+// The "plant added" webhook's retries, from its queue: config → clients → consumer, per container.
 import { loadConfig } from '#lib/config/load.ts';
 import { telemetrySettings } from '#lib/config/telemetry.ts';
 import { webhookSettings } from '#lib/config/webhook.ts';

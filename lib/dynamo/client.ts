@@ -1,5 +1,4 @@
-// The one DynamoDB document client per container, with bounded retries and timeouts so that a slow
-// or failing store ends in a 503 well inside the function timeout.
+// One DynamoDB document client a container, bounded so a slow store is a 503 within the timeout.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDbSettings, StoreSettings } from '#lib/config/store.ts';

@@ -1,5 +1,5 @@
-// Which DynamoDB failures are an outage (the caller may retry: 503) and which are a fault of ours
-// (500). The SDK has already retried the transient ones within its bounds (lib/config/store.ts).
+// Which DynamoDB failures are an outage (503: the SDK retried them already) or our fault (500).
+import type { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type { Unavailable } from '#lib/dynamo/results.ts';
 
 /** Errors that say "try again later": throttling, DynamoDB's own faults, no answer at all. */
@@ -23,15 +23,7 @@ const NETWORK_CODES = new Set([
   'ENETUNREACH',
 ]);
 
-/** A TransactionCanceledException's reasons, one per item of the transaction ('None' for most). */
-interface TransactionCancelled {
-  CancellationReasons?: { Code?: string }[];
-}
-
-/**
- * Why DynamoDB cancelled a transaction, per item, that says "try again later": another
- * transaction on the same item, or throttling (which the SDK retries for a single request only).
- */
+/** Cancellation reasons that say "try again later" (the SDK retries only a single request's). */
 const RETRY_LATER_CANCELLATIONS = new Set([
   'TransactionConflict',
   'ThrottlingError',
@@ -41,18 +33,16 @@ const RETRY_LATER_CANCELLATIONS = new Set([
 /** A transaction DynamoDB cancelled only for a while: for no failed condition, no invalid item. */
 export const isCancelledForNow = (error: unknown): boolean => {
   if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') return false;
-  const codes = ((error as TransactionCancelled).CancellationReasons ?? []).map((r) => r.Code);
+  const codes = ((error as TransactionCanceledException).CancellationReasons ?? []).map(
+    (r) => r.Code,
+  );
   return (
     codes.some((code) => RETRY_LATER_CANCELLATIONS.has(code ?? '')) &&
     codes.every((code) => code === 'None' || RETRY_LATER_CANCELLATIONS.has(code ?? ''))
   );
 };
 
-/**
- * What DynamoDB says of an index a stack update added and is still filling from the stored items.
- * (The list function's code is updated only after the table: its role names the table, so
- * CloudFormation never runs it against an index that does not exist yet.)
- */
+/** An index a stack update added and is still filling (the list's code deploys after the table). */
 const INDEX_NOT_READY = /backfilling global secondary index/i;
 
 interface SdkErrorFields {

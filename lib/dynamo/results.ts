@@ -1,5 +1,4 @@
-// What every store answers besides its own results: the same words for an outage and for a thing
-// that is not there, whichever table it reads.
+// What every store answers besides its own results: an outage, and a thing that is not there.
 
 /** The store is throttling or unreachable after the client's bounded retries. */
 export type Unavailable = { outcome: 'unavailable'; cause: unknown };

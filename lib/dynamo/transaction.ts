@@ -14,12 +14,8 @@ import { isCancelledForNow } from '#lib/dynamo/errors.ts';
 const TRANSACTION_ATTEMPTS = 5;
 
 /**
- * Writes `items` all or none: the index of the item whose condition failed, if one did. A
- * transaction cancelled by another on the same item (two creates of one caller: both change its
- * count), or throttled, is sent again after a random wait (the SDK retries neither), and after
- * TRANSACTION_ATTEMPTS its cancellation is thrown, an outage to unavailableOr. A cancelled
- * transaction wrote nothing, so sending it again is safe; the SDK's own retry of a request that
- * timed out is too, with the idempotency token it gives every TransactWriteItems.
+ * Writes `items` all or none: the index of the item whose condition failed, if one did. A cancelled
+ * transaction wrote nothing, so it is sent again safely; the last cancellation is thrown (an outage).
  */
 export const writeTogether = async (
   client: DynamoDBDocumentClient,

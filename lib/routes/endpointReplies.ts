@@ -40,7 +40,7 @@ export const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 export const HOST_UNRESOLVED =
   "The url's host could not be resolved just now: retry in a few seconds";
 
-/** Why `url` may not be registered (shape, scheme, addresses): 400; 503 if the host is unresolved. */
+/** Why `url` may not be registered (shape, scheme, address): 400; 503 if unresolved now. */
 export const urlRefusal = async (
   url: string,
   policy: EndpointPolicy,
