@@ -3,24 +3,18 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDbSettings, StoreSettings } from '#lib/config/store.ts';
 
-export const createDocumentClient = ({
-  endpoint,
-  region,
-  maxAttempts,
-  connectTimeoutMs,
-  requestTimeoutMs,
-}: DynamoDbSettings): DynamoDBDocumentClient =>
+export const createDocumentClient = (settings: DynamoDbSettings): DynamoDBDocumentClient =>
   DynamoDBDocumentClient.from(
     new DynamoDBClient({
-      region,
-      maxAttempts,
+      region: settings.region,
+      maxAttempts: settings.maxAttempts,
       requestHandler: {
-        connectionTimeout: connectTimeoutMs,
-        requestTimeout: requestTimeoutMs,
+        connectionTimeout: settings.connectTimeoutMs,
+        requestTimeout: settings.requestTimeoutMs,
         // without it the SDK only logs a warning and keeps waiting on a silent connection
         throwOnRequestTimeout: true,
       },
-      ...(endpoint ? { endpoint } : {}),
+      ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
     }),
     // an optional field left unset is absent from the item, as it is from the value
     { marshallOptions: { removeUndefinedValues: true } },
