@@ -27,31 +27,27 @@ interface UpdateOfPlant {
   signal: AbortSignal;
 }
 
+const invalid = (message: string): Reply => ({
+  status: 400,
+  message,
+  metric: 'ValidationFailures',
+});
+
 /** Updates the caller's plant with `changes`, only at the version If-Match names (when given). */
 export const updatePlant = async (
   plantStore: Pick<PlantStore, 'update'>,
   { id, bodyId, ifMatch: header, owner, signal }: UpdateOfPlant,
   changes: PlantChanges,
 ): Promise<Reply> => {
-  if (bodyId !== undefined && bodyId !== id) {
-    return { status: 400, message: otherIdMessage(bodyId, id), metric: 'ValidationFailures' };
-  }
+  if (bodyId !== undefined && bodyId !== id) return invalid(otherIdMessage(bodyId, id));
   const ifMatch = parseIfMatch(header);
-  if (ifMatch === 'malformed') {
-    return {
-      status: 400,
-      message: 'If-Match must be * or the ETag of the plant as read, such as "1"',
-      metric: 'ValidationFailures',
-    };
-  }
+  if (ifMatch === 'malformed')
+    return invalid('If-Match must be * or the ETag of the plant as read, such as "1"');
   const expectedVersions = ifMatch && !ifMatch.any ? versionsOf(ifMatch.tags) : undefined;
-  if (expectedVersions && expectedVersions.length > MAX_IF_MATCH_VERSIONS) {
-    return {
-      status: 400,
-      message: `If-Match lists more than ${MAX_IF_MATCH_VERSIONS} entity tags: send the one ETag the plant was read with`,
-      metric: 'ValidationFailures',
-    };
-  }
+  if (expectedVersions && expectedVersions.length > MAX_IF_MATCH_VERSIONS)
+    return invalid(
+      `If-Match lists more than ${MAX_IF_MATCH_VERSIONS} entity tags: send the one ETag the plant was read with`,
+    );
   const result = await plantStore.update(id, owner, { changes, expectedVersions }, { signal });
   switch (result.outcome) {
     case 'updated':
