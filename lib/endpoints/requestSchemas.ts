@@ -26,9 +26,7 @@ const events = /* @__PURE__ */ (() =>
         error: (issue) =>
           `events must hold event types, each ${eventRule}: ${JSON.stringify(issue.input)} is none`,
       }),
-      {
-        error: `events must be an array of event types, each ${eventRule}`,
-      },
+      { error: `events must be an array of event types, each ${eventRule}` },
     )
     .check(
       z.minLength(
