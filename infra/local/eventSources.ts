@@ -13,10 +13,7 @@ export const invoker = (lambdaPort: number, name: string) => async (event: unkno
   return text ? JSON.parse(text) : null;
 };
 
-/**
- * The event sources as serverless.yml deploys them: the stream's batches and retries, the retry
- * queue's batches, visibility and redrive (infra/webhooks.yml), so the local run behaves alike.
- */
+/** The event sources' batches, retries, visibility timeouts and redrives, as deployed. */
 export const deployedEventSources = () => {
   const service = yamlOf('serverless.yml');
   // serverless.yml's functions are a list: the routes' (generated from a file), then the others

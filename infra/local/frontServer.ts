@@ -34,11 +34,8 @@ export const startFrontServer = async ({ port, apiPort, page }: FrontServerOptio
   const hosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     if (!hosts.has(req.headers.host ?? '')) {
-      return refuse(
-        res,
-        421,
-        `This server answers only as http://127.0.0.1:${port}: use that address.`,
-      );
+      const only = `This server answers only as http://127.0.0.1:${port}: use that address.`;
+      return refuse(res, 421, only);
     }
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     const name = path.replace(/^\/docs\//, '');

@@ -1,12 +1,8 @@
-// How a local server (the webhook receiver, the front server, the JWKS server of the tests and
-// the bench) listens on this machine alone, and stops.
+// How a local server (webhook receiver, front server, tests' JWKS server) listens here only.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/**
- * `server` listening on 127.0.0.1, on `port` or one the OS picks: the port, and a stop that closes
- * its open connections too, so that a stop never waits on a client's keep-alive.
- */
+/** `server` on 127.0.0.1:`port` (or one the OS picks); its stop never waits on a keep-alive. */
 export const listenLocally = async (server: Server, port = 0) => {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -36,10 +36,8 @@ export const spawnOffline = (
   return offline;
 };
 
-/**
- * Resolves once serverless-offline serves the functions (it bundles them first), so that PORT
- * opens only then: a script waiting for the port waits for the API, and never meets our answer.
- */
+// Once serverless-offline serves (it bundles first): PORT opens only then, so a script waiting
+// for it waits for the API.
 export const untilOfflineServes = async (offline: ChildProcess, ports: number[]) => {
   for (const port of ports) {
     await untilListening({

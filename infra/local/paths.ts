@@ -16,11 +16,8 @@ export const dynamoDbLocalDir = resolve(repoRoot, '.local', 'dynamodb-local');
 export const localDataDir = (env: NodeJS.ProcessEnv = process.env) =>
   resolve(repoRoot, env.PLANTS_LOCAL_DATA || resolve(repoRoot, '.local', 'data'));
 
-/**
- * The functions' environment of the npm start running on `dataDir` (its tables, key, DynamoDB Local,
- * webhook receiver, secret and queues) and AWS_ENDPOINT_URL_LAMBDA, kept there while it runs: `sls
- * invoke local --stage local` (infra/local/stageParams.cjs) and `npm run webhooks:redrive` read it.
- */
+/** The functions' environment of the npm start running on `dataDir`, kept there while it runs, for
+ * `sls invoke local --stage local` (stageParams.cjs) and `npm run webhooks:redrive`. */
 export const runningEnvPath = (dataDir: string) => resolve(dataDir, 'running-env.json');
 
 /** What runningEnvPath holds; undefined when no npm start runs on `dataDir`. */

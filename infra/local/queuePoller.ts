@@ -1,8 +1,7 @@
-// An SQS queue read the way Lambda's event source mapping reads it (ReportBatchItemFailures on),
-// for the local run and the tests: up to batchSize messages a poll, given to the function as an
-// SQSEvent, one invocation at a time. The messages the answer lists as failures are left to come
-// back after their visibility timeout, the others deleted; a function error deletes none. An
-// answer Lambda could not read (a failure that names no message of the batch) fails them all.
+// An SQS queue read as Lambda's event source mapping reads it (ReportBatchItemFailures on), for the
+// local run and the tests: up to batchSize messages a poll, one invocation at a time. Batch item
+// failures come back after their visibility timeout, the others are deleted; a function error
+// deletes none, and an answer Lambda could not read (naming no message of the batch) fails all.
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   DeleteMessageCommand,

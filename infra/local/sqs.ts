@@ -1,8 +1,6 @@
-// SQS for `npm start` and the tests: fauxqs, an SQS emulator run in this process, keeping its
-// queues and messages in SQLite in a folder, so that a waiting message survives a restart. It logs
-// nothing and listens on 127.0.0.1 only (patches/fauxqs+*.patch). The queue URLs handed out name
-// its endpoint: fauxqs's own (http://sqs.<region>.localhost:<port>/...) need *.localhost to
-// resolve, which it does not here, and fauxqs finds a queue by the URL's last segment anyway.
+// SQS for `npm start` and the tests: fauxqs in this process, its queues in SQLite so a waiting
+// message survives a restart; on 127.0.0.1 only (patches/fauxqs+*.patch). Queue URLs name its
+// endpoint, as its own need *.localhost to resolve; fauxqs finds a queue by the URL's last segment.
 import { SetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { startFauxqs } from 'fauxqs';
 import { localClientConfig } from './dynamoClient.ts';

@@ -61,6 +61,16 @@ const stopAll = async (exitCode: number) => {
   process.exit(exitCode);
 };
 
+/** A child that stopAll stops; one that exits on its own stops everything. */
+const stopWith = (child: ChildProcess, stopped: string) => {
+  children.push(child);
+  child.once('exit', (code) => {
+    if (stopping) return;
+    process.stderr.write(`npm start: ${stopped} (code ${code}); stopping\n`);
+    void stopAll(1);
+  });
+};
+
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   process.on(signal, () => void stopAll(0));
 }
@@ -83,15 +93,7 @@ try {
   const apiPort = await freePort();
 
   const dynamo = await startDynamoDbLocal({ port: dynamoPort, dataDir: join(dataDir, 'dynamodb') });
-  children.push(dynamo.process);
-  dynamo.process.once('exit', (code) => {
-    if (!stopping) {
-      process.stderr.write(
-        `npm start: DynamoDB Local stopped unexpectedly (code ${code}); stopping\n`,
-      );
-      void stopAll(1);
-    }
-  });
+  stopWith(dynamo.process, 'DynamoDB Local stopped unexpectedly');
   const client = localDynamoClient(dynamo.endpoint);
   await ensureTable(client, 'PlantsTable', PLANTS_TABLE);
   await ensureTable(client, 'WebhooksTable', WEBHOOKS_TABLE);
@@ -119,13 +121,7 @@ try {
 
   say('Starting serverless-offline (bundling the functions)...');
   const offline = spawnOffline({ api: apiPort, lambda: lambdaPort }, functionEnv);
-  children.push(offline);
-  offline.once('exit', (code) => {
-    if (!stopping) {
-      process.stderr.write(`npm start: serverless-offline stopped (code ${code}); stopping\n`);
-      void stopAll(1);
-    }
-  });
+  stopWith(offline, 'serverless-offline stopped');
   await untilOfflineServes(offline, [lambdaPort, apiPort]);
   front = await startFrontServer({
     port: httpPort,

@@ -94,11 +94,8 @@ const addMissingIndexes = async (
   }
 };
 
-/**
- * Turns the table's stream on when the definition has one and the table's is off, or has another
- * view type (a table of an earlier version kept new images only): a stream's view type cannot
- * change, so that one is turned off first, as a deploy replaces it.
- */
+// Turns the stream on when defined and off or of another view type; a view type cannot change, so
+// an older table's stream (new images only) is turned off first, as a deploy replaces it.
 const enableStream = async (
   client: DynamoDBClient,
   { TableName, StreamSpecification: current }: TableDescription,

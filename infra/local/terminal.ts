@@ -1,8 +1,6 @@
-// What `npm start` shows of serverless-offline's output: one line per request and one per webhook
-// attempt, made from the functions' own JSON log lines (the deployed ones, unchanged), warnings
-// and errors marked; serverless-offline's banner, its per-invocation lines and the metrics' EMF
-// documents are left out. `npm start -- --json` shows the JSON lines as deployed instead. A line
-// that is none of these (a bundling error, a crash) is always shown as it is.
+// What `npm start` shows of serverless-offline's output: a line per request and per webhook attempt
+// from the functions' JSON log lines, warnings and errors marked, its banner and EMF documents left
+// out (`--json`: the JSON lines as deployed). Any other line (a bundling error, a crash) as it is.
 
 /** serverless-offline's own lines, which tell a user nothing the ready line does not. */
 const NOISE = [
@@ -58,11 +56,8 @@ const indented = (error: LoggedError): string =>
     .map((line) => `    ${line.trimStart()}`)
     .join('\n');
 
-/**
- * One request: `15:38:21 POST /plants 200 3 ms created plant=1 caller=local-user`. Named by its
- * route, or by its own method and path where the line has them: the route of an unknown path is
- * API Gateway's `$default`, which says nothing of what was asked.
- */
+// One request: `15:38:21 POST /plants 200 3 ms created plant=1 caller=local-user`; by its method
+// and path where it has them, as an unknown path's route is API Gateway's `$default`.
 const requestLine = (log: LogLine) => {
   const error = log.error as { message?: string } | undefined;
   return [
@@ -100,8 +95,7 @@ export const terminalLine = (
   if (NOISE.some((pattern) => pattern.test(line))) return undefined;
   const log = parsed(line);
   if (!log) return line;
-  // a count alone (CloudWatch Embedded Metric Format, below the log level): CloudWatch's, not a
-  // reader's
+  // a count alone (CloudWatch Embedded Metric Format): CloudWatch's, not a reader's
   if (log.message === undefined && '_aws' in log) return json ? line : undefined;
   if (json) return line;
   if (log.route !== undefined && log.status !== undefined) {
@@ -114,9 +108,6 @@ export const terminalLine = (
     return marked(log, webhookLine(log), color);
   }
   // any other log line: its message, and where to see the rest
-  return marked(
-    log,
-    `${clock(log.timestamp)} ${log.message ?? line} (npm start -- --json shows all)`,
-    color,
-  );
+  const text = `${clock(log.timestamp)} ${log.message ?? line} (npm start -- --json shows all)`;
+  return marked(log, text, color);
 };

@@ -18,10 +18,7 @@ export interface ReceivedWebhook {
   receivedAt: number;
 }
 
-/**
- * What to answer a delivery: a status (with headers, such as Retry-After), or 'hang' to keep the
- * sender waiting for nothing.
- */
+/** A delivery's answer: a status (with headers, as Retry-After), or 'hang' to answer nothing. */
 export type Answer = number | 'hang' | { status: number; headers: Record<string, string> };
 
 export interface WebhookReceiver {

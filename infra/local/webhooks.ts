@@ -1,9 +1,6 @@
-// The webhooks in the local run: where the operator's "plant added" deliveries go (WEBHOOK_URL and
-// WEBHOOK_SECRET from the environment, or a receiver on this machine that verifies and prints each
-// one), the queues as deployed (fauxqs, an SQS emulator, kept under the data folder so that a
-// waiting event or a dead letter survives a restart), and the pollers that feed the four functions
-// through serverless-offline the way Lambda's event source mappings would.
-
+// The webhooks in the local run: the operator's deliveries (to WEBHOOK_URL, or a local receiver
+// that verifies and prints each), the queues as deployed (fauxqs, kept under the data folder), and
+// the pollers feeding the functions through serverless-offline as event source mappings would.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,11 +1,9 @@
-// Every attempt of a delivery to a caller's own endpoint, from the endpoint-deliveries queue: the
-// first as soon as the event is queued, each later one when it is due. The endpoint is read each
-// time (deleted: nothing more is sent; disabled: nothing but a ping; its url and secrets as they are
-// now), the POST goes through the address rule (endpointPost.ts), the attempt is recorded, and a
-// failure waits in a new message of the same queue (the schedule, Retry-After), ends when the
-// schedule is used up, or disables the endpoint (410, or 5 days of failures). Each message is one
-// (event, endpoint): one endpoint's failures never hold back another's. A message is handed back
-// (offered again) only when the store or the queue could not do their part.
+// Every attempt of a delivery to a caller's endpoint, from the endpoint-deliveries queue: the
+// endpoint is read each time (deleted: nothing is sent; disabled: only a ping), the POST is
+// SSRF-safe (safePost.ts), the attempt recorded; a failure waits in a new message (schedule,
+// Retry-After), ends the delivery, or disables the endpoint (410, or 5 days of failures). A message
+// is one (event, endpoint): one endpoint's failures never hold back another's. A batch item
+// failure only when the store or the queue could not do their part.
 import type { Context, SQSRecord } from 'aws-lambda';
 import { signingKeys } from '#lib/config/webhook.ts';
 import {
@@ -75,28 +73,20 @@ export const deliverToEndpointHandler = ({
     const endpoint = found.outcome === 'found' ? found.endpoint : undefined;
     if (!endpoint || (endpoint.disabled && type !== PING)) {
       const is = endpoint ? 'disabled' : 'deleted';
-      return logAttempt(
-        'INFO',
-        `endpoint delivery dropped: the endpoint is ${is}`,
-        'EndpointEventsDropped',
-      );
+      const text = `endpoint delivery dropped: the endpoint is ${is}`;
+      return logAttempt('INFO', text, 'EndpointEventsDropped');
     }
     const now = Date.now();
     const headers = webhookHeaders(keysOf(endpoint, now), webhookId, body);
     const answer = await postToEndpoint({ url: endpoint.url, body, headers, timeoutMs }, policy);
-    const { status, error, outcome } =
+    const outcome: DeliveryOutcome =
       'reason' in answer
-        ? {
-            status: undefined,
-            error: answer.reason,
-            outcome: { outcome: 'unreachable', reason: answer.reason } as const,
-          }
-        : {
-            status: answer.status,
-            error:
-              answer.status >= 300 && answer.status < 400 ? 'redirect not followed' : undefined,
-            outcome: statusOutcome(answer.status, answer.retryAfterMs),
-          };
+        ? { outcome: 'unreachable', reason: answer.reason }
+        : statusOutcome(answer.status, answer.retryAfterMs);
+    const status = 'status' in answer ? answer.status : undefined;
+    const redirect = status !== undefined && status >= 300 && status < 400;
+    const error =
+      'reason' in answer ? answer.reason : redirect ? 'redirect not followed' : undefined;
     const at = new Date(now).toISOString();
     await attempts.record(
       endpointId,
@@ -124,15 +114,10 @@ export const deliverToEndpointHandler = ({
       outcome.outcome === 'gone' ? { ...outcome, outcome: 'refused' as const } : outcome;
     const next = nextStep(attempt, failure, schedule);
     // the caller sees its attempts for 14 days, and may resend it
-    if (next.kind === 'deadLetter')
-      return logAttempt(
-        'WARN',
-        'endpoint delivery ended: every attempt failed',
-        'EndpointEventsExhausted',
-        {
-          reason: next.reason,
-        },
-      );
+    if (next.kind === 'deadLetter') {
+      const text = 'endpoint delivery ended: every attempt failed';
+      return logAttempt('WARN', text, 'EndpointEventsExhausted', { reason: next.reason });
+    }
     const dueAt = Date.now() + next.waitMs;
     const reason = describeOutcome(outcome);
     await queue.send([{ ...delivery, attempts: attempt, dueAt, lastError: reason }]);

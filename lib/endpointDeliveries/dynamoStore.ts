@@ -1,10 +1,6 @@
-// The delivery attempts of a caller's endpoint, and the events they delivered, on DynamoDB (the
-// webhooks table): the endpoint's partition deliveriesPartition, an item per attempt sorted by when
-// it started, an item per event for a resend, an item per minute counting its pings and resends
-// (lib/endpoints/keys.ts). Each item carries `expiresAt` for the table's TTL (attempts and
-// events 14 days on, a count when its minute ends); TTL deletes days late, so the reads skip what
-// is past its time themselves.
-//
+// An endpoint's attempts, its events (for a resend) and its per-minute send counts on DynamoDB, in
+// its deliveries partition (lib/endpoints/keys.ts). Each item's `expiresAt` is for the table's TTL,
+// which deletes days late, so the reads skip what is past its time themselves.
 // The DynamoDB actions: record PutItem, list Query, event GetItem, countSend UpdateItem.
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';

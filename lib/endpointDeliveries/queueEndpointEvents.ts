@@ -1,8 +1,6 @@
-// The plant events of callers' own endpoints, from the table's stream: a record is every event
-// whose row fires (lib/plants/eventTypes.ts), each one delivery per endpoint of the plant's owner
-// that is enabled and takes its type, on the endpoint-deliveries queue, where each is attempted on
-// its own (deliverToEndpoint.ts); one given again has the same webhook-id, which its receiver
-// deduplicates.
+// The plant events for callers' endpoints, from the table's stream: each event a record fires
+// (lib/plants/eventTypes.ts) is one delivery per enabled endpoint of the owner taking its type, on
+// the endpoint-deliveries queue; a record given again has the same webhook-id, a receiver dedupes.
 import { createHash } from 'node:crypto';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
@@ -65,15 +63,9 @@ export const queueEndpointEventsHandler = (dependencies: EndpointEventsDependenc
         ({ disabled, events }) => !disabled && events.includes(event.type),
       ),
     }));
+    const dueAt = Date.now();
     const deliveries = targets.flatMap(({ event, to }) =>
-      to.map(
-        ({ id }): EndpointDelivery => ({
-          ...event,
-          endpointId: id,
-          attempts: 0,
-          dueAt: Date.now(),
-        }),
-      ),
+      to.map(({ id }): EndpointDelivery => ({ ...event, endpointId: id, attempts: 0, dueAt })),
     );
     if (deliveries.length === 0) return;
     await queue.send(deliveries);

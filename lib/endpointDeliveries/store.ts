@@ -1,6 +1,5 @@
-// Deliveries to a caller's own webhook endpoints, in domain terms: the message that carries one
-// event to one endpoint through the endpoint-deliveries queue (its first attempt, every later one,
-// a ping, a resend), and the contract of the attempts kept for 14 days. It knows nothing of HTTP.
+// Deliveries to callers' endpoints, in domain terms: the message carrying one event to one endpoint
+// (every attempt, a ping, a resend), and the contract of the attempts kept 14 days. No HTTP here.
 import { randomBytes } from 'node:crypto';
 import type * as z from 'zod/mini';
 import type { StoreCallOptions, Unavailable } from '#lib/dynamo/results.ts';
@@ -55,12 +54,8 @@ export const newWebhookId = () => `msg_${randomBytes(16).toString('base64url')}`
 /** One attempt, as GET /webhooks/{id}/attempts answers it. */
 export type Attempt = z.infer<typeof AttemptSchema>;
 
-/** Where the next page of attempts starts: opaque to callers. */
-export type AttemptsPosition = string;
-
-export type AttemptsPage =
-  | { outcome: 'page'; attempts: Attempt[]; next?: AttemptsPosition }
-  | Unavailable;
+/** `next`: where the next page of attempts starts, opaque to callers. */
+export type AttemptsPage = { outcome: 'page'; attempts: Attempt[]; next?: string } | Unavailable;
 
 /** An event an endpoint was sent, for a resend: its type and body as first delivered. */
 export type SentEvent = Pick<EndpointDelivery, 'type' | 'body'>;
@@ -83,7 +78,7 @@ export interface AttemptStore {
   /** The endpoint's attempts of the last 14 days, newest first. */
   list(
     endpointId: string,
-    page: { limit: number; after?: AttemptsPosition | undefined },
+    page: { limit: number; after?: string | undefined },
     options?: StoreCallOptions,
   ): Promise<AttemptsPage>;
   /** The event `webhookId` as the endpoint was sent it in the last 14 days. */

@@ -21,13 +21,8 @@ const rotated = (
   return [{ secret }, ...(current ? [{ secret: current.secret, expiresAt: keepOldUntil }] : [])];
 };
 
-/**
- * The new list of secrets is made from the one read, and written only if that is still the one
- * stored (the condition compares the lists). A concurrent rotation that wrote in between fails the
- * condition; the item it returns (ReturnValuesOnConditionCheckFailure) is the new starting point,
- * so the list is made again from it without another read. So every rotation answered `rotated` is
- * in the stored list: none overwrites another's new secret.
- */
+// A concurrent rotation fails the write's condition and returns the item it left
+// (ReturnValuesOnConditionCheckFailure): the list is made again from it, without another read.
 export const dynamoRotateEndpointSecret =
   ({ client, table }: DynamoTarget): EndpointStore['rotateSecret'] =>
   async (owner, id, rotation, { signal } = {}) => {

@@ -1,6 +1,5 @@
-// The callers' endpoints on DynamoDB (the webhooks table, keyed as keys.ts says): create, list,
-// get, replace, delete. The count changes in the same transaction as the endpoint it counts, on a
-// condition, so that no number of concurrent creates ever stores one too many.
+// The callers' endpoints on DynamoDB (keys.ts): create, list, get, replace, delete. The count
+// changes in its endpoint's transaction, on a condition: no concurrent creates store one too many.
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { abortable, type DynamoTarget } from '#lib/dynamo/client.ts';
@@ -17,16 +16,11 @@ import {
 export type EndpointAttributes = Omit<StoredEndpoint, 'owner' | 'id'>;
 
 export const toStoredEndpoint = (owner: string, item: Record<string, unknown>): StoredEndpoint => {
-  const {
-    pk: _partition,
-    sk,
-    ...attributes
-  } = item as EndpointAttributes & { pk: string; sk: string };
+  const { pk: _pk, sk, ...attributes } = item as EndpointAttributes & { pk: string; sk: string };
   return { id: sk.slice(ENDPOINT_PREFIX.length), owner, ...attributes };
 };
 
-// One factory per operation, as for the plants (lib/plants/dynamoStore.ts): each function's bundle
-// holds the one it uses, as its role allows only that one's actions.
+// One factory per operation: each function's bundle holds the one its role allows.
 
 export const dynamoCreateEndpoint =
   ({ client, table }: DynamoTarget): EndpointStore['create'] =>

@@ -1,6 +1,5 @@
-// Where a caller's webhook endpoints are in the webhooks table: the caller's partition, an item per
-// endpoint, and one counting them; each endpoint's partition of its deliveries. Written once, for
-// the stores, the attempts' cursor and the bench that seeds and stubs them.
+// The webhooks table's keys, written once for the stores, the attempts' cursor and the bench: the
+// caller's partition (an item per endpoint, one counting them), each endpoint's of its deliveries.
 
 export const ENDPOINT_PREFIX = 'endpoint#';
 

@@ -9,7 +9,7 @@ export const MAX_DESCRIPTION_CHARACTERS = 256;
 
 const eventRule = `one of ${EVENT_TYPES.join(', ')}`;
 
-const url = /* @__PURE__ */ (() =>
+export const url = /* @__PURE__ */ (() =>
   z
     .string({ error: 'url is required: an absolute https URL' })
     .check(wellFormed('url'))
@@ -19,16 +19,14 @@ const url = /* @__PURE__ */ (() =>
       examples: ['https://hooks.example.com/plants'],
     }))();
 
-const events = /* @__PURE__ */ (() =>
+export const events = /* @__PURE__ */ (() =>
   z
     .array(
       z.enum(EVENT_TYPES, {
         error: (issue) =>
           `events must hold event types, each ${eventRule}: ${JSON.stringify(issue.input)} is none`,
       }),
-      {
-        error: `events must be an array of event types, each ${eventRule}`,
-      },
+      { error: `events must be an array of event types, each ${eventRule}` },
     )
     .check(
       z.minLength(
@@ -45,7 +43,7 @@ const events = /* @__PURE__ */ (() =>
       examples: [['plant.added', 'plant.deleted']],
     }))();
 
-const description = /* @__PURE__ */ (() =>
+export const description = /* @__PURE__ */ (() =>
   z
     .string({ error: 'description must be a string' })
     .check(
@@ -60,7 +58,7 @@ const description = /* @__PURE__ */ (() =>
       examples: ['Our shop'],
     }))();
 
-const disabled = /* @__PURE__ */ (() =>
+export const disabled = /* @__PURE__ */ (() =>
   z.boolean({ error: 'disabled must be true or false' }).register(z.globalRegistry, {
     description:
       'Whether nothing is sent to it. The service disables an endpoint that answered 410 or failed every attempt for 5 days; false enables it again.',
@@ -126,9 +124,6 @@ export const EventPath = /* @__PURE__ */ (() =>
         examples: ['msg_p5jXN8AQM9LWM0D4loKWxJ'],
       }),
   }))();
-
-/** The fields an endpoint is answered with, as they are sent (answerSchemas.ts). */
-export { description, disabled, events, url };
 
 // The document's names, for the generator only: a bundle drops the whole call (pure, result unread)
 /* @__PURE__ */ (() =>

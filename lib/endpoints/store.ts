@@ -1,6 +1,5 @@
-// A caller's own webhook endpoints, in domain terms: the store's contract. It knows nothing of
-// HTTP. An endpoint belongs to its owner (the caller who registered it); another caller's endpoint
-// is, to every method, an endpoint that is not there.
+// A caller's webhook endpoints, in domain terms: the store's contract, no HTTP. To every method,
+// another caller's endpoint (not its owner's, who registered it) is one that is not there.
 import { randomBytes } from 'node:crypto';
 import type * as z from 'zod/mini';
 import type { NotFound, StoreCallOptions, Unavailable } from '#lib/dynamo/results.ts';
@@ -75,10 +74,7 @@ export interface EndpointStore {
     content: EndpointContent,
     options?: StoreCallOptions,
   ): Promise<OneEndpointResult<'replaced'>>;
-  /**
-   * Makes `secret` the current one; the one it replaces signs beside it until `keepOldUntil`;
-   * one already expired is dropped.
-   */
+  /** Makes `secret` current; the one replaced signs until `keepOldUntil`; an expired one goes. */
   rotateSecret(
     owner: string,
     id: string,

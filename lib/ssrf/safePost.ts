@@ -121,11 +121,7 @@ const checkedAddresses = async (
   return addresses;
 };
 
-/**
- * At registration (POST and PUT /webhooks), once the shape rule accepted `url`: why its addresses
- * are refused (a 400's message), by the very check of every attempt; or, when the host could not
- * be resolved just now, that it is unsettled (a 503: the caller retries).
- */
+/** At registration, as every attempt checks: url's addresses refused (400), or unsettled (503). */
 export const urlAddressProblem = async (
   url: string,
   policy: EndpointPolicy,
@@ -145,10 +141,7 @@ export interface EndpointRequest {
   timeoutMs: number;
 }
 
-/**
- * What the endpoint answered: its status (a 3xx too, as no redirect is followed) with its
- * Retry-After as delivery.ts reads it; or why there is no answer (DeliveryOutcome's `reason`).
- */
+/** The endpoint's status (a 3xx too: no redirect is followed) and Retry-After, or why none came. */
 export type EndpointAnswer = { status: number; retryAfterMs?: number } | { reason: string };
 
 const MAX_ANSWER_BYTES = 1024;
