@@ -9,7 +9,7 @@ import { isIP } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { createLocalJWKSet, createRemoteJWKSet, jwtVerify } from 'jose';
 import { ENDPOINT_PREFIX } from '#lib/endpoints/keys.ts';
-import { EVENT_TYPES } from '#lib/endpoints/store.ts';
+import { EVENT_TYPES } from '#lib/plants/eventTypes.ts';
 
 export { client, table, webhooksTable } from './store.ts';
 

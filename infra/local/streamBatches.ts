@@ -1,6 +1,6 @@
 // One batch of a stream's records as Lambda's event source mapping handles it: a partial failure
 // retried from the first failed record, a function error split in two (bisect), each retry later,
-// then the on-failure destination told (an invocation record) and the records behind go on.
+// then an invocation record sent to the on-failure destination and the records behind go on.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import type { StreamInvocationRecord } from '#lib/webhooks/streamFailures.ts';
@@ -39,7 +39,7 @@ export interface BatchSettings {
   bisectBatchOnFunctionError?: boolean;
   /** Invokes the function; throws when it fails (a function error). */
   invoke: (event: DynamoDBStreamEvent) => Promise<unknown>;
-  /** Lambda's on-failure destination: told of a batch given up after the retries. */
+  /** Lambda's on-failure destination: an invocation record of each batch given up after the retries. */
   onFailure: (batch: FailedBatch) => Promise<void>;
   log: (line: string) => void;
   /** Whether the poller stops: a batch cut short is read again from the checkpoint. */

@@ -1,6 +1,6 @@
 // A webhook receiver on this machine, for `npm start` (without WEBHOOK_URL) and the tests: it
 // verifies each delivery's Standard Webhooks signature with the standardwebhooks package, keeps
-// what it received, and answers what it is told to (200 unless told otherwise).
+// what it received, and answers the status its test sets (200 by default).
 import { createServer } from 'node:http';
 import { text } from 'node:stream/consumers';
 import { Webhook } from 'standardwebhooks';

@@ -2,7 +2,7 @@
 // metadata), so an answer's example and its schema's agree.
 import { Attempt, QueuedDelivery } from '#lib/endpointDeliveries/answerSchemas.ts';
 import { Endpoint, EndpointSecret } from '#lib/endpoints/answerSchemas.ts';
-import { EVENT_TYPES } from '#lib/endpoints/store.ts';
+import { EVENT_TYPES } from '#lib/plants/eventTypes.ts';
 import { IdentifiedPlant } from '#lib/plants/schemas.ts';
 import { exampleOf } from './schemas.ts';
 

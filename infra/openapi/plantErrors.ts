@@ -21,9 +21,9 @@ export const plantErrors = (_entry: unknown, { body }: RouteSchemas): ErrorWordi
         },
       };
 
-/** The 400 of PUT and PATCH: the route's field rule (its note and example), or another id. */
-export const badUpdate = (note: string, fieldRule: ErrorStatus['examples']): ErrorStatus => ({
-  description: `The path id, the body or \`If-Match\` is not valid: the body is missing, not JSON or not an object, breaks a field rule${note}, or carries another id than the path. The message names the field and why.`,
+/** The 400 of PUT and PATCH: the route's field rule (its rule and example), or another id. */
+export const badUpdate = (ruleText: string, fieldRule: ErrorStatus['examples']): ErrorStatus => ({
+  description: `The path id, the body or \`If-Match\` is not valid: the body is missing, not JSON or not an object, breaks a field rule${ruleText}, or carries another id than the path. The message names the field and why.`,
   examples: {
     ...fieldRule,
     otherId: { summary: 'The body names another plant', message: otherIdMessage(2, 1) },

@@ -1,4 +1,4 @@
-// `npm run webhooks:redrive`: the dead letters offered again, as the usage below says.
+// `npm run webhooks:redrive`: the dead-letter queues' messages offered again, as the usage below says.
 import { parseArgs } from 'node:util';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { SQSClient } from '@aws-sdk/client-sqs';
@@ -57,7 +57,7 @@ const { queueUrl, receiver } = (() => {
       queueUrl =
         running[values.stream ? 'STREAM_DEAD_LETTER_QUEUE_URL' : 'WEBHOOK_DEAD_LETTER_QUEUE_URL'];
     }
-    // the dead letters are read here, not written: only the receiver and its secret matter
+    // the dead-letter queue is read here, not written: only the receiver and its secret matter
     const receiver = values.stream
       ? undefined
       : loadConfig(process.env, { receiver: receiverSettings }).receiver;

@@ -82,9 +82,10 @@ const scopesOf = ({ scope, scp }: JWTPayload): string[] => {
   return Array.isArray(scopes) ? scopes.filter((s): s is string => typeof s === 'string') : [];
 };
 
-// The key set a deployment trusts: a local file, or a remote JWKS cached by jose and refetched for an
-// unknown key at most once per cooldown (made-up kids cannot hammer the provider).
-
+/**
+ * The key set a deployment trusts: a local file, or a remote JWKS cached by jose and refetched for an
+ * unknown key at most once per cooldown (made-up kids cannot hammer the provider).
+ */
 export const keySetFrom = (source: KeySource): KeySet => {
   if (source.kind === 'file') {
     // read once: the keys a file gave never change
@@ -105,8 +106,7 @@ export const keySetFrom = (source: KeySource): KeySet => {
 /** A key set, and what it fetched last (for a remote one, a new object with each fetch). */
 export type KeySet = JWTVerifyGetKey & { readonly lastFetched?: { readonly jwks?: unknown } };
 
-// The token's `aud` names this API; Cognito's access tokens name it in `client_id` (aws-jwt-verify).
-
+/** The token's `aud` names this API; Cognito's access tokens name it in `client_id` (aws-jwt-verify). */
 const isForAudience = (payload: JWTPayload, audience: string) => {
   if (payload.aud !== undefined) return [payload.aud].flat().includes(audience);
   return payload.token_use === 'access' && payload.client_id === audience;

@@ -11,9 +11,10 @@ import {
 
 const SECRET_PREFIX = 'whsec_';
 
-// The keys of `whsec_<base64>` secrets separated by spaces (24 to 64 bytes, as Standard Webhooks
-// asks); undefined when any is not one. KeyObjects, made once: HMAC would make one per signature.
-
+/**
+ * The keys of `whsec_<base64>` secrets separated by spaces (24 to 64 bytes, as Standard Webhooks
+ * asks); undefined when any is not one. KeyObjects, made once: HMAC would make one per signature.
+ */
 export const signingKeys = (secrets: string): KeyObject[] | undefined => {
   const keys = secrets
     .split(/\s+/)

@@ -17,7 +17,7 @@ const TRANSACTION_ATTEMPTS = 5;
  * Writes `items` all or none: the index of the item whose condition failed, if one did. A cancelled
  * transaction wrote nothing, so it is sent again safely; the last cancellation is thrown (an outage).
  */
-export const writeTogether = async (
+export const transactWrite = async (
   client: DynamoDBDocumentClient,
   items: NonNullable<TransactWriteCommandInput['TransactItems']>,
   signal: AbortSignal | undefined,

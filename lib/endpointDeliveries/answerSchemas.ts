@@ -1,7 +1,7 @@
 // A delivery as the API answers it, for the OpenAPI document: queued, and its attempts.
 import * as z from 'zod/mini';
 import { PING } from '#lib/endpointDeliveries/store.ts';
-import { EVENT_TYPES } from '#lib/endpoints/store.ts';
+import { EVENT_TYPES } from '#lib/plants/eventTypes.ts';
 import { schemaNames } from '#lib/plants/schemas.ts';
 
 /** The answer of a ping and a resend: the delivery is on its way. */

@@ -51,15 +51,21 @@ export const queueEndpointEventsHandler = (dependencies: EndpointEventsDependenc
   const { endpoints, queue, record: log } = dependencies;
   return streamConsumer(dependencies, async (invocation, record) => {
     const events = plantEventsOf(record);
-    // the events of one change of one plant: one owner
-    const owner = events[0]?.owner;
-    if (owner === undefined)
+    if (events.length === 0)
       throw new NonRetryableError(`stream record ${record.eventID} is no change of a plant`);
-    const found = await endpoints.list(owner);
-    if (found.outcome === 'unavailable') throw found.cause;
+    // each event to its own plant's owner's endpoints only, whatever a row of the table returns
+    const endpointsOf = new Map(
+      await Promise.all(
+        [...new Set(events.map(({ owner }) => owner))].map(async (owner) => {
+          const found = await endpoints.list(owner);
+          if (found.outcome === 'unavailable') throw found.cause;
+          return [owner, found.endpoints] as const;
+        }),
+      ),
+    );
     const targets = events.map((event) => ({
       event,
-      to: found.endpoints.filter(
+      to: (endpointsOf.get(event.owner) ?? []).filter(
         ({ disabled, events }) => !disabled && events.includes(event.type),
       ),
     }));

@@ -4,7 +4,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { abortable, type DynamoTarget } from '#lib/dynamo/client.ts';
 import { unavailableOr } from '#lib/dynamo/errors.ts';
-import { writeTogether } from '#lib/dynamo/transaction.ts';
+import { transactWrite } from '#lib/dynamo/transaction.ts';
 import { callerPartition, countKey, ENDPOINT_PREFIX, endpointKey } from '#lib/endpoints/keys.ts';
 import {
   type EndpointStore,
@@ -28,7 +28,7 @@ export const dynamoCreateEndpoint =
     const { id, ...attributes } = endpoint;
     let failed: number | undefined;
     try {
-      failed = await writeTogether(
+      failed = await transactWrite(
         client,
         [
           {
@@ -152,7 +152,7 @@ export const dynamoDeleteEndpoint =
   async (owner, id, { signal } = {}) => {
     let failed: number | undefined;
     try {
-      failed = await writeTogether(
+      failed = await transactWrite(
         client,
         [
           {

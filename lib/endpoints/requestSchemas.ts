@@ -1,7 +1,8 @@
 // What a caller sends of its own webhook endpoints (API.md: "A caller's own webhook endpoints"):
 // the bodies and paths the routes check. zod/mini, as the plant's schemas.
 import * as z from 'zod/mini';
-import { ENDPOINT_ID, EVENT_TYPES } from '#lib/endpoints/store.ts';
+import { ENDPOINT_ID } from '#lib/endpoints/store.ts';
+import { EVENT_TYPES } from '#lib/plants/eventTypes.ts';
 import { schemaNames, wellFormed } from '#lib/plants/schemas.ts';
 import { MAX_URL_CHARACTERS_TEXT } from '#lib/ssrf/safePost.ts';
 

@@ -4,10 +4,6 @@ import { randomBytes } from 'node:crypto';
 import type * as z from 'zod/mini';
 import type { NotFound, StoreCallOptions, Unavailable } from '#lib/dynamo/results.ts';
 import type { Endpoint as EndpointSchema } from '#lib/endpoints/answerSchemas.ts';
-import { EVENT_TYPES, type EventType } from '#lib/plants/eventTypes.ts';
-
-/** The event types a caller's endpoint may subscribe to (lib/plants/eventTypes.ts). */
-export { EVENT_TYPES, type EventType };
 
 /** An endpoint's id: ep_ and 16 random bytes in base64url, never guessable from another. */
 export const newEndpointId = () => `ep_${randomBytes(16).toString('base64url')}`;

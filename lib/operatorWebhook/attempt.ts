@@ -15,9 +15,10 @@ export interface AttemptDependencies extends Telemetry {
 
 export type EventToDeliver = Pick<WaitingEvent, 'webhookId' | 'plantId' | 'body'>;
 
-// After a failure the event waits in the retry queue or goes to the dead-letter queue; when that
-// cannot keep it, this throws, so its source (stream, queue) offers it again: never lost.
-
+/**
+ * After a failure the event waits in the retry queue or goes to the dead-letter queue; when that
+ * cannot keep it, this throws, so its source (stream, queue) offers it again: never lost.
+ */
 export const attemptDelivery =
   ({ target, schedule, retryQueue, deadLetters, record }: AttemptDependencies) =>
   async (

@@ -2,12 +2,12 @@
 import { NewEndpoint } from '#lib/endpoints/requestSchemas.ts';
 import {
   type EndpointStore,
-  EVENT_TYPES,
   MAX_ENDPOINTS_PER_CALLER,
   newEndpointId,
 } from '#lib/endpoints/store.ts';
 import { jsonRequestBody } from '#lib/http/jsonBody.ts';
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
+import { EVENT_TYPES } from '#lib/plants/eventTypes.ts';
 import {
   endpointsUnavailable,
   endpointView,

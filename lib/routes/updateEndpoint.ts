@@ -1,9 +1,10 @@
 // PUT /webhooks/{id}: replace the endpoint's settings; one left out takes its default, so a PUT
 // enables an endpoint the service disabled unless it says otherwise.
 import { EndpointPath, EndpointUpdate } from '#lib/endpoints/requestSchemas.ts';
-import { type EndpointStore, EVENT_TYPES } from '#lib/endpoints/store.ts';
+import type { EndpointStore } from '#lib/endpoints/store.ts';
 import { jsonRequestBody } from '#lib/http/jsonBody.ts';
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
+import { EVENT_TYPES } from '#lib/plants/eventTypes.ts';
 import { endpointRefusal, endpointView, urlRefusal } from '#lib/routes/endpointReplies.ts';
 import { listedRoute } from '#lib/routes/routeList.ts';
 import type { EndpointPolicy } from '#lib/ssrf/safePost.ts';

@@ -1,6 +1,6 @@
 // What becomes of an event after a failed attempt: it waits in the retry queue (SQS) for the next
 // step of the schedule, or longer when the receiver asked for it with Retry-After; or it ends in
-// the dead letters, when the receiver answered 410 Gone or the schedule is used up. No function
+// the dead-letter queue, when the receiver answered 410 Gone or the schedule is used up. No function
 // sleeps through a wait: the queue keeps the event, durably, until it is due.
 import { ChangeMessageVisibilityCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { MAX_WAIT_MS } from '#lib/config/webhook.ts';
@@ -22,7 +22,7 @@ export interface WaitingEvent {
 
 /**
  * The event a retry queue message holds; an Error for any other message (one sent by hand), which
- * the queue's redrive policy then moves to the dead letters.
+ * the queue's redrive policy then moves to the dead-letter queue.
  */
 export const waitingEventOf = (body: string): WaitingEvent => {
   const event = JSON.parse(body) as Partial<WaitingEvent> | null;

@@ -3,10 +3,10 @@
 // the test's (no lookup leaves this process; no connection is made at registration).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Attempt } from '#lib/endpointDeliveries/store.ts';
-import { EVENT_TYPES } from '#lib/endpoints/store.ts';
 import { sealCursor } from '#lib/http/paging.ts';
 import type { HttpHandler } from '#lib/http/pipeline.ts';
 import type { HttpResponse } from '#lib/http/types.ts';
+import { EVENT_TYPES } from '#lib/plants/eventTypes.ts';
 import { createEndpointHandler, ENDPOINT_LIMIT_MESSAGE } from '#lib/routes/createEndpoint.ts';
 import { deleteEndpointHandler } from '#lib/routes/deleteEndpoint.ts';
 import { HOST_UNRESOLVED, sendsLimitedMessage } from '#lib/routes/endpointReplies.ts';
