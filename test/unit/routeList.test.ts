@@ -1,10 +1,10 @@
 // Every place a new route needs, checked here in seconds (README "Working on it", Add a route):
 // written by hand: its line in lib/routes/routeList.ts, its route file lib/routes/<name>.ts, its
-// handler handlers/<name>.ts, its words infra/openapi/operations/<name>.ts (then `npm run openapi`),
-// its bench floor bench/baseline/<name>.ts and request in bench/requests.mjs, and its row in the
-// README's route table. Everything else follows from its line, and is checked here against it:
-// serverless.yml's function (handler, event, settings, grants), CORS's methods; the deployment test
-// (test/e2e/deployment.test.ts) derives its role's grants from the same line.
+// handler handlers/<name>.ts, its words infra/openapi/operations/<name>.ts (then `npm run openapi`,
+// which writes the README's route table too). Everything else follows from its line, and is checked
+// here against it: serverless.yml's function (handler, event, settings, grants), CORS's methods; the
+// deployment test (test/e2e/deployment.test.ts) derives its role's grants from the same line. Also
+// by hand: its bench floor bench/baseline/<name>.ts and request in bench/requests.mjs.
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -21,6 +21,7 @@ import {
 } from '#lib/routes/routeList.ts';
 import { requests } from '../../bench/requests.mjs';
 import { repoRoot } from '../../infra/local/paths.ts';
+import { README_FILE, readmeWithRouteTable } from '../../infra/openapi/routeTable.ts';
 
 const require = createRequire(import.meta.url);
 type Resolver = (options: {
@@ -126,9 +127,9 @@ describe.each(ROUTE_NAMES)('the route %s', (name) => {
   });
 });
 
-it("the README's route table lists every route of the list, and no other", () => {
-  const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## The API'));
-  const rows = [...section.matchAll(/^\| `([A-Z]+ \/[^`]*)` +\|/gm)].map((row) => row[1]);
+it("the README's route table is the one npm run openapi writes from the route list", async () => {
+  const readme = readFileSync(join(repoRoot, README_FILE), 'utf8');
+  expect(readme, 'run npm run openapi and commit README.md').toBe(await readmeWithRouteTable());
+  const rows = [...readme.matchAll(/^\| `([A-Z]+ \/[^`]*)` \|/gm)].map((row) => row[1]);
   expect(rows.sort()).toEqual(ROUTE_NAMES.map((route) => routeKey(ROUTES[route])).sort());
 });
