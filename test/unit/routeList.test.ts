@@ -3,9 +3,9 @@
 // handler handlers/<name>.ts, its words infra/openapi/operations/<name>.ts (then `npm run openapi`,
 // which writes the README's route table too). Everything else follows from its line, and is checked
 // here against it: serverless.yml's function (handler, event, settings, grants), CORS's methods; the
-// deployment test (test/e2e/deployment.test.ts) derives its role's grants from the same line. Also
-// by hand: its bench floor bench/baseline/<name>.ts and request in bench/requests.mjs.
-import { existsSync, readFileSync } from 'node:fs';
+// deployment test (test/e2e/deployment.test.ts) derives its role's grants from the same line. The
+// bench measures a route once it has a floor and a request (bench/functions.ts); neither is required.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -119,12 +119,6 @@ describe.each(ROUTE_NAMES)('the route %s', (name) => {
     })) as { allowedMethods: string[] };
     expect(allowed.allowedMethods).toContain(ROUTES[name].method);
   });
-
-  it('is measured by the bench: a floor of its own and a request', () => {
-    const floor = join(repoRoot, 'bench', 'baseline', `${name}.ts`);
-    expect(existsSync(floor), `write its bare floor in bench/baseline/${name}.ts`).toBe(true);
-    expect(requests[name], `give it a request in bench/requests.mjs`).toBeTypeOf('function');
-  });
 });
 
 it("the README's route table is the one npm run openapi writes from the route list", async () => {
@@ -132,4 +126,18 @@ it("the README's route table is the one npm run openapi writes from the route li
   expect(readme, 'run npm run openapi and commit README.md').toBe(await readmeWithRouteTable());
   const rows = [...readme.matchAll(/^\| `([A-Z]+ \/[^`]*)` \|/gm)].map((row) => row[1]);
   expect(rows.sort()).toEqual(ROUTE_NAMES.map((route) => routeKey(ROUTES[route])).sort());
+});
+
+it("the bench's floors and requests are each of a function: a route of the list, or a webhook's", () => {
+  // a floor is a file of bench/baseline/ with a handler; the others are what the floors share
+  const baseline = join(repoRoot, 'bench', 'baseline');
+  const floors = readdirSync(baseline).filter(
+    (file) =>
+      file.endsWith('.ts') &&
+      /export const handler\b/.test(readFileSync(join(baseline, file), 'utf8')),
+  );
+  for (const floor of floors) {
+    expect(existsSync(join(repoRoot, 'handlers', floor)), `no function of ${floor}`).toBe(true);
+  }
+  expect(ROUTE_NAMES).toEqual(expect.arrayContaining(Object.keys(requests)));
 });
