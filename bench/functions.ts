@@ -33,9 +33,9 @@ const missingOf = (name: RouteName) =>
   ].join(' and ');
 /** The routes the bench does not measure: those without a floor or a request. */
 export const unmeasured = ROUTE_NAMES.filter((name) => missingOf(name) !== '');
-/** One line naming the routes not measured, each with what to write to measure it. */
-export const notMeasured = (names: readonly RouteName[]) =>
-  `Not measured: ${names.map((name) => `${name} (to measure it, write ${missingOf(name)})`).join('; ')}.`;
+/** The routes not measured, each with what to write to measure it. */
+export const toMeasure = (names: readonly RouteName[]) =>
+  names.map((name) => `${name} (to measure it, write ${missingOf(name)})`).join('; ');
 
 export const functions: FunctionName[] = [
   ...ROUTE_NAMES.filter((name) => !unmeasured.includes(name)),
@@ -51,7 +51,8 @@ export const kindsNamed = (only: string | undefined): Kind[] => {
   if (only === undefined) return [...kinds];
   const names = only.split(',');
   const notYet = unmeasured.filter((name) => names.includes(name));
-  if (notYet.length > 0) throw new Error(`--only: ${notMeasured(notYet)}`);
+  if (notYet.length > 0)
+    throw new Error(`--only: the bench does not measure ${toMeasure(notYet)}.`);
   const unknown = names.filter((name) => !(kinds as readonly string[]).includes(name));
   if (unknown.length > 0)
     throw new Error(

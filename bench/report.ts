@@ -6,9 +6,9 @@ import { repoRoot } from '../infra/local/paths.ts';
 import {
   type Kind,
   kinds,
-  notMeasured,
   OBSERVED_FLOOR,
   PEERS_KIND,
+  toMeasure,
   unmeasured,
 } from './functions.ts';
 import { elapsed, settings } from './settings.ts';
@@ -118,7 +118,7 @@ export const report = (figures: Figures) => {
     );
   }
   // last, so that a route new to the list is not missed in a table that has no row of it
-  if (unmeasured.length > 0) out(notMeasured(unmeasured));
+  if (unmeasured.length > 0) out(`Not measured: ${toMeasure(unmeasured)}.`);
 };
 
 /**

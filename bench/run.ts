@@ -21,7 +21,15 @@ import { startStack } from './stack.ts';
 import { writeTokens } from './tokens.ts';
 
 const { values } = parseArgs({ options: { only: { type: 'string' } } });
-const measured = kindsNamed(values.only);
+const measured = (() => {
+  try {
+    return kindsNamed(values.only);
+  } catch (error) {
+    // a name to correct, not a fault of the bench: its message alone
+    console.error((error as Error).message);
+    process.exit(2);
+  }
+})();
 /** What to stop at the end, pushed as it starts (the last started stops first). */
 const stops: (() => unknown)[] = [];
 try {
