@@ -1,11 +1,16 @@
 // The functions the bench measures, each by its name (bench/probe.mjs's kinds): every route of the
-// route list, the operator's webhook's two (its first attempt, from the stream; its later ones,
-// from the retry queue) and the two of callers' own endpoints (the stream's events queued for the
-// owner's endpoints; each attempt of one delivery, from the endpoint-deliveries queue), and the
-// stream's on-failure destination's (a batch given up read back and set aside); and, as
-// `<function>:large`, the fan-out and delivery functions with a plant near the 64 KiB body limit
-// (bench/plant.mjs).
-import { ROUTE_NAMES } from '#lib/routes/routeList.ts';
+// route list that has a floor (bench/baseline/<name>.ts) and a request (bench/requests.mjs), the
+// operator's webhook's two (its first attempt, from the stream; its later ones, from the retry
+// queue) and the two of callers' own endpoints (the stream's events queued for the owner's
+// endpoints; each attempt of one delivery, from the endpoint-deliveries queue), and the stream's
+// on-failure destination's (a batch given up read back and set aside); and, as `<function>:large`,
+// the fan-out and delivery functions with a plant near the 64 KiB body limit (bench/plant.mjs). A
+// route without its floor or request is not measured, and the report says what to write.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROUTE_NAMES, type RouteName } from '#lib/routes/routeList.ts';
+import { repoRoot } from '../infra/local/paths.ts';
+import { requests } from './requests.mjs';
 
 const WEBHOOK_FUNCTIONS = [
   'deliverPlantAdded',
@@ -15,10 +20,28 @@ const WEBHOOK_FUNCTIONS = [
   'keepFailedStreamRecords',
 ] as const;
 const LARGE = ['deliverPlantAdded', 'queueEndpointEvents', 'deliverToEndpoint'] as const;
-export const functions = [...ROUTE_NAMES, ...WEBHOOK_FUNCTIONS] as const;
-export type FunctionName = (typeof functions)[number];
-export const kinds = [...functions, ...LARGE.map((name) => `${name}:large` as const)] as const;
-export type Kind = (typeof kinds)[number];
+export type FunctionName = RouteName | (typeof WEBHOOK_FUNCTIONS)[number];
+export type Kind = FunctionName | `${(typeof LARGE)[number]}:large`;
+
+/** What a route lacks to be measured, as what to write: '' when it has its floor and request. */
+const missingOf = (name: RouteName) =>
+  [
+    ...(existsSync(join(repoRoot, 'bench', 'baseline', `${name}.ts`))
+      ? []
+      : [`its bare floor in bench/baseline/${name}.ts`]),
+    ...(requests[name] ? [] : ['its request in bench/requests.mjs']),
+  ].join(' and ');
+/** The routes the bench does not measure: those without a floor or a request. */
+export const unmeasured = ROUTE_NAMES.filter((name) => missingOf(name) !== '');
+/** The routes not measured, each with what to write to measure it. */
+export const toMeasure = (names: readonly RouteName[]) =>
+  names.map((name) => `${name} (to measure it, write ${missingOf(name)})`).join('; ');
+
+export const functions: FunctionName[] = [
+  ...ROUTE_NAMES.filter((name) => !unmeasured.includes(name)),
+  ...WEBHOOK_FUNCTIONS,
+];
+export const kinds: Kind[] = [...functions, ...LARGE.map((name) => `${name}:large` as const)];
 /** The function a kind measures: `queueEndpointEvents:large` is queueEndpointEvents. */
 export const functionOf = (kind: Kind) => kind.replace(/:large$/, '') as FunctionName;
 /** Whether the kind's plant is the large one. */
@@ -27,6 +50,9 @@ export const isLarge = (kind: Kind) => kind.endsWith(':large');
 export const kindsNamed = (only: string | undefined): Kind[] => {
   if (only === undefined) return [...kinds];
   const names = only.split(',');
+  const notYet = unmeasured.filter((name) => names.includes(name));
+  if (notYet.length > 0)
+    throw new Error(`--only: the bench does not measure ${toMeasure(notYet)}.`);
   const unknown = names.filter((name) => !(kinds as readonly string[]).includes(name));
   if (unknown.length > 0)
     throw new Error(

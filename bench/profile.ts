@@ -13,12 +13,17 @@ import { ensureLocalKeys } from '../infra/local/keys.ts';
 import { repoRoot } from '../infra/local/paths.ts';
 import { startJwksServer } from '../test/support/jwksServer.ts';
 import { buildBundles } from './bundles.ts';
-import { functionOf, type Kind, kinds } from './functions.ts';
+import { functionOf, type Kind, kinds, toMeasure, unmeasured } from './functions.ts';
 import { functionEnv } from './measure.ts';
 import { say } from './settings.ts';
 import { writeTokens } from './tokens.ts';
 
 const [kind, count = '5000'] = process.argv.slice(2) as [Kind | undefined, string?];
+const notYet = unmeasured.filter((name) => name === kind);
+if (notYet.length > 0) {
+  say(`The bench does not measure ${toMeasure(notYet)}.`);
+  process.exit(2);
+}
 if (!kind || !kinds.includes(kind)) {
   say(`Which function? npm run bench:profile -- <${kinds.join('|')}> [invocations]`);
   process.exit(2);

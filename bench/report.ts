@@ -3,7 +3,14 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../infra/local/paths.ts';
-import { type Kind, kinds, OBSERVED_FLOOR, PEERS_KIND } from './functions.ts';
+import {
+  type Kind,
+  kinds,
+  OBSERVED_FLOOR,
+  PEERS_KIND,
+  toMeasure,
+  unmeasured,
+} from './functions.ts';
 import { elapsed, settings } from './settings.ts';
 import type { FunctionFigures, PeerFigures, Spread } from './stats.ts';
 
@@ -110,6 +117,8 @@ export const report = (figures: Figures) => {
       `Against the previous run (${previous?.measuredAt}): every ratio within ±${Math.abs(largest.by).toFixed(3)}; the largest move ${sign}${largest.by.toFixed(3)} (${largest.name}).`,
     );
   }
+  // last, so that a route new to the list is not missed in a table that has no row of it
+  if (unmeasured.length > 0) out(`Not measured: ${toMeasure(unmeasured)}.`);
 };
 
 /**

@@ -1,6 +1,7 @@
 // `npm run bench`: every function against a bare baseline of its own job (bench/baseline/<name>.ts:
 // the same jose verification, the same DynamoDB command or webhook delivery; no Middy, Zod or
-// Powertools), both built with serverless.yml's esbuild settings. For each function: bundle bytes;
+// Powertools), both built with serverless.yml's esbuild settings; a route without its baseline or
+// its request (bench/requests.mjs) is named last, not measured. For each function: bundle bytes;
 // cold start (a fresh process per run, ours and the baseline in turn, its dependencies stubbed in
 // another process); warm p50 with the dependencies stubbed in process (CPU only), for new callers
 // and for one repeat caller; warm p50 with DynamoDB Local (or, for the webhook, a receiver in
@@ -20,7 +21,15 @@ import { startStack } from './stack.ts';
 import { writeTokens } from './tokens.ts';
 
 const { values } = parseArgs({ options: { only: { type: 'string' } } });
-const measured = kindsNamed(values.only);
+const measured = (() => {
+  try {
+    return kindsNamed(values.only);
+  } catch (error) {
+    // a name to correct, not a fault of the bench: its message alone
+    console.error((error as Error).message);
+    process.exit(2);
+  }
+})();
 /** What to stop at the end, pushed as it starts (the last started stops first). */
 const stops: (() => unknown)[] = [];
 try {

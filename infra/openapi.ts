@@ -1,11 +1,12 @@
-// `npm run openapi`: writes openapi.yaml, the published contract, from the Zod schemas, and the
-// client types the end-to-end tests use (test/support/plantStoreApi.d.ts) from it.
+// `npm run openapi`: writes openapi.yaml, the published contract, from the Zod schemas; from it, the
+// e2e tests' client types (test/support/plantStoreApi.d.ts) and README.md's route table.
 // `npm run openapi -- --check`: fails when a committed file differs from what it would write.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from './local/paths.ts';
 import { CLIENT_TYPES_FILE, clientTypes } from './openapi/clientTypes.ts';
 import { OPENAPI_FILE, openApiYaml } from './openapi/document.ts';
+import { README_FILE, readmeWithRouteTable } from './openapi/routeTable.ts';
 
 const args = process.argv.slice(2);
 const unknown = args.filter((arg) => arg !== '--check');
@@ -20,6 +21,7 @@ let stale = false;
 for (const [name, generated] of [
   [OPENAPI_FILE, document],
   [CLIENT_TYPES_FILE, await clientTypes(document)],
+  [README_FILE, await readmeWithRouteTable()],
 ] as const) {
   const file = join(repoRoot, name);
   if (existsSync(file) && readFileSync(file, 'utf8') === generated) {

@@ -1,11 +1,11 @@
 // Every place a new route needs, checked here in seconds (README "Working on it", Add a route):
 // written by hand: its line in lib/routes/routeList.ts, its route file lib/routes/<name>.ts, its
-// handler handlers/<name>.ts, its words infra/openapi/operations/<name>.ts (then `npm run openapi`),
-// its bench floor bench/baseline/<name>.ts and request in bench/requests.mjs, and its row in the
-// README's route table. Everything else follows from its line, and is checked here against it:
-// serverless.yml's function (handler, event, settings, grants), CORS's methods; the deployment test
-// (test/e2e/deployment.test.ts) derives its role's grants from the same line.
-import { existsSync, readFileSync } from 'node:fs';
+// handler handlers/<name>.ts, its words infra/openapi/operations/<name>.ts (then `npm run openapi`,
+// which writes the README's route table too). Everything else follows from its line, and is checked
+// here against it: serverless.yml's function (handler, event, settings, grants), CORS's methods; the
+// deployment test (test/e2e/deployment.test.ts) derives its role's grants from the same line. The
+// bench measures a route once it has a floor and a request (bench/functions.ts); neither is required.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -21,6 +21,7 @@ import {
 } from '#lib/routes/routeList.ts';
 import { requests } from '../../bench/requests.mjs';
 import { repoRoot } from '../../infra/local/paths.ts';
+import { README_FILE, readmeWithRouteTable } from '../../infra/openapi/routeTable.ts';
 
 const require = createRequire(import.meta.url);
 type Resolver = (options: {
@@ -118,17 +119,25 @@ describe.each(ROUTE_NAMES)('the route %s', (name) => {
     })) as { allowedMethods: string[] };
     expect(allowed.allowedMethods).toContain(ROUTES[name].method);
   });
-
-  it('is measured by the bench: a floor of its own and a request', () => {
-    const floor = join(repoRoot, 'bench', 'baseline', `${name}.ts`);
-    expect(existsSync(floor), `write its bare floor in bench/baseline/${name}.ts`).toBe(true);
-    expect(requests[name], `give it a request in bench/requests.mjs`).toBeTypeOf('function');
-  });
 });
 
-it("the README's route table lists every route of the list, and no other", () => {
-  const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## The API'));
-  const rows = [...section.matchAll(/^\| `([A-Z]+ \/[^`]*)` +\|/gm)].map((row) => row[1]);
+it("the README's route table is the one npm run openapi writes from the route list", async () => {
+  const readme = readFileSync(join(repoRoot, README_FILE), 'utf8');
+  expect(readme, 'run npm run openapi and commit README.md').toBe(await readmeWithRouteTable());
+  const rows = [...readme.matchAll(/^\| `([A-Z]+ \/[^`]*)` \|/gm)].map((row) => row[1]);
   expect(rows.sort()).toEqual(ROUTE_NAMES.map((route) => routeKey(ROUTES[route])).sort());
+});
+
+it("the bench's floors and requests are each of a function: a route of the list, or a webhook's", () => {
+  // a floor is a file of bench/baseline/ with a handler; the others are what the floors share
+  const baseline = join(repoRoot, 'bench', 'baseline');
+  const floors = readdirSync(baseline).filter(
+    (file) =>
+      file.endsWith('.ts') &&
+      /export const handler\b/.test(readFileSync(join(baseline, file), 'utf8')),
+  );
+  for (const floor of floors) {
+    expect(existsSync(join(repoRoot, 'handlers', floor)), `no function of ${floor}`).toBe(true);
+  }
+  expect(ROUTE_NAMES).toEqual(expect.arrayContaining(Object.keys(requests)));
 });
