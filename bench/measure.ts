@@ -25,6 +25,7 @@ import {
   OBSERVED_FLOOR,
   PEERS_KIND,
 } from './functions.ts';
+import type { Metered } from './meter.ts';
 import { prepareRun } from './seed.ts';
 import { elapsed, say, settings, WARM_UP } from './settings.ts';
 import { PLANTS_TABLE, type Stack, WEBHOOKS_TABLE } from './stack.ts';
@@ -35,6 +36,7 @@ import {
   peerFiguresOf,
   type Runs,
   record,
+  usage,
 } from './stats.ts';
 
 const execute = promisify(execFile);
@@ -168,31 +170,48 @@ export const measureFunctions = async (
       settings.storeInvocations,
       withTheStore,
     );
-    const peakRssMb = {
+    const memory = {
       ours: await peakRss(subject, subject.pair.ours, withTheStore),
       baseline: await peakRss(subject, subject.pair.baseline, withTheStore),
     };
     subject.progress('peak RSS', 1, 1);
     const bundle = { ours: size(subject.pair.ours), baseline: size(subject.pair.baseline) };
+    const usageOf = (name: string, metered?: Metered) =>
+      usage({
+        warm: warmCpu.more[name],
+        cold: cold && {
+          firstResponseMs:
+            (name === 'baseline' ? cold.runs.ours.baseline : cold.runs[name]?.ours) ?? [],
+          importMs: cold.importMs[name] ?? [],
+        },
+        metered,
+      });
     figures[kind] = {
       ...figuresOf({
         bundle,
-        cold: cold?.ours,
-        warmCpu: warmCpu.ours,
-        repeatCaller: repeatCaller?.ours,
-        warmStore: warmStore.ours,
-        peakRssMb,
+        cold: cold?.runs.ours,
+        warmCpu: warmCpu.runs.ours,
+        repeatCaller: repeatCaller?.runs.ours,
+        warmStore: warmStore.runs.ours,
+        peakRssMb: { ours: memory.ours.peakRssMb, baseline: memory.baseline.peakRssMb },
       }),
+      usage: {
+        ours: usageOf('ours', memory.ours.metered),
+        baseline: usageOf('baseline', memory.baseline.metered),
+      },
       ...(peerBundles
         ? {
             peers: Object.fromEntries(
               comparisons.map((peer) => [
                 peer,
-                peerFiguresOf({
-                  bundle: { ours: size(peerBundles[peer]), baseline: bundle.baseline },
-                  cold: cold?.[peer] ?? newRuns(),
-                  warmCpu: warmCpu[peer] ?? newRuns(),
-                }),
+                {
+                  ...peerFiguresOf({
+                    bundle: { ours: size(peerBundles[peer]), baseline: bundle.baseline },
+                    cold: cold?.runs[peer] ?? newRuns(),
+                    warmCpu: warmCpu.runs[peer] ?? newRuns(),
+                  }),
+                  usage: usageOf(peer),
+                },
               ]),
             ),
           }
@@ -239,21 +258,31 @@ const recorder = (names: string[]) => {
 const coldStarts = async ({ kind, pair, progress }: Subject, env: Env) => {
   const bundles = bundlesOf(pair, true);
   const { runs, add } = recorder(bundles.map(([name]) => name));
+  /** Each bundle's import (its init), per run: the part Lambda runs with burst CPU. */
+  const importMs: Record<string, number[]> = {};
   const count = pair.peers ? settings.peersColdRuns : settings.coldRuns;
   for (let run = 0; run < count; run++) {
     const firstResponseMs: Record<string, number> = {};
     for (let k = 0; k < bundles.length; k++) {
       const [name, bundle] = bundles[(run + k) % bundles.length] ?? ['', ''];
-      const result = await probe<{ firstResponseMs: number }>(['cold', kind, bundle], env);
+      const result = await probe<{ importMs: number; firstResponseMs: number }>(
+        ['cold', kind, bundle],
+        env,
+      );
       firstResponseMs[name] = result.firstResponseMs;
+      importMs[name] = [...(importMs[name] ?? []), result.importMs];
     }
     add(firstResponseMs);
     if ((run + 1) % 5 === 0 || run + 1 === count) {
       progress('cold starts', run + 1, count);
     }
   }
-  return runs;
+  return { runs, importMs };
 };
+
+/** What a warm process tells of each bundle besides its p50, per run (bench/probe.mjs). */
+const WARM_FIGURES = ['p99Ms', 'meanMs', 'logBytes', 'responseBytes'] as const;
+type WarmFigure = (typeof WARM_FIGURES)[number];
 
 /** All in one process, invoked in turn; the one loaded first rotates too. */
 const warmRuns = async (
@@ -268,20 +297,25 @@ const warmRuns = async (
   const { warmUp, count } = invocationsOf(kind, invocations);
   const bundles = bundlesOf(pair, withPeers);
   const { runs, add } = recorder(bundles.map(([name]) => name));
+  const more: Record<string, Record<WarmFigure, number[]>> = {};
   for (let run = 0; run < processes; run++) {
     const ids = freshIds();
     const given = await prepareStore(subject, env, Object.values(ids), warmUp + count);
     const order: [string, string][] = bundles.map(
       (_, k) => bundles[(run + k) % bundles.length] ?? ['', ''],
     );
-    const result = await probe<{ p50Ms: number[] }>(
+    const result = await probe<{ p50Ms: number[] } & Record<WarmFigure, number[]>>(
       ['warm', kind, String(count), ...order.map(([, bundle]) => bundle)],
       { ...env, ...ids, ...given, BENCH_WARM_UP: String(warmUp) },
     );
     add(Object.fromEntries(order.map(([name], k) => [name, result.p50Ms[k] ?? 0])));
+    for (const [k, [name]] of order.entries()) {
+      more[name] ??= { p99Ms: [], meanMs: [], logBytes: [], responseBytes: [] };
+      for (const figure of WARM_FIGURES) more[name][figure].push(result[figure][k] ?? 0);
+    }
     progress(what, run + 1, processes);
   }
-  return runs;
+  return { runs, more };
 };
 
 /** A process's invocations, its warm-up's and those measured: a large plant's kind makes fewer. */
@@ -290,18 +324,41 @@ const invocationsOf = (kind: Kind, count: number) => {
   return { warmUp: Math.ceil(WARM_UP * share), count: Math.ceil(count * share) };
 };
 
-/** One bundle alone, with the heap of a 128 MB function. */
+/**
+ * One bundle alone, with the heap of a 128 MB function, its AWS calls through the meter: its peak
+ * RSS, and what it asked of AWS per invocation.
+ */
 const peakRss = async (subject: Subject, bundle: string, env: Env) => {
   const ids = freshIds();
   const { warmUp, count } = invocationsOf(subject.kind, settings.memoryInvocations);
   const given = await prepareStore(subject, env, [ids.BENCH_FIRST_ID], warmUp + count);
+  subject.stack.meter.take();
   const result = await probe<{ peakRssMb: number }>(
     ['memory', subject.kind, String(count), bundle],
-    { ...env, ...ids, ...given, BENCH_WARM_UP: String(warmUp) },
+    { ...env, ...meteredEnv(subject.stack), ...ids, ...given, BENCH_WARM_UP: String(warmUp) },
     HEAP_OF_A_128_MB_FUNCTION,
   );
-  return result.peakRssMb;
+  return {
+    peakRssMb: result.peakRssMb,
+    metered: perInvocation(subject.stack.meter.take(), warmUp + count),
+  };
 };
+
+/** DynamoDB's and SQS's URLs pointed at the meter (bench/meter.ts), the queues' too. */
+const meteredEnv = ({ stubs, meter }: Stack): Env => ({
+  DYNAMODB_ENDPOINT: meter.url,
+  ...Object.fromEntries(
+    Object.entries(stubs)
+      .filter(([name]) => name === 'AWS_ENDPOINT_URL_SQS' || name.endsWith('_QUEUE_URL'))
+      .map(([name, url]) => [name, url.replace(new URL(url).origin, meter.url)]),
+  ),
+});
+
+/** A run's counts divided among its invocations. */
+const perInvocation = (metered: Metered, invocations: number): Metered =>
+  JSON.parse(JSON.stringify(metered), (_, value) =>
+    typeof value === 'number' ? value / invocations : value,
+  );
 
 /**
  * What a run with the store needs stored first (bench/seed.ts), for `count` invocations a bundle;

@@ -250,18 +250,41 @@ const context = {
   functionName: 'bench',
   getRemainingTimeInMillis: () => 60_000,
 };
-/** A function under test: its handler and the next plant id it uses. */
+/** Bytes written to stdout and stderr: what CloudWatch Logs would ingest of the function's own. */
+let written = 0;
+for (const stream of [process.stdout, process.stderr]) {
+  const write = stream.write.bind(stream);
+  stream.write = (chunk, ...more) => {
+    written += Buffer.byteLength(chunk);
+    return write(chunk, ...more);
+  };
+}
+/**
+ * A function under test: its handler, the next plant id it uses, and what its invocations wrote to
+ * the logs and answered (a route's body and headers), in bytes.
+ */
 const load = async (bundle, firstId) => ({
   handler: (await import(pathToFileURL(bundle).href)).handler,
   nextId: firstId,
+  logBytes: 0,
+  responseBytes: 0,
 });
 const invoke = async (subject) => {
+  const writtenBefore = written;
   // a context of its own, as Lambda hands each invocation
   const response = await subject.handler(eventOf(subject.nextId++), { ...context });
+  subject.logBytes += written - writtenBefore;
   const ok = batchEvents[functionName]
     ? response?.batchItemFailures?.length === 0
     : response?.statusCode >= 200 && response?.statusCode < 300;
   if (!ok) throw new Error(`${kind}: unexpected answer ${JSON.stringify(response)}`);
+  return response;
+};
+/** Counts a route's answer, body and headers, once its time is taken. */
+const answered = (subject, response) => {
+  if (!batchEvents[functionName])
+    subject.responseBytes +=
+      Buffer.byteLength(response.body ?? '') + JSON.stringify(response.headers ?? {}).length;
 };
 const report = (figures) => writeFileSync(env.BENCH_RESULT_FILE, JSON.stringify(figures));
 const firstId = Number(env.BENCH_FIRST_ID ?? 1);
@@ -287,12 +310,21 @@ if (mode === 'cold') {
     for (let k = 0; k < subjects.length; k++) {
       const s = (i + k) % subjects.length;
       const started = performance.now();
-      await invoke(subjects[s]);
+      const response = await invoke(subjects[s]);
       if (i >= WARM_UP) latencies[s].push(performance.now() - started);
+      answered(subjects[s], response);
     }
   }
-  const p50 = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
-  report({ p50Ms: latencies.map(p50) });
+  const sorted = latencies.map((values) => values.sort((a, b) => a - b));
+  const invocations = WARM_UP + n;
+  report({
+    p50Ms: sorted.map((values) => values[Math.floor(values.length / 2)]),
+    p99Ms: sorted.map((values) => values[Math.floor((values.length - 1) * 0.99)]),
+    meanMs: latencies.map((values) => values.reduce((a, b) => a + b, 0) / values.length),
+    // per invocation, the warm-up's included
+    logBytes: subjects.map(({ logBytes }) => logBytes / invocations),
+    responseBytes: subjects.map(({ responseBytes }) => responseBytes / invocations),
+  });
 } else if (mode === 'memory') {
   const n = Number(rest[0]);
   const subject = await load(rest[1], firstId);

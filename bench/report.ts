@@ -3,6 +3,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../infra/local/paths.ts';
+import { reportCost } from './cost/report.ts';
 import {
   type Kind,
   kinds,
@@ -30,7 +31,7 @@ interface Move {
 }
 const resultsFile = join(repoRoot, 'bench', 'results.json');
 
-export const report = (figures: Figures) => {
+export const report = (figures: Figures, writeBudget = false) => {
   const measured = kinds.flatMap((kind) => {
     const f = figures[kind];
     return f ? [[kind, f] as const] : [];
@@ -101,7 +102,6 @@ export const report = (figures: Figures) => {
   ];
   // a run of some functions (--only) would leave the others' figures out
   const complete = measured.length === kinds.length;
-  if (complete) writeFileSync(resultsFile, `${JSON.stringify(results, null, 2)}\n`);
 
   printTable(measured, worstOf, results.peakRssMb);
   out(
@@ -117,8 +117,21 @@ export const report = (figures: Figures) => {
       `Against the previous run (${previous?.measuredAt}): every ratio within ±${Math.abs(largest.by).toFixed(3)}; the largest move ${sign}${largest.by.toFixed(3)} (${largest.name}).`,
     );
   }
+  const { cost, overBudget } = reportCost(figures, complete, writeBudget);
+  if (complete) writeFileSync(resultsFile, `${JSON.stringify({ ...results, cost }, null, 2)}\n`);
+  for (const line of overBudget) out(line);
   // last, so that a route new to the list is not missed in a table that has no row of it
   if (unmeasured.length > 0) out(`Not measured: ${toMeasure(unmeasured)}.`);
+  return { overBudget };
+};
+
+/** The cost again from bench/results.json's figures (`--cost`), written back beside them. */
+export const recost = (writeBudget = false) => {
+  const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as { functions: Figures };
+  const { cost, overBudget } = reportCost(results.functions, true, writeBudget);
+  writeFileSync(resultsFile, `${JSON.stringify({ ...results, cost }, null, 2)}\n`);
+  for (const line of overBudget) out(line);
+  return { overBudget };
 };
 
 /**

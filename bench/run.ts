@@ -11,16 +11,30 @@
 // bench/results.json, and says how far each ratio moved from the previous run's. The create's peers
 // (bench/peers/: Powertools' event handler, Hono, Express) and its observed floor run in its cold
 // and warm CPU runs too, each as a ratio to the create's floor. `-- --only <name,...>`: those
-// functions alone, bench/results.json left as it was.
+// functions alone, bench/results.json left as it was. The cost of a million of each route and event
+// (bench/cost/), checked against bench/cost-budget.json; `-- --cost`: the cost again from
+// bench/results.json's figures, nothing measured (after a change of price, memory or logging);
+// `-- --write-budget`: this run's cost as the budget.
 import { parseArgs } from 'node:util';
 import { kindsNamed } from './functions.ts';
 import { buildFunctions, measureFunctions } from './measure.ts';
-import { report } from './report.ts';
+import { recost, report } from './report.ts';
 import { seedStore } from './seed.ts';
 import { startStack } from './stack.ts';
 import { writeTokens } from './tokens.ts';
 
-const { values } = parseArgs({ options: { only: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    only: { type: 'string' },
+    cost: { type: 'boolean' },
+    'write-budget': { type: 'boolean' },
+  },
+});
+if (values.cost) {
+  // a route that costs more than its budget fails the bench (the line naming it is printed)
+  if (recost(values['write-budget']).overBudget.length > 0) process.exitCode = 1;
+  process.exit();
+}
 const measured = (() => {
   try {
     return kindsNamed(values.only);
@@ -37,7 +51,12 @@ try {
   await seedStore(stack);
   const tokensFile = await writeTokens(stack.work, stack.keys);
   const bundles = await buildFunctions(stack.work);
-  report(await measureFunctions(stack, tokensFile, bundles, measured));
+  const { overBudget } = report(
+    await measureFunctions(stack, tokensFile, bundles, measured),
+    values['write-budget'],
+  );
+  // a route that costs more than its budget fails the bench (the line naming it is printed)
+  if (overBudget.length > 0) process.exitCode = 1;
 } finally {
   for (const stop of stops.reverse()) await stop();
 }

@@ -1,6 +1,6 @@
 // What the functions run against, on this machine: DynamoDB Local (in memory) with the plants
-// table and the webhooks table, the signing keys behind a JWKS URL, and DynamoDB and a webhook
-// receiver stubbed in a process of their own.
+// table and the webhooks table, the signing keys behind a JWKS URL, DynamoDB and SQS stubbed in a
+// process of their own, and the meter (bench/meter.ts), which is also the webhooks' receiver.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -16,6 +16,7 @@ import { repoRoot } from '../infra/local/paths.ts';
 import { ensureTable } from '../infra/local/tables.ts';
 import { startJwksServer } from '../test/support/jwksServer.ts';
 import { stubItems } from './endpointItems.ts';
+import { startMeter } from './meter.ts';
 import { say } from './settings.ts';
 
 export const PLANTS_TABLE = 'plants-bench';
@@ -33,6 +34,8 @@ export interface Stack {
    * WEBHOOK_URL, the receiver the caller's endpoints point at.
    */
   stubs: Record<string, string> & { WEBHOOK_URL: string };
+  /** The proxy the memory runs' AWS calls go through, counted; its /hooks is the receiver. */
+  meter: Awaited<ReturnType<typeof startMeter>>;
 }
 
 /** Starts the stack, pushing each part's stop onto `stops` as soon as the part is up. */
@@ -62,12 +65,17 @@ export const startStack = async (stops: (() => unknown)[]): Promise<Stack> => {
   const [stubsLine] = (await once(createInterface({ input: stubsProcess.stdout }), 'line')) as [
     string,
   ];
+  const stubs = JSON.parse(stubsLine) as Stack['stubs'];
+  const meter = await startMeter(dynamo.endpoint, stubs.AWS_ENDPOINT_URL_SQS ?? '');
+  stops.push(() => meter.stop());
   return {
     work,
     dynamoEndpoint: dynamo.endpoint,
     dynamoClient,
     keys,
     jwksUrl: jwks.url,
-    stubs: JSON.parse(stubsLine) as Stack['stubs'],
+    // every webhook POST of the bench to the meter's receiver, which counts its bytes
+    stubs: { ...stubs, WEBHOOK_URL: meter.receiver },
+    meter,
   };
 };

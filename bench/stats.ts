@@ -1,5 +1,6 @@
 // The bench's summaries: a median with its interquartile range, and ratios rounded for reading;
 // one function's runs summed up as its figures.
+import type { Metered } from './meter.ts';
 
 export interface Spread {
   median: number;
@@ -64,6 +65,40 @@ export const peerFiguresOf = (measured: {
   },
 });
 
+/**
+ * What one invocation uses, as AWS bills it (bench/cost/): its warm CPU time (new callers, the
+ * dependencies stubbed), its cold start and the import within it (medians over runs), the bytes it
+ * writes to its log and answers, and, from the memory runs, what it asked of AWS (bench/meter.ts).
+ */
+export interface Usage {
+  cpuMeanMs: number;
+  cpuP99Ms: number;
+  coldStartMs?: number;
+  importMs?: number;
+  logBytes: number;
+  responseBytes: number;
+  metered?: Metered;
+}
+const median = (values: number[]) => spread(values).median;
+export const usage = ({
+  warm,
+  cold,
+  metered,
+}: {
+  warm:
+    | { meanMs: number[]; p99Ms: number[]; logBytes: number[]; responseBytes: number[] }
+    | undefined;
+  cold: { firstResponseMs: number[]; importMs: number[] } | undefined;
+  metered: Metered | undefined;
+}): Usage => ({
+  cpuMeanMs: median(warm?.meanMs ?? []),
+  cpuP99Ms: median(warm?.p99Ms ?? []),
+  ...(cold ? { coldStartMs: median(cold.firstResponseMs), importMs: median(cold.importMs) } : {}),
+  logBytes: median(warm?.logBytes ?? []),
+  responseBytes: median(warm?.responseBytes ?? []),
+  ...(metered ? { metered } : {}),
+});
+
 export interface FunctionFigures {
   bundle: { ours: number; baseline: number; oursGzip: number; baselineGzip: number };
   coldStartMs?: { ours: Spread; baseline: Spread };
@@ -71,7 +106,8 @@ export interface FunctionFigures {
   repeatCallerWarmCpuP50Ms?: { ours: Spread; baseline: Spread };
   warmStoreP50Ms: { ours: Spread; baseline: Spread };
   peakRssMb: { ours: number; baseline: number };
-  peers?: Record<string, PeerFigures>;
+  usage?: { ours: Usage; baseline: Usage };
+  peers?: Record<string, PeerFigures & { usage?: Usage }>;
   ratios: {
     bundle: number;
     bundleGzip: number;

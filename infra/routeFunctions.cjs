@@ -36,12 +36,15 @@ module.exports = async ({ resolveVariable }) => {
       ],
     };
   };
+  // the memory the bench's figures chose where it is not the provider's (README, "Cost")
+  const memorySizes = (await resolveVariable('self:custom.memorySize')) ?? {};
   const functions = {};
   for (const [name, route] of Object.entries(ROUTES)) {
     const { method, path, tables, queues: sends = [], settings = [] } = route;
     const queues = sends.map((queue) => QUEUES[queue]);
     functions[name] = {
       handler: `handlers/${name}.handler`,
+      ...(memorySizes[name] ? { memorySize: memorySizes[name] } : {}),
       environment: await settingsOf(
         tables,
         queues.map((queue) => queue.settings),

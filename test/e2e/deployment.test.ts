@@ -15,7 +15,18 @@ import {
   type RouteEntry,
   routeKey,
 } from '#lib/routes/routeList.ts';
-import { repoRoot } from '../../infra/local/paths.ts';
+import { repoRoot, yamlOf } from '../../infra/local/paths.ts';
+
+/** The memory serverless.yml gives a function: its own, a route's (custom.memorySize), the provider's. */
+const memoryOf = (name: string): number => {
+  const { provider, custom, functions } = yamlOf('serverless.yml') as {
+    provider: { memorySize: number };
+    custom: { memorySize: Record<string, number> };
+    functions: (string | Record<string, { memorySize?: number }>)[];
+  };
+  const own = Object.assign({}, ...functions.filter((f) => typeof f === 'object'));
+  return own[name]?.memorySize ?? custom.memorySize[name] ?? provider.memorySize;
+};
 
 const run = promisify(execFile);
 
@@ -622,14 +633,25 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
           'KeepFailedStreamRecords',
         ].includes(name),
     ),
-  )('sizes %s: 256 MB, and a timeout above the store retry bound', (name) => {
+  )('sizes %s as the bench chose, with a timeout above the store retry bound', (name) => {
+    const route = `${name.charAt(0).toLowerCase()}${name.slice(1)}`;
     expect(resource(stage, `${name}LambdaFunction`).Properties).toMatchObject({
       Runtime: 'nodejs24.x',
-      MemorySize: 256,
+      MemorySize: memoryOf(route),
       Timeout: 10,
       Environment: { Variables: { LOG_LEVEL: 'INFO', METRICS_NAMESPACE: 'PlantStore' } },
     });
   });
+
+  it.each(Object.keys(FUNCTION_GRANTS))(
+    "logs %s's lines, but not Lambda's own START, END and REPORT",
+    (name) => {
+      expect(resource(stage, `${name}LambdaFunction`).Properties.LoggingConfig).toEqual({
+        LogFormat: 'JSON',
+        SystemLogLevel: 'WARN',
+      });
+    },
+  );
 
   it('throttles the HTTP API, with limits of its own per stage', () => {
     expect(resource(stage, 'HttpApiStage').Properties.DefaultRouteSettings).toEqual(

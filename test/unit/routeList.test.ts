@@ -52,8 +52,11 @@ describe('serverless.yml', () => {
       'self:custom.environment.endpointDeliveryQueue': { ENDPOINT_DELIVERY_QUEUE_URL: 'queue-url' },
       'self:custom.environment.endpointUrls': { WEBHOOK_ALLOW_PRIVATE_URLS: 'false' },
     };
+    // one route given a memory of its own, the others the provider's
+    const memorySizes = { pingEndpoint: 1024 };
     const generated = await routeFunctions({
       resolveVariable: async (name) => {
+        if (name === 'self:custom.memorySize') return memorySizes;
         expect(Object.keys(settings)).toContain(name);
         return settings[name];
       },
@@ -76,6 +79,7 @@ describe('serverless.yml', () => {
       const used = Object.keys(tables) as Table[];
       return {
         handler: `handlers/${name}.handler`,
+        ...(name === 'pingEndpoint' ? { memorySize: 1024 } : {}),
         environment: Object.assign(
           {},
           settings['self:custom.environment.route'],

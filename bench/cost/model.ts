@@ -1,0 +1,205 @@
+// What a million of each route and event cost on AWS (us-east-1, arm64, on-demand, no free tier),
+// split by service, from what the bench measured of one invocation (bench/stats.ts's Usage) and
+// the prices and assumptions of bench/cost/prices.ts. A function's time: its warm CPU time scaled
+// by the CPU share of its memory, each AWS call at its stated latency, a receiver's answer; a cold
+// start's share billed too (its init with burst CPU, its first invocation at the memory's share).
+import type { Metered } from '../meter.ts';
+import type { Usage } from '../stats.ts';
+import { ASSUMPTIONS as A, PRICES as P } from './prices.ts';
+
+/** The services a bill is split by, in the chart's order, each with its colour (Okabe–Ito). */
+export const SERVICES = [
+  { key: 'apiGateway', label: 'API Gateway', color: '#E69F00' },
+  { key: 'lambdaRequests', label: 'Lambda requests', color: '#56B4E9' },
+  { key: 'lambdaDuration', label: 'Lambda duration', color: '#0072B2' },
+  { key: 'dynamodb', label: 'DynamoDB', color: '#009E73' },
+  { key: 'sqs', label: 'SQS', color: '#F0E442' },
+  { key: 'logs', label: 'CloudWatch Logs', color: '#D55E00' },
+  { key: 'dataTransfer', label: 'Data transfer out', color: '#CC79A7' },
+] as const;
+export type Service = (typeof SERVICES)[number]['key'];
+/** Dollars per million, by service. */
+export type Bill = Record<Service, number>;
+
+/** The memory sizes each function is modelled at: 1,769 MB is one full vCPU. */
+export const MEMORY_SIZES = [128, 256, 512, 1024, 1769] as const;
+/** What a function must keep at the memory chosen: its modelled warm p99 and cold start, in ms. */
+export const LIMITS = { warmP99Ms: 50, coldStartMs: 400 } as const;
+
+/** How a function is invoked: by API Gateway, by a stream (whose reads are free) or by a queue. */
+export type Trigger = 'http' | 'stream' | 'queue';
+
+const GB = 2 ** 30;
+const MILLION = 1e6;
+const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+const NONE: Metered = {
+  dynamoCalls: {},
+  dynamoWaits: 0,
+  sqsWaits: 0,
+  readUnits: 0,
+  writeUnits: 0,
+  indexWriteUnits: 0,
+  sqsCalls: {},
+  sqsRequests: 0,
+  receiverPosts: 0,
+  receiverBytes: 0,
+};
+const meteredOf = (usage: Usage) => usage.metered ?? NONE;
+
+/** The invocation's `usage` with what a failed attempt does beside the measured one. */
+export const withMore = (usage: Usage, more: Partial<Metered>): Usage => {
+  const m = meteredOf(usage);
+  const counts = (a: Record<string, number>, b: Record<string, number> = {}) =>
+    Object.fromEntries(
+      [...new Set([...Object.keys(a), ...Object.keys(b)])].map((k) => [
+        k,
+        (a[k] ?? 0) + (b[k] ?? 0),
+      ]),
+    );
+  return {
+    ...usage,
+    metered: {
+      dynamoCalls: counts(m.dynamoCalls, more.dynamoCalls),
+      sqsCalls: counts(m.sqsCalls, more.sqsCalls),
+      dynamoWaits: m.dynamoWaits + (more.dynamoWaits ?? 0),
+      sqsWaits: m.sqsWaits + (more.sqsWaits ?? 0),
+      readUnits: m.readUnits + (more.readUnits ?? 0),
+      writeUnits: m.writeUnits + (more.writeUnits ?? 0),
+      indexWriteUnits: m.indexWriteUnits + (more.indexWriteUnits ?? 0),
+      sqsRequests: m.sqsRequests + (more.sqsRequests ?? 0),
+      receiverPosts: m.receiverPosts + (more.receiverPosts ?? 0),
+      receiverBytes: m.receiverBytes + (more.receiverBytes ?? 0),
+    },
+  };
+};
+
+const cpuShare = (memoryMb: number) => Math.min(1, memoryMb / A.fullVcpuMb.value);
+/**
+ * The time the function waits on DynamoDB and SQS: each wait (calls made together are one) at its
+ * mean, or one at its p99.
+ */
+const awsWaitMs = (usage: Usage, at: 'mean' | 'p99') => {
+  const m = meteredOf(usage);
+  const dynamo = m.dynamoWaits;
+  const sqs = m.sqsWaits;
+  const mean = dynamo * A.dynamoCallMs.value + sqs * A.sqsCallMs.value;
+  if (at === 'mean') return mean;
+  // two calls at their tail at once is a 1 in 10,000 invocation: one call's tail makes the p99
+  const tails = [
+    dynamo > 0 ? A.dynamoCallP99Ms.value - A.dynamoCallMs.value : 0,
+    sqs > 0 ? A.sqsCallP99Ms.value - A.sqsCallMs.value : 0,
+  ];
+  return mean + Math.max(...tails);
+};
+/** A warm invocation's modelled p99, in ms: the receiver's answer is the receiver's, not ours. */
+export const warmP99Ms = (usage: Usage, memoryMb: number) =>
+  usage.cpuP99Ms / cpuShare(memoryMb) + awsWaitMs(usage, 'p99');
+/** A warm invocation's mean duration, in ms, the receiver's answer included (it is billed). */
+const warmMeanMs = (usage: Usage, memoryMb: number) =>
+  usage.cpuMeanMs / cpuShare(memoryMb) +
+  awsWaitMs(usage, 'mean') +
+  meteredOf(usage).receiverPosts * A.receiverMs.value;
+/**
+ * A cold start's modelled first answer, in ms: the init (the bundle's import) with burst CPU, the
+ * first invocation at the memory's share, its calls, and a route's fetch of the key set (a
+ * receiver's answer is the receiver's, not ours: billed apart).
+ */
+export const coldStartMs = (usage: Usage, memoryMb: number, trigger: Trigger) => {
+  const importMs = usage.importMs ?? 0;
+  const first = (usage.coldStartMs ?? usage.cpuMeanMs) - importMs;
+  const initShare = A.initCpuBurst.value === 1 ? 1 : cpuShare(memoryMb);
+  return (
+    importMs / initShare +
+    first / cpuShare(memoryMb) +
+    awsWaitMs(usage, 'mean') +
+    (trigger === 'http' ? A.keySetFetchMs.value : 0)
+  );
+};
+const billedMs = (ms: number) =>
+  Math.ceil(ms / A.billingGranularityMs.value) * A.billingGranularityMs.value;
+
+/** What serverless.yml sets for a function: its memory, and whether Lambda's lines are logged. */
+export interface Deployed {
+  memoryMb: number;
+  /** The bytes Lambda writes per invocation: none when loggingConfig drops its INFO lines. */
+  platformLogBytes: number;
+}
+
+/** A million invocations of a function using `usage`, deployed so, in dollars by service. */
+export const billOf = (
+  usage: Usage,
+  trigger: Trigger,
+  { memoryMb, platformLogBytes }: Deployed,
+): Bill => {
+  const m = meteredOf(usage);
+  const cold = A.coldStartShare.value;
+  // a cold invocation bills its whole first answer: its init too, since August 2025
+  const unbilledInit = A.initBilled.value === 1 ? 0 : (usage.importMs ?? 0);
+  const firstMs = coldStartMs(usage, memoryMb, trigger) - unbilledInit;
+  const ms =
+    (1 - cold) * billedMs(warmMeanMs(usage, memoryMb)) +
+    cold * billedMs(firstMs + m.receiverPosts * A.receiverMs.value);
+  // a queue's poller receives each message (each 64 KB of it a request) and deletes it
+  const messageChunks = Math.max(1, Math.ceil(m.receiverBytes / A.sqsChunkBytes.value));
+  const polled = trigger === 'queue' ? messageChunks + 1 : 0;
+  const each: Bill = {
+    // an HTTP API request is metered in 512 KB steps
+    apiGateway:
+      trigger === 'http'
+        ? Math.max(1, Math.ceil(usage.responseBytes / A.apiGatewayMeterBytes.value)) *
+          P.apiGatewayRequest.usd
+        : 0,
+    lambdaRequests: P.lambdaRequest.usd,
+    lambdaDuration: (ms / 1000) * (memoryMb / 1024) * P.lambdaGbSecond.usd,
+    dynamodb:
+      m.readUnits * P.dynamoReadRequestUnit.usd + m.writeUnits * P.dynamoWriteRequestUnit.usd,
+    sqs: (m.sqsRequests + polled) * P.sqsRequest.usd,
+    logs: ((usage.logBytes + platformLogBytes) / GB) * P.logsIngestedGb.usd,
+    dataTransfer: ((usage.responseBytes + m.receiverBytes) / GB) * P.dataTransferOutGb.usd,
+  };
+  return scaled(each, MILLION);
+};
+
+export const scaled = (bill: Bill, by: number) =>
+  Object.fromEntries(SERVICES.map(({ key }) => [key, bill[key] * by])) as Bill;
+export const added = (...bills: Bill[]) =>
+  Object.fromEntries(SERVICES.map(({ key }) => [key, sum(bills.map((b) => b[key]))])) as Bill;
+export const total = (bill: Bill) => sum(SERVICES.map(({ key }) => bill[key]));
+
+/** A function at one memory size: a million's cost, its modelled warm p99 and cold start. */
+export interface AtMemory {
+  memoryMb: number;
+  usdPerMillion: number;
+  warmP99Ms: number;
+  coldStartMs: number;
+}
+export const atEachMemory = (usage: Usage, trigger: Trigger, deployed: Deployed): AtMemory[] =>
+  MEMORY_SIZES.map((memoryMb) => ({
+    memoryMb,
+    usdPerMillion: total(billOf(usage, trigger, { ...deployed, memoryMb })),
+    warmP99Ms: warmP99Ms(usage, memoryMb),
+    coldStartMs: coldStartMs(usage, memoryMb, trigger),
+  }));
+/** What a p99 must gain for the memory that buys it, where no size is within the limits. */
+export const WORTH_MS = 10;
+/**
+ * The cheapest size within LIMITS that holds the function's peak RSS. Where none is (its AWS calls'
+ * own tail passes the p99 limit), the cheapest whose p99 is within WORTH_MS of the largest size's
+ * and whose cold start is within the limit (or near the largest's): more memory buys too little.
+ */
+export const cheapest = (sizes: AtMemory[], peakRssMb: number): AtMemory | undefined => {
+  const holding = sizes.filter((s) => s.memoryMb > peakRssMb);
+  const full = holding[holding.length - 1];
+  const within = holding.filter(
+    (s) => s.warmP99Ms < LIMITS.warmP99Ms && s.coldStartMs < LIMITS.coldStartMs,
+  );
+  const nearFull = holding.filter(
+    (s) =>
+      full !== undefined &&
+      s.warmP99Ms <= full.warmP99Ms + WORTH_MS &&
+      s.coldStartMs < Math.max(LIMITS.coldStartMs, full.coldStartMs + WORTH_MS),
+  );
+  return [...(within.length > 0 ? within : nearFull)].sort(
+    (a, b) => a.usdPerMillion - b.usdPerMillion || a.memoryMb - b.memoryMb,
+  )[0];
+};

@@ -1,0 +1,313 @@
+// The cost of a million of each route and event at the deployed settings (serverless.yml's memory),
+// each function's cost and modelled latency at each memory size and the cheapest within the
+// limits, and the create's peers' cost: printed, returned for bench/results.json, and on a
+// complete run drawn (bench/cost-routes.svg, bench/cost-events.svg) and written into README's "Cost". The budget check fails
+// the bench when a row costs more than 5% over bench/cost-budget.json.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROUTE_NAMES, ROUTES } from '#lib/routes/routeList.ts';
+import { METRIC_NAMES } from '#lib/telemetry.ts';
+import { repoRoot, yamlOf } from '../../infra/local/paths.ts';
+import { type FunctionName, functions, type Kind, PEERS_KIND } from '../functions.ts';
+import type { FunctionFigures, Usage } from '../stats.ts';
+import { costChart } from './chart.ts';
+import {
+  type AtMemory,
+  added,
+  atEachMemory,
+  type Bill,
+  billOf,
+  cheapest,
+  type Deployed,
+  LIMITS,
+  MEMORY_SIZES,
+  SERVICES,
+  scaled,
+  type Trigger,
+  total,
+  withMore,
+} from './model.ts';
+import { ASSUMPTIONS, PRICES, STREAM_READS_FREE } from './prices.ts';
+
+type Figures = Partial<Record<Kind, FunctionFigures>>;
+
+/** What a failed attempt does beside the delivered one the bench measures, as the code does it. */
+const FAILED_ATTEMPT = {
+  // lib/operatorWebhook/attempt.ts: the event waits in the retry queue
+  deliverPlantAdded: { sqsCalls: { SendMessage: 1 }, sqsWaits: 1, sqsRequests: 1 },
+  // lib/endpointDeliveries/deliverToEndpoint.ts: the endpoint marked failing (one small
+  // UpdateItem), the next attempt's message sent
+  deliverToEndpoint: {
+    dynamoCalls: { UpdateItem: 1 },
+    dynamoWaits: 1,
+    writeUnits: 1,
+    sqsCalls: { SendMessage: 1 },
+    sqsWaits: 1,
+    sqsRequests: 1,
+  },
+} as const;
+
+/**
+ * Each function as serverless.yml deploys it: what invokes it (a route API Gateway, the others
+ * their stream or queue), its memory (its own memorySize, a route's in custom.memorySize, or the
+ * provider's), and Lambda's START, END and REPORT lines unless loggingConfig sends only WARN up.
+ */
+export const deployedSettings = (): Record<FunctionName, Deployed & { trigger: Trigger }> => {
+  const {
+    provider,
+    custom,
+    functions: declared,
+  } = yamlOf('serverless.yml') as {
+    provider: { memorySize: number; logs?: { lambda?: { systemLogLevel?: string } } };
+    custom: { memorySize?: Record<string, number> };
+    functions: (string | Record<string, { memorySize?: number; events?: object[] }>)[];
+  };
+  const own = Object.assign({}, ...declared.filter((f) => typeof f === 'object'));
+  const platformLogBytes =
+    provider.logs?.lambda?.systemLogLevel === 'WARN' ? 0 : ASSUMPTIONS.platformLogBytes.value;
+  const triggerOf = (name: FunctionName): Trigger => {
+    const source = Object.keys(own[name]?.events?.[0] ?? {})[0];
+    return source === 'stream' ? 'stream' : source === 'sqs' ? 'queue' : 'http';
+  };
+  return Object.fromEntries(
+    functions.map((name) => [
+      name,
+      {
+        trigger: triggerOf(name),
+        memoryMb: own[name]?.memorySize ?? custom.memorySize?.[name] ?? provider.memorySize,
+        platformLogBytes,
+      },
+    ]),
+  ) as Record<FunctionName, Deployed & { trigger: Trigger }>;
+};
+
+/** The rows: each route measured, then each event kind whose functions were measured. */
+const rowsOf = (figures: Figures, memory: ReturnType<typeof deployedSettings>) => {
+  const usageOf = (kind: Kind) => figures[kind]?.usage?.ours;
+  const bill = (name: FunctionName, usage: Usage | undefined = usageOf(name)) =>
+    usage && billOf(usage, memory[name].trigger, memory[name]);
+  const rows: { name: string; what: string; bill: Bill }[] = [];
+  for (const name of ROUTE_NAMES) {
+    const b = bill(name);
+    if (b) rows.push({ name, what: `${ROUTES[name].method} ${ROUTES[name].path}`, bill: b });
+  }
+  const deliver = usageOf('deliverPlantAdded');
+  const retried = bill('retryPlantAdded');
+  if (deliver && retried)
+    rows.push({
+      name: 'operatorPlantAdded',
+      what: "the operator's plant.added (attempt 1 fails, attempt 2 delivered)",
+      bill: added(
+        bill('deliverPlantAdded', withMore(deliver, FAILED_ATTEMPT.deliverPlantAdded)) ?? retried,
+        retried,
+      ),
+    });
+  const fanOut = bill('queueEndpointEvents');
+  const attempt = usageOf('deliverToEndpoint');
+  if (fanOut && attempt) {
+    // the second attempt as the measured first: its health update back to healthy for the event
+    // kept with the first (each one write unit for a plant of this size)
+    const perEndpoint = added(
+      bill('deliverToEndpoint', withMore(attempt, FAILED_ATTEMPT.deliverToEndpoint)) ?? fanOut,
+      bill('deliverToEndpoint') ?? fanOut,
+    );
+    for (const endpoints of [1, 10])
+      rows.push({
+        name: `plantAddedTo${endpoints}Endpoint${endpoints > 1 ? 's' : ''}`,
+        what: `plant.added to ${endpoints} endpoint${endpoints > 1 ? 's' : ''} (each: attempt 1 fails, attempt 2 delivered)`,
+        bill: added(fanOut, scaled(perEndpoint, endpoints)),
+      });
+  }
+  return rows;
+};
+
+/** Each function measured at each memory size, and the cheapest within the limits. */
+const memoryOf = (figures: Figures, memory: ReturnType<typeof deployedSettings>) =>
+  Object.fromEntries(
+    functions.flatMap((name) => {
+      const f = figures[name];
+      if (!f?.usage) return [];
+      const sizes = atEachMemory(f.usage.ours, memory[name].trigger, memory[name]);
+      const chosen = cheapest(sizes, f.peakRssMb.ours);
+      const deployedMb = memory[name].memoryMb;
+      return [[name, { deployedMb, ...(chosen ? { chosenMb: chosen.memoryMb } : {}), sizes }]];
+    }),
+  ) as Record<FunctionName, { deployedMb: number; chosenMb?: number; sizes: AtMemory[] }>;
+
+/** The create's peers (bench/peers/), each doing the same DynamoDB work as the create's floor. */
+const peersOf = (figures: Figures, memory: ReturnType<typeof deployedSettings>) => {
+  const create = figures[PEERS_KIND];
+  const floor = create?.usage?.baseline;
+  if (!create?.peers || !floor) return undefined;
+  const bills: Record<string, Bill> = {
+    ours: billOf(create.usage?.ours ?? floor, 'http', memory.createPlant),
+    floor: billOf(floor, 'http', memory.createPlant),
+  };
+  for (const [peer, { usage }] of Object.entries(create.peers))
+    if (usage) bills[peer] = billOf({ ...floor, ...usage }, 'http', memory.createPlant);
+  return bills;
+};
+
+const usd = (n: number) => (n >= 0.01 || n === 0 ? n.toFixed(2) : n.toPrecision(1));
+const billCells = (bill: Bill) =>
+  [...SERVICES.map(({ key }) => usd(bill[key])), `**${usd(total(bill))}**`].join(' | ');
+
+/** The cost's tables in Markdown, as printed and as README shows them. */
+const tables = (
+  rows: ReturnType<typeof rowsOf>,
+  memoryFigures: ReturnType<typeof memoryOf>,
+  peers: Record<string, Bill> | undefined,
+) => [
+  `| per million, US$ | ${SERVICES.map(({ label }) => label).join(' | ')} | total |`,
+  `|---|${SERVICES.map(() => '---:').join('|')}|---:|`,
+  ...rows.map(({ what, bill }) => `| ${what} | ${billCells(bill)} |`),
+  '',
+  `| function | ${MEMORY_SIZES.map((mb) => `${mb} MB`).join(' | ')} | cheapest within limits | serverless.yml |`,
+  `|---|${MEMORY_SIZES.map(() => '---:').join('|')}|---:|---:|`,
+  ...Object.entries(memoryFigures).map(
+    ([name, { sizes, chosenMb, deployedMb }]) =>
+      `| ${name} | ${sizes.map((s) => `$${usd(s.usdPerMillion)} · ${s.warmP99Ms.toFixed(0)} / ${s.coldStartMs.toFixed(0)} ms`).join(' | ')} | ${chosenMb ? `${chosenMb} MB` : '–'} | ${deployedMb} MB |`,
+  ),
+  '',
+  ...(peers
+    ? [
+        `| ${PEERS_KIND}, per million, US$ | ${SERVICES.map(({ label }) => label).join(' | ')} | total |`,
+        `|---|${SERVICES.map(() => '---:').join('|')}|---:|`,
+        ...Object.entries(peers).map(([name, bill]) => `| ${name} | ${billCells(bill)} |`),
+      ]
+    : []),
+];
+
+const budgetFile = join(repoRoot, 'bench', 'cost-budget.json');
+const README = join(repoRoot, 'README.md');
+const BEGIN = '<!-- cost: written by npm run bench -->';
+const END = '<!-- /cost -->';
+/** How much more than its budget a row may cost before the bench fails. */
+const TOLERANCE = 0.05;
+
+/** A row's dollars as a sentence: its total, then each service that costs anything. */
+const spelled = (bill: Bill) =>
+  `$${usd(total(bill))}: ${SERVICES.filter(({ key }) => bill[key] > 0)
+    .map(({ key, label }) => `${label} $${usd(bill[key])}`)
+    .join(', ')}`;
+
+/** README's "Cost" below its own words: the example, the chart, the tables, what is assumed. */
+const readmeSection = (rows: ReturnType<typeof rowsOf>, lines: string[]) => {
+  const row = (name: string) => rows.find((r) => r.name === name);
+  const create = row('createPlant');
+  const toTen = row('plantAddedTo10Endpoints');
+  // each metric counted by service, and the cold starts by service and function
+  const metrics = METRIC_NAMES.length + functions.length;
+  return [
+    ...(create && toTen
+      ? [
+          `A million \`POST /plants\` cost ${spelled(create.bill)}.`,
+          `A million plants added, each event to 10 endpoints whose first attempt fails, cost ${spelled(toTen.bill)}.`,
+          '',
+        ]
+      : []),
+    '![A million requests of each route, by service](bench/cost-routes.svg)',
+    '',
+    '![A million events, by service](bench/cost-events.svg)',
+    '',
+    ...lines,
+    '',
+    `Fixed, whatever the traffic: the EMF custom metrics, at most ${metrics} (${METRIC_NAMES.length} counts by service, a cold-start count per function) at $${PRICES.customMetricMonth.usd.toFixed(2)} a month each: $${(metrics * PRICES.customMetricMonth.usd).toFixed(2)} a month, less for a metric sent only some hours. Not counted: storage (DynamoDB, logs kept), the queues' idle polling (Lambda's empty receives: \`SQS_POLLING\` in bench/cost/prices.ts), the operator's secret read from SSM at most every 5 minutes a container (a KMS decrypt under aws/ssm: cents a month), the free tiers. No KMS per request: the queues are encrypted with SQS's own keys. ${STREAM_READS_FREE.what}`,
+    '',
+    '| price (us-east-1, on-demand) | US$ | source, read |',
+    '|---|---:|---|',
+    ...Object.values(PRICES).map((p) => `| ${p.per} | ${p.usd} | ${p.source}, ${p.read} |`),
+    '',
+    '| modelled, not measured | value | source |',
+    '|---|---:|---|',
+    ...Object.values(ASSUMPTIONS).map((a) => `| ${a.what} | ${a.value} ${a.unit} | ${a.source} |`),
+  ];
+};
+
+/**
+ * Prints the cost and checks it against the budget; on a complete run draws the chart and writes
+ * README's tables (and with `writeBudget`, the budget). Returns the figures for results.json and
+ * the rows over budget, each a line naming it.
+ */
+export const reportCost = (figures: Figures, complete: boolean, writeBudget: boolean) => {
+  const memory = deployedSettings();
+  const rows = rowsOf(figures, memory);
+  const memoryFigures = memoryOf(figures, memory);
+  const peers = peersOf(figures, memory);
+  const lines = tables(rows, memoryFigures, peers);
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  out('');
+  out(
+    `Cost of a million, at serverless.yml's memory (arm64, us-east-1, on-demand); each size: $ per million · modelled warm p99 / cold start (limits ${LIMITS.warmP99Ms} / ${LIMITS.coldStartMs} ms):`,
+  );
+  for (const line of lines) out(line);
+  for (const [name, { chosenMb, deployedMb }] of Object.entries(memoryFigures))
+    if (chosenMb !== deployedMb)
+      out(
+        chosenMb
+          ? `serverless.yml gives ${name} ${deployedMb} MB; the figures choose ${chosenMb} MB.`
+          : `${name}: no size holds its peak RSS: look at bench/results.json's peakRssMb.`,
+      );
+
+  const totals = Object.fromEntries(rows.map(({ name, bill }) => [name, total(bill)]));
+  if (complete) {
+    // routes and events apart: an event to 10 endpoints costs 30 times a route
+    const routes = rows.filter(({ name }) => name in ROUTES);
+    const events = rows.filter(({ name }) => !(name in ROUTES));
+    const draw = (file: string, title: string, drawn: typeof rows, per: string) =>
+      writeFileSync(
+        join(repoRoot, 'bench', file),
+        costChart(
+          title,
+          SERVICES,
+          drawn.map(({ what, bill }) => ({ name: what.replace(/ \(.*\)$/, ''), usd: bill })),
+          `US dollars per million ${per}, at serverless.yml's settings (npm run bench)`,
+        ),
+      );
+    draw('cost-routes.svg', 'A million requests of each route, by service', routes, 'requests');
+    draw('cost-events.svg', 'A million events, by service', events, 'events');
+    const readme = readFileSync(README, 'utf8');
+    const [before, rest] = readme.split(BEGIN);
+    const [, after] = (rest ?? '').split(END);
+    if (before !== undefined && after !== undefined)
+      writeFileSync(
+        README,
+        `${before}${BEGIN}\n${readmeSection(rows, lines).join('\n')}\n${END}${after}`,
+      );
+    if (writeBudget) {
+      const rounded = Object.entries(totals).map(([name, cost]) => [name, Number(cost.toFixed(3))]);
+      writeFileSync(budgetFile, `${JSON.stringify(Object.fromEntries(rounded), null, 2)}\n`);
+    }
+  }
+  const budget: Record<string, number> = existsSync(budgetFile)
+    ? JSON.parse(readFileSync(budgetFile, 'utf8'))
+    : {};
+  const overBudget = Object.entries(totals).flatMap(([name, cost]) => {
+    const allowed = budget[name];
+    if (allowed === undefined)
+      return [
+        `${name}: no budget in bench/cost-budget.json; run npm run bench -- --write-budget and commit it`,
+      ];
+    return cost > allowed * (1 + TOLERANCE)
+      ? [
+          `${name} costs $${cost.toFixed(3)} a million, ${(((cost - allowed) / allowed) * 100).toFixed(1)}% over its budget ($${allowed.toFixed(3)}, bench/cost-budget.json): lower it, or raise the budget in the same commit (npm run bench -- --write-budget)`,
+        ]
+      : [];
+  });
+  return {
+    cost: {
+      rows: Object.fromEntries(
+        rows.map(({ name, what, bill }) => [name, { what, ...bill, total: total(bill) }]),
+      ),
+      memory: memoryFigures,
+      ...(peers
+        ? {
+            peers: Object.fromEntries(
+              Object.entries(peers).map(([n, b]) => [n, { ...b, total: total(b) }]),
+            ),
+          }
+        : {}),
+    },
+    overBudget,
+  };
+};

@@ -1,0 +1,155 @@
+// What a function asks of AWS, counted on the way: a proxy in front of DynamoDB Local and the stubs'
+// SQS that asks DynamoDB for the capacity each command consumes (ReturnConsumedCapacity: INDEXES,
+// added here, so no function ever asks for it), counts SQS's billed requests (each 64 KB of payload
+// one), and stands for a webhook receiver, counting the bytes sent to it. Only the bench's memory
+// runs go through it: their latency is not measured.
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ASSUMPTIONS } from './cost/prices.ts';
+
+/** What one run asked of AWS, in the units AWS bills. */
+export interface Metered {
+  /** DynamoDB commands, by name. */
+  dynamoCalls: Record<string, number>;
+  /**
+   * The times the function waited on DynamoDB, and on SQS: calls made together (Promise.all) are
+   * one wait, so a call that starts while another of its service is under way adds none.
+   */
+  dynamoWaits: number;
+  sqsWaits: number;
+  readUnits: number;
+  writeUnits: number;
+  /** Of the write units, those of the table's indexes. */
+  indexWriteUnits: number;
+  /** SQS actions, by name, and the billed requests (a 64 KB chunk of payload each). */
+  sqsCalls: Record<string, number>;
+  sqsRequests: number;
+  /** Webhook POSTs to the receiver, and their bytes (body and headers). */
+  receiverPosts: number;
+  receiverBytes: number;
+}
+const nothing = (): Metered => ({
+  dynamoCalls: {},
+  dynamoWaits: 0,
+  sqsWaits: 0,
+  readUnits: 0,
+  writeUnits: 0,
+  indexWriteUnits: 0,
+  sqsCalls: {},
+  sqsRequests: 0,
+  receiverPosts: 0,
+  receiverBytes: 0,
+});
+
+/** The commands that take ReturnConsumedCapacity, each as reading or writing. */
+const CONSUMING: Record<string, 'read' | 'write'> = {
+  GetItem: 'read',
+  Query: 'read',
+  Scan: 'read',
+  BatchGetItem: 'read',
+  TransactGetItems: 'read',
+  PutItem: 'write',
+  UpdateItem: 'write',
+  DeleteItem: 'write',
+  BatchWriteItem: 'write',
+  TransactWriteItems: 'write',
+};
+/** As DynamoDB answers it: the command's units, and its indexes' among them. */
+interface Capacity {
+  CapacityUnits?: number;
+  GlobalSecondaryIndexes?: Record<string, { CapacityUnits?: number }>;
+  LocalSecondaryIndexes?: Record<string, { CapacityUnits?: number }>;
+}
+
+const bodyOf = async (stream: IncomingMessage) => {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+};
+const add = (counts: Record<string, number>, name: string) => {
+  counts[name] = (counts[name] ?? 0) + 1;
+};
+/** The payload SQS bills by: the messages' bodies and attributes. */
+const sqsPayloadBytes = (input: { MessageBody?: string; Entries?: { MessageBody?: string }[] }) =>
+  [input, ...(input.Entries ?? [])].reduce(
+    (sum, { MessageBody = '' }) => sum + Buffer.byteLength(MessageBody),
+    0,
+  );
+
+/** A request passed on, and its answer's bytes. */
+const forward = async (url: string, headers: Record<string, string>, body: Buffer) => {
+  const answer = await fetch(url, { method: 'POST', headers, body });
+  return { answer, answered: Buffer.from(await answer.arrayBuffer()) };
+};
+
+/**
+ * Starts the proxy: DynamoDB's commands to `dynamoEndpoint`, SQS's to `sqsEndpoint`, POSTs to
+ * /hooks answered 204. `take()` returns what was counted since the last take.
+ */
+export const startMeter = async (dynamoEndpoint: string, sqsEndpoint: string) => {
+  let metered = nothing();
+  /** The calls of each service under way now. */
+  const underWay = { dynamo: 0, sqs: 0 };
+  const server = createServer(async (request, response) => {
+    const body = await bodyOf(request);
+    const target = String(request.headers['x-amz-target'] ?? '');
+    if (!target) {
+      metered.receiverPosts++;
+      metered.receiverBytes += body.length + JSON.stringify(request.headers).length;
+      response.writeHead(204).end();
+      return;
+    }
+    const [service = '', action = ''] = target.split('.');
+    const input = JSON.parse(body.toString() || '{}');
+    const dynamo = service.startsWith('DynamoDB');
+    const kind = dynamo ? 'dynamo' : 'sqs';
+    if (underWay[kind]++ === 0) metered[dynamo ? 'dynamoWaits' : 'sqsWaits']++;
+    if (dynamo) {
+      add(metered.dynamoCalls, action);
+      if (CONSUMING[action]) input.ReturnConsumedCapacity = 'INDEXES';
+    } else {
+      add(metered.sqsCalls, action);
+      metered.sqsRequests += Math.max(
+        1,
+        Math.ceil(sqsPayloadBytes(input) / ASSUMPTIONS.sqsChunkBytes.value),
+      );
+    }
+    // DynamoDB Local checks no signature: the body may change under it
+    const forwarded = Buffer.from(JSON.stringify(input));
+    const { host: _host, 'content-length': _length, ...headers } = request.headers;
+    const { answer, answered } = await forward(
+      `${dynamo ? dynamoEndpoint : sqsEndpoint}${request.url}`,
+      headers as Record<string, string>,
+      forwarded,
+    ).finally(() => underWay[kind]--);
+    if (dynamo && answer.ok) {
+      const { ConsumedCapacity } = JSON.parse(answered.toString() || '{}') as {
+        ConsumedCapacity?: Capacity | Capacity[];
+      };
+      const writes = CONSUMING[action] === 'write';
+      for (const capacity of [ConsumedCapacity ?? []].flat()) {
+        const units = capacity.CapacityUnits ?? 0;
+        if (writes) metered.writeUnits += units;
+        else metered.readUnits += units;
+        if (!writes) continue;
+        const indexes = { ...capacity.GlobalSecondaryIndexes, ...capacity.LocalSecondaryIndexes };
+        for (const index of Object.values(indexes))
+          metered.indexWriteUnits += index.CapacityUnits ?? 0;
+      }
+    }
+    // the answer as it came (its x-amz-crc32 is of these bytes), ConsumedCapacity and all
+    response.writeHead(answer.status, Object.fromEntries(answer.headers)).end(answered);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    receiver: `${url}/hooks`,
+    take: () => {
+      const taken = metered;
+      metered = nothing();
+      return taken;
+    },
+    stop: () => new Promise((resolve) => server.close(resolve)),
+  };
+};
