@@ -122,9 +122,9 @@ export const measureFunctions = async (
   measured: readonly Kind[],
 ): Promise<Partial<Record<Kind, FunctionFigures>>> => {
   const env = functionEnv(stack.work, stack.jwksUrl, tokensFile);
-  // the cold starts' dependencies: the stubs process's
+  // the cold starts' dependencies: the stubs process's, and the meter's receiver (bench/stack.ts)
   const withStubs = { ...env, BENCH_DEPENDENCIES: 'given', ...stack.stubs };
-  // the warm runs "with the store" and the memory runs: DynamoDB Local, the stubs' receiver
+  // the warm runs "with the store" and the memory runs: DynamoDB Local, the same receiver
   const withTheStore = { ...withStubs, DYNAMODB_ENDPOINT: stack.dynamoEndpoint };
 
   say('Warming DynamoDB Local up (a run whose figures are discarded)...');

@@ -1,8 +1,8 @@
 // What a function asks of AWS, counted on the way: a proxy in front of DynamoDB Local and the stubs'
 // SQS that asks DynamoDB for the capacity each command consumes (ReturnConsumedCapacity: INDEXES,
 // added here, so no function ever asks for it), counts SQS's billed requests (each 64 KB of payload
-// one), and stands for a webhook receiver, counting the bytes sent to it. Only the bench's memory
-// runs go through it: their latency is not measured.
+// one), and stands for the webhooks' receiver in every run, counting the bytes sent to it. Only
+// the bench's memory runs send DynamoDB and SQS through it: their latency is not measured.
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ASSUMPTIONS } from './cost/prices.ts';
@@ -28,7 +28,8 @@ export interface Metered {
   receiverPosts: number;
   receiverBytes: number;
 }
-const nothing = (): Metered => ({
+/** A run that asked nothing of AWS. */
+export const nothingMetered = (): Metered => ({
   dynamoCalls: {},
   dynamoWaits: 0,
   sqsWaits: 0,
@@ -69,7 +70,7 @@ const bodyOf = async (stream: IncomingMessage) => {
 const add = (counts: Record<string, number>, name: string) => {
   counts[name] = (counts[name] ?? 0) + 1;
 };
-/** The payload SQS bills by: the messages' bodies and attributes. */
+/** The payload SQS bills by: the messages' bodies (ours carry no attributes). */
 const sqsPayloadBytes = (input: { MessageBody?: string; Entries?: { MessageBody?: string }[] }) =>
   [input, ...(input.Entries ?? [])].reduce(
     (sum, { MessageBody = '' }) => sum + Buffer.byteLength(MessageBody),
@@ -87,58 +88,80 @@ const forward = async (url: string, headers: Record<string, string>, body: Buffe
  * /hooks answered 204. `take()` returns what was counted since the last take.
  */
 export const startMeter = async (dynamoEndpoint: string, sqsEndpoint: string) => {
-  let metered = nothing();
+  let metered = nothingMetered();
   /** The calls of each service under way now. */
   const underWay = { dynamo: 0, sqs: 0 };
+  /** One AWS call: counted, passed on with ReturnConsumedCapacity, its capacity read back. */
+  const proxy = async (request: IncomingMessage, target: string) => {
+    const [service = '', action = ''] = target.split('.');
+    const dynamo = service.startsWith('DynamoDB');
+    const kind = dynamo ? 'dynamo' : 'sqs';
+    // counted as it arrives: a call made beside another still under way is the same wait
+    if (underWay[kind]++ === 0) metered[dynamo ? 'dynamoWaits' : 'sqsWaits']++;
+    try {
+      const input = JSON.parse((await bodyOf(request)).toString() || '{}');
+      if (dynamo) {
+        add(metered.dynamoCalls, action);
+        if (CONSUMING[action]) input.ReturnConsumedCapacity = 'INDEXES';
+      } else {
+        add(metered.sqsCalls, action);
+        metered.sqsRequests += Math.max(
+          1,
+          Math.ceil(sqsPayloadBytes(input) / ASSUMPTIONS.sqsChunkBytes.value),
+        );
+      }
+      // DynamoDB Local checks no signature: the body may change under it
+      const { host: _host, 'content-length': _length, ...headers } = request.headers;
+      const { answer, answered } = await forward(
+        `${dynamo ? dynamoEndpoint : sqsEndpoint}${request.url}`,
+        headers as Record<string, string>,
+        Buffer.from(JSON.stringify(input)),
+      );
+      if (dynamo) count(action, answer.ok, answered);
+      return { answer, answered };
+    } finally {
+      underWay[kind]--;
+    }
+  };
+  /** A DynamoDB command's capacity, as it answered; a failed condition bills a write unit at least. */
+  const count = (action: string, ok: boolean, answered: Buffer) => {
+    const writes = CONSUMING[action] === 'write';
+    if (!ok) {
+      if (writes && answered.includes('ConditionalCheckFailed')) metered.writeUnits += 1;
+      return;
+    }
+    const { ConsumedCapacity } = JSON.parse(answered.toString() || '{}') as {
+      ConsumedCapacity?: Capacity | Capacity[];
+    };
+    for (const capacity of [ConsumedCapacity ?? []].flat()) {
+      const units = capacity.CapacityUnits ?? 0;
+      if (!writes) {
+        metered.readUnits += units;
+        continue;
+      }
+      metered.writeUnits += units;
+      const indexes = { ...capacity.GlobalSecondaryIndexes, ...capacity.LocalSecondaryIndexes };
+      for (const index of Object.values(indexes))
+        metered.indexWriteUnits += index.CapacityUnits ?? 0;
+    }
+  };
   const server = createServer(async (request, response) => {
-    const body = await bodyOf(request);
     const target = String(request.headers['x-amz-target'] ?? '');
     if (!target) {
+      const body = await bodyOf(request);
       metered.receiverPosts++;
       metered.receiverBytes += body.length + JSON.stringify(request.headers).length;
       response.writeHead(204).end();
       return;
     }
-    const [service = '', action = ''] = target.split('.');
-    const input = JSON.parse(body.toString() || '{}');
-    const dynamo = service.startsWith('DynamoDB');
-    const kind = dynamo ? 'dynamo' : 'sqs';
-    if (underWay[kind]++ === 0) metered[dynamo ? 'dynamoWaits' : 'sqsWaits']++;
-    if (dynamo) {
-      add(metered.dynamoCalls, action);
-      if (CONSUMING[action]) input.ReturnConsumedCapacity = 'INDEXES';
-    } else {
-      add(metered.sqsCalls, action);
-      metered.sqsRequests += Math.max(
-        1,
-        Math.ceil(sqsPayloadBytes(input) / ASSUMPTIONS.sqsChunkBytes.value),
-      );
+    try {
+      const { answer, answered } = await proxy(request, target);
+      // the answer as it came (its x-amz-crc32 is of these bytes), ConsumedCapacity and all
+      response.writeHead(answer.status, Object.fromEntries(answer.headers)).end(answered);
+    } catch (error) {
+      // the function sees a failed call, and the run fails saying why
+      response.writeHead(502).end(`bench/meter.ts could not pass ${target} on: ${error}`);
     }
-    // DynamoDB Local checks no signature: the body may change under it
-    const forwarded = Buffer.from(JSON.stringify(input));
-    const { host: _host, 'content-length': _length, ...headers } = request.headers;
-    const { answer, answered } = await forward(
-      `${dynamo ? dynamoEndpoint : sqsEndpoint}${request.url}`,
-      headers as Record<string, string>,
-      forwarded,
-    ).finally(() => underWay[kind]--);
-    if (dynamo && answer.ok) {
-      const { ConsumedCapacity } = JSON.parse(answered.toString() || '{}') as {
-        ConsumedCapacity?: Capacity | Capacity[];
-      };
-      const writes = CONSUMING[action] === 'write';
-      for (const capacity of [ConsumedCapacity ?? []].flat()) {
-        const units = capacity.CapacityUnits ?? 0;
-        if (writes) metered.writeUnits += units;
-        else metered.readUnits += units;
-        if (!writes) continue;
-        const indexes = { ...capacity.GlobalSecondaryIndexes, ...capacity.LocalSecondaryIndexes };
-        for (const index of Object.values(indexes))
-          metered.indexWriteUnits += index.CapacityUnits ?? 0;
-      }
-    }
-    // the answer as it came (its x-amz-crc32 is of these bytes), ConsumedCapacity and all
-    response.writeHead(answer.status, Object.fromEntries(answer.headers)).end(answered);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -147,7 +170,7 @@ export const startMeter = async (dynamoEndpoint: string, sqsEndpoint: string) =>
     receiver: `${url}/hooks`,
     take: () => {
       const taken = metered;
-      metered = nothing();
+      metered = nothingMetered();
       return taken;
     },
     stop: () => new Promise((resolve) => server.close(resolve)),

@@ -33,7 +33,7 @@ export interface Stack {
    * The URLs of the stubs process, all answering success at once: DYNAMODB_ENDPOINT, SQS's and
    * WEBHOOK_URL, the receiver the caller's endpoints point at.
    */
-  stubs: Record<string, string> & { WEBHOOK_URL: string };
+  stubs: Record<string, string> & { WEBHOOK_URL: string; AWS_ENDPOINT_URL_SQS: string };
   /** The proxy the memory runs' AWS calls go through, counted; its /hooks is the receiver. */
   meter: Awaited<ReturnType<typeof startMeter>>;
 }
@@ -66,7 +66,7 @@ export const startStack = async (stops: (() => unknown)[]): Promise<Stack> => {
     string,
   ];
   const stubs = JSON.parse(stubsLine) as Stack['stubs'];
-  const meter = await startMeter(dynamo.endpoint, stubs.AWS_ENDPOINT_URL_SQS ?? '');
+  const meter = await startMeter(dynamo.endpoint, stubs.AWS_ENDPOINT_URL_SQS);
   stops.push(() => meter.stop());
   return {
     work,

@@ -3,7 +3,7 @@
 // the prices and assumptions of bench/cost/prices.ts. A function's time: its warm CPU time scaled
 // by the CPU share of its memory, each AWS call at its stated latency, a receiver's answer; a cold
 // start's share billed too (its init with burst CPU, its first invocation at the memory's share).
-import type { Metered } from '../meter.ts';
+import { type Metered, nothingMetered } from '../meter.ts';
 import type { Usage } from '../stats.ts';
 import { ASSUMPTIONS as A, PRICES as P } from './prices.ts';
 
@@ -32,19 +32,7 @@ export type Trigger = 'http' | 'stream' | 'queue';
 const GB = 2 ** 30;
 const MILLION = 1e6;
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
-const NONE: Metered = {
-  dynamoCalls: {},
-  dynamoWaits: 0,
-  sqsWaits: 0,
-  readUnits: 0,
-  writeUnits: 0,
-  indexWriteUnits: 0,
-  sqsCalls: {},
-  sqsRequests: 0,
-  receiverPosts: 0,
-  receiverBytes: 0,
-};
-const meteredOf = (usage: Usage) => usage.metered ?? NONE;
+const meteredOf = (usage: Usage) => usage.metered ?? nothingMetered();
 
 /** The invocation's `usage` with what a failed attempt does beside the measured one. */
 export const withMore = (usage: Usage, more: Partial<Metered>): Usage => {
@@ -115,8 +103,8 @@ export const coldStartMs = (usage: Usage, memoryMb: number, trigger: Trigger) =>
     (trigger === 'http' ? A.keySetFetchMs.value : 0)
   );
 };
-const billedMs = (ms: number) =>
-  Math.ceil(ms / A.billingGranularityMs.value) * A.billingGranularityMs.value;
+/** Billed time, mean: each invocation is rounded up, half a step on average. */
+const billedMs = (ms: number) => ms + A.billingGranularityMs.value / 2;
 
 /** What serverless.yml sets for a function: its memory, and whether Lambda's lines are logged. */
 export interface Deployed {
@@ -139,7 +127,8 @@ export const billOf = (
   const ms =
     (1 - cold) * billedMs(warmMeanMs(usage, memoryMb)) +
     cold * billedMs(firstMs + m.receiverPosts * A.receiverMs.value);
-  // a queue's poller receives each message (each 64 KB of it a request) and deletes it
+  // a queue's poller receives each message (each 64 KB of it a request) and deletes it; a message
+  // is about the size of the body it delivers
   const messageChunks = Math.max(1, Math.ceil(m.receiverBytes / A.sqsChunkBytes.value));
   const polled = trigger === 'queue' ? messageChunks + 1 : 0;
   const each: Bill = {

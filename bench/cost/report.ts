@@ -34,37 +34,51 @@ type Figures = Partial<Record<Kind, FunctionFigures>>;
 /** What a failed attempt does beside the delivered one the bench measures, as the code does it. */
 const FAILED_ATTEMPT = {
   // lib/operatorWebhook/attempt.ts: the event waits in the retry queue
-  deliverPlantAdded: { sqsCalls: { SendMessage: 1 }, sqsWaits: 1, sqsRequests: 1 },
+  deliverPlantAdded: { sqsCalls: { SendMessageBatch: 1 }, sqsWaits: 1, sqsRequests: 1 },
   // lib/endpointDeliveries/deliverToEndpoint.ts: the endpoint marked failing (one small
   // UpdateItem), the next attempt's message sent
   deliverToEndpoint: {
     dynamoCalls: { UpdateItem: 1 },
     dynamoWaits: 1,
     writeUnits: 1,
-    sqsCalls: { SendMessage: 1 },
+    sqsCalls: { SendMessageBatch: 1 },
     sqsWaits: 1,
     sqsRequests: 1,
   },
 } as const;
 
-/**
- * Each function as serverless.yml deploys it: what invokes it (a route API Gateway, the others
- * their stream or queue), its memory (its own memorySize, a route's in custom.memorySize, or the
- * provider's), and Lambda's START, END and REPORT lines unless loggingConfig sends only WARN up.
- */
-export const deployedSettings = (): Record<FunctionName, Deployed & { trigger: Trigger }> => {
+/** The functions serverless.yml declares beside the routes' (infra/routeFunctions.cjs). */
+const serverlessYml = () => {
   const {
     provider,
     custom,
     functions: declared,
   } = yamlOf('serverless.yml') as {
-    provider: { memorySize: number; logs?: { lambda?: { systemLogLevel?: string } } };
+    provider: {
+      memorySize: number;
+      logs?: { lambda?: { logFormat?: string; systemLogLevel?: string } };
+    };
     custom: { memorySize?: Record<string, number> };
     functions: (string | Record<string, { memorySize?: number; events?: object[] }>)[];
   };
-  const own = Object.assign({}, ...declared.filter((f) => typeof f === 'object'));
+  const own: Record<string, { memorySize?: number; events?: object[] }> = Object.assign(
+    {},
+    ...declared.filter((f) => typeof f === 'object'),
+  );
+  return { provider, custom, own };
+};
+
+/**
+ * Each function as serverless.yml deploys it: what invokes it (a route API Gateway, the others
+ * their stream or queue), its memory (its own memorySize, a route's in custom.memorySize, or the
+ * provider's), and Lambda's START, END and REPORT lines unless loggingConfig drops its INFO lines
+ * (JSON format at INFO writes records of its own: priced as the Text lines).
+ */
+const deployedSettings = (): Record<FunctionName, Deployed & { trigger: Trigger }> => {
+  const { provider, custom, own } = serverlessYml();
+  const { logFormat, systemLogLevel } = provider.logs?.lambda ?? {};
   const platformLogBytes =
-    provider.logs?.lambda?.systemLogLevel === 'WARN' ? 0 : ASSUMPTIONS.platformLogBytes.value;
+    logFormat === 'JSON' && systemLogLevel === 'WARN' ? 0 : ASSUMPTIONS.platformLogBytes.value;
   const triggerOf = (name: FunctionName): Trigger => {
     const source = Object.keys(own[name]?.events?.[0] ?? {})[0];
     return source === 'stream' ? 'stream' : source === 'sqs' ? 'queue' : 'http';
@@ -80,71 +94,86 @@ export const deployedSettings = (): Record<FunctionName, Deployed & { trigger: T
     ]),
   ) as Record<FunctionName, Deployed & { trigger: Trigger }>;
 };
+type DeployedSettings = ReturnType<typeof deployedSettings>;
 
 /** The rows: each route measured, then each event kind whose functions were measured. */
-const rowsOf = (figures: Figures, memory: ReturnType<typeof deployedSettings>) => {
+const rowsOf = (figures: Figures, deployed: DeployedSettings) => {
   const usageOf = (kind: Kind) => figures[kind]?.usage?.ours;
-  const bill = (name: FunctionName, usage: Usage | undefined = usageOf(name)) =>
-    usage && billOf(usage, memory[name].trigger, memory[name]);
+  const bill = (name: FunctionName, usage: Usage) =>
+    billOf(usage, deployed[name].trigger, deployed[name]);
   const rows: { name: string; what: string; bill: Bill }[] = [];
   for (const name of ROUTE_NAMES) {
-    const b = bill(name);
-    if (b) rows.push({ name, what: `${ROUTES[name].method} ${ROUTES[name].path}`, bill: b });
+    const usage = usageOf(name);
+    if (usage)
+      rows.push({
+        name,
+        what: `${ROUTES[name].method} ${ROUTES[name].path}`,
+        bill: bill(name, usage),
+      });
   }
   const deliver = usageOf('deliverPlantAdded');
-  const retried = bill('retryPlantAdded');
-  if (deliver && retried)
+  const retry = usageOf('retryPlantAdded');
+  if (deliver && retry)
     rows.push({
       name: 'operatorPlantAdded',
       what: "the operator's plant.added (attempt 1 fails, attempt 2 delivered)",
       bill: added(
-        bill('deliverPlantAdded', withMore(deliver, FAILED_ATTEMPT.deliverPlantAdded)) ?? retried,
-        retried,
+        bill('deliverPlantAdded', withMore(deliver, FAILED_ATTEMPT.deliverPlantAdded)),
+        bill('retryPlantAdded', retry),
       ),
     });
-  const fanOut = bill('queueEndpointEvents');
+  const fanOut = usageOf('queueEndpointEvents');
   const attempt = usageOf('deliverToEndpoint');
   if (fanOut && attempt) {
     // the second attempt as the measured first: its health update back to healthy for the event
     // kept with the first (each one write unit for a plant of this size)
     const perEndpoint = added(
-      bill('deliverToEndpoint', withMore(attempt, FAILED_ATTEMPT.deliverToEndpoint)) ?? fanOut,
-      bill('deliverToEndpoint') ?? fanOut,
+      bill('deliverToEndpoint', withMore(attempt, FAILED_ATTEMPT.deliverToEndpoint)),
+      bill('deliverToEndpoint', attempt),
     );
     for (const endpoints of [1, 10])
       rows.push({
         name: `plantAddedTo${endpoints}Endpoint${endpoints > 1 ? 's' : ''}`,
         what: `plant.added to ${endpoints} endpoint${endpoints > 1 ? 's' : ''} (each: attempt 1 fails, attempt 2 delivered)`,
-        bill: added(fanOut, scaled(perEndpoint, endpoints)),
+        bill: added(bill('queueEndpointEvents', fanOut), scaled(perEndpoint, endpoints)),
       });
   }
   return rows;
 };
 
 /** Each function measured at each memory size, and the cheapest within the limits. */
-const memoryOf = (figures: Figures, memory: ReturnType<typeof deployedSettings>) =>
+const memoryOf = (figures: Figures, deployed: DeployedSettings) =>
   Object.fromEntries(
     functions.flatMap((name) => {
       const f = figures[name];
       if (!f?.usage) return [];
-      const sizes = atEachMemory(f.usage.ours, memory[name].trigger, memory[name]);
+      const sizes = atEachMemory(f.usage.ours, deployed[name].trigger, deployed[name]);
       const chosen = cheapest(sizes, f.peakRssMb.ours);
-      const deployedMb = memory[name].memoryMb;
-      return [[name, { deployedMb, ...(chosen ? { chosenMb: chosen.memoryMb } : {}), sizes }]];
+      const deployedMb = deployed[name].memoryMb;
+      // no size within the limits: the one chosen is the nearest worth its memory
+      const nearest =
+        chosen &&
+        (chosen.warmP99Ms >= LIMITS.warmP99Ms || chosen.coldStartMs >= LIMITS.coldStartMs);
+      return [
+        [name, { deployedMb, ...(chosen ? { chosenMb: chosen.memoryMb, nearest } : {}), sizes }],
+      ];
     }),
-  ) as Record<FunctionName, { deployedMb: number; chosenMb?: number; sizes: AtMemory[] }>;
+  ) as Record<
+    FunctionName,
+    { deployedMb: number; chosenMb?: number; nearest?: boolean; sizes: AtMemory[] }
+  >;
 
 /** The create's peers (bench/peers/), each doing the same DynamoDB work as the create's floor. */
-const peersOf = (figures: Figures, memory: ReturnType<typeof deployedSettings>) => {
+const peersOf = (figures: Figures, deployed: DeployedSettings) => {
   const create = figures[PEERS_KIND];
   const floor = create?.usage?.baseline;
   if (!create?.peers || !floor) return undefined;
   const bills: Record<string, Bill> = {
-    ours: billOf(create.usage?.ours ?? floor, 'http', memory.createPlant),
-    floor: billOf(floor, 'http', memory.createPlant),
+    ours: billOf(create.usage?.ours ?? floor, 'http', deployed.createPlant),
+    floor: billOf(floor, 'http', deployed.createPlant),
   };
   for (const [peer, { usage }] of Object.entries(create.peers))
-    if (usage) bills[peer] = billOf({ ...floor, ...usage }, 'http', memory.createPlant);
+    if (usage) bills[peer] = billOf({ ...floor, ...usage }, 'http', deployed.createPlant);
   return bills;
 };
 
@@ -162,11 +191,11 @@ const tables = (
   `|---|${SERVICES.map(() => '---:').join('|')}|---:|`,
   ...rows.map(({ what, bill }) => `| ${what} | ${billCells(bill)} |`),
   '',
-  `| function | ${MEMORY_SIZES.map((mb) => `${mb} MB`).join(' | ')} | cheapest within limits | serverless.yml |`,
+  `| function | ${MEMORY_SIZES.map((mb) => `${mb} MB`).join(' | ')} | chosen | serverless.yml |`,
   `|---|${MEMORY_SIZES.map(() => '---:').join('|')}|---:|---:|`,
   ...Object.entries(memoryFigures).map(
-    ([name, { sizes, chosenMb, deployedMb }]) =>
-      `| ${name} | ${sizes.map((s) => `$${usd(s.usdPerMillion)} · ${s.warmP99Ms.toFixed(0)} / ${s.coldStartMs.toFixed(0)} ms`).join(' | ')} | ${chosenMb ? `${chosenMb} MB` : '–'} | ${deployedMb} MB |`,
+    ([name, { sizes, chosenMb, nearest, deployedMb }]) =>
+      `| ${name} | ${sizes.map((s) => `$${usd(s.usdPerMillion)} · ${s.warmP99Ms.toFixed(0)} / ${s.coldStartMs.toFixed(0)} ms`).join(' | ')} | ${chosenMb ? `${chosenMb} MB${nearest ? ' (none within the limits: the nearest)' : ''}` : '–'} | ${deployedMb} MB |`,
   ),
   '',
   ...(peers
@@ -196,8 +225,9 @@ const readmeSection = (rows: ReturnType<typeof rowsOf>, lines: string[]) => {
   const row = (name: string) => rows.find((r) => r.name === name);
   const create = row('createPlant');
   const toTen = row('plantAddedTo10Endpoints');
-  // each metric counted by service, and the cold starts by service and function
-  const metrics = METRIC_NAMES.length + functions.length;
+  // each metric counted by service, and the cold starts by service and function, every function
+  const { own } = serverlessYml();
+  const metrics = METRIC_NAMES.length + ROUTE_NAMES.length + Object.keys(own).length;
   return [
     ...(create && toTen
       ? [
@@ -212,11 +242,15 @@ const readmeSection = (rows: ReturnType<typeof rowsOf>, lines: string[]) => {
     '',
     ...lines,
     '',
-    `Fixed, whatever the traffic: the EMF custom metrics, at most ${metrics} (${METRIC_NAMES.length} counts by service, a cold-start count per function) at $${PRICES.customMetricMonth.usd.toFixed(2)} a month each: $${(metrics * PRICES.customMetricMonth.usd).toFixed(2)} a month, less for a metric sent only some hours. Not counted: storage (DynamoDB, logs kept), the queues' idle polling (Lambda's empty receives: \`SQS_POLLING\` in bench/cost/prices.ts), the operator's secret read from SSM at most every 5 minutes a container (a KMS decrypt under aws/ssm: cents a month), the free tiers. No KMS per request: the queues are encrypted with SQS's own keys. ${STREAM_READS_FREE.what}`,
+    `Fixed, whatever the traffic: the EMF custom metrics, at most ${metrics} (${METRIC_NAMES.length} counts by service, a cold-start count per function) at $${PRICES.customMetricMonth.usd.toFixed(2)} a month each: $${(metrics * PRICES.customMetricMonth.usd).toFixed(2)} a month, less for a metric sent only some hours. Not counted: storage (DynamoDB, logs kept), the queues' idle polling (Lambda's empty receives: \`SQS_POLLING\` in bench/cost/prices.ts), the operator's secret read from SSM at most every 5 minutes a container (a KMS decrypt under aws/ssm: cents a month), the stream reads of \`keepFailedStreamRecords\` itself (only for a batch given up), the free tiers. No KMS per request: the queues are encrypted with SQS's own keys. ${STREAM_READS_FREE.what}`,
     '',
     '| price (us-east-1, on-demand) | US$ | source, read |',
     '|---|---:|---|',
-    ...Object.values(PRICES).map((p) => `| ${p.per} | ${p.usd} | ${p.source}, ${p.read} |`),
+    // a request's price as AWS states it, per million
+    ...Object.values(PRICES).map(
+      ({ per, usd, source, read }) =>
+        `| ${usd < 0.001 ? `a million of: ${per}` : per} | ${Number((usd < 0.001 ? usd * 1e6 : usd).toPrecision(6))} | ${source}, ${read} |`,
+    ),
     '',
     '| modelled, not measured | value | source |',
     '|---|---:|---|',
@@ -230,10 +264,10 @@ const readmeSection = (rows: ReturnType<typeof rowsOf>, lines: string[]) => {
  * the rows over budget, each a line naming it.
  */
 export const reportCost = (figures: Figures, complete: boolean, writeBudget: boolean) => {
-  const memory = deployedSettings();
-  const rows = rowsOf(figures, memory);
-  const memoryFigures = memoryOf(figures, memory);
-  const peers = peersOf(figures, memory);
+  const deployed = deployedSettings();
+  const rows = rowsOf(figures, deployed);
+  const memoryFigures = memoryOf(figures, deployed);
+  const peers = peersOf(figures, deployed);
   const lines = tables(rows, memoryFigures, peers);
   const out = (line: string) => process.stdout.write(`${line}\n`);
   out('');

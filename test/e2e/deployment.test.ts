@@ -646,8 +646,10 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
   it.each(Object.keys(FUNCTION_GRANTS))(
     "logs %s's lines, but not Lambda's own START, END and REPORT",
     (name) => {
+      // TRACE: Lambda drops none of ours, LOG_LEVEL decides (a line below it is its count alone)
       expect(resource(stage, `${name}LambdaFunction`).Properties.LoggingConfig).toEqual({
         LogFormat: 'JSON',
+        ApplicationLogLevel: 'TRACE',
         SystemLogLevel: 'WARN',
       });
     },

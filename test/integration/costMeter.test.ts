@@ -10,7 +10,7 @@ import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dyn
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { CREATOR_TAG, creatorTagOf } from '#lib/plants/creatorTag.ts';
 import { BY_CREATOR_INDEX, BY_CREATOR_TAG_INDEX } from '#lib/plants/dynamoStore.ts';
-import { startMeter } from '../../bench/meter.ts';
+import { nothingMetered, startMeter } from '../../bench/meter.ts';
 import { tableDefinition } from '../../infra/local/tables.ts';
 import { createTestTable } from '../support/dynamodbTables.ts';
 
@@ -137,18 +137,8 @@ describe('the meter in front of DynamoDB Local', () => {
       writeUnits: 1 + 1 + 1,
       indexWriteUnits: 1 + 1,
     });
-    expect(meter.take()).toEqual({
-      dynamoCalls: {},
-      dynamoWaits: 0,
-      sqsWaits: 0,
-      readUnits: 0,
-      writeUnits: 0,
-      indexWriteUnits: 0,
-      sqsCalls: {},
-      sqsRequests: 0,
-      receiverPosts: 0,
-      receiverBytes: 0,
-    });
+    // a second take: nothing since the first
+    expect(meter.take()).toEqual(nothingMetered());
   });
 });
 
@@ -174,6 +164,22 @@ describe('the waits the meter counts', () => {
     documents.send(
       new PutCommand({ TableName: table.name, Item: plantItem(id, 300, { tagged: false }) }),
     );
+
+  it('counts a write whose condition failed as one write unit, as DynamoDB bills it at least', async () => {
+    await put(1);
+    meter.take();
+
+    const refused = documents.send(
+      new PutCommand({
+        TableName: table.name,
+        Item: plantItem(1, 300, { tagged: false }),
+        ConditionExpression: 'attribute_not_exists(id)',
+      }),
+    );
+
+    await expect(refused).rejects.toThrow(/conditional/i);
+    expect(meter.take()).toMatchObject({ dynamoCalls: { PutItem: 1 }, writeUnits: 1 });
+  });
 
   it('counts calls made together as one wait, and calls one after another as one each', async () => {
     await Promise.all([put(1), put(2), put(3)]);

@@ -18,7 +18,7 @@ import {
   withMore,
 } from '../../bench/cost/model.ts';
 import { ASSUMPTIONS as A, PRICES as P } from '../../bench/cost/prices.ts';
-import type { Metered } from '../../bench/meter.ts';
+import { type Metered, nothingMetered } from '../../bench/meter.ts';
 import type { Usage } from '../../bench/stats.ts';
 
 const GB = 2 ** 30;
@@ -29,16 +29,9 @@ const count = (calls: Record<string, number> = {}) =>
   Object.values(calls).reduce((a, b) => a + b, 0);
 /** What a function asked of AWS: each call a wait of its own unless the waits are given. */
 const metered = (counts: Partial<Metered> = {}): Metered => ({
-  dynamoCalls: {},
+  ...nothingMetered(),
   dynamoWaits: count(counts.dynamoCalls),
   sqsWaits: count(counts.sqsCalls),
-  readUnits: 0,
-  writeUnits: 0,
-  indexWriteUnits: 0,
-  sqsCalls: {},
-  sqsRequests: 0,
-  receiverPosts: 0,
-  receiverBytes: 0,
   ...counts,
 });
 
@@ -81,8 +74,8 @@ const waitOnly: Usage = {
 };
 const deployed = { memoryMb: 1024, platformLogBytes: A.platformLogBytes.value };
 
-const billed = (ms: number) =>
-  Math.ceil(ms / A.billingGranularityMs.value) * A.billingGranularityMs.value;
+/** Each invocation rounded up to the billing step: half a step more, on average. */
+const billed = (ms: number) => ms + A.billingGranularityMs.value / 2;
 const share = (memoryMb: number) => Math.min(1, memoryMb / FULL_VCPU);
 const gbSecondsUsd = (ms: number, memoryMb: number) =>
   (ms / 1000) * (memoryMb / 1024) * P.lambdaGbSecond.usd * MILLION;
@@ -162,7 +155,7 @@ describe('billOf', () => {
       expect(waiting(large) / waiting(small)).toBeCloseTo(large / small, 9);
     }
     expect(cpu(512)).toBeCloseTo(gbSecondsUsd(billed((100 * FULL_VCPU) / 512), 512), 9);
-    expect(waiting(512)).toBeCloseTo(gbSecondsUsd(2 * A.dynamoCallMs.value, 512), 9);
+    expect(waiting(512)).toBeCloseTo(gbSecondsUsd(billed(2 * A.dynamoCallMs.value), 512), 9);
   });
 
   it("adds a queue poller's receive and delete to a queue-fed function's SQS, none otherwise", () => {
