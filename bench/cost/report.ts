@@ -1,7 +1,7 @@
 // The cost of a million of each route and event at the deployed settings (serverless.yml's memory),
 // each function's cost and modelled latency at each memory size and the cheapest within the
 // limits, and the create's peers' cost: printed, returned for bench/results.json, and on a
-// complete run drawn (bench/cost-routes.svg, bench/cost-events.svg) and written into README's "Cost". The budget check fails
+// complete run drawn (bench/cost-routes.svg, bench/cost-events.svg) and written into docs/performance.md's "Cost". The budget check fails
 // the bench when a row costs more than 5% over bench/cost-budget.json.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -181,7 +181,7 @@ const usd = (n: number) => (n >= 0.01 || n === 0 ? n.toFixed(2) : n.toPrecision(
 const billCells = (bill: Bill) =>
   [...SERVICES.map(({ key }) => usd(bill[key])), `**${usd(total(bill))}**`].join(' | ');
 
-/** The cost's tables in Markdown, as printed and as README shows them. */
+/** The cost's tables in Markdown, as printed and as docs/performance.md shows them. */
 const tables = (
   rows: ReturnType<typeof rowsOf>,
   memoryFigures: ReturnType<typeof memoryOf>,
@@ -208,7 +208,7 @@ const tables = (
 ];
 
 const budgetFile = join(repoRoot, 'bench', 'cost-budget.json');
-const README = join(repoRoot, 'README.md');
+const PAGE = join(repoRoot, 'docs', 'performance.md');
 const BEGIN = '<!-- cost: written by npm run bench -->';
 const END = '<!-- /cost -->';
 /** How much more than its budget a row may cost before the bench fails. */
@@ -220,8 +220,8 @@ const spelled = (bill: Bill) =>
     .map(({ key, label }) => `${label} $${usd(bill[key])}`)
     .join(', ')}`;
 
-/** README's "Cost" below its own words: the example, the chart, the tables, what is assumed. */
-const readmeSection = (rows: ReturnType<typeof rowsOf>, lines: string[]) => {
+/** docs/performance.md's "Cost" below its own words: the example, the chart, the tables, what is assumed. */
+const pageSection = (rows: ReturnType<typeof rowsOf>, lines: string[]) => {
   const row = (name: string) => rows.find((r) => r.name === name);
   const create = row('createPlant');
   const toTen = row('plantAddedTo10Endpoints');
@@ -236,9 +236,9 @@ const readmeSection = (rows: ReturnType<typeof rowsOf>, lines: string[]) => {
           '',
         ]
       : []),
-    '![A million requests of each route, by service](bench/cost-routes.svg)',
+    '![A million requests of each route, by service](../bench/cost-routes.svg)',
     '',
-    '![A million events, by service](bench/cost-events.svg)',
+    '![A million events, by service](../bench/cost-events.svg)',
     '',
     ...lines,
     '',
@@ -260,7 +260,7 @@ const readmeSection = (rows: ReturnType<typeof rowsOf>, lines: string[]) => {
 
 /**
  * Prints the cost and checks it against the budget; on a complete run draws the chart and writes
- * README's tables (and with `writeBudget`, the budget). Returns the figures for results.json and
+ * docs/performance.md's tables (and with `writeBudget`, the budget). Returns the figures for results.json and
  * the rows over budget, each a line naming it.
  */
 export const reportCost = (figures: Figures, complete: boolean, writeBudget: boolean) => {
@@ -300,13 +300,13 @@ export const reportCost = (figures: Figures, complete: boolean, writeBudget: boo
       );
     draw('cost-routes.svg', 'A million requests of each route, by service', routes, 'requests');
     draw('cost-events.svg', 'A million events, by service', events, 'events');
-    const readme = readFileSync(README, 'utf8');
-    const [before, rest] = readme.split(BEGIN);
+    const page = readFileSync(PAGE, 'utf8');
+    const [before, rest] = page.split(BEGIN);
     const [, after] = (rest ?? '').split(END);
     if (before !== undefined && after !== undefined)
       writeFileSync(
-        README,
-        `${before}${BEGIN}\n${readmeSection(rows, lines).join('\n')}\n${END}${after}`,
+        PAGE,
+        `${before}${BEGIN}\n${pageSection(rows, lines).join('\n')}\n${END}${after}`,
       );
     if (writeBudget) {
       const rounded = Object.entries(totals).map(([name, cost]) => [name, Number(cost.toFixed(3))]);

@@ -280,8 +280,11 @@ describe('request telemetry', () => {
 });
 
 describe('the metrics', () => {
-  it('are each named in the README, as the service counts them', () => {
-    const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
-    for (const name of METRIC_NAMES) expect(readme, name).toContain(`\`${name}\``);
+  it('are each named in docs/operations.md, as the service counts them', () => {
+    const operations = readFileSync(
+      join(import.meta.dirname, '..', '..', 'docs', 'operations.md'),
+      'utf8',
+    );
+    for (const name of METRIC_NAMES) expect(operations, name).toContain(`\`${name}\``);
   });
 });
