@@ -6,7 +6,7 @@ module.exports = async ({ resolveVariable }) => {
   );
   if (requiredScope) {
     throw new Error(
-      'AUTH_REQUIRED_SCOPE (param authRequiredScope) is no longer read: set AUTH_WRITE_SCOPE (authWriteScope) for POST, PUT and DELETE, and AUTH_READ_SCOPE (authReadScope) for GET, then unset it',
+      'AUTH_REQUIRED_SCOPE (param authRequiredScope) is no longer read: set AUTH_WRITE_SCOPE (authWriteScope) for POST, PUT, PATCH and DELETE, and AUTH_READ_SCOPE (authReadScope) for GET, then unset it',
     );
   }
   return 'none';

@@ -36,7 +36,7 @@ module.exports = async ({ resolveVariable }) => {
       ],
     };
   };
-  // the memory the bench's figures chose where it is not the provider's (README, "Cost")
+  // the memory the bench's figures chose where it is not the provider's (docs/performance.md, "Cost")
   const memorySizes = (await resolveVariable('self:custom.memorySize')) ?? {};
   const functions = {};
   for (const [name, route] of Object.entries(ROUTES)) {

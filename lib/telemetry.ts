@@ -1,10 +1,10 @@
 // One JSON line per request or attempt, one stdout write: the log line (Powertools Logger's keys) and
 // its Embedded Metric Format count (`_aws`) at once. Powertools writes the two apart, which measured
-// costlier than the rest of a webhook delivery's own work (README, Performance).
+// costlier than the rest of a webhook delivery's own work (docs/performance.md).
 import type { Context } from 'aws-lambda';
 import type { TelemetrySettings } from '#lib/config/telemetry.ts';
 
-/** Every metric, each counted once per request or attempt (README, Observability, lists them). */
+/** Every metric, each counted once per request or attempt (docs/operations.md, Metrics, lists them). */
 export const METRIC_NAMES = [
   // a request's outcome: one of these per request
   'PlantsCreated',

@@ -16,7 +16,7 @@ export const NewPlant = z.object({
 });
 export type NewPlant = z.infer<typeof NewPlant>;
 
-/** Our Error body (API.md), and the challenge every 401 carries. */
+/** Our Error body (docs/api.md, "Errors"), and the challenge every 401 carries. */
 export const errorBody = (status: number, message: string) => ({ error: status, message });
 export const CHALLENGE = 'Bearer realm="plants"';
 

@@ -109,7 +109,7 @@ try {
     ...auth.env,
     ...webhooks.env,
     DYNAMODB_ENDPOINT: dynamo.endpoint,
-    // a caller may register a webhook endpoint on this machine, unless told otherwise (API.md)
+    // a caller may register a webhook endpoint on this machine, unless told otherwise (docs/api.md, "A caller's endpoint")
     WEBHOOK_ALLOW_PRIVATE_URLS: process.env.WEBHOOK_ALLOW_PRIVATE_URLS || 'true',
     // DynamoDB Local and the SQS emulator accept any credentials
     AWS_ACCESS_KEY_ID: 'local',
@@ -145,7 +145,7 @@ try {
     `  curl -s ${base}/plants -H "Authorization: Bearer ${auth.token}" ` +
       `-H 'Content-Type: application/json' -d '{"id":1,"name":"Monstera","tag":"indoor"}'`,
   );
-  say(`Every route with curl: the README's "Two commands" and "Your own webhook endpoints".`);
+  say('Every route with curl: docs/local-development.md and docs/webhooks.md.');
   say('Press Ctrl-C to stop.');
 } catch (error) {
   process.stderr.write(`npm start: ${error instanceof Error ? error.message : String(error)}\n`);

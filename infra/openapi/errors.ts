@@ -1,5 +1,5 @@
 // An operation's error responses: the statuses its route's line in the route list and its schemas
-// decide, and the route's own; each worded as API.md words it, as its resource's routes word it,
+// decide, and the route's own; each worded as docs/api.md words it, as its resource's routes word it,
 // or as the route does, with messages the service sends (taken from the code that sends them, or
 // from running the schema that refuses).
 import { TOKEN_EXPIRED } from '#lib/auth/tokenVerifier.ts';
@@ -46,7 +46,7 @@ export const keysUnavailable = {
   message: BEARER_REFUSALS.keysUnavailable,
 };
 
-/** API.md's error statuses, as every route means them unless its resource or itself words one. */
+/** docs/api.md's error statuses, as every route means them unless its resource or itself words one. */
 const API_STATUSES: Record<number, ErrorStatus> = {
   400: {
     description: `The request is not valid: ${bodyRefusals}. The message names the field and why.`,
@@ -148,7 +148,7 @@ const statusesOf = ({ access, path }: RouteEntry, { body, query }: RouteSchemas)
 
 /**
  * An operation's error responses: its route's statuses and its own, each worded as the route, its
- * resource's routes or API.md word it.
+ * resource's routes or docs/api.md word it.
  */
 export const errorResponses = (
   entry: RouteEntry,

@@ -1,4 +1,4 @@
-// How the plant routes word what API.md leaves to them: a path id that is none (400), and what PUT
+// How the plant routes word what docs/api.md leaves to them: a path id that is none (400), and what PUT
 // and PATCH share: a field rule or another id than the path's (400), and a stale If-Match (412).
 import { PlantPath } from '#lib/plants/params.ts';
 import { otherIdMessage, versionMismatchMessage } from '#lib/routes/plantUpdates.ts';

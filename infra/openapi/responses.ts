@@ -1,4 +1,4 @@
-// What the document's responses share: the headers on every answer (API.md: no caching, no
+// What the document's responses share: the headers on every answer (docs/api.md: no caching, no
 // content sniffing), the reusable headers, and a success's shape.
 import type * as z from 'zod/mini';
 import { RETRY_AFTER_SECONDS } from '#lib/http/httpError.ts';

@@ -1,4 +1,4 @@
-// The README's route table (The API), written by `npm run openapi` between its markers from the
+// The README's route table (The API at a glance), written by `npm run openapi` between its markers from the
 // document the route list makes, so that a route's row is its operation's own words.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,7 +8,7 @@ import { commonHeaders } from './responses.ts';
 
 export const README_FILE = 'README.md';
 const MARKERS = ['<!-- routes: written by npm run openapi -->', '<!-- /routes -->'] as const;
-/** Left out of each row: the README's error table says when any route answers them. */
+/** Left out of each row: docs/api.md's error table says when any route answers them. */
 const SHARED_STATUSES = ['400', '401', '403', '413', '415', '500', '503'];
 
 type Schema = { $ref?: string; items?: Schema };

@@ -32,7 +32,7 @@ export const authSettings: SettingsLoader<AuthSettings> = (read) => {
   // replaced by the two above: a deployment still setting it must not lose its scope check
   read.retired(
     'AUTH_REQUIRED_SCOPE',
-    'set AUTH_WRITE_SCOPE (POST, PUT, DELETE) and AUTH_READ_SCOPE (GET) instead',
+    'set AUTH_WRITE_SCOPE (POST, PUT, PATCH, DELETE) and AUTH_READ_SCOPE (GET) instead',
   );
   const keys = (): KeySource | undefined => {
     if (jwksFile) return { kind: 'file', path: jwksFile };

@@ -39,7 +39,7 @@ const keysOf = ({ id, secrets }: StoredEndpoint, now: number) => {
   return keys;
 };
 
-/** Why the service disables the endpoint after this failure, if it does (API.md). */
+/** Why the service disables the endpoint after this failure, if it does (docs/api.md, "A caller's endpoint"). */
 const disablingReason = (outcome: DeliveryOutcome, failingSince: string, now: number) => {
   if (outcome.outcome === 'gone') return 'its receiver answered 410 Gone';
   if (now - Date.parse(failingSince) >= DISABLE_AFTER_FAILING_MS)

@@ -10,7 +10,7 @@ import type { EventType } from '#lib/plants/eventTypes.ts';
 export const PING = 'webhook.ping';
 export type DeliveredType = EventType | typeof PING;
 
-/** How long attempts are kept, and a resend may name their event (API.md). */
+/** How long attempts are kept, and a resend may name their event (docs/api.md, "Limits"). */
 export const ATTEMPTS_KEPT_MS = 14 * 24 * 3600 * 1000;
 
 /** One event on its way to one endpoint, as the endpoint-deliveries queue holds it. */
@@ -59,7 +59,7 @@ export type AttemptsPage = { outcome: 'page'; attempts: Attempt[]; next?: string
 
 /** An event an endpoint was sent, for a resend: its type and body as first delivered. */
 export type SentEvent = Pick<EndpointDelivery, 'type' | 'body'>;
-/** At most this many pings and resends, together, per endpoint per minute (API.md). */
+/** At most this many pings and resends, together, per endpoint per minute (docs/api.md, "Limits"). */
 export const MAX_SENDS_PER_MINUTE = 10;
 export type CountSendResult =
   | { outcome: 'counted' }
@@ -96,5 +96,5 @@ export interface DeliveryQueue {
   send(deliveries: readonly EndpointDelivery[]): Promise<void>;
 }
 
-/** An endpoint whose every attempt failed for this long is disabled (API.md: 5 days). */
+/** An endpoint whose every attempt failed for this long is disabled (docs/api.md, "Limits": 5 days). */
 export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 3600 * 1000;

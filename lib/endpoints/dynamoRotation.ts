@@ -12,7 +12,7 @@ import type { EndpointSecret, EndpointStore } from '#lib/endpoints/store.ts';
 /** How many times, in all, a rotation is written while concurrent rotations keep changing the secrets. */
 const ROTATION_ATTEMPTS = 5;
 
-/** After a rotation: the new secret, and the one it replaces until keepOldUntil (API.md: two). */
+/** After a rotation: the new secret, and the one it replaces until keepOldUntil (docs/api.md, "A caller's endpoint": two). */
 const rotated = (
   secrets: EndpointSecret[],
   { secret, keepOldUntil }: { secret: string; keepOldUntil: string },

@@ -1,4 +1,4 @@
-// What a caller sends of its own webhook endpoints (API.md: "A caller's own webhook endpoints"):
+// What a caller sends of its own webhook endpoints (docs/api.md, "A caller's endpoint"):
 // the bodies and paths the routes check. zod/mini, as the plant's schemas.
 import * as z from 'zod/mini';
 import { ENDPOINT_ID } from '#lib/endpoints/store.ts';

@@ -9,7 +9,7 @@ import type { Endpoint as EndpointSchema } from '#lib/endpoints/answerSchemas.ts
 export const newEndpointId = () => `ep_${randomBytes(16).toString('base64url')}`;
 export const ENDPOINT_ID = /^ep_[A-Za-z0-9_-]{22}$/;
 
-/** At most this many endpoints per caller (API.md). */
+/** At most this many endpoints per caller (docs/api.md, "Limits"). */
 export const MAX_ENDPOINTS_PER_CALLER = 10;
 
 /** An endpoint as the API shows it: never its secrets. */

@@ -1,4 +1,4 @@
-// The request body, checked in API.md's order (media type, size, JSON) into context.json by Middy's
+// The request body, checked in docs/api.md's order (media type, size, JSON) into context.json by Middy's
 // parser (which refuses prototype-pollution keys; its 422s become 400s); the reviver reads integer
 // fields' source text (patches/@middy+util+7.9.2.patch). Only routes with a body bundle it.
 import type { MiddlewareObj } from '@middy/core';

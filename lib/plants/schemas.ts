@@ -8,7 +8,7 @@ import { idRule } from '#lib/plants/ids.ts';
 /** A schema's components.schemas key; not globalRegistry's `id`: toJSONSchema would $ref it. */
 export const schemaNames = /* @__PURE__ */ z.registry<{ id: string }>();
 
-/** Each string of a request body is well-formed Unicode (I-JSON, API.md): else a 400 naming it. */
+/** Each string of a request body is well-formed Unicode (I-JSON; docs/api.md, "Requests and answers"): else a 400 naming it. */
 export const wellFormed = (field: string) =>
   z.refine<string>(
     (value) => value.isWellFormed(),

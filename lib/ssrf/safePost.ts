@@ -13,7 +13,7 @@ import { isIP, type TcpSocketConnectOpts } from 'node:net';
 import { isPublicAddress } from '#lib/ssrf/publicAddress.ts';
 import { retryAfter } from '#lib/webhooks/delivery.ts';
 
-/** The longest url of an endpoint, in characters (API.md). */
+/** The longest url of an endpoint, in characters (docs/api.md, "Limits"). */
 export const MAX_URL_CHARACTERS = 2048;
 /** 2,048, as the words write it: by hand, as toLocaleString loads ICU (~12 ms of a cold start). */
 export const MAX_URL_CHARACTERS_TEXT = String(MAX_URL_CHARACTERS).replace(/\B(?=(\d{3})+$)/g, ',');

@@ -1,5 +1,5 @@
 // Any plant the API accepts is delivered as stored, and no caller's plant holds back another's
-// (API.md, "One caller never hurts another"), through `npm start` over real HTTP: a name with
+// (docs/webhooks.md, "One caller never hurts another"), through `npm start` over real HTTP: a name with
 // U+FFFF and U+FFFE (which SQS refuses raw in a message) reaches the operator's receiver and its
 // owner's endpoint, each after a failed first attempt, so through the retries too; a name of 32,600
 // `"` (65 KB, under the 64 KiB body limit, about 130 KB once escaped twice in a delivery message)

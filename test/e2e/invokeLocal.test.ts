@@ -1,4 +1,4 @@
-// The README's `npx sls invoke local --stage local -f <function> --path events/<function>.json`, as
+// docs/local-development.md's `npx sls invoke local --stage local -f <function> --path events/<function>.json`, as
 // a user runs it: npm start up (on ports and a data folder of its own), the sample events written
 // by `npm run events`, and each function invoked in a process of its own from a shell that has
 // none of the service's settings and no AWS credentials. Each answers as it does deployed.
@@ -30,7 +30,7 @@ const shell = (settings: Record<string, string>) => ({
   ...settings,
 });
 
-/** As the README says, with the same PLANTS_LOCAL_DATA and DYNAMODB_PORT as npm start. */
+/** As docs/local-development.md says, with the same PLANTS_LOCAL_DATA and DYNAMODB_PORT as npm start. */
 const npmStartsSettings = () => ({
   PLANTS_LOCAL_DATA: service.dataDir,
   DYNAMODB_PORT: new URL(service.dynamodbEndpoint).port,
@@ -177,7 +177,7 @@ describe('sls invoke local --stage local, with npm start running', () => {
     });
   });
 
-  it('an event whose token has expired answers 401, as the README says', async () => {
+  it('an event whose token has expired answers 401, as docs/local-development.md says', async () => {
     const { stdout: expired } = await run(
       process.execPath,
       [join(repoRoot, 'infra', 'local', 'token.ts'), '--ttl', '-60'],

@@ -1,7 +1,7 @@
 // The webhook rides out a receiver's outage, through `npm start` over real HTTP: the receiver
 // refuses connections for 20 s while plants are created, and every plant arrives once it is
 // back; a plant created while others wait arrives within seconds; 429 with Retry-After, 503s,
-// 410 and a used-up schedule do what the README says, and `npm run webhooks:redrive` offers the
+// 410 and a used-up schedule do what docs/webhooks.md says, and `npm run webhooks:redrive` offers the
 // running npm start's dead letters again (the webhook's, the stream's); an event waiting when
 // `npm start` stops is delivered after it starts again; a bad WEBHOOK_RETRY_SCHEDULE stops it, named.
 import { execFile } from 'node:child_process';

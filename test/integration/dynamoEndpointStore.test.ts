@@ -275,7 +275,7 @@ describe('DynamoDB endpoint store', () => {
       keepOldUntil: '2026-11-24T12:30:00.000Z',
     });
 
-    // two signatures at most (API.md): a second rotation drops the secret the first replaced
+    // two signatures at most (docs/api.md, "A caller's endpoint"): a second rotation drops the secret the first replaced
     expect(second.outcome === 'rotated' && second.endpoint.secrets).toEqual([
       { secret: 'whsec_third' },
       { secret: 'whsec_second', expiresAt: '2026-11-23T13:00:00.000Z' },

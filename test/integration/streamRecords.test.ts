@@ -1,4 +1,4 @@
-// One caller never holds another's events (API.md): plants written into DynamoDB Local, its stream
+// One caller never holds another's events (docs/webhooks.md, "One caller never hurts another"): plants written into DynamoDB Local, its stream
 // read as Lambda reads it (infra/local/streamPoller.ts: bounded retries, bisect), the callers'
 // fan-out (queueEndpointEvents) sending to the real SQS emulator (fauxqs, which enforces SQS's
 // character set and its 1 MiB per message and per batch), and what it sets aside read back whole.

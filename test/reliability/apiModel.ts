@@ -1,16 +1,16 @@
-// An independent model of API.md's rules for POST /plants, the oracle of the property suite. From a
+// An independent model of docs/api.md's rules for POST /plants, the oracle of the property suite. From a
 // request as the client sent it, it decides what API Gateway hands the function, the status the
 // service must answer and, for a plant it accepts, what must be stored. It shares no code with lib/
-// on purpose: where the two disagree, API.md says which one is wrong. Only the plant's fields come
+// on purpose: where the two disagree, docs/api.md says which one is wrong. Only the plant's fields come
 // from the published schema (each one's name, JSON type and whether it is required, as the OpenAPI
 // document has them), so that a field added there is modeled here; how a value of each type is
 // judged is the model's own.
 import * as z from 'zod/mini';
 import { Plant } from '#lib/plants/schemas.ts';
 
-/** API.md: "body larger than 64 KiB (after base64 decoding)" is 413. */
+/** docs/api.md, "Limits": a body larger than 64 KiB (after base64 decoding) is 413. */
 export const MAX_BODY_BYTES = 64 * 1024;
-/** API.md decision: objects and arrays nest at most this deep (the parser's guard recurses). */
+/** docs/api.md, "Limits": objects and arrays nest at most this deep (the parser's guard recurses). */
 const MAX_NESTING = 100;
 
 /** The deepest nesting of objects and arrays in a JSON text, outside strings. */
@@ -30,7 +30,7 @@ const nestingOf = (text: string): number => {
   }
   return deepest;
 };
-/** API.md: ids from -9007199254740991 to 9007199254740991. */
+/** docs/api.md, "Plants": ids from -9007199254740991 to 9007199254740991. */
 export const ID_LIMIT = 9_007_199_254_740_991n;
 
 /** A request as the client sends it: header names in any casing, repeats allowed, in order. */
@@ -53,7 +53,7 @@ const CONTENT = z.toJSONSchema(Plant, { io: 'input' }) as {
   required?: string[];
 };
 
-/** Why a value is not one of the field's JSON type (API.md's rules), or undefined when it is. */
+/** Why a value is not one of the field's JSON type (docs/api.md's rules), or undefined when it is. */
 const refusalOf = (field: string, type: string | undefined, value: unknown) => {
   switch (type) {
     case 'string':
@@ -92,7 +92,7 @@ const headerValue = (request: ClientRequest, name: string): string | undefined =
   deliveredHeaders(request)[name];
 
 // ---------------------------------------------------------------------------------------------
-// The rules, in API.md's order: authentication, media type, size, JSON, fields.
+// The rules, in docs/api.md's order ("Errors"): authentication, media type, size, JSON, fields.
 
 /** `Authorization: Bearer <token>`; the scheme is case-insensitive (RFC 7235), then 1*SP (RFC 6750). */
 const callerOf = (value: string | undefined, tokens: ReadonlyMap<string, string>) => {
@@ -238,7 +238,7 @@ export const exactInteger = (literal: string): bigint | undefined => {
 };
 
 /**
- * What API.md says the service answers to `request`, short of the store; `tokens` maps each valid
+ * What docs/api.md says the service answers to `request`, short of the store; `tokens` maps each valid
  * token to its subject.
  */
 export const verdictFor = (

@@ -1,6 +1,6 @@
 // Bad input, property-based: at least 10,000 generated requests per run, from valid to hostile
 // (requestArbitraries.ts), through the real handler and its real store on DynamoDB Local. The
-// oracle is an independent model of API.md (apiModel.ts): every answer has the status the rules
+// oracle is an independent model of docs/api.md (apiModel.ts): every answer has the status the rules
 // give, every error is exactly the Error object, nothing is ever a 500, and the table holds exactly
 // the plants that were answered 200, with the content that was sent.
 //
@@ -176,7 +176,7 @@ const checkTable = async (model: ReadonlyMap<bigint, StoredModelPlant>) => {
 };
 
 describe('POST /plants with generated input', () => {
-  it(`answers ${TARGET_REQUESTS} generated requests as API.md says, and stores exactly what it answered 200`, async () => {
+  it(`answers ${TARGET_REQUESTS} generated requests as docs/api.md says, and stores exactly what it answered 200`, async () => {
     let sent = 0;
     const answered = new Map<string, number>();
     const property = fc.asyncProperty(

@@ -1,5 +1,5 @@
 // What every answer of a route must be, as the unit tests of the pipeline and of each route check
-// it: the protective headers, a JSON success, and API.md's Error object.
+// it: the protective headers, a JSON success, and docs/api.md's Error object.
 import { expect } from 'vitest';
 import type { HttpResponse } from '#lib/http/types.ts';
 import { headerOf } from './headers.ts';
@@ -19,7 +19,7 @@ export const expectSuccess = (response: HttpResponse, body: unknown) => {
 };
 
 /**
- * The Error object of API.md for `status`, showing none of `secrets` (tokens) anywhere in the
+ * The Error object of docs/api.md for `status`, showing none of `secrets` (tokens) anywhere in the
  * response; returns its message.
  */
 export const expectError = (

@@ -49,7 +49,7 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-  // API.md: the token itself is never logged
+  // docs/authentication.md: the token itself is never logged
   const log = telemetry.text();
   for (const token of allTokens) expect(log).not.toContain(token);
 });
@@ -72,7 +72,7 @@ describe('POST /plants', () => {
     rest: Omit<RequestSpec, 'headers' | 'body'> = {},
   ) => jsonRequest(tokens.valid, body, headers, rest);
 
-  /** The Error object of API.md, for any error status, showing no token; returns its message. */
+  /** The Error object of docs/api.md ("Errors"), for any error status, showing no token; returns its message. */
   const expectError = (response: HttpResponse, status: number): string =>
     expectErrorBody(response, status, allTokens);
 

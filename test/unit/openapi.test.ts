@@ -1,4 +1,4 @@
-// The published contract: openapi.yaml is what the generator writes, covers API.md's statuses, and
+// The published contract: openapi.yaml is what the generator writes, covers docs/api.md's statuses, and
 // the response check that the end-to-end tests rely on accepts what the document shows and rejects
 // what breaks it.
 import { readFileSync } from 'node:fs';
@@ -56,7 +56,7 @@ describe('openapi.yaml', () => {
     expect(committed).toBe(await openApiYaml());
   });
 
-  it("declares every status of API.md's table for POST /plants", () => {
+  it("declares every status of docs/api.md's error table for POST /plants", () => {
     expect(Object.keys(responses)).toEqual([
       '200',
       '400',

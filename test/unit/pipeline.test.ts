@@ -132,7 +132,7 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-  // API.md: the token itself is never logged
+  // docs/authentication.md: the token itself is never logged
   const log = telemetry.text();
   for (const token of allTokens) expect(log).not.toContain(token);
 });
@@ -181,7 +181,7 @@ describe('the pipeline, through a stub route', () => {
     expect(lines[0]).toMatchObject({ level: 'ERROR', route: ROUTE, status: 200, PlantsRead: 1 });
   });
 
-  /** The Error object of API.md, for any error status, showing no token; returns its message. */
+  /** The Error object of docs/api.md ("Errors"), for any error status, showing no token; returns its message. */
   const expectError = (response: HttpResponse, status: number): string =>
     expectErrorBody(response, status, allTokens);
 
@@ -558,7 +558,7 @@ describe('the pipeline, through a stub route', () => {
       expect(response.body).not.toContain('SECRET-DETAIL-4711');
       expect(response.body).not.toContain('things-unit');
       expect(response.body).not.toMatch(/\bat \S+ \(|Error:/);
-      // API.md: the details go to the log with the request id
+      // docs/api.md, "Errors": the details go to the log with the request id
       expect(
         telemetry
           .documents()

@@ -475,7 +475,7 @@ describe('with API Gateway payload 2.0', () => {
       expect(store.requests.filter((r) => r.method === 'update')).toEqual([]);
     });
 
-    it('checks the media type before the path id (API.md order)', async () => {
+    it('checks the media type before the path id (docs/api.md order)', async () => {
       errorMessage(await put('abc', '{"name":"A"}', { 'content-type': 'text/plain' }), 415);
     });
 

@@ -1,4 +1,4 @@
-// Every place a new route needs, checked here in seconds (README "Working on it", Add a route):
+// Every place a new route needs, checked here in seconds (docs/contributing.md, "Add a route"):
 // written by hand: its line in lib/routes/routeList.ts, its route file lib/routes/<name>.ts, its
 // handler handlers/<name>.ts, its words infra/openapi/operations/<name>.ts (then `npm run openapi`,
 // which writes the README's route table too). Everything else follows from its line, and is checked
