@@ -7,7 +7,7 @@ import { openApiDocument } from './document.ts';
 import { commonHeaders } from './responses.ts';
 
 export const README_FILE = 'README.md';
-const MARKERS = ['<!-- routes: written by npm run openapi -->', '<!-- /routes -->'] as const;
+export const MARKERS = ['<!-- routes: written by npm run openapi -->', '<!-- /routes -->'] as const;
 /** Left out of each row: docs/api.md's error table says when any route answers them. */
 const SHARED_STATUSES = ['400', '401', '403', '413', '415', '500', '503'];
 
