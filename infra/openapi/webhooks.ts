@@ -1,5 +1,5 @@
 // What the service POSTs to receivers (OpenAPI 3.1 `webhooks`): the operator's "plant added"
-// webhook, under the name the original document gives it, and the events a caller's own endpoints
+// webhook, published as `/plant/webhook`, and the events a caller's own endpoints
 // are sent, one per delivered type (a type without its words here fails the typecheck).
 import type { DeliveredType } from '#lib/endpointDeliveries/store.ts';
 import { IdentifiedPlant } from '#lib/plants/schemas.ts';

@@ -13,7 +13,7 @@ export interface PlantAddedEvent {
    * id and creation time, so a plant deleted and created again under its id is a new event. */
   webhookId: string;
   plantId: number;
-  /** The JSON body: the plant with its id (the original document's NewPlant). */
+  /** The JSON body: the plant with its id (the published `/plant/webhook` body). */
   body: string;
 }
 

@@ -84,7 +84,7 @@ export const NewPlant = /* @__PURE__ */ body('a NewPlant', {
 });
 export type NewPlant = z.infer<typeof NewPlant>;
 
-/** A plant's content, and the response body of a created plant: the spec's Plant has no id. */
+/** A plant's content, and the response body of a created plant: the Plant schema has no id. */
 export const Plant = /* @__PURE__ */ z.object(plantFields).register(z.globalRegistry, {
   description:
     'A plant in the store, as the service answers it: no id, and an optional field only when set.',
