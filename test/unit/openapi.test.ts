@@ -80,7 +80,7 @@ describe('openapi.yaml', () => {
     expect(Object.keys(operation?.responses ?? {})).toEqual(statuses);
   });
 
-  it('describes the plant added webhook where the original document does, signed', () => {
+  it('describes the plant added webhook under its published name, /plant/webhook, signed', () => {
     const webhook = (
       parse(committed) as { webhooks: Record<string, { post: Record<string, unknown> }> }
     ).webhooks['/plant/webhook']?.post;

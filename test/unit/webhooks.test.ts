@@ -75,7 +75,7 @@ describe('the plant added event', () => {
     version: { N: '1' },
   });
 
-  it("is the original document's NewPlant: id, name and tag, and nothing of the store", () => {
+  it('is the published NewPlant: id, name and tag, and nothing of the store', () => {
     const event = plantAddedEvent(insert(image('7', '2026-11-22T10:00:00.000Z', 'indoor')));
 
     expect(JSON.parse(event.body)).toStrictEqual({ id: 7, name: 'Monstera', tag: 'indoor' });
