@@ -106,8 +106,8 @@ export interface FunctionFigures {
   repeatCallerWarmCpuP50Ms?: { ours: Spread; baseline: Spread };
   warmStoreP50Ms: { ours: Spread; baseline: Spread };
   peakRssMb: { ours: number; baseline: number };
-  usage?: { ours: Usage; baseline: Usage };
-  peers?: Record<string, PeerFigures & { usage?: Usage }>;
+  usage: { ours: Usage; baseline: Usage };
+  peers?: Record<string, PeerFigures & { usage: Usage }>;
   ratios: {
     bundle: number;
     bundleGzip: number;
@@ -128,7 +128,7 @@ export const figuresOf = (measured: {
   repeatCaller: Runs | undefined;
   warmStore: Runs;
   peakRssMb: { ours: number; baseline: number };
-}): FunctionFigures => {
+}): Omit<FunctionFigures, 'usage'> => {
   const { bundle, cold, warmCpu, repeatCaller, warmStore, peakRssMb } = measured;
   return {
     bundle: {

@@ -143,7 +143,7 @@ const REQUEST_ID = '6bd29d4f-07f1-4e5c-8e5e-d8a2e3bcd9c0';
 
 // Lambda's own lines per invocation in the Text log format (managed Node.js runtime). The REPORT
 // line is tab-separated and ends with a tab; cold starts add "Init Duration: N ms\t" to it.
-export const PLATFORM_LINES_TEXT = [
+const PLATFORM_LINES_TEXT = [
   `START RequestId: ${REQUEST_ID} Version: $LATEST`,
   `END RequestId: ${REQUEST_ID}`,
   `REPORT RequestId: ${REQUEST_ID}\tDuration: 12.34 ms\tBilled Duration: 13 ms\t` +
@@ -301,7 +301,7 @@ export const ASSUMPTIONS = {
   },
 } as const satisfies Record<string, Assumption>;
 
-export interface SourcedFact extends Sourced {
+interface SourcedFact extends Sourced {
   what: string;
 }
 

@@ -98,7 +98,7 @@ type DeployedSettings = ReturnType<typeof deployedSettings>;
 
 /** The rows: each route measured, then each event kind whose functions were measured. */
 const rowsOf = (figures: Figures, deployed: DeployedSettings) => {
-  const usageOf = (kind: Kind) => figures[kind]?.usage?.ours;
+  const usageOf = (kind: Kind) => figures[kind]?.usage.ours;
   const bill = (name: FunctionName, usage: Usage) =>
     billOf(usage, deployed[name].trigger, deployed[name]);
   const rows: { name: string; what: string; bill: Bill }[] = [];
@@ -146,7 +146,7 @@ const memoryOf = (figures: Figures, deployed: DeployedSettings) =>
   Object.fromEntries(
     functions.flatMap((name) => {
       const f = figures[name];
-      if (!f?.usage) return [];
+      if (!f) return [];
       const sizes = atEachMemory(f.usage.ours, deployed[name].trigger, deployed[name]);
       const chosen = cheapest(sizes, f.peakRssMb.ours);
       const deployedMb = deployed[name].memoryMb;
@@ -166,14 +166,14 @@ const memoryOf = (figures: Figures, deployed: DeployedSettings) =>
 /** The create's peers (bench/peers/), each doing the same DynamoDB work as the create's floor. */
 const peersOf = (figures: Figures, deployed: DeployedSettings) => {
   const create = figures[PEERS_KIND];
-  const floor = create?.usage?.baseline;
-  if (!create?.peers || !floor) return undefined;
+  if (!create?.peers) return undefined;
+  const floor = create.usage.baseline;
   const bills: Record<string, Bill> = {
-    ours: billOf(create.usage?.ours ?? floor, 'http', deployed.createPlant),
+    ours: billOf(create.usage.ours, 'http', deployed.createPlant),
     floor: billOf(floor, 'http', deployed.createPlant),
   };
   for (const [peer, { usage }] of Object.entries(create.peers))
-    if (usage) bills[peer] = billOf({ ...floor, ...usage }, 'http', deployed.createPlant);
+    bills[peer] = billOf({ ...floor, ...usage }, 'http', deployed.createPlant);
   return bills;
 };
 
@@ -181,14 +181,19 @@ const usd = (n: number) => (n >= 0.01 || n === 0 ? n.toFixed(2) : n.toPrecision(
 const billCells = (bill: Bill) =>
   [...SERVICES.map(({ key }) => usd(bill[key])), `**${usd(total(bill))}**`].join(' | ');
 
+/** A bill table's header: what its rows are, a column a service, the total. */
+const billHeader = (rows: string) => [
+  `| ${rows} | ${SERVICES.map(({ label }) => label).join(' | ')} | total |`,
+  `|---|${SERVICES.map(() => '---:').join('|')}|---:|`,
+];
+
 /** The cost's tables in Markdown, as printed and as docs/performance.md shows them. */
 const tables = (
   rows: ReturnType<typeof rowsOf>,
   memoryFigures: ReturnType<typeof memoryOf>,
   peers: Record<string, Bill> | undefined,
 ) => [
-  `| per million, US$ | ${SERVICES.map(({ label }) => label).join(' | ')} | total |`,
-  `|---|${SERVICES.map(() => '---:').join('|')}|---:|`,
+  ...billHeader('per million, US$'),
   ...rows.map(({ what, bill }) => `| ${what} | ${billCells(bill)} |`),
   '',
   `| function | ${MEMORY_SIZES.map((mb) => `${mb} MB`).join(' | ')} | chosen | serverless.yml |`,
@@ -200,8 +205,7 @@ const tables = (
   '',
   ...(peers
     ? [
-        `| ${PEERS_KIND}, per million, US$ | ${SERVICES.map(({ label }) => label).join(' | ')} | total |`,
-        `|---|${SERVICES.map(() => '---:').join('|')}|---:|`,
+        ...billHeader(`${PEERS_KIND}, per million, US$`),
         ...Object.entries(peers).map(([name, bill]) => `| ${name} | ${billCells(bill)} |`),
       ]
     : []),
@@ -259,9 +263,9 @@ const pageSection = (rows: ReturnType<typeof rowsOf>, lines: string[]) => {
 };
 
 /**
- * Prints the cost and checks it against the budget; on a complete run draws the chart and writes
- * docs/performance.md's tables (and with `writeBudget`, the budget). Returns the figures for results.json and
- * the rows over budget, each a line naming it.
+ * Prints the cost and checks it against the budget; on a complete run draws the charts and writes
+ * docs/performance.md's tables (and with `writeBudget`, the budget). Returns the figures for
+ * results.json and the rows over budget, each a line naming it.
  */
 export const reportCost = (figures: Figures, complete: boolean, writeBudget: boolean) => {
   const deployed = deployedSettings();
