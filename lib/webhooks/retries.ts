@@ -2,6 +2,7 @@
 // step of the schedule, or longer when the receiver asked for it with Retry-After; or it ends in
 // the dead-letter queue, when the receiver answered 410 Gone or the schedule is used up. No function
 // sleeps through a wait: the queue keeps the event, durably, until it is due.
+import { createHash } from 'node:crypto';
 import { ChangeMessageVisibilityCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { MAX_WAIT_MS } from '#lib/config/webhook.ts';
 import { NotDueYet } from '#lib/webhooks/batchResponse.ts';
@@ -102,10 +103,24 @@ export const sqsRetryQueue = (client: SQSClient, queueUrl: string): RetryQueue =
   },
 });
 
-/** The deliveries to callers' endpoints: each a message of its own, delayed until it is due. */
+/**
+ * A caller's tenant on a fair queue: its `sub` hashed, as MessageGroupId takes at most 128
+ * printable ASCII characters and a `sub` may be any string.
+ */
+export const tenantOf = (owner: string) => createHash('sha256').update(owner).digest('base64url');
+
+/**
+ * The deliveries to callers' endpoints: each a message of its own, delayed until it is due, its
+ * caller its tenant: one caller's backlog is served after the others' messages (docs/webhooks.md,
+ * "How delivery is shared").
+ */
 export const sqsDeliveryQueue = (client: SQSClient, queueUrl: string) => ({
-  async send(deliveries: readonly { dueAt: number }[]) {
-    const messages = deliveries.map((body) => ({ body, delaySeconds: delayUntil(body.dueAt) }));
+  async send(deliveries: readonly { owner: string; dueAt: number }[]) {
+    const messages = deliveries.map((body) => ({
+      body,
+      delaySeconds: delayUntil(body.dueAt),
+      groupId: tenantOf(body.owner),
+    }));
     await sendMessages(client, queueUrl, messages);
   },
   hideUntil: sqsRetryQueue(client, queueUrl).hideUntil,

@@ -1,6 +1,10 @@
 // Every message of the service's queues, whatever a caller stored: SQS takes a body only in XML's
 // character set (no U+FFFE, U+FFFF) and at most 1 MiB per message and per SendMessageBatch.
-import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import {
+  SendMessageBatchCommand,
+  type SendMessageBatchRequestEntry,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
 import { NonRetryableError } from '#lib/webhooks/batchResponse.ts';
 
 /** `value` as JSON that SQS accepts and JSON.parse reads back as `value`, code point for code point. */
@@ -11,6 +15,8 @@ export interface OutgoingMessage {
   body: unknown;
   /** SQS delays a message at most 15 minutes (900 seconds). */
   delaySeconds?: number;
+  /** Its tenant on a fair queue (MessageGroupId): a receive serves a noisy tenant's messages last. */
+  groupId?: string;
 }
 
 const MAX_ENTRIES = 10;
@@ -22,9 +28,9 @@ export const sendMessages = async (
   queueUrl: string,
   messages: readonly OutgoingMessage[],
 ) => {
-  const batches: { Id: string; MessageBody: string; DelaySeconds?: number | undefined }[][] = [];
+  const batches: SendMessageBatchRequestEntry[][] = [];
   let bytes = 0;
-  for (const { body, delaySeconds } of messages) {
+  for (const { body, delaySeconds, groupId } of messages) {
     const MessageBody = messageBody(body);
     const size = Buffer.byteLength(MessageBody);
     let batch = batches.at(-1);
@@ -34,7 +40,8 @@ export const sendMessages = async (
       bytes = 0;
     }
     bytes += size;
-    batch.push({ Id: String(batch.length), MessageBody, DelaySeconds: delaySeconds });
+    const entry = { Id: String(batch.length), MessageBody, DelaySeconds: delaySeconds };
+    batch.push(groupId === undefined ? entry : { ...entry, MessageGroupId: groupId });
   }
   for (const Entries of batches) {
     const { Failed = [] } = await client

@@ -3,62 +3,15 @@
 // table's stream, through the endpoint-deliveries queue), signed with each endpoint's secrets, each
 // endpoint on its own: a failing one retried on the schedule without holding back a healthy one, a
 // 410 disabling it until a PUT, a redirect not followed, a deleted one sent nothing more.
-import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listenLocally } from '../../infra/local/listen.ts';
+import {
+  arrivals,
+  type Received,
+  type Receiver,
+  startReceiver,
+} from '../support/endpointReceiver.ts';
 import { type LocalService, startLocalService } from '../support/localService.ts';
-
-/** What a receiver got: the headers that matter, and the body as JSON. */
-interface Received {
-  webhookId: string;
-  signatures: string[];
-  timestamp: string;
-  body: string;
-  event: { type: string; timestamp: string; data: Record<string, unknown> };
-  headers: IncomingHttpHeaders;
-  receivedAt: number;
-}
-
-type Answer = { status: number; headers?: Record<string, string> };
-
-/** A receiver on this machine that keeps what it gets and answers as told (200 unless told). */
-const startReceiver = async () => {
-  const received: Received[] = [];
-  let answer: (delivery: Received) => Answer = () => ({ status: 200 });
-  const server = createServer((request, response) => {
-    let body = '';
-    request.setEncoding('utf8');
-    request.on('data', (chunk: string) => {
-      body += chunk;
-    });
-    request.on('end', () => {
-      const header = (name: string) => String(request.headers[name] ?? '');
-      const delivery = {
-        webhookId: header('webhook-id'),
-        signatures: header('webhook-signature').split(' '),
-        timestamp: header('webhook-timestamp'),
-        body,
-        event: JSON.parse(body),
-        headers: request.headers,
-        receivedAt: Date.now(),
-      };
-      received.push(delivery);
-      const { status, headers } = answer(delivery);
-      response.writeHead(status, headers).end();
-    });
-  });
-  const { port, stop } = await listenLocally(server);
-  return {
-    url: `http://127.0.0.1:${port}/hooks`,
-    received,
-    answerWith: (next: typeof answer) => {
-      answer = next;
-    },
-    stop,
-  };
-};
-type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
 /** Whether `delivery` is signed with `secret`, as a receiver would check it. */
 const signedWith = (secret: string, { body, webhookId, timestamp, signatures }: Received) =>
@@ -97,16 +50,6 @@ const subscribe = async (caller: keyof typeof tokens, settings: { events?: strin
   expect(response.status).toBe(201);
   const endpoint = (await response.json()) as { id: string; secret: string };
   return { receiver, ...endpoint };
-};
-
-/** Waits until `receiver` has `count` deliveries (20 s at most), then a little for any more. */
-const arrivals = async (receiver: Receiver, count: number, settle = 1500) => {
-  const deadline = Date.now() + 20_000;
-  while (receiver.received.length < count && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  await new Promise((resolve) => setTimeout(resolve, settle));
-  return receiver.received;
 };
 
 let nextPlantId = 1000;

@@ -4,7 +4,12 @@
 // what the webhook path does not rely on, each difference pinned, so that an upgrade that ends one
 // says so.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import {
+  ChangeMessageVisibilityBatchCommand,
+  ReceiveMessageCommand,
+  SendMessageCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestSqs, type TestSqs } from '../support/localSqs.ts';
 
@@ -167,5 +172,113 @@ describe('where fauxqs differs from SQS, none of it a thing the webhook path rel
     const [dead] = await sqs.receive(undefined, sqs.deadLetterUrl);
     expect(dead?.Body).toBe('poison');
     expect(dead?.Attributes?.DeadLetterQueueSourceArn, stillDiffers('sets it')).toBeUndefined();
+  });
+});
+
+describe('the local SQS as a fair queue (patches/fauxqs+*.patch; SQS, "How Amazon SQS fair queues work")', () => {
+  const bodies = (messages: { Body?: string | undefined }[]) => messages.map(({ Body }) => Body);
+  const others = Array.from({ length: 12 }, (_, i) => `tenant ${i}`);
+  /** Each of `tenants` sends one message and is its consumers' work for `ms`. */
+  const busyFor = async (tenants: string[], ms: number) => {
+    for (const tenant of tenants) await sqs.send(`${tenant} earlier`, undefined, tenant);
+    const taken = [...(await sqs.receive(30)), ...(await sqs.receive(30))];
+    expect(taken).toHaveLength(tenants.length);
+    await sleep(ms);
+    for (const { ReceiptHandle } of taken) await sqs.deleteMessage(ReceiptHandle);
+  };
+
+  it('keeps each message’s MessageGroupId on a standard queue', async () => {
+    await sqs.send('grouped', undefined, 'caller-a');
+    await sqs.send('alone');
+    const received = await sqs.receive(30);
+    expect(received.map((m) => [m.Body, m.Attributes?.MessageGroupId])).toEqual([
+      ['grouped', 'caller-a'],
+      ['alone', undefined],
+    ]);
+  });
+
+  it('serves every other tenant first while one has over 10% of the recent processing time', async () => {
+    await busyFor(['busy'], 300);
+    // the busy tenant's backlog first in, then one message of each of twelve others
+    for (let i = 0; i < 5; i += 1) await sqs.send(`busy ${i}`, undefined, 'busy');
+    for (const tenant of others) await sqs.send(tenant, undefined, tenant);
+    await sqs.send('no tenant');
+
+    expect(bodies(await sqs.receive(30))).toEqual(others.slice(0, 10));
+    expect(bodies(await sqs.receive(30))).toEqual([
+      ...others.slice(10),
+      'no tenant',
+      ...[0, 1, 2, 3, 4].map((i) => `busy ${i}`),
+    ]);
+  });
+
+  it('counts only the tenants with messages waiting or in flight: one drained hides no other', async () => {
+    // the drained tenant had ten messages for a second each; the next one, ten at once and done
+    for (let i = 0; i < 10; i += 1) await sqs.send(`drained ${i}`, undefined, 'drained');
+    const drained = await sqs.receive(30);
+    await sleep(1000);
+    for (const { ReceiptHandle } of drained) await sqs.deleteMessage(ReceiptHandle);
+    for (let i = 0; i < 12; i += 1) await sqs.send(`next ${i}`, undefined, 'next');
+    for (const { ReceiptHandle } of await sqs.receive(30)) await sqs.deleteMessage(ReceiptHandle);
+    await sqs.send('calm', undefined, 'calm');
+    expect(bodies(await sqs.receive(30))).toEqual(['calm', 'next 10', 'next 11']);
+  });
+
+  it('serves in order while no tenant has over 10% of the processing time or 30 in flight', async () => {
+    await busyFor(others, 300);
+    for (const tenant of [...others].reverse()) await sqs.send(tenant, undefined, tenant);
+    expect(bodies(await sqs.receive(30))).toEqual([...others].reverse().slice(0, 10));
+  });
+
+  /** `tenant` with `count` messages in flight that no consumer works on (hidden for a minute). */
+  const inFlight = async (tenant: string, count: number) => {
+    for (let i = 0; i < count; i += 1) await sqs.send(`${tenant} held ${i}`, undefined, tenant);
+    for (let taken = 0; taken < count; ) {
+      const batch = await sqs.receive(60);
+      await sqs.client.send(
+        new ChangeMessageVisibilityBatchCommand({
+          QueueUrl: sqs.url,
+          Entries: batch.map(({ ReceiptHandle }, i) => ({
+            Id: String(i),
+            ReceiptHandle,
+            VisibilityTimeout: 60,
+          })),
+        }),
+      );
+      taken += batch.length;
+    }
+  };
+
+  it('serves every other tenant first while one has 30 of its own in flight and over 10% of them', async () => {
+    // each of the twelve had a twelfth of the processing time; the wide tenant, next to none
+    await busyFor(others, 1500);
+    await inFlight('wide', 30);
+    await sqs.send('wide next', undefined, 'wide');
+    for (const tenant of others) await sqs.send(tenant, undefined, tenant);
+    expect(bodies(await sqs.receive(30))).toEqual(others.slice(0, 10));
+  });
+
+  it('serves a tenant with 29 in flight in order', async () => {
+    await busyFor(others, 1500);
+    await inFlight('wide', 29);
+    await sqs.send('wide next', undefined, 'wide');
+    for (const tenant of others) await sqs.send(tenant, undefined, tenant);
+    expect(bodies(await sqs.receive(30))).toEqual(['wide next', ...others.slice(0, 9)]);
+  });
+
+  it('serves, of two noisy tenants with as many in flight, the one with less processing time first', async () => {
+    await busyFor(['a'], 600);
+    await busyFor(['b'], 200);
+    for (let i = 0; i < 2; i += 1) await sqs.send(`a ${i}`, undefined, 'a');
+    for (let i = 0; i < 2; i += 1) await sqs.send(`b ${i}`, undefined, 'b');
+    expect(bodies(await sqs.receive(30))).toEqual(['b 0', 'b 1', 'a 0', 'a 1']);
+  });
+
+  it('serves the noisy tenant with the fewest messages in flight first, then the other', async () => {
+    await busyFor(['a', 'b'], 300);
+    await inFlight('a', 3);
+    for (let i = 0; i < 3; i += 1) await sqs.send(`a ${i}`, undefined, 'a');
+    for (let i = 0; i < 3; i += 1) await sqs.send(`b ${i}`, undefined, 'b');
+    expect(bodies(await sqs.receive(30))).toEqual(['b 0', 'b 1', 'b 2', 'a 0', 'a 1', 'a 2']);
   });
 });

@@ -156,6 +156,34 @@ describe("the callers' fan-out from the stream", () => {
     expect(await drain('stream-dead')).toEqual([]);
   });
 
+  it('queues each delivery with its caller as its fair-queue tenant: any sub, as MessageGroupId takes it', async () => {
+    // a sub of 300 characters, none of which MessageGroupId takes as it is
+    const odd = 'ünïcødé sub 🌿 '.repeat(20);
+    await startFanOut([...endpointsOf('alice', 2), ...endpointsOf(odd, 2)]);
+    await store.create({ id: 1, name: 'Fern' }, 'alice');
+    await store.create({ id: 2, name: 'Ivy' }, odd);
+    await poller?.drained();
+
+    const { Messages = [] } = await client.send(
+      new ReceiveMessageCommand({
+        QueueUrl: sqs.queueUrl('deliveries'),
+        MaxNumberOfMessages: 10,
+        MessageSystemAttributeNames: ['MessageGroupId'],
+      }),
+    );
+    const tenants = new Map(
+      Messages.map(({ Body, Attributes }) => [
+        (JSON.parse(Body ?? '') as EndpointDelivery).owner,
+        Attributes?.MessageGroupId,
+      ]),
+    );
+    expect(Messages).toHaveLength(4);
+    expect(tenants.size).toBe(2);
+    expect(tenants.get('alice')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(tenants.get(odd)).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(tenants.get('alice')).not.toBe(tenants.get(odd));
+  });
+
   it('sets aside whole at once a record whose message SQS refuses, retries one that fails for now, and the records behind both go on', async () => {
     // a queue that takes no message over 2 KiB (SenderFault, as SQS over 1 MiB): one plant's is
     await client.send(

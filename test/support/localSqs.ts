@@ -35,10 +35,16 @@ export const startTestSqs = async () => {
     endpoint: server.endpoint,
     url,
     deadLetterUrl: server.queueUrl('dead'),
-    send: async (body: string, DelaySeconds?: number) =>
+    /** `tenant`: its MessageGroupId, as on a fair queue. */
+    send: async (body: string, DelaySeconds?: number, tenant?: string) =>
       (
         await client.send(
-          new SendMessageCommand({ QueueUrl: url, MessageBody: body, DelaySeconds }),
+          new SendMessageCommand({
+            QueueUrl: url,
+            MessageBody: body,
+            DelaySeconds,
+            MessageGroupId: tenant,
+          }),
         )
       ).MessageId as string,
     /** Up to 10 messages, with every system attribute. */
