@@ -153,6 +153,7 @@ const startStubs = async () => {
     // SQS's JSON protocol, answered by the same stub
     AWS_ENDPOINT_URL_SQS: dynamodb,
     ENDPOINT_DELIVERY_QUEUE_URL: `${dynamodb}/000000000000/endpoint-deliveries`,
+    ENDPOINT_SLOW_DELIVERY_QUEUE_URL: `${dynamodb}/000000000000/endpoint-deliveries-slow`,
     STREAM_DEAD_LETTER_QUEUE_URL: `${dynamodb}/000000000000/stream-dead-letters`,
   };
 };

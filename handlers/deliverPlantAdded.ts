@@ -1,5 +1,4 @@
 // The "plant added" webhook, from the stream: config → clients → consumer, once per container.
-import { SQSClient } from '@aws-sdk/client-sqs';
 import { loadConfig } from '#lib/config/load.ts';
 import { telemetrySettings } from '#lib/config/telemetry.ts';
 import { streamDeadLetterSettings, webhookSettings } from '#lib/config/webhook.ts';
@@ -7,6 +6,7 @@ import { deliverPlantAddedHandler } from '#lib/operatorWebhook/deliverPlantAdded
 import { webhookDependencies } from '#lib/operatorWebhook/dependencies.ts';
 import { createTelemetry } from '#lib/telemetry.ts';
 import { sqsDeadLetters } from '#lib/webhooks/deadLetters.ts';
+import { sqsClient } from '#lib/webhooks/sqsMessages.ts';
 
 const config = loadConfig(process.env, {
   webhook: webhookSettings,
@@ -17,6 +17,6 @@ const { region, queueUrl } = config.streamDeadLetters;
 
 export const handler = deliverPlantAddedHandler({
   ...webhookDependencies(config.webhook),
-  streamDeadLetters: sqsDeadLetters(new SQSClient({ region }), queueUrl),
+  streamDeadLetters: sqsDeadLetters(sqsClient(region), queueUrl),
   ...createTelemetry(config.telemetry),
 });

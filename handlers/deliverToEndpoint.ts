@@ -1,5 +1,4 @@
 // Each attempt of a delivery to a caller's endpoint: config → clients → consumer, once per container.
-import { SQSClient } from '@aws-sdk/client-sqs';
 import { endpointDeliverySettings } from '#lib/config/endpoints.ts';
 import { loadConfig } from '#lib/config/load.ts';
 import { dynamoTargetFrom } from '#lib/dynamo/client.ts';
@@ -9,6 +8,7 @@ import { dynamoSetEndpointHealth } from '#lib/endpoints/dynamoHealth.ts';
 import { dynamoGetEndpoint } from '#lib/endpoints/dynamoStore.ts';
 import { createTelemetry } from '#lib/telemetry.ts';
 import { sqsDeliveryQueue } from '#lib/webhooks/retries.ts';
+import { sqsClient } from '#lib/webhooks/sqsMessages.ts';
 
 const config = loadConfig(process.env, endpointDeliverySettings);
 const target = dynamoTargetFrom(config.store);
@@ -16,7 +16,10 @@ const target = dynamoTargetFrom(config.store);
 export const handler = deliverToEndpointHandler({
   endpoints: { get: dynamoGetEndpoint(target), setHealth: dynamoSetEndpointHealth(target) },
   attempts: { record: dynamoRecordAttempt(target) },
-  queue: sqsDeliveryQueue(new SQSClient({ region: config.queue.region }), config.queue.queueUrl),
+  queue: sqsDeliveryQueue(sqsClient(config.queue.region), {
+    main: config.queue.queueUrl,
+    slow: config.slowQueue.queueUrl,
+  }),
   ...config.attempts,
   policy: { allowPrivate: config.urls.allowPrivate },
   ...createTelemetry(config.telemetry),

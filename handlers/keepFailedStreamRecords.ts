@@ -1,12 +1,12 @@
 // The stream functions' on-failure destination: config → clients → consumer, once per container.
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
-import { SQSClient } from '@aws-sdk/client-sqs';
 import { loadConfig } from '#lib/config/load.ts';
 import { dynamoDbSettings } from '#lib/config/store.ts';
 import { telemetrySettings } from '#lib/config/telemetry.ts';
 import { streamDeadLetterSettings } from '#lib/config/webhook.ts';
 import { createTelemetry } from '#lib/telemetry.ts';
 import { sqsDeadLetters } from '#lib/webhooks/deadLetters.ts';
+import { sqsClient } from '#lib/webhooks/sqsMessages.ts';
 import { keepFailedStreamRecordsHandler } from '#lib/webhooks/streamFailures.ts';
 
 const config = loadConfig(process.env, {
@@ -18,6 +18,6 @@ const { endpoint, region } = config.dynamodb;
 
 export const handler = keepFailedStreamRecordsHandler({
   streams: new DynamoDBStreamsClient({ region, ...(endpoint && { endpoint }) }),
-  streamDeadLetters: sqsDeadLetters(new SQSClient({ region }), config.streamDeadLetters.queueUrl),
+  streamDeadLetters: sqsDeadLetters(sqsClient(region), config.streamDeadLetters.queueUrl),
   ...createTelemetry(config.telemetry),
 });

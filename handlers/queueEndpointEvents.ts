@@ -1,5 +1,4 @@
 // Callers' own endpoints, from the table's stream: config → clients → consumer, once per container.
-import { SQSClient } from '@aws-sdk/client-sqs';
 import { endpointEventSettings } from '#lib/config/endpoints.ts';
 import { loadConfig } from '#lib/config/load.ts';
 import { dynamoTargetFrom } from '#lib/dynamo/client.ts';
@@ -8,13 +7,14 @@ import { dynamoListEndpoints } from '#lib/endpoints/dynamoStore.ts';
 import { createTelemetry } from '#lib/telemetry.ts';
 import { sqsDeadLetters } from '#lib/webhooks/deadLetters.ts';
 import { sqsDeliveryQueue } from '#lib/webhooks/retries.ts';
+import { sqsClient } from '#lib/webhooks/sqsMessages.ts';
 
 const config = loadConfig(process.env, endpointEventSettings);
-const sqs = new SQSClient({ region: config.queue.region });
+const sqs = sqsClient(config.queue.region);
 
 export const handler = queueEndpointEventsHandler({
   endpoints: { list: dynamoListEndpoints(dynamoTargetFrom(config.store)) },
-  queue: sqsDeliveryQueue(sqs, config.queue.queueUrl),
+  queue: sqsDeliveryQueue(sqs, { main: config.queue.queueUrl, slow: config.slowQueue.queueUrl }),
   streamDeadLetters: sqsDeadLetters(sqs, config.streamDeadLetters.queueUrl),
   ...createTelemetry(config.telemetry),
 });

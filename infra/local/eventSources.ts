@@ -34,10 +34,14 @@ export const deployedEventSources = () => {
       bisectBatchOnFunctionError: bisectBatchOnFunctionError === true,
     };
   };
+  // the function's event from the queue `resource` (a function may read more than one)
   const queueOf = (name: string, resource: string) => {
     const { VisibilityTimeout, RedrivePolicy } = queues[resource].Properties;
+    const event = functions[name].events.find(({ sqs }: { sqs?: { arn: unknown } }) =>
+      JSON.stringify(sqs?.arn ?? '').includes(resource),
+    );
     return {
-      batchSize: Number(functions[name].events[0].sqs.batchSize),
+      batchSize: Number(event.sqs.batchSize),
       visibilityTimeoutSeconds: Number(VisibilityTimeout),
       maxReceiveCount: Number(RedrivePolicy.maxReceiveCount),
     };
@@ -47,6 +51,7 @@ export const deployedEventSources = () => {
     queue: queueOf('retryPlantAdded', 'WebhookRetryQueue'),
     endpointStream: streamOf('queueEndpointEvents'),
     deliveryQueue: queueOf('deliverToEndpoint', 'EndpointDeliveryQueue'),
+    slowDeliveryQueue: queueOf('deliverToEndpoint', 'EndpointSlowDeliveryQueue'),
     failureQueue: queueOf('keepFailedStreamRecords', 'WebhookStreamFailureQueue'),
   };
 };

@@ -34,6 +34,7 @@ module.exports = async ({ options }) => {
     webhookDeadLetterQueueUrl: env.WEBHOOK_DEAD_LETTER_QUEUE_URL,
     webhookRetryQueueUrl: env.WEBHOOK_RETRY_QUEUE_URL,
     endpointDeliveryQueueUrl: env.ENDPOINT_DELIVERY_QUEUE_URL,
+    endpointSlowDeliveryQueueUrl: env.ENDPOINT_SLOW_DELIVERY_QUEUE_URL,
     streamDeadLetterQueueUrl: env.STREAM_DEAD_LETTER_QUEUE_URL,
   };
 };

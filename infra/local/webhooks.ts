@@ -19,6 +19,7 @@ import { startWebhookReceiver, type WebhookReceiver } from './webhookReceiver.ts
 const RETRY_QUEUE = 'plant-store-local-webhook-retries';
 const DEAD_LETTER_QUEUE = 'plant-store-local-webhook-dead-letters';
 const DELIVERY_QUEUE = 'plant-store-local-endpoint-deliveries';
+const SLOW_DELIVERY_QUEUE = 'plant-store-local-endpoint-deliveries-slow';
 const DELIVERY_POISON_QUEUE = 'plant-store-local-endpoint-delivery-poison';
 const STREAM_DEAD_LETTER_QUEUE = 'plant-store-local-stream-dead-letters';
 const STREAM_FAILURE_QUEUE = 'plant-store-local-webhook-stream-failures';
@@ -89,6 +90,7 @@ export const startLocalWebhooks = async ({
       [RETRY_QUEUE]: redriven(sources.queue, DEAD_LETTER_QUEUE),
       [DEAD_LETTER_QUEUE]: {},
       [DELIVERY_QUEUE]: redriven(sources.deliveryQueue, DELIVERY_POISON_QUEUE),
+      [SLOW_DELIVERY_QUEUE]: redriven(sources.slowDeliveryQueue, DELIVERY_POISON_QUEUE),
       [DELIVERY_POISON_QUEUE]: {},
       [STREAM_DEAD_LETTER_QUEUE]: {},
       [STREAM_FAILURE_QUEUE]: redriven(sources.failureQueue, STREAM_DEAD_LETTER_QUEUE),
@@ -101,6 +103,7 @@ export const startLocalWebhooks = async ({
     WEBHOOK_RETRY_QUEUE_URL: sqs.queueUrl(RETRY_QUEUE),
     WEBHOOK_DEAD_LETTER_QUEUE_URL: sqs.queueUrl(DEAD_LETTER_QUEUE),
     ENDPOINT_DELIVERY_QUEUE_URL: sqs.queueUrl(DELIVERY_QUEUE),
+    ENDPOINT_SLOW_DELIVERY_QUEUE_URL: sqs.queueUrl(SLOW_DELIVERY_QUEUE),
     STREAM_DEAD_LETTER_QUEUE_URL: sqs.queueUrl(STREAM_DEAD_LETTER_QUEUE),
     // the SDK then sends every SQS request to the emulator, without a warning per request
     AWS_ENDPOINT_URL_SQS: sqs.endpoint,
@@ -154,6 +157,7 @@ export const startLocalWebhooks = async ({
       pollers.push(
         queuePoller(RETRY_QUEUE, sources.queue.batchSize, 'retryPlantAdded'),
         queuePoller(DELIVERY_QUEUE, sources.deliveryQueue.batchSize, 'deliverToEndpoint'),
+        queuePoller(SLOW_DELIVERY_QUEUE, sources.slowDeliveryQueue.batchSize, 'deliverToEndpoint'),
         queuePoller(
           STREAM_FAILURE_QUEUE,
           sources.failureQueue.batchSize,

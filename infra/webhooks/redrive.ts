@@ -10,6 +10,7 @@ import type { DynamoDBStreamEvent, SQSBatchResponse } from 'aws-lambda';
 import type { StreamDeadLetter } from '#lib/webhooks/batchResponse.ts';
 import type { DeadLetter } from '#lib/webhooks/deadLetters.ts';
 import { type DeliveryTarget, deliverOnce, describeOutcome } from '#lib/webhooks/delivery.ts';
+import type { StreamInvocationRecord } from '#lib/webhooks/streamFailures.ts';
 
 interface Letter {
   /** Where it is kept (a message id), for the report. */
@@ -120,7 +121,13 @@ export const redriveStreamRecords = (
   const offered = new Set<string | undefined>();
   return offerEach(
     letters,
-    async ({ functionName, record, reason }: Partial<StreamDeadLetter>) => {
+    async (letter: Partial<StreamDeadLetter & StreamInvocationRecord>) => {
+      const { functionName, record, reason, DDBStreamBatchInfo: batch } = letter;
+      // a batch keepFailedStreamRecords failed on five times: only it can read the records back
+      if (batch)
+        throw new Error(
+          `a batch given up (shard ${batch.shardId}, ${batch.batchSize} records) that keepFailedStreamRecords could not read back: mend it, then send this message again to the webhook-stream-failures queue while the stream still holds the records (24 hours from their change; docs/operations.md, Alarms)`,
+        );
       if (typeof functionName !== 'string' || !record)
         throw new Error('not a stream dead letter (no functionName and record)');
       if (offered.has(record.eventID))

@@ -16,6 +16,11 @@ export const deliveryQueueSettings = queueSettings(
   "the SQS queue of deliveries to callers' endpoints (infra/webhooks.yml)",
 );
 
+export const slowDeliveryQueueSettings = queueSettings(
+  'ENDPOINT_SLOW_DELIVERY_QUEUE_URL',
+  "the SQS queue of deliveries to callers' slow or failing endpoints, and of every retry (infra/webhooks.yml)",
+);
+
 export const endpointRouteSettings = {
   auth: authSettings,
   store: webhooksStoreSettings,
@@ -29,6 +34,7 @@ export const endpointUrlRouteSettings = { ...endpointRouteSettings, urls: endpoi
 export const endpointEventSettings = {
   store: webhooksStoreSettings,
   queue: deliveryQueueSettings,
+  slowQueue: slowDeliveryQueueSettings,
   streamDeadLetters: streamDeadLetterSettings,
   telemetry: telemetrySettings,
 };
@@ -37,6 +43,7 @@ export const endpointEventSettings = {
 export const endpointDeliverySettings = {
   store: webhooksStoreSettings,
   queue: deliveryQueueSettings,
+  slowQueue: slowDeliveryQueueSettings,
   telemetry: telemetrySettings,
   urls: endpointUrlSettings,
   attempts: attemptSettings,

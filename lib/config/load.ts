@@ -72,13 +72,18 @@ const variablesOf = (env: Env, problems: Set<string>) => {
       optionalPassing(name, (text) => spelledUrl(text) !== null, 'must be an http(s) URL'),
     /** An optional URL whose answers must not be swapped in transit. */
     secureUrl: (name: string) => optionalPassing(name, isSecureUrl, SECURE_URL_RULE),
-    /** A whole number above 0 in decimal digits; `fallback` when unset. */
-    positiveInt: (name: string, fallback: number) => {
+    /** A whole number above 0 (and at most `most`) in decimal digits; `fallback` when unset. */
+    positiveInt: (name: string, fallback: number, most = Number.MAX_SAFE_INTEGER) => {
       const value = optional(name);
       if (value === undefined) return fallback;
       const number = Number(value);
-      if (/^[0-9]+$/.test(value) && Number.isSafeInteger(number) && number > 0) return number;
-      refuse(name, 'must be a positive integer');
+      if (/^[0-9]+$/.test(value) && number > 0 && number <= most) return number;
+      refuse(
+        name,
+        most < Number.MAX_SAFE_INTEGER
+          ? `must be a whole number from 1 to ${most}`
+          : 'must be a positive integer',
+      );
       return fallback;
     },
     oneOf: <Value extends string>(name: string, values: readonly Value[], fallback: Value) => {

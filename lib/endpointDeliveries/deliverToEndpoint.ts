@@ -2,8 +2,10 @@
 // endpoint is read each time (deleted: nothing is sent; disabled: only a ping), the POST is
 // SSRF-safe (safePost.ts), the attempt recorded; a failure waits in a new message (schedule,
 // Retry-After), ends the delivery, or disables the endpoint (410, or 5 days of failures). A message
-// is one (event, endpoint): one endpoint's failures never hold back another's. A batch item
-// failure only when the store or the queue could not do their part.
+// is one (event, endpoint): one endpoint's failures never hold back another's, and a slow or
+// failing endpoint's deliveries and every retry take the slow lane, so that they never hold back a
+// quick endpoint's batches. A batch item failure only when the store or the queue could not do
+// their part.
 import type { Context, SQSRecord } from 'aws-lambda';
 import { signingKeys } from '#lib/config/webhook.ts';
 import {
@@ -11,6 +13,7 @@ import {
   type DeliveryQueue,
   DISABLE_AFTER_FAILING_MS,
   endpointDeliveryOf,
+  laneOf,
   PING,
 } from '#lib/endpointDeliveries/store.ts';
 import type { EndpointStore, StoredEndpoint } from '#lib/endpoints/store.ts';
@@ -18,13 +21,15 @@ import { type EndpointPolicy, postToEndpoint } from '#lib/ssrf/safePost.ts';
 import type { LogEntry, MetricName, Telemetry } from '#lib/telemetry.ts';
 import { queueConsumer } from '#lib/webhooks/batchResponse.ts';
 import { type DeliveryOutcome, describeOutcome, statusOutcome } from '#lib/webhooks/delivery.ts';
-import { hideIfNotDue, nextStep, type RetryQueue } from '#lib/webhooks/retries.ts';
+import { hideIfNotDue, nextStep } from '#lib/webhooks/retries.ts';
 import { webhookHeaders } from '#lib/webhooks/signature.ts';
 
 export interface EndpointDeliveryDependencies extends Telemetry {
   endpoints: Pick<EndpointStore, 'get' | 'setHealth'>;
   attempts: Pick<AttemptStore, 'record'>;
-  queue: DeliveryQueue & Pick<RetryQueue, 'hideUntil'>;
+  queue: DeliveryQueue & {
+    hideUntil: (receiptHandle: string, dueAt: number, lane?: 'slow') => Promise<void>;
+  };
   /** The wait after each failed attempt, in ms (WEBHOOK_RETRY_SCHEDULE). */
   schedule: number[];
   timeoutMs: number;
@@ -58,8 +63,9 @@ export const deliverToEndpointHandler = ({
 }: EndpointDeliveryDependencies) => {
   const deliver = async (invocation: Context, { body: message, receiptHandle }: SQSRecord) => {
     const delivery = endpointDeliveryOf(message);
-    const { owner, endpointId, webhookId, type, body } = delivery;
-    await hideIfNotDue(queue, { receiptHandle, what: webhookId }, delivery.dueAt);
+    const { owner, endpointId, webhookId, type, body, lane } = delivery;
+    const hideUntil = (handle: string, dueAt: number) => queue.hideUntil(handle, dueAt, lane);
+    await hideIfNotDue({ hideUntil }, { receiptHandle, what: webhookId }, delivery.dueAt);
     const attempt = delivery.attempts + 1;
     const logAttempt = (level: LogEntry['level'], text: string, metric: MetricName, more = {}) =>
       telemetry.record(invocation, {
@@ -76,6 +82,10 @@ export const deliverToEndpointHandler = ({
       const text = `endpoint delivery dropped: the endpoint is ${is}`;
       return logAttempt('INFO', text, 'EndpointEventsDropped');
     }
+    // an endpoint slow or failing since this delivery was queued: the slow lane takes it (a ping
+    // is answered now, wherever it waits)
+    if (!lane && type !== PING && laneOf(endpoint).lane)
+      return queue.send([{ ...delivery, lane: 'slow' }]);
     const now = Date.now();
     const headers = webhookHeaders(keysOf(endpoint, now), webhookId, body);
     const answer = await postToEndpoint({ url: endpoint.url, body, headers, timeoutMs }, policy);
@@ -88,14 +98,20 @@ export const deliverToEndpointHandler = ({
     const error =
       'reason' in answer ? answer.reason : redirect ? 'redirect not followed' : undefined;
     const at = new Date(now).toISOString();
+    const durationMs = Date.now() - now;
     await attempts.record(
       endpointId,
-      { webhookId, type, attempt, at, status, error, durationMs: Date.now() - now },
+      { webhookId, type, attempt, at, status, error, durationMs },
       // the event is kept with its delivery's first attempt, for a resend
       delivery.attempts === 0 ? { type, body } : undefined,
     );
     if (outcome.outcome === 'delivered') {
-      if (endpoint.failingSince) await endpoints.setHealth(owner, endpointId, { kind: 'healthy' });
+      // half the attempt's timeout or more: its next deliveries take the slow lane
+      const slow = durationMs >= timeoutMs / 2;
+      if (slow && !endpoint.slowSince)
+        await endpoints.setHealth(owner, endpointId, { kind: 'slow', since: at });
+      if (!slow && laneOf(endpoint).lane)
+        await endpoints.setHealth(owner, endpointId, { kind: 'healthy' });
       return logAttempt('INFO', 'endpoint delivery delivered', 'EndpointEventsDelivered', {
         status,
       });
@@ -120,7 +136,7 @@ export const deliverToEndpointHandler = ({
     }
     const dueAt = Date.now() + next.waitMs;
     const reason = describeOutcome(outcome);
-    await queue.send([{ ...delivery, attempts: attempt, dueAt, lastError: reason }]);
+    await queue.send([{ ...delivery, attempts: attempt, dueAt, lastError: reason, lane: 'slow' }]);
     logAttempt('WARN', 'endpoint attempt failed; it waits for the next', 'EndpointAttemptsFailed', {
       reason,
       nextAttemptAt: new Date(dueAt).toISOString(),

@@ -1,7 +1,8 @@
 // An endpoint's attempts, its events (for a resend) and its per-minute send counts on DynamoDB, in
 // its deliveries partition (lib/endpoints/keys.ts). Each item's `expiresAt` is for the table's TTL,
 // which deletes days late, so the reads skip what is past its time themselves.
-// The DynamoDB actions: record PutItem, list Query, event GetItem, countSend UpdateItem.
+// The DynamoDB actions: record PutItem, list Query, event GetItem, countSend and uncountSend
+// UpdateItem.
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { abortable, type DynamoTarget } from '#lib/dynamo/client.ts';
@@ -106,11 +107,12 @@ export const dynamoCountSend =
   async (endpointId, { signal } = {}) => {
     const at = now().getTime();
     const ends = at - (at % 60_000) + 60_000;
+    const minute = new Date(ends - 60_000).toISOString();
     try {
       await client.send(
         new UpdateCommand({
           TableName: table,
-          Key: sendsKey(endpointId, new Date(ends - 60_000).toISOString()),
+          Key: sendsKey(endpointId, minute),
           UpdateExpression: 'ADD sends :one SET expiresAt = :ends',
           // one conditional write: concurrent pings and resends never count past the most
           ConditionExpression: 'attribute_not_exists(sends) OR sends < :max',
@@ -122,9 +124,24 @@ export const dynamoCountSend =
         }),
         abortable(signal),
       );
-      return { outcome: 'counted' };
+      return { outcome: 'counted', minute };
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) return unavailableOr(error);
       return { outcome: 'limited', retryAfterSeconds: Math.ceil((ends - at) / 1000) };
     }
+  };
+
+export const dynamoUncountSend =
+  ({ client, table }: DynamoTarget): AttemptStore['uncountSend'] =>
+  async (endpointId, minute) => {
+    await client.send(
+      new UpdateCommand({
+        TableName: table,
+        Key: sendsKey(endpointId, minute),
+        UpdateExpression: 'ADD sends :less',
+        // never below none, nor an item made anew by a give-back
+        ConditionExpression: 'sends > :none',
+        ExpressionAttributeValues: { ':less': -1, ':none': 0 },
+      }),
+    );
   };

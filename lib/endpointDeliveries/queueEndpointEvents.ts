@@ -1,6 +1,7 @@
 // The plant events for callers' endpoints, from the table's stream: each event a record fires
 // (lib/plants/eventTypes.ts) is one delivery per enabled endpoint of the owner taking its type, on
-// the endpoint-deliveries queue; a record given again has the same webhook-id, a receiver dedupes.
+// the endpoint-deliveries queue (its slow lane for an endpoint slow or failing); a record given
+// again has the same webhook-id, a receiver dedupes.
 import { createHash } from 'node:crypto';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
@@ -9,6 +10,7 @@ import {
   type DeliveryQueue,
   type EndpointDelivery,
   eventBody,
+  laneOf,
 } from '#lib/endpointDeliveries/store.ts';
 import type { EndpointStore } from '#lib/endpoints/store.ts';
 import { EVENT_TYPES, EVENTS } from '#lib/plants/eventTypes.ts';
@@ -71,7 +73,15 @@ export const queueEndpointEventsHandler = (dependencies: EndpointEventsDependenc
     }));
     const dueAt = Date.now();
     const deliveries = targets.flatMap(({ event, to }) =>
-      to.map(({ id }): EndpointDelivery => ({ ...event, endpointId: id, attempts: 0, dueAt })),
+      to.map(
+        (endpoint): EndpointDelivery => ({
+          ...event,
+          endpointId: endpoint.id,
+          attempts: 0,
+          dueAt,
+          ...laneOf(endpoint),
+        }),
+      ),
     );
     if (deliveries.length === 0) return;
     await queue.send(deliveries);

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type * as z from 'zod/mini';
 import type { StoreCallOptions, Unavailable } from '#lib/dynamo/results.ts';
 import type { Attempt as AttemptSchema } from '#lib/endpointDeliveries/answerSchemas.ts';
+import type { StoredEndpoint } from '#lib/endpoints/store.ts';
 import type { EventType } from '#lib/plants/eventTypes.ts';
 
 /** A ping is delivered as any event, but is no type an endpoint subscribes to. */
@@ -27,17 +28,24 @@ export interface EndpointDelivery {
   /** When the next attempt is due, in ms since the epoch. */
   dueAt: number;
   lastError?: string;
+  /** On the slow lane's queue: its endpoint was slow or failing, or it is a retry. */
+  lane?: 'slow';
 }
+
+/** The lane of an endpoint's next delivery: the slow one while it is slow or failing. */
+export const laneOf = ({ failingSince, slowSince }: StoredEndpoint) =>
+  failingSince || slowSince ? ({ lane: 'slow' } as const) : {};
 
 /** A message of the queue; an Error for anything else, which the queue's redrive then moves aside. */
 export const endpointDeliveryOf = (text: string): EndpointDelivery => {
   const delivery = JSON.parse(text) as Partial<EndpointDelivery> | null;
-  const { owner, endpointId, webhookId, type, body, attempts, dueAt } = delivery ?? {};
+  const { owner, endpointId, webhookId, type, body, attempts, dueAt, lane } = delivery ?? {};
   const strings = [owner, endpointId, webhookId, type, body];
   if (
     strings.some((value) => typeof value !== 'string') ||
     !Number.isSafeInteger(attempts) ||
-    typeof dueAt !== 'number'
+    typeof dueAt !== 'number' ||
+    (lane !== undefined && lane !== 'slow')
   ) {
     throw new Error('a message of the endpoint-deliveries queue that is no delivery');
   }
@@ -62,7 +70,8 @@ export type SentEvent = Pick<EndpointDelivery, 'type' | 'body'>;
 /** At most this many pings and resends, together, per endpoint per minute (docs/api.md, "Limits"). */
 export const MAX_SENDS_PER_MINUTE = 10;
 export type CountSendResult =
-  | { outcome: 'counted' }
+  /** Counted in the minute from `minute` (ISO 8601), which uncountSend gives back. */
+  | { outcome: 'counted'; minute: string }
   /** The endpoint had MAX_SENDS_PER_MINUTE this minute, which ends in `retryAfterSeconds`. */
   | { outcome: 'limited'; retryAfterSeconds: number }
   | Unavailable;
@@ -89,9 +98,11 @@ export interface AttemptStore {
   ): Promise<SentEventResult>;
   /** Counts a ping or resend in the endpoint's minute, unless it had MAX_SENDS_PER_MINUTE. */
   countSend(endpointId: string, options?: StoreCallOptions): Promise<CountSendResult>;
+  /** Gives back a count of countSend's whose send did not happen (the queue did not take it). */
+  uncountSend(endpointId: string, minute: string): Promise<void>;
 }
 
-/** Where deliveries wait: sent now (a ping, a resend, a new event) or when due (a retry). */
+/** Where deliveries wait, each on its lane: sent now (a ping, a resend, a new event) or when due (a retry). */
 export interface DeliveryQueue {
   send(deliveries: readonly EndpointDelivery[]): Promise<void>;
 }

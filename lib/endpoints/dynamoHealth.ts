@@ -1,5 +1,5 @@
-// What an attempt tells of an endpoint, written to its item (UpdateItem): failing since when,
-// healthy again, or disabled; never to an endpoint deleted or given a new url meanwhile.
+// What an attempt tells of an endpoint, written to its item (UpdateItem): failing or slow since
+// when, healthy again, or disabled; never to an endpoint deleted or given a new url meanwhile.
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoTarget } from '#lib/dynamo/client.ts';
@@ -8,9 +8,10 @@ import type { EndpointStore } from '#lib/endpoints/store.ts';
 
 /** What each health sets and removes of the endpoint's item (disabled stays unless told). */
 const HEALTH_UPDATES = {
-  healthy: 'REMOVE failingSince',
+  healthy: 'REMOVE failingSince, slowSince',
   // the first failure's time stays while concurrent attempts fail too
   failing: 'SET failingSince = if_not_exists(failingSince, :since)',
+  slow: 'SET slowSince = if_not_exists(slowSince, :since)',
   disabled: 'SET disabled = :true, disabledReason = :reason REMOVE failingSince',
 };
 
@@ -20,7 +21,7 @@ export const dynamoSetEndpointHealth =
     const disabling = health.kind === 'disabled';
     const seen = disabling ? health.failingSince : undefined;
     const values = {
-      ...(health.kind === 'failing' && { ':since': health.since }),
+      ...((health.kind === 'failing' || health.kind === 'slow') && { ':since': health.since }),
       ...(disabling && { ':true': true, ':reason': health.reason, ':url': health.url }),
       ...(seen && { ':seen': seen }),
     };

@@ -111,8 +111,8 @@ export const dynamoReplaceEndpoint =
   async (owner, id, { url, events, description, disabled }, { signal } = {}) => {
     const set = ['#url = :url', '#events = :events', '#disabled = :disabled'];
     // a description left out is none; enabling clears why the service had disabled it; a replaced
-    // endpoint starts with no failures counted against it
-    const remove = disabled ? ['failingSince'] : ['failingSince', '#disabledReason'];
+    // endpoint starts with no failures or slow attempts counted against it
+    const remove = ['failingSince', 'slowSince', ...(disabled ? [] : ['#disabledReason'])];
     if (description === undefined) remove.push('#description');
     else set.push('#description = :description');
     try {

@@ -31,12 +31,15 @@ export interface StoredEndpoint extends Endpoint {
   secrets: EndpointSecret[];
   /** ISO 8601: the first of the attempts that have all failed since; absent after a success. */
   failingSince?: string | undefined;
+  /** ISO 8601: the first of the attempts that have all been slow since; absent after a quick one. */
+  slowSince?: string | undefined;
 }
 
-/** What an attempt tells of an endpoint: it answers, it fails since when, or it is disabled. */
+/** What an attempt tells of an endpoint: it answers, slowly or failing since when, or it is disabled. */
 export type EndpointHealth =
   | { kind: 'healthy' }
   | { kind: 'failing'; since: string }
+  | { kind: 'slow'; since: string }
   /** Only while `url` is still its url and, with `failingSince`, its failures count from then. */
   | { kind: 'disabled'; reason: string; url: string; failingSince?: string | undefined };
 

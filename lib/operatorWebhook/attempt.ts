@@ -13,7 +13,7 @@ export interface AttemptDependencies extends Telemetry {
   deadLetters: DeadLetterSink;
 }
 
-export type EventToDeliver = Pick<WaitingEvent, 'webhookId' | 'plantId' | 'body'>;
+export type EventToDeliver = Pick<WaitingEvent, 'webhookId' | 'plantId' | 'body' | 'owner'>;
 
 /**
  * After a failure the event waits in the retry queue or goes to the dead-letter queue; when that
@@ -23,7 +23,7 @@ export const attemptDelivery =
   ({ target, schedule, retryQueue, deadLetters, record }: AttemptDependencies) =>
   async (
     invocation: Invocation,
-    { webhookId, plantId, body }: EventToDeliver,
+    { webhookId, plantId, body, owner }: EventToDeliver,
     attemptsBefore: number,
   ) => {
     const attempts = attemptsBefore + 1;
@@ -42,7 +42,7 @@ export const attemptDelivery =
     const next = nextStep(attempts, outcome, schedule);
     if (next.kind === 'wait') {
       const dueAt = Date.now() + next.waitMs;
-      await retryQueue.wait({ webhookId, plantId, body, attempts, lastError, dueAt });
+      await retryQueue.wait({ webhookId, plantId, owner, body, attempts, lastError, dueAt });
       record(invocation, {
         level: 'WARN',
         message: 'webhook attempt failed; it waits for the next',

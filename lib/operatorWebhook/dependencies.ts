@@ -2,7 +2,6 @@
 // cached five minutes, so a rotation arrives without a deploy), the retry and dead-letter queues.
 import type { KeyObject } from 'node:crypto';
 import { getParameter } from '@aws-lambda-powertools/parameters/ssm';
-import { SQSClient } from '@aws-sdk/client-sqs';
 import {
   type ReceiverSettings,
   type SecretSource,
@@ -14,6 +13,7 @@ import type { Telemetry } from '#lib/telemetry.ts';
 import { sqsDeadLetters } from '#lib/webhooks/deadLetters.ts';
 import type { DeliveryTarget } from '#lib/webhooks/delivery.ts';
 import { sqsRetryQueue } from '#lib/webhooks/retries.ts';
+import { sqsClient } from '#lib/webhooks/sqsMessages.ts';
 
 /** How long a secret read from SSM is used before it is read again. */
 export const SECRET_MAX_AGE_SECONDS = 300;
@@ -49,7 +49,7 @@ export const webhookDependencies = (
   settings: WebhookSettings,
 ): Omit<AttemptDependencies, keyof Telemetry> => {
   const { schedule, retryQueueUrl, deadLetterQueueUrl, region } = settings;
-  const sqs = new SQSClient({ region });
+  const sqs = sqsClient(region);
   return {
     target: deliveryTarget(settings),
     schedule,

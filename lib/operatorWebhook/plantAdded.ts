@@ -13,6 +13,8 @@ export interface PlantAddedEvent {
    * id and creation time, so a plant deleted and created again under its id is a new event. */
   webhookId: string;
   plantId: number;
+  /** Who stored it (its createdBy): its retries' tenant on the fair retry queue. */
+  owner: string | undefined;
   /** The JSON body: the plant with its id (the published `/plant/webhook` body). */
   body: string;
 }
@@ -25,7 +27,7 @@ export const plantAddedEvent = (record: DynamoDBRecord): PlantAddedEvent => {
   }
   // the store wrote it from a validated plant: only what the event is made of is checked
   const plant = unmarshall(image as Record<string, AttributeValue>) as StoredPlant;
-  const { id, createdAt } = plant;
+  const { id, createdAt, createdBy } = plant;
   if (typeof id !== 'number' || typeof createdAt !== 'string') {
     throw new NonRetryableError(`stream record ${record.eventID} does not hold a plant`);
   }
@@ -35,6 +37,7 @@ export const plantAddedEvent = (record: DynamoDBRecord): PlantAddedEvent => {
   return {
     webhookId: `msg_${digest.slice(0, 32)}`,
     plantId: id,
+    owner: typeof createdBy === 'string' ? createdBy : undefined,
     body: JSON.stringify(toIdentifiedPlant(plant)),
   };
 };

@@ -84,34 +84,48 @@ export const ownedEndpoint = async (
 export const sendsLimitedMessage = (id: string, seconds: number) =>
   `Endpoint ${id} had its ${MAX_SENDS_PER_MINUTE} pings and resends of this minute: try again in ${seconds} s`;
 
-/** A ping or resend counted in the endpoint's minute: none, or the 429 past its most (or a 503). */
-export const sendLimited = async (
-  attemptStore: Pick<AttemptStore, 'countSend'>,
+/**
+ * A ping or resend counted in the endpoint's minute, and how to give the count back if the queue
+ * does not take it; or the 429 past its most (or a 503).
+ */
+export const countedSend = async (
+  attemptStore: Pick<AttemptStore, 'countSend' | 'uncountSend'>,
   id: string,
   signal: AbortSignal,
-): Promise<ErrorReply | undefined> => {
+): Promise<{ refusal: ErrorReply } | { giveBack: () => Promise<void> }> => {
   const count = await attemptStore.countSend(id, { signal });
   const log = { endpointId: id };
-  if (count.outcome === 'counted') return undefined;
-  if (count.outcome === 'unavailable') return endpointsUnavailable(count.cause, log);
+  if (count.outcome === 'counted')
+    return { giveBack: () => attemptStore.uncountSend(id, count.minute) };
+  if (count.outcome === 'unavailable') return { refusal: endpointsUnavailable(count.cause, log) };
   const seconds = count.retryAfterSeconds;
   const [message, headers] = [sendsLimitedMessage(id, seconds), retryAfterIn(seconds)];
-  return { status: 429, message, headers, metric: 'EndpointSendsLimited', outcome: 'limited', log };
+  const metric = 'EndpointSendsLimited';
+  return { refusal: { status: 429, message, headers, metric, outcome: 'limited', log } };
 };
 
 export const DELIVERIES_UNAVAILABLE =
   'The deliveries queue is busy or unreachable, so nothing was sent: retry in a few seconds';
 
-/** A delivery due now on the queue: 202 with its webhook-id, or 503 when the queue did not take it. */
+/**
+ * A delivery due now on the queue: 202 with its webhook-id, or 503 when the queue did not take it,
+ * its count given back (`giveBack`): a send that did not happen uses none of the endpoint's minute.
+ */
 export const queued = async (
   queue: DeliveryQueue,
   delivery: Omit<EndpointDelivery, 'attempts' | 'dueAt'>,
-  { metric, outcome }: { metric: MetricName; outcome: string },
+  {
+    metric,
+    outcome,
+    giveBack,
+  }: { metric: MetricName; outcome: string; giveBack: () => Promise<void> },
 ): Promise<Reply> => {
   const log = { endpointId: delivery.endpointId, webhookId: delivery.webhookId };
   try {
     await queue.send([{ ...delivery, attempts: 0, dueAt: Date.now() }]);
   } catch (cause) {
+    // the store unreachable too: the count stays, one of the minute's 10 used
+    await giveBack().catch(() => {});
     return unavailable(DELIVERIES_UNAVAILABLE, {
       metric: 'DeliveryQueueUnavailable',
       outcome: 'unavailable',

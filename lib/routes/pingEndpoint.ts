@@ -10,7 +10,7 @@ import {
 import { EndpointPath } from '#lib/endpoints/requestSchemas.ts';
 import type { EndpointStore } from '#lib/endpoints/store.ts';
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
-import { ownedEndpoint, queued, sendLimited } from '#lib/routes/endpointReplies.ts';
+import { countedSend, ownedEndpoint, queued } from '#lib/routes/endpointReplies.ts';
 import { listedRoute } from '#lib/routes/routeList.ts';
 
 /** What the pipeline checks of the request (no body: one sent is ignored), and the document describes. */
@@ -23,19 +23,19 @@ export const pingEndpointHandler = ({
   ...http
 }: HttpDependencies & {
   endpointStore: Pick<EndpointStore, 'get'>;
-  attemptStore: Pick<AttemptStore, 'countSend'>;
+  attemptStore: Pick<AttemptStore, 'countSend' | 'uncountSend'>;
   queue: DeliveryQueue;
 }) =>
   httpRoute(http, pingEndpointRoute, async ({ path: { id }, caller, signal }) => {
     const owned = await ownedEndpoint(endpointStore, caller.sub, id, signal);
     if ('refusal' in owned) return owned.refusal;
-    const limited = await sendLimited(attemptStore, id, signal);
-    if (limited) return limited;
+    const counted = await countedSend(attemptStore, id, signal);
+    if ('refusal' in counted) return counted.refusal;
     const webhookId = newWebhookId();
     const body = eventBody(PING, new Date(), { endpointId: id });
     return queued(
       queue,
       { owner: caller.sub, endpointId: id, webhookId, type: PING, body },
-      { metric: 'EndpointsPinged', outcome: 'pinged' },
+      { metric: 'EndpointsPinged', outcome: 'pinged', giveBack: counted.giveBack },
     );
   });

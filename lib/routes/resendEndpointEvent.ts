@@ -6,10 +6,10 @@ import type { EndpointStore } from '#lib/endpoints/store.ts';
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import { notFound } from '#lib/http/reply.ts';
 import {
+  countedSend,
   endpointsUnavailable,
   ownedEndpoint,
   queued,
-  sendLimited,
 } from '#lib/routes/endpointReplies.ts';
 import { listedRoute } from '#lib/routes/routeList.ts';
 
@@ -29,7 +29,7 @@ export const resendEndpointEventHandler = ({
   ...http
 }: HttpDependencies & {
   endpointStore: Pick<EndpointStore, 'get'>;
-  attemptStore: Pick<AttemptStore, 'event' | 'countSend'>;
+  attemptStore: Pick<AttemptStore, 'event' | 'countSend' | 'uncountSend'>;
   queue: DeliveryQueue;
 }) =>
   httpRoute(http, resendEndpointEventRoute, async ({ path: { id, webhookId }, caller, signal }) => {
@@ -48,8 +48,9 @@ export const resendEndpointEventHandler = ({
       return { status: 409, message, metric: 'EndpointResendsRefused', outcome: 'disabled', log };
     }
     // counted last: a refused resend (404, 409) uses up none of the endpoint's 10 a minute
-    const limited = await sendLimited(attemptStore, id, signal);
-    if (limited) return limited;
+    const counted = await countedSend(attemptStore, id, signal);
+    if ('refusal' in counted) return counted.refusal;
     const delivery = { owner: caller.sub, endpointId: id, webhookId, ...sent.event };
-    return queued(queue, delivery, { metric: 'EndpointEventsResent', outcome: 'resent' });
+    const { giveBack } = counted;
+    return queued(queue, delivery, { metric: 'EndpointEventsResent', outcome: 'resent', giveBack });
   });

@@ -13,6 +13,8 @@ import { sendMessages } from '#lib/webhooks/sqsMessages.ts';
 export interface WaitingEvent {
   webhookId: string;
   plantId: number;
+  /** The plant's owner: its tenant on the fair queue (absent from a message of an older version). */
+  owner?: string | undefined;
   body: string;
   /** Attempts made so far. */
   attempts: number;
@@ -34,7 +36,8 @@ export const waitingEventOf = (body: string): WaitingEvent => {
     typeof plantId !== 'number' ||
     typeof event.body !== 'string' ||
     !Number.isSafeInteger(attempts) ||
-    typeof dueAt !== 'number'
+    typeof dueAt !== 'number' ||
+    !['string', 'undefined'].includes(typeof event.owner)
   ) {
     throw new Error('a message of the retry queue that is no waiting event');
   }
@@ -89,7 +92,9 @@ const delayUntil = (dueAt: number) =>
 
 export const sqsRetryQueue = (client: SQSClient, queueUrl: string): RetryQueue => ({
   async wait(event) {
-    await sendMessages(client, queueUrl, [{ body: event, delaySeconds: delayUntil(event.dueAt) }]);
+    const delaySeconds = delayUntil(event.dueAt);
+    const groupId = event.owner === undefined ? {} : { groupId: tenantOf(event.owner) };
+    await sendMessages(client, queueUrl, [{ body: event, delaySeconds, ...groupId }]);
   },
   async hideUntil(receiptHandle, dueAt) {
     const seconds = Math.ceil((dueAt - Date.now()) / 1000);
@@ -110,18 +115,33 @@ export const sqsRetryQueue = (client: SQSClient, queueUrl: string): RetryQueue =
 export const tenantOf = (owner: string) => createHash('sha256').update(owner).digest('base64url');
 
 /**
- * The deliveries to callers' endpoints: each a message of its own, delayed until it is due, its
- * caller its tenant: one caller's backlog is served after the others' messages (docs/webhooks.md,
- * "How delivery is shared").
+ * The deliveries to callers' endpoints: each a message of its own on its lane's queue, delayed
+ * until it is due, its caller its tenant: one caller's backlog is served after the others'
+ * messages, and a slow endpoint's after none of the quick ones' (docs/webhooks.md, "How delivery
+ * is shared").
  */
-export const sqsDeliveryQueue = (client: SQSClient, queueUrl: string) => ({
-  async send(deliveries: readonly { owner: string; dueAt: number }[]) {
-    const messages = deliveries.map((body) => ({
-      body,
-      delaySeconds: delayUntil(body.dueAt),
-      groupId: tenantOf(body.owner),
-    }));
-    await sendMessages(client, queueUrl, messages);
-  },
-  hideUntil: sqsRetryQueue(client, queueUrl).hideUntil,
-});
+export const sqsDeliveryQueue = (client: SQSClient, queueUrls: { main: string; slow?: string }) => {
+  const urlOf = (lane: 'main' | 'slow') => {
+    const url = queueUrls[lane];
+    // a route's ping or resend takes the main lane only
+    if (!url) throw new Error(`no queue was given for the ${lane} lane`);
+    return url;
+  };
+  return {
+    async send(deliveries: readonly { owner: string; dueAt: number; lane?: 'slow' }[]) {
+      for (const lane of ['main', 'slow'] as const) {
+        const messages = deliveries
+          .filter((delivery) => (delivery.lane ?? 'main') === lane)
+          .map((body) => ({
+            body,
+            delaySeconds: delayUntil(body.dueAt),
+            groupId: tenantOf(body.owner),
+          }));
+        if (messages.length > 0) await sendMessages(client, urlOf(lane), messages);
+      }
+    },
+    /** A message of `lane`'s queue, hidden until it is due. */
+    hideUntil: (receiptHandle: string, dueAt: number, lane: 'main' | 'slow' = 'main') =>
+      sqsRetryQueue(client, urlOf(lane)).hideUntil(receiptHandle, dueAt),
+  };
+};

@@ -3,9 +3,28 @@
 import {
   SendMessageBatchCommand,
   type SendMessageBatchRequestEntry,
-  type SQSClient,
+  SQSClient,
+  type SQSClientConfig,
 } from '@aws-sdk/client-sqs';
 import { NonRetryableError } from '#lib/webhooks/batchResponse.ts';
+
+/**
+ * An SQS client whose calls give up in time: at most 2 tries of 1 s to connect and 2 s without an
+ * answer, so a hung call fails within about 6 s, well inside a route's 10 s and a stream or queue
+ * function's 30 s (it would otherwise wait for the function's timeout and fail its whole batch).
+ */
+export const sqsClient = (region: string, more: SQSClientConfig = {}) =>
+  new SQSClient({
+    region,
+    maxAttempts: 2,
+    requestHandler: {
+      connectionTimeout: 1000,
+      requestTimeout: 2000,
+      // without it the SDK only logs a warning and keeps waiting on a silent connection
+      throwOnRequestTimeout: true,
+    },
+    ...more,
+  });
 
 /** `value` as JSON that SQS accepts and JSON.parse reads back as `value`, code point for code point. */
 export const messageBody = (value: unknown) =>
@@ -21,6 +40,24 @@ export interface OutgoingMessage {
 
 const MAX_ENTRIES = 10;
 const MAX_BATCH_BYTES = 1024 * 1024;
+
+/**
+ * SQS's answers that refuse the messages as sent, which no retry mends; any other (AccessDenied,
+ * QueueDoesNotExist, a KMS key's error, a throttle) is the deployment's or passing: it is thrown
+ * as it is, so that its source offers the record or message again, and nothing is set aside.
+ */
+const REFUSED_AS_SENT = new Set([
+  'InvalidMessageContents',
+  'MessageTooLong',
+  'BatchRequestTooLong',
+  'InvalidParameterValue',
+  'InvalidBatchEntryId',
+  'BatchEntryIdsNotDistinct',
+  'TooManyEntriesInBatchRequest',
+]);
+/** The name of an SQS error as the SDK gives it (AWS.SimpleQueueService.X in the query protocol). */
+const refusedAsSent = (name = '') =>
+  REFUSED_AS_SENT.has(name.replace(/^AWS\.SimpleQueueService\./, ''));
 
 /** Sends in batches of 10 messages and 1 MiB; NonRetryableError when SQS refuses one as sent. */
 export const sendMessages = async (
@@ -46,16 +83,15 @@ export const sendMessages = async (
   for (const Entries of batches) {
     const { Failed = [] } = await client
       .send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries }))
-      .catch((error: { $fault?: string; $retryable?: unknown; message?: string }) => {
-        // the request refused as sent (a client fault the SDK would not retry)
-        throw error.$fault === 'client' && !error.$retryable
+      .catch((error: { name?: string; message?: string }) => {
+        throw refusedAsSent(error.name)
           ? new NonRetryableError(`the queue refused the messages: ${error.message}`)
           : error;
       });
     if (Failed.length === 0) continue;
     const reasons = Failed.map(({ Code, Message }) => `${Code}: ${Message}`).join('; ');
     const refusal = `the queue refused ${Failed.length} of ${Entries.length} messages (${reasons})`;
-    throw Failed.some(({ SenderFault }) => SenderFault)
+    throw Failed.some(({ SenderFault, Code }) => SenderFault && refusedAsSent(Code))
       ? new NonRetryableError(refusal)
       : new Error(refusal);
   }

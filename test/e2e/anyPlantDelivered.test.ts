@@ -16,7 +16,7 @@ import {
   startWebhookReceiver,
   type WebhookReceiver,
 } from '../../infra/local/webhookReceiver.ts';
-import { type LocalService, startLocalService } from '../support/localService.ts';
+import { type LocalService, sendAs, startLocalService } from '../support/localService.ts';
 import { makeWebhookSecret } from '../support/webhookSecrets.ts';
 
 /** Each failed attempt's wait, for the operator's receiver and the callers' endpoints alike. */
@@ -56,14 +56,7 @@ let alices: Endpoint;
 let erins: Endpoint;
 
 const send = (caller: Caller, method: string, path: string, body?: unknown) =>
-  fetch(`${service.baseUrl}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${tokens[caller]}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
+  sendAs(service.baseUrl, tokens[caller], method, path, body);
 
 /** The plant as `GET /plants/{id}` answers it to its owner. */
 const read = async (caller: Caller, id: number) => {

@@ -6,6 +6,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { MAX_ATTEMPT_TIMEOUT_MS } from '#lib/config/webhook.ts';
+import { callerPartition, deliveriesPartition } from '#lib/endpoints/keys.ts';
 import { CREATOR_TAG } from '#lib/plants/creatorTag.ts';
 import { BY_CREATOR_INDEX, BY_CREATOR_TAG_INDEX } from '#lib/plants/dynamoStore.ts';
 import {
@@ -74,6 +76,23 @@ beforeAll(async () => {
   );
 });
 
+/**
+ * A queue a function reads: kept through stack changes, 14 days, encrypted, its visibility six
+ * times the function's timeout, and what the function fails on five times moved to `deadLetters`.
+ */
+const sourceQueue = (deadLetters: string) => ({
+  DeletionPolicy: 'Retain',
+  Properties: {
+    MessageRetentionPeriod: 1209600,
+    VisibilityTimeout: 180,
+    SqsManagedSseEnabled: true,
+    RedrivePolicy: {
+      deadLetterTargetArn: { 'Fn::GetAtt': [deadLetters, 'Arn'] },
+      maxReceiveCount: 5,
+    },
+  },
+});
+
 /** A function as CloudFormation names its resources: CreatePlantLambdaFunction. */
 const resourceName = (name: string) => `${name[0]?.toUpperCase()}${name.slice(1)}`;
 const QUEUES: Record<Queue, string> = { endpointDeliveries: 'EndpointDeliveryQueue' };
@@ -91,6 +110,12 @@ const routeGrants = ({ tables, queues = [] }: RouteEntry) => [
   ),
   ...queues.map((queue) => ({ action: 'sqs:SendMessage', on: QUEUES[queue] })),
 ];
+
+/** Each of `actions` on both lanes of the callers' deliveries. */
+const lanes = (actions: string[]) =>
+  actions.flatMap((action) =>
+    ['EndpointDeliveryQueue', 'EndpointSlowDeliveryQueue'].map((on) => ({ action, on })),
+  );
 
 /** Each function's grants beyond its logs: the table actions and queues it uses, on what. */
 const FUNCTION_GRANTS: Record<string, readonly { action: string; on: string }[]> = {
@@ -114,19 +139,17 @@ const FUNCTION_GRANTS: Record<string, readonly { action: string; on: string }[]>
     { action: 'dynamodb:ListStreams', on: 'stream' },
     { action: 'dynamodb:Query', on: 'webhooks table' },
     { action: 'sqs:SendMessage', on: 'EndpointDeliveryQueue' },
+    { action: 'sqs:SendMessage', on: 'EndpointSlowDeliveryQueue' },
     { action: 'sqs:SendMessage', on: 'StreamDeadLetterQueue' },
     { action: 'sqs:SendMessage', on: 'WebhookStreamFailureQueue' },
   ],
-  // the endpoint read, its attempt recorded, its health; its queue's messages, the next attempt
+  // the endpoint read, its attempt recorded, its health; its two lanes' messages, the next attempt
   DeliverToEndpoint: [
-    { action: 'sqs:ReceiveMessage', on: 'EndpointDeliveryQueue' },
-    { action: 'sqs:DeleteMessage', on: 'EndpointDeliveryQueue' },
-    { action: 'sqs:GetQueueAttributes', on: 'EndpointDeliveryQueue' },
+    ...lanes(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes']),
     { action: 'dynamodb:GetItem', on: 'webhooks table' },
-    { action: 'dynamodb:PutItem', on: 'webhooks table' },
     { action: 'dynamodb:UpdateItem', on: 'webhooks table' },
-    { action: 'sqs:SendMessage', on: 'EndpointDeliveryQueue' },
-    { action: 'sqs:ChangeMessageVisibility', on: 'EndpointDeliveryQueue' },
+    { action: 'dynamodb:PutItem', on: 'webhooks table' },
+    ...lanes(['sqs:SendMessage', 'sqs:ChangeMessageVisibility']),
   ],
   // the stream (nothing of the table), its two queues, and the secret
   DeliverPlantAdded: [
@@ -297,6 +320,22 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
     },
   );
 
+  it("limits deliverToEndpoint's table actions to the partitions it owns", () => {
+    const role = resource(stage, 'DeliverToEndpointIamRoleLambdaExecution').Properties as {
+      Policies: { PolicyDocument: { Statement: (Statement & { Condition?: unknown })[] } }[];
+    };
+    const onTable = role.Policies.flatMap(({ PolicyDocument }) => PolicyDocument.Statement)
+      .filter(({ Action }) => Action.some((action) => action.startsWith('dynamodb:')))
+      .map(({ Action, Condition }) => [Action, Condition]);
+    const within = (partition: string) => ({
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [partition] },
+    });
+    expect(onTable).toEqual([
+      [['dynamodb:GetItem', 'dynamodb:UpdateItem'], within(callerPartition('*'))],
+      [['dynamodb:PutItem'], within(deliveriesPartition('*'))],
+    ]);
+  });
+
   it('grants no Scan and no wildcard action to any role', () => {
     const template = JSON.stringify(templates.get(stage));
     expect(template).not.toMatch(/dynamodb:Scan|dynamodb:\*/);
@@ -356,6 +395,7 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
     expect(variables('QueueEndpointEvents')).toEqual([
       'DYNAMODB_ENDPOINT',
       'ENDPOINT_DELIVERY_QUEUE_URL',
+      'ENDPOINT_SLOW_DELIVERY_QUEUE_URL',
       'LOG_LEVEL',
       'METRICS_NAMESPACE',
       'STREAM_DEAD_LETTER_QUEUE_URL',
@@ -370,6 +410,7 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
     expect(variables('DeliverToEndpoint')).toEqual([
       'DYNAMODB_ENDPOINT',
       'ENDPOINT_DELIVERY_QUEUE_URL',
+      'ENDPOINT_SLOW_DELIVERY_QUEUE_URL',
       'LOG_LEVEL',
       'METRICS_NAMESPACE',
       'WEBHOOKS_TABLE',
@@ -397,6 +438,13 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
     }
   });
 
+  it('gives each function that makes attempts three times the longest WEBHOOK_TIMEOUT_MS allows', () => {
+    for (const name of ['DeliverPlantAdded', 'RetryPlantAdded', 'DeliverToEndpoint'])
+      expect(resource(stage, `${name}LambdaFunction`).Properties.Timeout).toBeGreaterThanOrEqual(
+        (3 * MAX_ATTEMPT_TIMEOUT_MS) / 1000,
+      );
+  });
+
   it('answers browsers no CORS unless origins are given', () => {
     expect(resource(stage, 'HttpApi').Properties.CorsConfiguration).toBeUndefined();
   });
@@ -407,7 +455,7 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
       StreamViewType: 'NEW_AND_OLD_IMAGES',
     });
     const mappings = mappingsOf(stage);
-    expect(mappings).toHaveLength(5);
+    expect(mappings).toHaveLength(6);
     expect(mappings).toContainEqual(
       expect.objectContaining({
         EventSourceArn: { 'Fn::GetAtt': ['PlantsTable', 'StreamArn'] },
@@ -417,6 +465,8 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
         // a record failing for now is retried a bounded number of times, its batch split to find it
         MaximumRetryAttempts: 5,
         BisectBatchOnFunctionError: true,
+        // a burst of one caller's plants holds the others' a tenth as long
+        ParallelizationFactor: 10,
         DestinationConfig: {
           OnFailure: { Destination: { 'Fn::GetAtt': ['WebhookStreamFailureQueue', 'Arn'] } },
         },
@@ -440,6 +490,7 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
         FunctionResponseTypes: ['ReportBatchItemFailures'],
         MaximumRetryAttempts: 5,
         BisectBatchOnFunctionError: true,
+        ParallelizationFactor: 10,
         DestinationConfig: {
           OnFailure: { Destination: { 'Fn::GetAtt': ['WebhookStreamFailureQueue', 'Arn'] } },
         },
@@ -449,16 +500,18 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
       mappings.find((m) => JSON.stringify(m.FunctionName).includes('QueueEndpointEvents'))
         ?.FilterCriteria,
     ).toBeUndefined();
-    expect(mappings).toContainEqual(
-      expect.objectContaining({
-        EventSourceArn: { 'Fn::GetAtt': ['EndpointDeliveryQueue', 'Arn'] },
-        FunctionName: { 'Fn::GetAtt': ['DeliverToEndpointLambdaFunction', 'Arn'] },
-        BatchSize: 10,
-        FunctionResponseTypes: ['ReportBatchItemFailures'],
-        // one caller's flood never takes the account's whole concurrency
-        ScalingConfig: { MaximumConcurrency: 10 },
-      }),
-    );
+    // each lane at most 10 batches at once: one caller's flood never takes the account's whole
+    // concurrency, and slow or failing endpoints never take the quick ones' batches
+    for (const queue of ['EndpointDeliveryQueue', 'EndpointSlowDeliveryQueue'])
+      expect(mappings).toContainEqual(
+        expect.objectContaining({
+          EventSourceArn: { 'Fn::GetAtt': [queue, 'Arn'] },
+          FunctionName: { 'Fn::GetAtt': ['DeliverToEndpointLambdaFunction', 'Arn'] },
+          BatchSize: 10,
+          FunctionResponseTypes: ['ReportBatchItemFailures'],
+          ScalingConfig: { MaximumConcurrency: 10 },
+        }),
+      );
     for (const name of ['DeliverPlantAdded', 'RetryPlantAdded']) {
       expect(resource(stage, `${name}LambdaFunction`).Properties).toMatchObject({
         Timeout: 30,
@@ -476,19 +529,9 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
   });
 
   it('keeps waiting webhooks far longer than any step, encrypted, with a redrive and an alarm on their age', () => {
-    expect(resource(stage, 'WebhookRetryQueue')).toMatchObject({
-      DeletionPolicy: 'Retain',
-      Properties: {
-        MessageRetentionPeriod: 1209600,
-        // six times the retry function's timeout
-        VisibilityTimeout: 180,
-        SqsManagedSseEnabled: true,
-        RedrivePolicy: {
-          deadLetterTargetArn: { 'Fn::GetAtt': ['WebhookDeadLetterQueue', 'Arn'] },
-          maxReceiveCount: 5,
-        },
-      },
-    });
+    expect(resource(stage, 'WebhookRetryQueue')).toMatchObject(
+      sourceQueue('WebhookDeadLetterQueue'),
+    );
     expect(resource(stage, 'WebhookRetriesStuckAlarm').Properties).toMatchObject({
       Namespace: 'AWS/SQS',
       MetricName: 'ApproximateAgeOfOldestMessage',
@@ -499,19 +542,9 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
     });
   });
 
-  it("keeps callers' deliveries encrypted, moves what the function keeps failing on aside, and alarms on their age and on that", () => {
-    expect(resource(stage, 'EndpointDeliveryQueue')).toMatchObject({
-      DeletionPolicy: 'Retain',
-      Properties: {
-        MessageRetentionPeriod: 1209600,
-        VisibilityTimeout: 180,
-        SqsManagedSseEnabled: true,
-        RedrivePolicy: {
-          deadLetterTargetArn: { 'Fn::GetAtt': ['EndpointDeliveryPoisonQueue', 'Arn'] },
-          maxReceiveCount: 5,
-        },
-      },
-    });
+  it("keeps callers' deliveries encrypted on both lanes, moves what the function keeps failing on aside, and alarms on their age and on that", () => {
+    for (const queue of ['EndpointDeliveryQueue', 'EndpointSlowDeliveryQueue'])
+      expect(resource(stage, queue)).toMatchObject(sourceQueue('EndpointDeliveryPoisonQueue'));
     expect(resource(stage, 'EndpointDeliveryPoisonQueue')).toMatchObject({
       DeletionPolicy: 'Retain',
       Properties: { MessageRetentionPeriod: 1209600, SqsManagedSseEnabled: true },
@@ -521,6 +554,12 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
         'EndpointDeliveriesStuckAlarm',
         'ApproximateAgeOfOldestMessage',
         'EndpointDeliveryQueue',
+        46800,
+      ],
+      [
+        'EndpointSlowDeliveriesStuckAlarm',
+        'ApproximateAgeOfOldestMessage',
+        'EndpointSlowDeliveryQueue',
         46800,
       ],
       [
@@ -541,7 +580,10 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
       expect(resource(stage, `${name}LambdaFunction`).Properties).toMatchObject({
         Timeout: 30,
         Environment: {
-          Variables: { ENDPOINT_DELIVERY_QUEUE_URL: { Ref: 'EndpointDeliveryQueue' } },
+          Variables: {
+            ENDPOINT_DELIVERY_QUEUE_URL: { Ref: 'EndpointDeliveryQueue' },
+            ENDPOINT_SLOW_DELIVERY_QUEUE_URL: { Ref: 'EndpointSlowDeliveryQueue' },
+          },
         },
       });
     }
@@ -615,6 +657,7 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
       'WebhookRetryQueue',
       'WebhookDeadLetterQueue',
       'EndpointDeliveryQueue',
+      'EndpointSlowDeliveryQueue',
       'EndpointDeliveryPoisonQueue',
       'StreamDeadLetterQueue',
     ]) {
@@ -706,7 +749,7 @@ const alarmActions = (template: Template | undefined) =>
 describe.each(['dev', 'prod'])('the alarms of the %s stage, with no alarm topic', (stage) => {
   it('notify no one (an empty action would fail the deploy)', () => {
     const alarms = alarmActions(templates.get(stage));
-    expect(alarms).toHaveLength(9);
+    expect(alarms).toHaveLength(10);
     for (const [id, onAlarm, onOk] of alarms) expect([id, onAlarm, onOk]).toEqual([id, [], []]);
   });
 });
@@ -715,7 +758,7 @@ describe('the alarms, with an alarmTopicArn', () => {
   it('notify that topic when they fire and when they are over', async () => {
     const topic = 'arn:aws:sns:us-east-1:123456789012:plant-store-alarms';
     const alarms = alarmActions(await packageStage('dev', {}, [`--param=alarmTopicArn=${topic}`]));
-    expect(alarms).toHaveLength(9);
+    expect(alarms).toHaveLength(10);
     for (const [id, onAlarm, onOk] of alarms)
       expect([id, onAlarm, onOk]).toEqual([id, [topic], [topic]]);
   });

@@ -11,7 +11,7 @@ import {
   type Receiver,
   startReceiver,
 } from '../support/endpointReceiver.ts';
-import { type LocalService, startLocalService } from '../support/localService.ts';
+import { type LocalService, sendAs, startLocalService } from '../support/localService.ts';
 
 /** Whether `delivery` is signed with `secret`, as a receiver would check it. */
 const signedWith = (secret: string, { body, webhookId, timestamp, signatures }: Received) =>
@@ -33,14 +33,7 @@ const tokens: Record<'carol' | 'dave', string> = { carol: '', dave: '' };
 const receivers: Receiver[] = [];
 
 const send = (caller: keyof typeof tokens, method: string, path: string, body?: unknown) =>
-  fetch(`${service.baseUrl}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${tokens[caller]}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
+  sendAs(service.baseUrl, tokens[caller], method, path, body);
 
 /** A new receiver, and an endpoint of `caller` pointing at it. */
 const subscribe = async (caller: keyof typeof tokens, settings: { events?: string[] } = {}) => {

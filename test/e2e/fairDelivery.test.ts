@@ -1,7 +1,8 @@
 // A fair share of delivery through `npm start` (docs/webhooks.md, "How delivery is shared"): while
 // one caller has hundreds of deliveries waiting for slow receivers, or for receivers that never
 // answer and their retries, another caller's events reach its endpoint within 10 seconds of the
-// API's answers; the busy caller's deliveries still all go out, none more than twice.
+// API's answers; the busy caller's deliveries still all go out, none more than twice. Within one
+// caller too: its slow or silent endpoint holds back none of its quick one's events.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type Answer,
@@ -9,22 +10,15 @@ import {
   type Receiver,
   startReceiver,
 } from '../support/endpointReceiver.ts';
-import { type LocalService, startLocalService } from '../support/localService.ts';
+import { type LocalService, sendAs, startLocalService } from '../support/localService.ts';
 
-type Caller = 'busy' | 'stalled' | 'other';
+const tokens = { busy: '', stalled: '', other: '', slowAndQuick: '', silentAndQuick: '' };
+type Caller = keyof typeof tokens;
 let service: LocalService;
-const tokens: Record<Caller, string> = { busy: '', stalled: '', other: '' };
 const receivers: Receiver[] = [];
 
 const send = (caller: Caller, method: string, path: string, body?: unknown) =>
-  fetch(`${service.baseUrl}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${tokens[caller]}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
+  sendAs(service.baseUrl, tokens[caller], method, path, body);
 
 /** `count` endpoints of `caller`, each with a receiver of its own answering with `answer`. */
 const subscribe = async (caller: Caller, count: number, answer: () => Promise<Answer>) =>
@@ -39,12 +33,12 @@ const subscribe = async (caller: Caller, count: number, answer: () => Promise<An
     }),
   );
 
-const after = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const until = async (what: string, done: () => boolean, withinMs: number) => {
   const deadline = Date.now() + withinMs;
   while (!done()) {
     if (Date.now() > deadline) throw new Error(`not within ${withinMs / 1000} s: ${what}`);
-    await after(100);
+    await pause(100);
   }
 };
 
@@ -100,7 +94,7 @@ afterAll(async () => {
 
 describe('one caller’s volume delays only that caller', () => {
   it('delivers another caller’s events within 10 s while one caller’s ten slow endpoints have 400 waiting; all 400 arrive, none more than twice', async () => {
-    const slow = await subscribe('busy', 10, () => after(3000).then(() => ({ status: 200 })));
+    const slow = await subscribe('busy', 10, () => pause(3000).then(() => ({ status: 200 })));
     const [endpoint] = await subscribe('other', 1, async () => ({ status: 200 }));
     if (!endpoint) throw new Error('no endpoint');
     const ids = await createPlants('busy', 30_000, 40);
@@ -146,4 +140,28 @@ describe('one caller’s volume delays only that caller', () => {
       `${delays.join(', ')} ms`,
     ).toBe(true);
   }, 180_000);
+
+  it.each([
+    ['slowAndQuick', 'answers in 3 s', 50_000, () => pause(3000).then(() => ({ status: 200 }))],
+    ['silentAndQuick', 'never answers', 51_000, () => new Promise<Answer>(() => {})],
+  ] as const)(
+    'delivers a caller’s 20 events to its quick endpoint within 10 s while its other endpoint %s',
+    async (caller, _kind, firstId, answer) => {
+      const [held] = await subscribe(caller, 1, answer);
+      const [quick] = await subscribe(caller, 1, async () => ({ status: 200 }));
+      if (!held || !quick) throw new Error('no endpoint');
+      const ids = await createPlants(caller, firstId, 20);
+      const answeredAt = Date.now();
+
+      await until('the quick endpoint’s 20 events', () => quick.received.length >= 20, 60_000);
+      const last = Math.max(...quick.received.map(({ receivedAt }) => receivedAt)) - answeredAt;
+      console.log(`the quick endpoint's last event arrived ${last} ms after the answers`);
+      expect(last).toBeLessThan(10_000);
+      expect(new Set(quick.received.map(({ event }) => event.data.id))).toEqual(new Set(ids));
+      // the held endpoint gets every one too, in its turn (a silent one: each first attempt)
+      await until('the held endpoint’s 20 events', () => held.received.length >= 20, 120_000);
+      expect(new Set(held.received.map(({ event }) => event.data.id))).toEqual(new Set(ids));
+    },
+    240_000,
+  );
 });

@@ -201,7 +201,8 @@ describe('npm start', () => {
         `401 application/json; charset=utf-8 ${JSON.stringify({ error: 401, message: BEARER_REFUSALS.missing })}`,
       ),
     );
-  });
+    // a first start bundles every function and makes the tables: as long as its own deadline
+  }, 180_000);
 
   it('makes the webhooks table as infra/dynamodb.yml defines it, and gives the functions its name', async () => {
     const client = localDynamoClient(service.dynamodbEndpoint);

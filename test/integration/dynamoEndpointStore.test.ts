@@ -107,6 +107,31 @@ describe('DynamoDB endpoint store', () => {
     });
   });
 
+  it('keeps the first slow attempt beside the first failure; a quick success or a PUT clears both', async () => {
+    const { id } = newEndpoint(1);
+    await store.create('alice', newEndpoint(1));
+    const health = async () => {
+      const found = await store.get('alice', id);
+      const { failingSince, slowSince } = found.outcome === 'found' ? found.endpoint : {};
+      return { failingSince, slowSince };
+    };
+
+    await store.setHealth('alice', id, { kind: 'slow', since: '2026-11-20T00:00:00.000Z' });
+    await store.setHealth('alice', id, { kind: 'slow', since: '2026-11-21T00:00:00.000Z' });
+    await store.setHealth('alice', id, { kind: 'failing', since: '2026-11-22T00:00:00.000Z' });
+    expect(await health()).toEqual({
+      failingSince: '2026-11-22T00:00:00.000Z',
+      slowSince: '2026-11-20T00:00:00.000Z',
+    });
+    await store.setHealth('alice', id, { kind: 'healthy' });
+    expect(await health()).toEqual({ failingSince: undefined, slowSince: undefined });
+
+    await store.setHealth('alice', id, { kind: 'slow', since: '2026-11-23T00:00:00.000Z' });
+    const { url, events } = newEndpoint(1);
+    await store.replace('alice', id, { url, events, disabled: false });
+    expect(await health()).toEqual({ failingSince: undefined, slowSince: undefined });
+  });
+
   it('keeps the first failure, clears it at a success, and disables only while it still counts', async () => {
     const { id } = newEndpoint(1);
     await store.create('alice', newEndpoint(1));

@@ -110,6 +110,22 @@ describe('pings and resends on DynamoDB', () => {
     expect((await pinged()).status).toBe(202);
   });
 
+  it('counts no ping or resend the queue could not take (503): the minute keeps its 10', async () => {
+    queue.failing = true;
+    for (let i = 0; i < 6; i++) {
+      expect([(await pinged()).status, (await resent()).status]).toEqual([503, 503]);
+    }
+    expect(await table.items()).toContainEqual(
+      expect.objectContaining({ sk: `sends#${at(0).toISOString()}`, sends: 0 }),
+    );
+
+    queue.failing = false;
+    for (let i = 0; i < 5; i++) {
+      expect([(await pinged()).status, (await resent()).status]).toEqual([202, 202]);
+    }
+    expect((await pinged()).status).toBe(429);
+  });
+
   it('counts exactly 10 of 15 concurrent pings', async () => {
     const statuses = (await Promise.all(Array.from({ length: 15 }, pinged))).map((r) => r.status);
     expect(statuses.filter((status) => status === 202)).toHaveLength(10);

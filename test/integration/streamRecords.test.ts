@@ -89,7 +89,7 @@ const startFanOut = (
 ) => {
   const endpointStore = new FakeEndpointStore();
   for (const one of endpoints) endpointStore.endpoints.set(one.id, one);
-  const real = sqsDeliveryQueue(client, sqs.queueUrl('deliveries'));
+  const real = sqsDeliveryQueue(client, { main: sqs.queueUrl('deliveries') });
   const handler = queueEndpointEventsHandler({
     endpoints: endpointStore,
     queue: queue ? queue(real) : real,
@@ -262,6 +262,38 @@ describe("the callers' fan-out from the stream", () => {
     expect(await drain('stream-dead')).toEqual([]);
   });
 
+  it.each([
+    [
+      'a queue that does not exist (QueueDoesNotExist, from the queue)',
+      () => ({ main: `${sqs.endpoint}/000000000000/no-such-queue` }),
+      undefined,
+    ],
+    [
+      'a role without sqs:SendMessage (AccessDenied, as the SDK throws it)',
+      () => ({ main: sqs.queueUrl('deliveries') }),
+      Object.assign(new Error('User is not authorized to perform: sqs:sendmessage'), {
+        name: 'AccessDenied',
+        $fault: 'client',
+      }),
+    ],
+  ])(
+    'hands back, and never sets aside at once, a record whose deliveries meet %s',
+    async (_fault, urls, thrown) => {
+      const faulty = thrown
+        ? ({ send: async () => Promise.reject(thrown) } as unknown as SQSClient)
+        : client;
+      await startFanOut(endpointsOf('alice', 1), () => sqsDeliveryQueue(faulty, urls()));
+      await store.create({ id: 1, name: 'Misconfigured' }, 'alice');
+      await poller?.drained();
+
+      // retried as a record failing for now, then given up to the on-failure destination
+      expect(telemetry.metricNames()).toContain('WebhookEventsHandedBack');
+      expect(telemetry.metricNames()).not.toContain('StreamRecordsSetAside');
+      expect(givenUp).toHaveLength(1);
+      expect(await drain('stream-dead')).toEqual([]);
+    },
+  );
+
   it('describes a record still failing after five retries in the on-failure destination, whose consumer sets it aside whole, and goes on', async () => {
     // both in the stream before it is read: one batch, as Lambda would give them
     await store.create({ id: 1, name: 'Never queued' }, 'alice');
@@ -327,5 +359,23 @@ describe("the callers' fan-out from the stream", () => {
     expect(report).toMatchObject({ delivered: 1, failed: 1 });
     const again = await drain<EndpointDelivery>('deliveries');
     expect(again.map((delivery) => JSON.parse(delivery.body).data.id)).toEqual([2]);
+
+    // a description its consumer failed on five times (moved to the stream dead letters as it
+    // is): the redrive keeps it and says where it goes back while the stream holds its records
+    await drain('stream-dead');
+    await client.send(
+      new SendMessageCommand({ QueueUrl: sqs.queueUrl('stream-dead'), MessageBody: message.body }),
+    );
+    const lines: string[] = [];
+    const kept = await redriveStreamRecords(
+      queueLetters(client, sqs.queueUrl('stream-dead')),
+      async () => expect.fail('a batch description is offered to no stream function'),
+      (line) => lines.push(line),
+    );
+    expect(kept).toMatchObject({ delivered: 0, failed: 1 });
+    expect(lines.join('\n')).toMatch(
+      /send this message again to the webhook-stream-failures queue/,
+    );
+    expect(await drain('stream-dead')).toHaveLength(1);
   });
 });

@@ -12,6 +12,7 @@ import {
   dynamoListAttempts,
   dynamoRecordAttempt,
   dynamoSentEvent,
+  dynamoUncountSend,
 } from '#lib/endpointDeliveries/dynamoStore.ts';
 import type { AttemptStore } from '#lib/endpointDeliveries/store.ts';
 import { dynamoSetEndpointHealth } from '#lib/endpoints/dynamoHealth.ts';
@@ -118,4 +119,5 @@ export const createDynamoAttemptStore = (target: DynamoTarget): AttemptStore => 
   list: dynamoListAttempts(target),
   event: dynamoSentEvent(target),
   countSend: dynamoCountSend(target),
+  uncountSend: dynamoUncountSend(target),
 });

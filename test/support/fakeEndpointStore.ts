@@ -116,14 +116,17 @@ export class FakeEndpointStore implements EndpointStore {
       if (health.failingSince !== undefined && endpoint.failingSince !== health.failingSince)
         return false;
     }
-    const { failingSince, ...rest } = endpoint;
+    const { failingSince, slowSince, ...rest } = endpoint;
+    const kept = { ...rest, failingSince, slowSince };
     this.endpoints.set(
       id,
       health.kind === 'healthy'
         ? rest
         : health.kind === 'failing'
-          ? { ...rest, failingSince: failingSince ?? health.since }
-          : { ...rest, disabled: true, disabledReason: health.reason },
+          ? { ...kept, failingSince: failingSince ?? health.since }
+          : health.kind === 'slow'
+            ? { ...kept, slowSince: slowSince ?? health.since }
+            : { ...rest, slowSince, disabled: true, disabledReason: health.reason },
     );
     return true;
   }
@@ -175,7 +178,11 @@ export class FakeAttemptStore implements AttemptStore {
       };
     }
     this.sends.set(key, count + 1);
-    return { outcome: 'counted' as const };
+    return { outcome: 'counted' as const, minute: key };
+  }
+
+  async uncountSend(_endpointId: string, minute: string) {
+    this.sends.set(minute, Math.max((this.sends.get(minute) ?? 0) - 1, 0));
   }
 }
 

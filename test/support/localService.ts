@@ -114,3 +114,20 @@ export const startLocalService = async (
     stop,
   };
 };
+
+/** A request to the local service with `token` as its bearer, and `body` as JSON when given. */
+export const sendAs = (
+  baseUrl: string,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+) =>
+  fetch(`${baseUrl}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });

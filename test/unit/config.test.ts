@@ -3,6 +3,7 @@ import { authSettings } from '#lib/config/auth.ts';
 import { loadConfig as loadSettings } from '#lib/config/load.ts';
 import { webhooksStoreSettings } from '#lib/config/store.ts';
 import { telemetrySettings } from '#lib/config/telemetry.ts';
+import { attemptSettings, MAX_ATTEMPT_TIMEOUT_MS } from '#lib/config/webhook.ts';
 import {
   type StoreFunctionConfig as Config,
   loadStoreFunctionConfig as loadConfig,
@@ -301,6 +302,17 @@ describe("the webhook endpoints' store settings", () => {
   it('need WEBHOOKS_TABLE, and say what it is', () => {
     expect(() => loadSettings(minimal, { endpoints: webhooksStoreSettings })).toThrow(
       /WEBHOOKS_TABLE is required: the DynamoDB table of the callers' webhook endpoints/,
+    );
+  });
+});
+
+describe("the webhook attempts' settings", () => {
+  it('take a WEBHOOK_TIMEOUT_MS up to a third of the functions’ 30 s timeout, and refuse a longer one', () => {
+    const attempts = (WEBHOOK_TIMEOUT_MS: string) =>
+      loadSettings({ WEBHOOK_TIMEOUT_MS }, { attempts: attemptSettings }).attempts.timeoutMs;
+    expect(attempts(String(MAX_ATTEMPT_TIMEOUT_MS))).toBe(10_000);
+    expect(() => attempts('10001')).toThrow(
+      'Invalid configuration, fix these environment variables: WEBHOOK_TIMEOUT_MS must be a whole number from 1 to 10000',
     );
   });
 });

@@ -220,6 +220,21 @@ describe('queueEndpointEvents', () => {
     expect(sent.map(({ endpointId }) => endpointId).sort()).toEqual(['ep_added', 'ep_all']);
   });
 
+  it('queues to an endpoint slow or failing on the slow lane, to the others on the main one', async () => {
+    const { handle, sent } = setup(
+      storeWith(
+        endpoint('ep_quick'),
+        endpoint('ep_slow', { slowSince: '2026-11-23T09:00:00.000Z' }),
+        endpoint('ep_failing', { failingSince: '2026-11-23T09:00:00.000Z' }),
+      ),
+    );
+
+    await handle(streamRecord('INSERT', { NewImage: image(plant) }));
+
+    const lanes = Object.fromEntries(sent.map(({ endpointId, lane }) => [endpointId, lane]));
+    expect(lanes).toEqual({ ep_quick: undefined, ep_slow: 'slow', ep_failing: 'slow' });
+  });
+
   it('gives a record offered again the same webhook-id, and each update of the plant its own', async () => {
     const { handle, sent } = setup(storeWith(endpoint('ep_all')));
     const update = (version: number) =>
@@ -415,8 +430,9 @@ describe('deliverToEndpoint', () => {
 
     expect(recorded[0]?.attempt).toMatchObject({ attempt: 1, status: 500, error: undefined });
     expect(store.endpoints.get('ep_1')?.failingSince).toBe(iso(NOW));
+    // the retry takes the slow lane
     expect(sent).toEqual([
-      { ...delivery(), attempts: 1, dueAt: NOW + 1000, lastError: 'answered 500' },
+      { ...delivery(), attempts: 1, dueAt: NOW + 1000, lastError: 'answered 500', lane: 'slow' },
     ]);
     expect(telemetry.metricNames()).toContain('EndpointAttemptsFailed');
   });
@@ -473,7 +489,9 @@ describe('deliverToEndpoint', () => {
     expect(received).toHaveLength(1);
     expect(store.endpoints.get('ep_1')).toMatchObject({ ...moved, disabled: false });
     const lastError = 'answered 410 Gone: the receiver says the endpoint is gone';
-    expect(sent).toEqual([{ ...delivery(), attempts: 1, dueAt: NOW + 1000, lastError }]);
+    expect(sent).toEqual([
+      { ...delivery(), attempts: 1, dueAt: NOW + 1000, lastError, lane: 'slow' },
+    ]);
     expect(telemetry.metricNames()).not.toContain('EndpointsDisabled');
   });
 
@@ -484,7 +502,7 @@ describe('deliverToEndpoint', () => {
       storeWith(endpoint('ep_1', { failingSince })),
     );
 
-    await deliver(delivery());
+    await deliver(delivery({ lane: 'slow' }));
 
     const disabled = store.endpoints.get('ep_1');
     expect(disabled?.disabled).toBe(true);
@@ -498,7 +516,7 @@ describe('deliverToEndpoint', () => {
     const failingSince = iso(NOW - 4 * DAY_MS);
     const { deliver, sent, store } = setup(storeWith(endpoint('ep_1', { failingSince })));
 
-    await deliver(delivery());
+    await deliver(delivery({ lane: 'slow' }));
 
     expect(store.endpoints.get('ep_1')).toMatchObject({ disabled: false, failingSince });
     expect(sent).toEqual([expect.objectContaining({ attempts: 1, dueAt: NOW + 1000 })]);
@@ -509,10 +527,49 @@ describe('deliverToEndpoint', () => {
       storeWith(endpoint('ep_1', { failingSince: iso(NOW - DAY_MS) })),
     );
 
-    await deliver(delivery());
+    await deliver(delivery({ lane: 'slow' }));
 
     expect(store.endpoints.get('ep_1')).not.toHaveProperty('failingSince');
   });
+
+  it('moves a delivery to an endpoint slow or failing since it was queued to the slow lane, unsent', async () => {
+    for (const health of [{ failingSince: iso(NOW - 1000) }, { slowSince: iso(NOW - 1000) }]) {
+      received.length = 0;
+      const { deliver, sent, recorded } = setup(storeWith(endpoint('ep_1', health)));
+
+      expect(await deliver(delivery())).toEqual({ batchItemFailures: [] });
+
+      expect(received).toEqual([]);
+      expect(recorded).toEqual([]);
+      expect(sent).toEqual([{ ...delivery(), lane: 'slow' }]);
+    }
+  });
+
+  it('answers a ping to a failing endpoint on the lane it came by', async () => {
+    const failing = endpoint('ep_1', { failingSince: iso(NOW - 1000) });
+    const { deliver, sent } = setup(storeWith(failing));
+
+    await deliver(delivery({ type: 'webhook.ping' }));
+
+    expect(received).toHaveLength(1);
+    expect(sent).toEqual([]);
+  });
+
+  it('marks an endpoint slow at an attempt of half its timeout or more, and quick again at a shorter one', async () => {
+    answer = { status: 200, takesMs: 1100 };
+    const { deliver, store } = setup(storeWith(endpoint('ep_1')));
+    await deliver(delivery());
+    const slowSince = store.endpoints.get('ep_1')?.slowSince;
+    expect(slowSince).toEqual(expect.any(String));
+
+    // a second slow one keeps the first's time
+    await deliver(delivery({ lane: 'slow' }));
+    expect(store.endpoints.get('ep_1')?.slowSince).toBe(slowSince);
+
+    answer = { status: 200 };
+    await deliver(delivery({ lane: 'slow' }));
+    expect(store.endpoints.get('ep_1')).not.toHaveProperty('slowSince');
+  }, 10_000);
 
   it.each([
     ['deleted', storeWith],

@@ -3,6 +3,7 @@
 // outcome is classified against a real local receiver, and the settings.
 import { KeyObject } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
+import type { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -11,9 +12,11 @@ import { retrySchedule, signingKeys, webhookSettings } from '#lib/config/webhook
 import { plantAddedEvent } from '#lib/operatorWebhook/plantAdded.ts';
 import { handleEach } from '#lib/webhooks/batchResponse.ts';
 import { deliverOnce, retryAfter } from '#lib/webhooks/delivery.ts';
-import { nextStep, waitingEventOf } from '#lib/webhooks/retries.ts';
+import { nextStep, sqsRetryQueue, tenantOf, waitingEventOf } from '#lib/webhooks/retries.ts';
 import { signatureHeader } from '#lib/webhooks/signature.ts';
+import { sendMessages, sqsClient } from '#lib/webhooks/sqsMessages.ts';
 import { freePort } from '../../infra/local/freePort.ts';
+import { listenLocally } from '../../infra/local/listen.ts';
 import { makeWebhookSecret } from '../support/webhookSecrets.ts';
 
 const body = '{"id":1,"name":"Monstera","tag":"indoor"}';
@@ -82,6 +85,30 @@ describe('the plant added event', () => {
     expect(
       JSON.parse(plantAddedEvent(insert(image('-3', '2026-11-22T10:00:00.000Z'))).body),
     ).toStrictEqual({ id: -3, name: 'Monstera' });
+  });
+
+  it('names its owner, whose tenant its retries are on the fair retry queue', async () => {
+    const event = plantAddedEvent(insert(image('7', '2026-11-22T10:00:00.000Z')));
+    expect(event.owner).toBe('alice');
+
+    const sent: SendMessageBatchCommand['input'][] = [];
+    const client = {
+      send: async ({ input }: SendMessageBatchCommand) => {
+        sent.push(input);
+        return { Successful: [], Failed: [] };
+      },
+    } as unknown as SQSClient;
+    const waiting = { ...event, attempts: 1, lastError: 'answered 500', dueAt: Date.now() };
+    await sqsRetryQueue(client, 'https://sqs.test/1/retries').wait(waiting);
+    // a message of an older version, with no owner: a tenant of its own
+    await sqsRetryQueue(client, 'https://sqs.test/1/retries').wait({
+      ...waiting,
+      owner: undefined,
+    });
+    expect(sent.map(({ Entries }) => Entries?.[0]?.MessageGroupId)).toEqual([
+      tenantOf('alice'),
+      undefined,
+    ]);
   });
 
   it('keeps one webhook-id per plant added, and a new one when the id is added again', () => {
@@ -358,4 +385,22 @@ describe('a partial batch response', () => {
     );
     expect(response.batchItemFailures).toHaveLength(2);
   });
+});
+
+describe("the functions' SQS client", () => {
+  it('gives up a call that SQS never answers, well before a function’s timeout, instead of waiting for it', async () => {
+    // accepts every connection and request, and never answers
+    const hung = createServer(() => {});
+    const { port, stop } = await listenLocally(hung);
+    const endpoint = `http://127.0.0.1:${port}`;
+    const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+    const client = sqsClient('us-east-1', { endpoint, credentials });
+    try {
+      const sent = sendMessages(client, `${endpoint}/000000000000/q`, [{ body: { id: 1 } }]);
+      await expect(sent).rejects.toMatchObject({ name: 'TimeoutError' });
+    } finally {
+      client.destroy();
+      await stop();
+    }
+  }, 15_000);
 });
