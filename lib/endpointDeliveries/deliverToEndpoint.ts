@@ -108,7 +108,7 @@ export const deliverToEndpointHandler = ({
     if (outcome.outcome === 'delivered') {
       // half the attempt's timeout or more: its next deliveries take the slow lane
       const slow = durationMs >= timeoutMs / 2;
-      if (slow && !endpoint.slowSince)
+      if (slow && (!endpoint.slowSince || endpoint.failingSince))
         await endpoints.setHealth(owner, endpointId, { kind: 'slow', since: at });
       if (!slow && laneOf(endpoint).lane)
         await endpoints.setHealth(owner, endpointId, { kind: 'healthy' });

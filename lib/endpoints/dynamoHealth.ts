@@ -11,7 +11,8 @@ const HEALTH_UPDATES = {
   healthy: 'REMOVE failingSince, slowSince',
   // the first failure's time stays while concurrent attempts fail too
   failing: 'SET failingSince = if_not_exists(failingSince, :since)',
-  slow: 'SET slowSince = if_not_exists(slowSince, :since)',
+  // it answers, slowly: its failures end
+  slow: 'SET slowSince = if_not_exists(slowSince, :since) REMOVE failingSince',
   disabled: 'SET disabled = :true, disabledReason = :reason REMOVE failingSince',
 };
 

@@ -123,6 +123,12 @@ describe('DynamoDB endpoint store', () => {
       failingSince: '2026-11-22T00:00:00.000Z',
       slowSince: '2026-11-20T00:00:00.000Z',
     });
+    // a slow success ends the failures, keeping the first slow attempt
+    await store.setHealth('alice', id, { kind: 'slow', since: '2026-11-23T00:00:00.000Z' });
+    expect(await health()).toEqual({
+      failingSince: undefined,
+      slowSince: '2026-11-20T00:00:00.000Z',
+    });
     await store.setHealth('alice', id, { kind: 'healthy' });
     expect(await health()).toEqual({ failingSince: undefined, slowSince: undefined });
 

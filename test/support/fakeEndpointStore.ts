@@ -125,7 +125,7 @@ export class FakeEndpointStore implements EndpointStore {
         : health.kind === 'failing'
           ? { ...kept, failingSince: failingSince ?? health.since }
           : health.kind === 'slow'
-            ? { ...kept, slowSince: slowSince ?? health.since }
+            ? { ...rest, slowSince: slowSince ?? health.since }
             : { ...rest, slowSince, disabled: true, disabledReason: health.reason },
     );
     return true;

@@ -557,8 +557,11 @@ describe('deliverToEndpoint', () => {
 
   it('marks an endpoint slow at an attempt of half its timeout or more, and quick again at a shorter one', async () => {
     answer = { status: 200, takesMs: 1100 };
-    const { deliver, store } = setup(storeWith(endpoint('ep_1')));
-    await deliver(delivery());
+    const failingSince = iso(NOW - DAY_MS);
+    const { deliver, store } = setup(storeWith(endpoint('ep_1', { failingSince })));
+    await deliver(delivery({ lane: 'slow' }));
+    // a slow success ends its failures: the 5 days count afresh
+    expect(store.endpoints.get('ep_1')).not.toHaveProperty('failingSince');
     const slowSince = store.endpoints.get('ep_1')?.slowSince;
     expect(slowSince).toEqual(expect.any(String));
 
