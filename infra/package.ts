@@ -6,12 +6,11 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from './local/paths.ts';
 
-// each required setting: its --param name, and the placeholder packaged when it is unset
+// each required setting: its --param name, and the placeholder packaged when it is unset (the
+// operator's webhook is optional: without webhookUrl the template has none of it)
 const placeholders = {
   AUTH_ISSUER: ['authIssuer', 'https://issuer.example.invalid/'],
   AUTH_AUDIENCE: ['authAudience', 'plant-store'],
-  WEBHOOK_URL: ['webhookUrl', 'https://webhooks.example.invalid/plant-added'],
-  WEBHOOK_SECRET_PARAMETER: ['webhookSecretParameter', '/plant-store/webhook-secret'],
 };
 
 const env: NodeJS.ProcessEnv = { ...process.env, SLS_TELEMETRY_DISABLED: '1' };

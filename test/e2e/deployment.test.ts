@@ -3,6 +3,7 @@
 // asserted on each CloudFormation template.
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -59,6 +60,9 @@ const packageStage = async (
       AWS_ACCESS_KEY_ID: '',
       AWS_SECRET_ACCESS_KEY: '',
       AWS_PROFILE: 'none',
+      // the operator's webhook only where a stage is given one
+      WEBHOOK_URL: '',
+      WEBHOOK_SECRET_PARAMETER: '',
       ...env,
     },
   });
@@ -66,8 +70,18 @@ const packageStage = async (
   return JSON.parse(readFileSync(file, 'utf8'));
 };
 
+/** The operator's webhook's settings, as a deploy gives them: the prod stage has one, dev none. */
+const OPERATOR_WEBHOOK = {
+  WEBHOOK_URL: 'https://hooks.example.com/plants',
+  WEBHOOK_SECRET_PARAMETER: '/plant-store/webhook-secret',
+};
+/** The operator's webhook's functions, in a stage deployed with a receiver only. */
+const OPERATOR_FUNCTIONS = ['DeliverPlantAdded', 'RetryPlantAdded'];
+const hasOperator = (stage: string) => stage !== 'dev';
+
 beforeAll(async () => {
-  for (const stage of ['dev', 'prod']) templates.set(stage, await packageStage(stage));
+  templates.set('dev', await packageStage('dev'));
+  templates.set('prod', await packageStage('prod', OPERATOR_WEBHOOK));
   templates.set(
     'cors',
     await packageStage('dev', {
@@ -208,6 +222,12 @@ const mappingsOf = (stage: string) =>
     .filter((r) => r.Type === 'AWS::Lambda::EventSourceMapping')
     .map((r) => r.Properties);
 
+/** The functions a stage deploys, by their names in FUNCTION_GRANTS. */
+const functionsOf = (stage: string) =>
+  Object.keys(FUNCTION_GRANTS).filter(
+    (name) => hasOperator(stage) || !OPERATOR_FUNCTIONS.includes(name),
+  );
+
 const resource = (stage: string, name: string): Resource => {
   const found = templates.get(stage)?.Resources[name];
   expect(found, `${stage} template has ${name}`).toBeDefined();
@@ -285,7 +305,7 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
     const functions = Object.entries(templates.get(stage)?.Resources ?? {})
       .filter(([, { Type }]) => Type === 'AWS::Lambda::Function')
       .map(([id]) => id.replace(/LambdaFunction$/, ''));
-    expect(functions.sort()).toEqual(Object.keys(FUNCTION_GRANTS).sort());
+    expect(functions.sort()).toEqual(functionsOf(stage).sort());
   });
 
   it('watches the throttles of the indexes the list reads', () => {
@@ -295,12 +315,12 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
     }
   });
 
-  it.each(Object.keys(FUNCTION_GRANTS))('keeps the %s logs for a set period', (name) => {
+  it.each(functionsOf(stage))('keeps the %s logs for a set period', (name) => {
     const logs = resource(stage, `${name}LogGroup`);
     expect(logs.Properties.RetentionInDays).toBe(stage === 'prod' ? 365 : 30);
   });
 
-  it.each(Object.entries(FUNCTION_GRANTS))(
+  it.each(functionsOf(stage).map((name) => [name, FUNCTION_GRANTS[name]] as const))(
     'gives %s a role of its own with exactly its table actions',
     (name, expected) => {
       const fn = resource(stage, `${name}LambdaFunction`).Properties as { Role: unknown };
@@ -378,7 +398,7 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
         ).Variables,
       ).sort();
     expect(variables('UnmatchedRoute')).toEqual(['LOG_LEVEL', 'METRICS_NAMESPACE']);
-    for (const name of ['DeliverPlantAdded', 'RetryPlantAdded']) {
+    for (const name of OPERATOR_FUNCTIONS.filter(() => hasOperator(stage))) {
       expect(variables(name)).toEqual([
         'LOG_LEVEL',
         'METRICS_NAMESPACE',
@@ -439,7 +459,7 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
   });
 
   it('gives each function that makes attempts three times the longest WEBHOOK_TIMEOUT_MS allows', () => {
-    for (const name of ['DeliverPlantAdded', 'RetryPlantAdded', 'DeliverToEndpoint'])
+    for (const name of functionsOf(stage).filter((n) => /Deliver|Retry/.test(n)))
       expect(resource(stage, `${name}LambdaFunction`).Properties.Timeout).toBeGreaterThanOrEqual(
         (3 * MAX_ATTEMPT_TIMEOUT_MS) / 1000,
       );
@@ -449,39 +469,42 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
     expect(resource(stage, 'HttpApi').Properties.CorsConfiguration).toBeUndefined();
   });
 
-  it("feeds the first webhook function the stream's inserts and the second the retry queue, each with partial failures", () => {
+  it("feeds each stream function the table's stream and each queue function its queues, each with partial failures", () => {
     // the old image tells a deleted plant's owner
     expect(resource(stage, 'PlantsTable').Properties.StreamSpecification).toEqual({
       StreamViewType: 'NEW_AND_OLD_IMAGES',
     });
     const mappings = mappingsOf(stage);
-    expect(mappings).toHaveLength(6);
-    expect(mappings).toContainEqual(
-      expect.objectContaining({
-        EventSourceArn: { 'Fn::GetAtt': ['PlantsTable', 'StreamArn'] },
-        FunctionName: { 'Fn::GetAtt': ['DeliverPlantAddedLambdaFunction', 'Arn'] },
-        FilterCriteria: { Filters: [{ Pattern: '{"eventName":["INSERT"]}' }] },
-        FunctionResponseTypes: ['ReportBatchItemFailures'],
-        // a record failing for now is retried a bounded number of times, its batch split to find it
-        MaximumRetryAttempts: 5,
-        BisectBatchOnFunctionError: true,
-        // a burst of one caller's plants holds the others' a tenth as long
-        ParallelizationFactor: 10,
-        DestinationConfig: {
-          OnFailure: { Destination: { 'Fn::GetAtt': ['WebhookStreamFailureQueue', 'Arn'] } },
-        },
-      }),
-    );
-    expect(mappings).toContainEqual(
-      expect.objectContaining({
-        EventSourceArn: { 'Fn::GetAtt': ['WebhookRetryQueue', 'Arn'] },
-        FunctionName: { 'Fn::GetAtt': ['RetryPlantAddedLambdaFunction', 'Arn'] },
-        BatchSize: 10,
-        FunctionResponseTypes: ['ReportBatchItemFailures'],
-        // a backlog never takes the account's whole concurrency
-        ScalingConfig: { MaximumConcurrency: 10 },
-      }),
-    );
+    expect(mappings).toHaveLength(hasOperator(stage) ? 6 : 4);
+    // the operator's webhook (where the stage has one): the inserts, then its retry queue
+    if (hasOperator(stage))
+      expect(mappings).toContainEqual(
+        expect.objectContaining({
+          EventSourceArn: { 'Fn::GetAtt': ['PlantsTable', 'StreamArn'] },
+          FunctionName: { 'Fn::GetAtt': ['DeliverPlantAddedLambdaFunction', 'Arn'] },
+          FilterCriteria: { Filters: [{ Pattern: '{"eventName":["INSERT"]}' }] },
+          FunctionResponseTypes: ['ReportBatchItemFailures'],
+          // a record failing for now is retried a bounded number of times, its batch split to find it
+          MaximumRetryAttempts: 5,
+          BisectBatchOnFunctionError: true,
+          // a burst of one caller's plants holds the others' a tenth as long
+          ParallelizationFactor: 10,
+          DestinationConfig: {
+            OnFailure: { Destination: { 'Fn::GetAtt': ['WebhookStreamFailureQueue', 'Arn'] } },
+          },
+        }),
+      );
+    if (hasOperator(stage))
+      expect(mappings).toContainEqual(
+        expect.objectContaining({
+          EventSourceArn: { 'Fn::GetAtt': ['WebhookRetryQueue', 'Arn'] },
+          FunctionName: { 'Fn::GetAtt': ['RetryPlantAddedLambdaFunction', 'Arn'] },
+          BatchSize: 10,
+          FunctionResponseTypes: ['ReportBatchItemFailures'],
+          // a backlog never takes the account's whole concurrency
+          ScalingConfig: { MaximumConcurrency: 10 },
+        }),
+      );
     // every change of a plant, for the callers' endpoints; their deliveries from their queue
     expect(mappings).toContainEqual(
       expect.objectContaining({
@@ -512,7 +535,7 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
           ScalingConfig: { MaximumConcurrency: 10 },
         }),
       );
-    for (const name of ['DeliverPlantAdded', 'RetryPlantAdded']) {
+    for (const name of OPERATOR_FUNCTIONS.filter(() => hasOperator(stage))) {
       expect(resource(stage, `${name}LambdaFunction`).Properties).toMatchObject({
         Timeout: 30,
         Environment: {
@@ -526,20 +549,6 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
         },
       });
     }
-  });
-
-  it('keeps waiting webhooks far longer than any step, encrypted, with a redrive and an alarm on their age', () => {
-    expect(resource(stage, 'WebhookRetryQueue')).toMatchObject(
-      sourceQueue('WebhookDeadLetterQueue'),
-    );
-    expect(resource(stage, 'WebhookRetriesStuckAlarm').Properties).toMatchObject({
-      Namespace: 'AWS/SQS',
-      MetricName: 'ApproximateAgeOfOldestMessage',
-      Dimensions: [
-        { Name: 'QueueName', Value: { 'Fn::GetAtt': ['WebhookRetryQueue', 'QueueName'] } },
-      ],
-      Threshold: 46800,
-    });
   });
 
   it("keeps callers' deliveries encrypted on both lanes, moves what the function keeps failing on aside, and alarms on their age and on that", () => {
@@ -602,7 +611,10 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
       ],
       Threshold: 1,
     });
-    for (const name of ['DeliverPlantAdded', 'QueueEndpointEvents']) {
+    for (const name of functionsOf(stage).filter((n) =>
+      /PlantAdded$|QueueEndpointEvents/.test(n),
+    )) {
+      if (name === 'RetryPlantAdded') continue;
       expect(resource(stage, `${name}IteratorAgeAlarm`).Properties).toMatchObject({
         Namespace: 'AWS/Lambda',
         MetricName: 'IteratorAge',
@@ -621,7 +633,8 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
         FunctionResponseTypes: ['ReportBatchItemFailures'],
       }),
     );
-    for (const name of ['DeliverPlantAdded', 'QueueEndpointEvents', 'KeepFailedStreamRecords']) {
+    const streamFunctions = ['DeliverPlantAdded', 'QueueEndpointEvents', 'KeepFailedStreamRecords'];
+    for (const name of streamFunctions.filter((n) => functionsOf(stage).includes(n))) {
       expect(resource(stage, `${name}LambdaFunction`).Properties).toMatchObject({
         Environment: {
           Variables: { STREAM_DEAD_LETTER_QUEUE_URL: { Ref: 'StreamDeadLetterQueue' } },
@@ -630,20 +643,10 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
     }
   });
 
-  it('keeps undeliverable webhooks 14 days, kept through stack changes, and alarms on them', () => {
-    for (const queue of ['WebhookDeadLetterQueue', 'WebhookStreamFailureQueue']) {
-      expect(resource(stage, queue)).toMatchObject({
-        DeletionPolicy: 'Retain',
-        Properties: { MessageRetentionPeriod: 1209600, SqsManagedSseEnabled: true },
-      });
-    }
-    expect(resource(stage, 'WebhookDeadLettersAlarm').Properties).toMatchObject({
-      Namespace: 'AWS/SQS',
-      MetricName: 'ApproximateNumberOfMessagesVisible',
-      Dimensions: [
-        { Name: 'QueueName', Value: { 'Fn::GetAtt': ['WebhookDeadLetterQueue', 'QueueName'] } },
-      ],
-      Threshold: 1,
+  it('keeps the batches given up 14 days, kept through stack changes', () => {
+    expect(resource(stage, 'WebhookStreamFailureQueue')).toMatchObject({
+      DeletionPolicy: 'Retain',
+      Properties: { MessageRetentionPeriod: 1209600, SqsManagedSseEnabled: true },
     });
     // a batch description its consumer failed on five times moves to the stream dead letters
     expect(resource(stage, 'WebhookStreamFailureQueue').Properties).toMatchObject({
@@ -654,8 +657,7 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
     });
     // every queue an event rides takes SQS's largest message, which the batches are cut to
     for (const queue of [
-      'WebhookRetryQueue',
-      'WebhookDeadLetterQueue',
+      ...(hasOperator(stage) ? ['WebhookRetryQueue', 'WebhookDeadLetterQueue'] : []),
       'EndpointDeliveryQueue',
       'EndpointSlowDeliveryQueue',
       'EndpointDeliveryPoisonQueue',
@@ -666,7 +668,7 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
   });
 
   it.each(
-    Object.keys(FUNCTION_GRANTS).filter(
+    functionsOf(stage).filter(
       (name) =>
         ![
           'DeliverPlantAdded',
@@ -686,7 +688,7 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
     });
   });
 
-  it.each(Object.keys(FUNCTION_GRANTS))(
+  it.each(functionsOf(stage))(
     "logs %s's lines, but not Lambda's own START, END and REPORT",
     (name) => {
       // TRACE: Lambda drops none of ours, LOG_LEVEL decides (a line below it is its count alone)
@@ -746,10 +748,138 @@ const alarmActions = (template: Template | undefined) =>
     .filter(([, r]) => r.Type === 'AWS::CloudWatch::Alarm')
     .map(([id, r]) => [id, r.Properties.AlarmActions, r.Properties.OKActions]);
 
+describe("the operator's webhook", () => {
+  /** Everything of it in a template: its functions (and their roles, logs, mappings), queues, alarms. */
+  const operatorResources = (template: Template | undefined) =>
+    Object.keys(template?.Resources ?? {}).filter((id) =>
+      // a function's versions are named by its code's hash: its function stands for them
+      /^(DeliverPlantAdded|RetryPlantAdded|WebhookRetr|WebhookDeadLetter)(?!.*LambdaVersion)/.test(
+        id,
+      ),
+    );
+  /** A function's definition, the stage's name and its code's key left out. */
+  const sameIn = (stage: string, id: string) => {
+    const { Code: _code, ...properties } = resource(stage, id).Properties;
+    return JSON.parse(
+      JSON.stringify(properties).replaceAll(`plant-store-${stage}-`, 'plant-store-'),
+    );
+  };
+
+  it('is not deployed without a receiver: no function, queue or alarm of it, nor its output', () => {
+    expect(operatorResources(templates.get('dev'))).toEqual([]);
+    const outputs = (templates.get('dev') as { Outputs?: Record<string, unknown> }).Outputs;
+    expect(outputs).not.toHaveProperty('WebhookSecretParameter');
+  });
+
+  it("leaves the callers' endpoints' functions as they are with it", () => {
+    expect(operatorResources(templates.get('prod')).sort()).toEqual(
+      [
+        'DeliverPlantAddedEventSourceMappingDynamodbPlantsTable',
+        'DeliverPlantAddedIamRoleLambdaExecution',
+        'DeliverPlantAddedIteratorAgeAlarm',
+        'DeliverPlantAddedLambdaFunction',
+        'DeliverPlantAddedLogGroup',
+        'RetryPlantAddedEventSourceMappingSQSWebhookRetryQueue',
+        'RetryPlantAddedIamRoleLambdaExecution',
+        'RetryPlantAddedLambdaFunction',
+        'RetryPlantAddedLogGroup',
+        'WebhookDeadLetterQueue',
+        'WebhookDeadLettersAlarm',
+        'WebhookRetriesStuckAlarm',
+        'WebhookRetryQueue',
+      ].sort(),
+    );
+    for (const name of ['QueueEndpointEvents', 'DeliverToEndpoint', 'KeepFailedStreamRecords'])
+      expect(sameIn('dev', `${name}LambdaFunction`)).toEqual(
+        sameIn('prod', `${name}LambdaFunction`),
+      );
+  });
+
+  it('tells where its secret is, for the removal of the stage', () => {
+    expect((templates.get('prod') as { Outputs?: Record<string, unknown> }).Outputs).toMatchObject({
+      WebhookSecretParameter: { Value: OPERATOR_WEBHOOK.WEBHOOK_SECRET_PARAMETER },
+    });
+  });
+
+  it('keeps waiting webhooks far longer than any step, encrypted, with a redrive and an alarm on their age', () => {
+    const stage = 'prod';
+    expect(resource(stage, 'WebhookRetryQueue')).toMatchObject(
+      sourceQueue('WebhookDeadLetterQueue'),
+    );
+    expect(resource(stage, 'WebhookRetriesStuckAlarm').Properties).toMatchObject({
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateAgeOfOldestMessage',
+      Dimensions: [
+        { Name: 'QueueName', Value: { 'Fn::GetAtt': ['WebhookRetryQueue', 'QueueName'] } },
+      ],
+      Threshold: 46800,
+    });
+  });
+
+  it('keeps undeliverable webhooks 14 days, kept through stack changes, and alarms on them', () => {
+    const stage = 'prod';
+    expect(resource(stage, 'WebhookDeadLetterQueue')).toMatchObject({
+      DeletionPolicy: 'Retain',
+      Properties: { MessageRetentionPeriod: 1209600, SqsManagedSseEnabled: true },
+    });
+    expect(resource(stage, 'WebhookDeadLettersAlarm').Properties).toMatchObject({
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [
+        { Name: 'QueueName', Value: { 'Fn::GetAtt': ['WebhookDeadLetterQueue', 'QueueName'] } },
+      ],
+      Threshold: 1,
+    });
+  });
+});
+
+describe('a stage removed with its data kept', () => {
+  it('deploys again: its tables adopted (named, kept), its queues named anew by CloudFormation', () => {
+    for (const stage of ['dev', 'prod']) {
+      const resources = Object.entries(templates.get(stage)?.Resources ?? {});
+      const tables = resources.filter(([, r]) => r.Type === 'AWS::DynamoDB::Table');
+      const queues = resources.filter(([, r]) => r.Type === 'AWS::SQS::Queue');
+      expect(tables.length).toBe(2);
+      // CloudFormation imports a kept resource by a static name, and only a Retain one
+      for (const [id, r] of tables) {
+        expect(r.DeletionPolicy, id).toBe('Retain');
+        expect(r.Properties.TableName, id).toMatch(new RegExp(`^plant-store-${stage}-`));
+      }
+      // a kept queue cannot be imported so (its id is its URL): a new one is made beside it
+      for (const [id, r] of queues) {
+        expect(r.DeletionPolicy, id).toBe('Retain');
+        expect(r.Properties, id).not.toHaveProperty('QueueName');
+      }
+    }
+  });
+
+  it('asks CloudFormation to adopt them: every change set of the deploy imports existing resources', async () => {
+    // osls's own change set parameters (patched: patches/osls+4.3.1.patch)
+    const { getCreateChangeSetParams } = createRequire(import.meta.url)(
+      'osls/lib/plugins/aws/lib/get-create-change-set-params.js',
+    ) as {
+      getCreateChangeSetParams: (
+        this: unknown,
+        options: { changeSetType: string; templateUrl: string },
+      ) => Record<string, unknown>;
+    };
+    const deploy = {
+      provider: { naming: { getStackChangeSetName: () => 'plant-store-dev-change-set' } },
+      serverless: { service: { provider: {} } },
+      getSharedStackActionParams: () => ({ StackName: 'plant-store-dev' }),
+    };
+    for (const changeSetType of ['CREATE', 'UPDATE'])
+      expect(
+        getCreateChangeSetParams.call(deploy, { changeSetType, templateUrl: 'https://x' }),
+      ).toMatchObject({ ChangeSetType: changeSetType, ImportExistingResources: true });
+  });
+});
+
 describe.each(['dev', 'prod'])('the alarms of the %s stage, with no alarm topic', (stage) => {
   it('notify no one (an empty action would fail the deploy)', () => {
     const alarms = alarmActions(templates.get(stage));
-    expect(alarms).toHaveLength(10);
+    // three of them the operator's webhook's
+    expect(alarms).toHaveLength(hasOperator(stage) ? 10 : 7);
     for (const [id, onAlarm, onOk] of alarms) expect([id, onAlarm, onOk]).toEqual([id, [], []]);
   });
 });
@@ -757,7 +887,9 @@ describe.each(['dev', 'prod'])('the alarms of the %s stage, with no alarm topic'
 describe('the alarms, with an alarmTopicArn', () => {
   it('notify that topic when they fire and when they are over', async () => {
     const topic = 'arn:aws:sns:us-east-1:123456789012:plant-store-alarms';
-    const alarms = alarmActions(await packageStage('dev', {}, [`--param=alarmTopicArn=${topic}`]));
+    const alarms = alarmActions(
+      await packageStage('dev', OPERATOR_WEBHOOK, [`--param=alarmTopicArn=${topic}`]),
+    );
     expect(alarms).toHaveLength(10);
     for (const [id, onAlarm, onOk] of alarms)
       expect([id, onAlarm, onOk]).toEqual([id, [topic], [topic]]);
@@ -774,7 +906,10 @@ describe('a bad WEBHOOK_RETRY_SCHEDULE', () => {
   });
 
   it('passes a good one to every function that retries deliveries', async () => {
-    const template = await packageStage('dev', { WEBHOOK_RETRY_SCHEDULE: '2s,4s' });
+    const template = await packageStage('dev', {
+      ...OPERATOR_WEBHOOK,
+      WEBHOOK_RETRY_SCHEDULE: '2s,4s',
+    });
     for (const name of ['DeliverPlantAdded', 'RetryPlantAdded', 'DeliverToEndpoint']) {
       expect(template.Resources[`${name}LambdaFunction`]?.Properties.Environment).toMatchObject({
         Variables: { WEBHOOK_RETRY_SCHEDULE: '2s,4s' },

@@ -1,0 +1,39 @@
+// A serverless.yml plugin: `sls deploy` and `sls package` stop at once, before anything is built or
+// created, when a setting the stage needs is missing, and a deploy when the operator's webhook
+// secret is not in the stack's region (infra/stage/settings.ts says what to do for each).
+class SettingsCheck {
+  constructor(serverless) {
+    this.serverless = serverless;
+    this.hooks = { initialize: () => this.check() };
+  }
+
+  async check() {
+    const { service, processedInput } = this.serverless;
+    const command = processedInput.commands[0];
+    if (service.provider.stage === 'local' || !['deploy', 'package'].includes(command)) return;
+    const { missingSettings, secretParameterProblem } = await import('./stage/settings.ts');
+    const { route, webhook } = service.custom.environment;
+    const settings = {
+      authIssuer: route.AUTH_ISSUER,
+      authAudience: route.AUTH_AUDIENCE,
+      webhookUrl: webhook.WEBHOOK_URL,
+      webhookSecretParameter: webhook.WEBHOOK_SECRET_PARAMETER,
+      webhookSecret: webhook.WEBHOOK_SECRET,
+    };
+    const problems = missingSettings(settings);
+    if (problems.length === 0 && command === 'deploy' && settings.webhookSecretParameter) {
+      const { SSMClient } = await import('@aws-sdk/client-ssm');
+      const provider = this.serverless.getProvider('aws');
+      const ssm = new SSMClient(await provider.getAwsSdkV3Config());
+      const problem = await secretParameterProblem(
+        ssm,
+        settings.webhookSecretParameter,
+        provider.getRegion(),
+      );
+      if (problem) problems.push(problem);
+    }
+    if (problems.length > 0) throw new this.serverless.classes.Error(problems.join('\n'));
+  }
+}
+
+module.exports = SettingsCheck;

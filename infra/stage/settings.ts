@@ -1,0 +1,50 @@
+// What a deploy needs, checked before anything is created (infra/settingsCheck.cjs runs it): each
+// missing setting named with what to give, and the operator's webhook secret looked up in the
+// stack's own region, where its functions will read it.
+import { DescribeParametersCommand, type SSMClient } from '@aws-sdk/client-ssm';
+
+/** A stage's settings as the functions will get them (serverless.yml, custom.environment). */
+export interface StageSettings {
+  authIssuer: string;
+  authAudience: string;
+  webhookUrl: string;
+  webhookSecretParameter: string;
+  /** the secrets themselves, instead of a parameter (the local run) */
+  webhookSecret: string;
+}
+
+const WHAT_YOU_NEED = 'docs/deployment.md, "What you need"';
+
+/** Every setting the deploy needs and does not have, each a message saying what to give. */
+export const missingSettings = (settings: StageSettings): string[] => {
+  const missing: string[] = [];
+  if (!settings.authIssuer)
+    missing.push(
+      `authIssuer is not set: give --param="authIssuer=<your issuer URL>" or set AUTH_ISSUER (${WHAT_YOU_NEED})`,
+    );
+  if (!settings.authAudience)
+    missing.push(
+      `authAudience is not set: give --param="authAudience=<your API's audience>" or set AUTH_AUDIENCE (${WHAT_YOU_NEED})`,
+    );
+  if (settings.webhookUrl && !settings.webhookSecretParameter && !settings.webhookSecret)
+    missing.push(
+      `webhookSecretParameter is not set, and webhookUrl is: create the SSM SecureString of the receiver's secret and give --param="webhookSecretParameter=<its name>" or set WEBHOOK_SECRET_PARAMETER (docs/deployment.md, "The operator's webhook")`,
+    );
+  return missing;
+};
+
+/** The secret's parameter, when the stack's region does not hold it: what to do. */
+export const secretParameterProblem = async (
+  ssm: SSMClient,
+  name: string,
+  region: string,
+): Promise<string | undefined> => {
+  // DescribeParameters reads no value: the deploy role needs no access to the secret itself
+  const { Parameters = [] } = await ssm.send(
+    new DescribeParametersCommand({
+      ParameterFilters: [{ Key: 'Name', Option: 'Equals', Values: [name] }],
+    }),
+  );
+  if (Parameters.length > 0) return undefined;
+  return `The SSM parameter ${name} is not in ${region}, the stack's region: create it there (aws ssm put-parameter --region ${region} ...) or deploy the stage to the region that holds it (export AWS_REGION=<its region>) (docs/troubleshooting.md, "The SSM parameter ... is not in ...")`;
+};

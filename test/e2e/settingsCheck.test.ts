@@ -1,0 +1,139 @@
+// A deploy stops before anything is built or created when a setting is missing or the operator's
+// webhook secret is not in the stack's region: `sls deploy` run as a deployer would, SSM's answer
+// given by a local server at the SDK's endpoint (no AWS call leaves this machine).
+import { execFile } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { SSMClient } from '@aws-sdk/client-ssm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../../infra/local/paths.ts';
+import { secretParameterProblem } from '../../infra/stage/settings.ts';
+
+const run = promisify(execFile);
+const serverless = join(repoRoot, 'node_modules', 'osls', 'bin', 'serverless.js');
+
+/** SSM's DescribeParameters, as AWS answers it: the parameters `held` of those asked for. */
+let held: string[] = [];
+const asked: unknown[] = [];
+let ssm: Server;
+let ssmEndpoint = '';
+
+beforeAll(async () => {
+  ssm = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => {
+      body += chunk;
+    });
+    request.on('end', () => {
+      const input = JSON.parse(body) as { ParameterFilters: { Values: string[] }[] };
+      asked.push({ target: request.headers['x-amz-target'], input });
+      const name = input.ParameterFilters[0]?.Values[0] ?? '';
+      response.setHeader('content-type', 'application/x-amz-json-1.1');
+      response.end(
+        JSON.stringify({
+          Parameters: held.includes(name) ? [{ Name: name, Type: 'SecureString' }] : [],
+        }),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => ssm.listen(0, '127.0.0.1', resolve));
+  ssmEndpoint = `http://127.0.0.1:${(ssm.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise((resolve) => ssm.close(resolve)));
+
+/** `npx sls deploy` with these settings, and what it printed when it stopped. */
+const deploy = async (env: NodeJS.ProcessEnv, args: string[] = []) =>
+  run(process.execPath, [serverless, 'deploy', '--stage', 'check', ...args], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      SLS_TELEMETRY_DISABLED: '1',
+      AUTH_ISSUER: '',
+      AUTH_AUDIENCE: '',
+      WEBHOOK_URL: '',
+      WEBHOOK_SECRET_PARAMETER: '',
+      AWS_ACCESS_KEY_ID: 'check',
+      AWS_SECRET_ACCESS_KEY: 'check',
+      AWS_PROFILE: '',
+      AWS_ENDPOINT_URL_SSM: ssmEndpoint,
+      // anything else the deploy would call fails here, not in an AWS account
+      AWS_ENDPOINT_URL: 'http://127.0.0.1:9',
+      ...env,
+    },
+  }).then(
+    () => 'deployed',
+    (error: { stdout?: string; stderr?: string }) => `${error.stdout}${error.stderr}`,
+  );
+
+describe('the deploy, before anything is created', () => {
+  it('stops naming each missing setting and how to give it', async () => {
+    const said = await deploy({});
+    expect(said).toContain(
+      'authIssuer is not set: give --param="authIssuer=<your issuer URL>" or set AUTH_ISSUER',
+    );
+    expect(said).toContain('authAudience is not set: give --param="authAudience=');
+    // before packaging: nothing built
+    expect(said).not.toMatch(/Packaging/);
+  });
+
+  it("stops when the operator's webhook has a receiver and no secret", async () => {
+    const said = await deploy({
+      AUTH_ISSUER: 'https://issuer.example.com/',
+      AUTH_AUDIENCE: 'plant-store',
+      WEBHOOK_URL: 'https://hooks.example.com/plants',
+    });
+    expect(said).toContain('webhookSecretParameter is not set, and webhookUrl is');
+    expect(said).not.toMatch(/Packaging/);
+  });
+
+  it("stops when the secret's parameter is not in the stack's region, naming both", async () => {
+    held = ['/plant-store/check/webhook-secret'];
+    const said = await deploy(
+      {
+        AUTH_ISSUER: 'https://issuer.example.com/',
+        AUTH_AUDIENCE: 'plant-store',
+        WEBHOOK_URL: 'https://hooks.example.com/plants',
+        WEBHOOK_SECRET_PARAMETER: '/plant-store/other/webhook-secret',
+        AWS_REGION: 'eu-west-1',
+      },
+      [],
+    );
+    expect(said).toContain(
+      "The SSM parameter /plant-store/other/webhook-secret is not in eu-west-1, the stack's region: create it there (aws ssm put-parameter --region eu-west-1 ...)",
+    );
+    expect(said).not.toMatch(/Packaging/);
+    expect(asked.at(-1)).toEqual({
+      target: 'AmazonSSM.DescribeParameters',
+      input: {
+        ParameterFilters: [
+          { Key: 'Name', Option: 'Equals', Values: ['/plant-store/other/webhook-secret'] },
+        ],
+      },
+    });
+  });
+});
+
+describe("the secret's parameter", () => {
+  const client = () =>
+    new SSMClient({
+      region: 'eu-west-1',
+      endpoint: ssmEndpoint,
+      credentials: { accessKeyId: 'check', secretAccessKey: 'check' },
+    });
+
+  it('passes when the region holds it', async () => {
+    held = ['/plant-store/prod/webhook-secret'];
+    expect(
+      await secretParameterProblem(client(), '/plant-store/prod/webhook-secret', 'eu-west-1'),
+    ).toBeUndefined();
+  });
+
+  it('says what to do when it does not', async () => {
+    held = [];
+    expect(
+      await secretParameterProblem(client(), '/plant-store/prod/webhook-secret', 'eu-west-1'),
+    ).toMatch(/is not in eu-west-1, the stack's region: create it there/);
+  });
+});
