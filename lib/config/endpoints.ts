@@ -8,7 +8,7 @@ import { attemptSettings, streamDeadLetterSettings } from './webhook.ts';
 
 export const endpointUrlSettings = (read: Variables) => ({
   /** Whether an endpoint may be http, or on a private address: on this machine only (npm start). */
-  allowPrivate: read.oneOf('WEBHOOK_ALLOW_PRIVATE_URLS', ['true', 'false'], 'false') === 'true',
+  allowPrivate: read.flag('WEBHOOK_ALLOW_PRIVATE_URLS', false),
 });
 
 export const deliveryQueueSettings = queueSettings(

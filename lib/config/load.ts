@@ -86,6 +86,14 @@ const variablesOf = (env: Env, problems: Set<string>) => {
       );
       return fallback;
     },
+    /** `true` or `false`, trimmed; `fallback` when unset. */
+    flag: (name: string, fallback: boolean) => {
+      const value = optional(name);
+      if (value === 'true' || value === 'false') return value === 'true';
+      if (value !== undefined) refuse(name, 'must be one of true, false');
+      return fallback;
+    },
+    /** One of `values`, untrimmed; `fallback` when unset. */
     oneOf: <Value extends string>(name: string, values: readonly Value[], fallback: Value) => {
       const value = raw(name);
       if (value === undefined) return fallback;

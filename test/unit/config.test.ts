@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { authSettings } from '#lib/config/auth.ts';
+import { endpointUrlSettings } from '#lib/config/endpoints.ts';
 import { loadConfig as loadSettings } from '#lib/config/load.ts';
 import { webhooksStoreSettings } from '#lib/config/store.ts';
 import { telemetrySettings } from '#lib/config/telemetry.ts';
@@ -302,6 +303,27 @@ describe("the webhook endpoints' store settings", () => {
   it('need WEBHOOKS_TABLE, and say what it is', () => {
     expect(() => loadSettings(minimal, { endpoints: webhooksStoreSettings })).toThrow(
       /WEBHOOKS_TABLE is required: the DynamoDB table of the callers' webhook endpoints/,
+    );
+  });
+});
+
+describe("where a caller's endpoint may point", () => {
+  const allowPrivate = (WEBHOOK_ALLOW_PRIVATE_URLS: string | undefined) =>
+    loadSettings({ WEBHOOK_ALLOW_PRIVATE_URLS }, { urls: endpointUrlSettings }).urls.allowPrivate;
+
+  it('reads WEBHOOK_ALLOW_PRIVATE_URLS trimmed, as every other setting, an empty one as unset', () => {
+    expect(allowPrivate(' true\n')).toBe(true);
+    expect(allowPrivate('\tfalse ')).toBe(false);
+    expect(allowPrivate('')).toBe(false);
+    expect(allowPrivate(undefined)).toBe(false);
+  });
+
+  it('refuses WEBHOOK_ALLOW_PRIVATE_URLS other than true or false, or blank', () => {
+    expect(() => allowPrivate('yes')).toThrow(
+      'WEBHOOK_ALLOW_PRIVATE_URLS must be one of true, false',
+    );
+    expect(() => allowPrivate('  ')).toThrow(
+      'WEBHOOK_ALLOW_PRIVATE_URLS must not be blank: leave it unset instead',
     );
   });
 });
