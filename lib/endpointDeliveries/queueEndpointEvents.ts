@@ -12,7 +12,7 @@ import {
   eventBody,
   laneOf,
 } from '#lib/endpointDeliveries/store.ts';
-import type { EndpointStore } from '#lib/endpoints/store.ts';
+import { type EndpointStore, takesType } from '#lib/endpoints/store.ts';
 import { EVENT_TYPES, EVENTS } from '#lib/plants/eventTypes.ts';
 import type { StoredPlant } from '#lib/plants/store.ts';
 import { toIdentifiedPlant } from '#lib/plants/views.ts';
@@ -68,7 +68,7 @@ export const queueEndpointEventsHandler = (dependencies: EndpointEventsDependenc
     const targets = events.map((event) => ({
       event,
       to: (endpointsOf.get(event.owner) ?? []).filter(
-        ({ disabled, events }) => !disabled && events.includes(event.type),
+        (endpoint) => !endpoint.disabled && takesType(endpoint, event.type),
       ),
     }));
     const dueAt = Date.now();

@@ -12,7 +12,12 @@ export const Endpoint = /* @__PURE__ */ (() =>
         examples: ['ep_2Un7Klsvqo_UuPRYKPuHxM'],
       }),
       url,
-      events,
+      // the request's rule, with what an answer's list means
+      events: events.clone().register(z.globalRegistry, {
+        description:
+          'The event types delivered to it. One registered or replaced without events takes every type, those a later version adds too, and lists every type the service has now.',
+        examples: [['plant.added', 'plant.deleted']],
+      }),
       description: z.optional(description),
       disabled,
       disabledReason: z.optional(

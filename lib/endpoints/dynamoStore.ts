@@ -109,12 +109,14 @@ export const dynamoGetEndpoint =
 export const dynamoReplaceEndpoint =
   ({ client, table }: DynamoTarget): EndpointStore['replace'] =>
   async (owner, id, { url, events, description, disabled }, { signal } = {}) => {
-    const set = ['#url = :url', '#events = :events', '#disabled = :disabled'];
-    // a description left out is none; enabling clears why the service had disabled it; a replaced
-    // endpoint starts with no failures or slow attempts counted against it
+    const set = ['#url = :url', '#disabled = :disabled'];
+    // a description left out is none, events left out every type; enabling clears why the service
+    // had disabled it; a replaced endpoint starts with no failures or slow attempts counted against it
     const remove = ['failingSince', 'slowSince', ...(disabled ? [] : ['#disabledReason'])];
     if (description === undefined) remove.push('#description');
     else set.push('#description = :description');
+    if (events === undefined) remove.push('#events');
+    else set.push('#events = :events');
     try {
       const { Attributes = {} } = await client.send(
         new UpdateCommand({
@@ -131,8 +133,8 @@ export const dynamoReplaceEndpoint =
           },
           ExpressionAttributeValues: {
             ':url': url,
-            ':events': events,
             ':disabled': disabled,
+            ...(events === undefined ? {} : { ':events': events }),
             ...(description === undefined ? {} : { ':description': description }),
           },
           ReturnValues: 'ALL_NEW',

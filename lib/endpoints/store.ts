@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type * as z from 'zod/mini';
 import type { NotFound, StoreCallOptions, Unavailable } from '#lib/dynamo/results.ts';
 import type { Endpoint as EndpointSchema } from '#lib/endpoints/answerSchemas.ts';
+import type { EventType } from '#lib/plants/eventTypes.ts';
 
 /** An endpoint's id: ep_ and 16 random bytes in base64url, never guessable from another. */
 export const newEndpointId = () => `ep_${randomBytes(16).toString('base64url')}`;
@@ -15,9 +16,6 @@ export const MAX_ENDPOINTS_PER_CALLER = 10;
 /** An endpoint as the API shows it: never its secrets. */
 export type Endpoint = z.infer<typeof EndpointSchema>;
 
-/** What a caller sets of an endpoint (POST, PUT). */
-export type EndpointContent = Pick<Endpoint, 'url' | 'events' | 'description' | 'disabled'>;
-
 /** A signing secret (`whsec_...`), and until when it still signs (a rotated-out one: 24 hours). */
 export interface EndpointSecret {
   secret: string;
@@ -26,14 +24,23 @@ export interface EndpointSecret {
 }
 
 /** An endpoint as stored: with its owner and secrets (the newest first). */
-export interface StoredEndpoint extends Endpoint {
+export interface StoredEndpoint extends Omit<Endpoint, 'events'> {
   owner: string;
+  /** The types it takes; absent: every type, so that a type added by an upgrade reaches it too. */
+  events?: EventType[] | undefined;
   secrets: EndpointSecret[];
   /** ISO 8601: the first of the attempts that have all failed since; absent after a success. */
   failingSince?: string | undefined;
   /** ISO 8601: the first of the attempts that have all been slow since; absent after a quick one. */
   slowSince?: string | undefined;
 }
+
+/** What a caller sets of an endpoint (POST, PUT): `events` left out is every type. */
+export type EndpointContent = Pick<StoredEndpoint, 'url' | 'events' | 'description' | 'disabled'>;
+
+/** Whether the endpoint takes events of `type` (a name, as an item another version stored holds). */
+export const takesType = ({ events }: Pick<StoredEndpoint, 'events'>, type: string) =>
+  events === undefined || events.some((taken) => taken === type);
 
 /** What an attempt tells of an endpoint: it answers, slowly or failing since when, or it is disabled. */
 export type EndpointHealth =

@@ -7,7 +7,6 @@ import {
 } from '#lib/endpoints/store.ts';
 import { jsonRequestBody } from '#lib/http/jsonBody.ts';
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
-import { EVENT_TYPES } from '#lib/plants/eventTypes.ts';
 import {
   endpointsUnavailable,
   endpointView,
@@ -36,7 +35,7 @@ export const createEndpointHandler = ({
     const endpoint = {
       id: newEndpointId(),
       url: body.url,
-      events: body.events ?? [...EVENT_TYPES],
+      events: body.events,
       description: body.description,
       disabled: false,
       createdAt: new Date().toISOString(),

@@ -17,16 +17,20 @@ import {
   storeOutage,
   unavailable,
 } from '#lib/http/reply.ts';
+import { EVENT_TYPES } from '#lib/plants/eventTypes.ts';
 import { type EndpointPolicy, urlAddressProblem, urlShapeProblem } from '#lib/ssrf/safePost.ts';
 import type { MetricName } from '#lib/telemetry.ts';
 
-/** The endpoint as answered: its fields in the document's order, an absent one left out. */
+/**
+ * The endpoint as answered: its fields in the document's order, an absent one left out; one taking
+ * every type lists the types of this version (docs/api.md, "A caller's endpoint").
+ */
 export const endpointView = (stored: StoredEndpoint): Endpoint => {
   const { id, url, events, description, disabled, disabledReason, createdAt } = stored;
   return {
     id,
     url,
-    events,
+    events: events ?? [...EVENT_TYPES],
     ...(description === undefined ? {} : { description }),
     disabled,
     ...(disabledReason === undefined ? {} : { disabledReason }),

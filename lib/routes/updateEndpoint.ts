@@ -4,7 +4,6 @@ import { EndpointPath, EndpointUpdate } from '#lib/endpoints/requestSchemas.ts';
 import type { EndpointStore } from '#lib/endpoints/store.ts';
 import { jsonRequestBody } from '#lib/http/jsonBody.ts';
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
-import { EVENT_TYPES } from '#lib/plants/eventTypes.ts';
 import { endpointRefusal, endpointView, urlRefusal } from '#lib/routes/endpointReplies.ts';
 import { listedRoute } from '#lib/routes/routeList.ts';
 import type { EndpointPolicy } from '#lib/ssrf/safePost.ts';
@@ -25,7 +24,7 @@ export const updateEndpointHandler = ({
     if (refusal) return refusal;
     const content = {
       url: body.url,
-      events: body.events ?? [...EVENT_TYPES],
+      events: body.events,
       description: body.description,
       disabled: body.disabled ?? false,
     };

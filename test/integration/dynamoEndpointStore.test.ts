@@ -5,6 +5,7 @@ import {
   type EndpointStore,
   MAX_ENDPOINTS_PER_CALLER,
   type StoredEndpoint,
+  takesType,
 } from '#lib/endpoints/store.ts';
 import { freePort } from '../../infra/local/freePort.ts';
 import {
@@ -73,6 +74,33 @@ describe('DynamoDB endpoint store', () => {
     expect(item).not.toHaveProperty('description');
     expect(item).not.toHaveProperty('disabledReason');
     expect(item).not.toHaveProperty('owner');
+  });
+
+  it('takes every type for an endpoint stored or replaced without events, only its own for a list', async () => {
+    const later = 'plant.archived'; // a type a later version adds: no stored item names it
+    const every = newEndpoint(1, { events: undefined }); // as POST /webhooks stores one without
+    const thatDay = newEndpoint(2, { events: ['plant.added', 'plant.updated', 'plant.deleted'] });
+    const added = newEndpoint(3);
+    for (const made of [every, thatDay, added]) await store.create('alice', made);
+    const takes = async (type: string) => {
+      const result = await store.list('alice');
+      return result.outcome === 'list' ? result.endpoints.map((e) => takesType(e, type)) : [];
+    };
+
+    expect(await takes(later)).toEqual([true, false, false]);
+    expect(await takes('plant.deleted')).toEqual([true, true, false]);
+    const items = await endpointItems();
+    expect(items.find(({ sk }) => sk === `endpoint#${every.id}`)).not.toHaveProperty('events');
+
+    // a PUT without events makes it every type; one with a list, only those
+    await store.replace('alice', every.id, {
+      url: every.url,
+      events: ['plant.added'],
+      disabled: false,
+    });
+    await store.replace('alice', thatDay.id, { url: thatDay.url, disabled: false });
+    expect(await takes(later)).toEqual([false, true, false]);
+    expect(await takes('plant.deleted')).toEqual([false, true, false]);
   });
 
   it("lists a caller's endpoints oldest first, and only theirs", async () => {

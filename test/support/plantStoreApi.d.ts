@@ -500,7 +500,7 @@ export type components = {
              */
             url: string;
             /**
-             * @description The event types delivered to it; every type when left out (one of plant.added, plant.updated, plant.deleted).
+             * @description The event types delivered to it. One registered or replaced without events takes every type, those a later version adds too, and lists every type the service has now.
              * @example [
              *       "plant.added",
              *       "plant.deleted"
@@ -542,7 +542,7 @@ export type components = {
              */
             url: string;
             /**
-             * @description The event types delivered to it; every type when left out (one of plant.added, plant.updated, plant.deleted).
+             * @description The event types delivered to it. One registered or replaced without events takes every type, those a later version adds too, and lists every type the service has now.
              * @example [
              *       "plant.added",
              *       "plant.deleted"

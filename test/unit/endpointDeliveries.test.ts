@@ -220,6 +220,26 @@ describe('queueEndpointEvents', () => {
     expect(sent.map(({ endpointId }) => endpointId).sort()).toEqual(['ep_added', 'ep_all']);
   });
 
+  it('queues every type to an endpoint stored without events, and keeps a stored list as it is', async () => {
+    const { handle, sent } = setup(
+      storeWith(
+        // registered without events: every type, one added after it was stored too
+        endpoint('ep_every', { events: undefined }),
+        // an older version stored its every type of that day as a list: what that caller then had
+        endpoint('ep_that_day', { events: ['plant.added'] }),
+      ),
+    );
+
+    await handle(streamRecord('INSERT', { NewImage: image(plant) }));
+    await handle(streamRecord('REMOVE', { OldImage: image(plant) }));
+
+    expect(sent.map(({ endpointId, type }) => `${endpointId} ${type}`).sort()).toEqual([
+      'ep_every plant.added',
+      'ep_every plant.deleted',
+      'ep_that_day plant.added',
+    ]);
+  });
+
   it('queues to an endpoint slow or failing on the slow lane, to the others on the main one', async () => {
     const { handle, sent } = setup(
       storeWith(

@@ -3,6 +3,7 @@
 // the test's (no lookup leaves this process; no connection is made at registration).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Attempt } from '#lib/endpointDeliveries/store.ts';
+import { takesType } from '#lib/endpoints/store.ts';
 import { sealCursor } from '#lib/http/paging.ts';
 import type { HttpHandler } from '#lib/http/pipeline.ts';
 import type { HttpResponse } from '#lib/http/types.ts';
@@ -160,6 +161,19 @@ describe('POST /webhooks', () => {
     const read = await call(routes().get, 'GET', `/webhooks/${body.id}`);
     expect(read.body).not.toHaveProperty('secret');
     expect(JSON.stringify(read.body)).not.toContain(body.secret);
+  });
+
+  it('takes every type when events is left out, a type added after it was stored too, and lists the types of now', async () => {
+    const every = await register({ url: 'https://hooks.example.com/every' });
+    const listed = await register({ url: 'https://hooks.example.com/listed', events: EVENT_TYPES });
+
+    // a type a later version adds: a name no stored item holds
+    const stored = (id: string) => store.endpoints.get(id) ?? { events: [] };
+    expect(takesType(stored(every.body.id), 'plant.archived')).toBe(true);
+    expect(takesType(stored(listed.body.id), 'plant.archived')).toBe(false);
+    for (const type of EVENT_TYPES) expect(takesType(stored(listed.body.id), type)).toBe(true);
+    const read = await call(routes().get, 'GET', `/webhooks/${every.body.id}`);
+    expect(read.body.events).toEqual([...EVENT_TYPES]);
   });
 
   it('keeps the events and description given', async () => {
@@ -347,6 +361,7 @@ describe('the routes of one endpoint', () => {
       disabled: false,
       createdAt: body.createdAt,
     });
+    expect(takesType(store.endpoints.get(body.id) ?? { events: [] }, 'plant.archived')).toBe(true);
   });
 
   it('refuses a PUT to a private address, and a malformed id with a 400 naming id', async () => {
