@@ -7,7 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROUTE_NAMES, ROUTES } from '#lib/routes/routeList.ts';
 import { METRIC_NAMES } from '#lib/telemetry.ts';
-import { repoRoot, yamlOf } from '../../infra/local/paths.ts';
+import { declaredFunctions, repoRoot, yamlOf } from '../../infra/local/paths.ts';
 import { type FunctionName, functions, type Kind, PEERS_KIND } from '../functions.ts';
 import type { FunctionFigures, Usage } from '../stats.ts';
 import { costChart } from './chart.ts';
@@ -49,22 +49,14 @@ const FAILED_ATTEMPT = {
 
 /** The functions serverless.yml declares beside the routes' (infra/routeFunctions.cjs). */
 const serverlessYml = () => {
-  const {
-    provider,
-    custom,
-    functions: declared,
-  } = yamlOf('serverless.yml') as {
+  const { provider, custom } = yamlOf('serverless.yml') as {
     provider: {
       memorySize: number;
       logs?: { lambda?: { logFormat?: string; systemLogLevel?: string } };
     };
     custom: { memorySize?: Record<string, number> };
-    functions: (string | Record<string, { memorySize?: number; events?: object[] }>)[];
   };
-  const own: Record<string, { memorySize?: number; events?: object[] }> = Object.assign(
-    {},
-    ...declared.filter((f) => typeof f === 'object'),
-  );
+  const own = declaredFunctions() as Record<string, { memorySize?: number; events?: object[] }>;
   return { provider, custom, own };
 };
 

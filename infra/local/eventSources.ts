@@ -1,6 +1,6 @@
 // The local run's functions as Lambda's event source mappings see them: their settings as
 // serverless.yml deploys them, and an invocation through serverless-offline.
-import { yamlOf } from './paths.ts';
+import { declaredFunctions, declaredWebhookResources, yamlOf } from './paths.ts';
 
 /** Invokes a local function (as serverless-offline names it) with `event`: its result, or throws. */
 export const invoker = (lambdaPort: number, name: string) => async (event: unknown) => {
@@ -16,12 +16,8 @@ export const invoker = (lambdaPort: number, name: string) => async (event: unkno
 /** The event sources' batches, retries, visibility timeouts and redrives, as deployed. */
 export const deployedEventSources = () => {
   const service = yamlOf('serverless.yml');
-  // serverless.yml's functions are a list: the routes' (generated from a file), then the others
-  const functions = Object.assign(
-    {},
-    ...service.functions.filter((entry: unknown) => typeof entry === 'object'),
-  );
-  const queues = yamlOf('infra', 'webhooks.yml').Resources;
+  const functions = declaredFunctions();
+  const queues = declaredWebhookResources();
   // a number written once under custom, as ${self:custom.name}
   const numberOf = (value: unknown) =>
     Number(String(value).replace(/^\$\{self:custom\.(\w+)\}$/, (_, name) => service.custom[name]));

@@ -9,6 +9,24 @@ export const repoRoot = resolve(import.meta.dirname, '..', '..');
 export const yamlOf = (...path: string[]) =>
   parse(readFileSync(resolve(repoRoot, ...path), 'utf8'), { logLevel: 'error' });
 
+/**
+ * The functions serverless.yml declares as written, by name: its own and the operator's webhook's
+ * (infra/operatorWebhook.yml, in a stage with a receiver); the routes' come from
+ * infra/routeFunctions.cjs.
+ */
+export const declaredFunctions = () =>
+  Object.assign(
+    {},
+    ...yamlOf('serverless.yml').functions.filter((entry: unknown) => typeof entry === 'object'),
+    yamlOf('infra', 'operatorWebhook.yml').functions,
+  );
+
+/** The webhooks' resources as written, by logical id: every stage's and the operator's webhook's. */
+export const declaredWebhookResources = (): Record<string, ReturnType<typeof yamlOf>> => ({
+  ...yamlOf('infra', 'webhooks.yml').Resources,
+  ...yamlOf('infra', 'operatorWebhook.yml').resources.Resources,
+});
+
 /** DynamoDB Local itself (the jar and its native libraries), fetched once and shared by start and tests. */
 export const dynamoDbLocalDir = resolve(repoRoot, '.local', 'dynamodb-local');
 

@@ -20,9 +20,9 @@ one it takes is removed (one it still cannot handle is set aside again).
 What fails stays for a later run. Prints one line each and a summary; exits 1 when any failed.
 
   --stream          the stream dead-letter queue, instead of the webhook's dead letters
-  --queue-url URL   a deployed stage's queue (plant-store-<stage>-webhook-dead-letters, with
-                    --stream plant-store-<stage>-stream-dead-letters; aws sqs get-queue-url
-                    --queue-name ...), read with your AWS credentials, which with --stream must
+  --queue-url URL   a deployed stage's queue (the stack's output WebhookDeadLetterQueueUrl, with
+                    --stream StreamDeadLetterQueueUrl: npx sls info --verbose --stage <stage>),
+                    read with your AWS credentials, which with --stream must
                     allow lambda:InvokeFunction on the stage's functions. Without it: the queue,
                     receiver and functions of the npm start running on PLANTS_LOCAL_DATA
                     (.local/data)

@@ -18,16 +18,15 @@ import {
   type RouteEntry,
   routeKey,
 } from '#lib/routes/routeList.ts';
-import { repoRoot, yamlOf } from '../../infra/local/paths.ts';
+import { declaredFunctions, repoRoot, yamlOf } from '../../infra/local/paths.ts';
 
 /** The memory serverless.yml gives a function: its own, a route's (custom.memorySize), the provider's. */
 const memoryOf = (name: string): number => {
-  const { provider, custom, functions } = yamlOf('serverless.yml') as {
+  const { provider, custom } = yamlOf('serverless.yml') as {
     provider: { memorySize: number };
     custom: { memorySize: Record<string, number> };
-    functions: (string | Record<string, { memorySize?: number }>)[];
   };
-  const own = Object.assign({}, ...functions.filter((f) => typeof f === 'object'));
+  const own = declaredFunctions() as Record<string, { memorySize?: number }>;
   return own[name]?.memorySize ?? custom.memorySize[name] ?? provider.memorySize;
 };
 

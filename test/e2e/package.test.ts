@@ -30,6 +30,9 @@ beforeAll(async () => {
     AWS_ACCESS_KEY_ID: '',
     AWS_SECRET_ACCESS_KEY: '',
     AWS_PROFILE: 'none',
+    // with the operator's webhook: every function's bundle
+    WEBHOOK_URL: 'https://hooks.example.com/plants',
+    WEBHOOK_SECRET_PARAMETER: '/plant-store/e2e/webhook-secret',
   };
   await run(process.execPath, [join(repoRoot, 'infra', 'package.ts'), '--stage', 'e2e'], {
     cwd: repoRoot,

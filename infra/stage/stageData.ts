@@ -1,0 +1,127 @@
+// What a stage keeps when its stack goes (CloudFormation's Retain): its two tables, its queues and
+// the operator's webhook secret; found by the names serverless.yml and infra/ give them, and
+// deleted for good only when asked (npm run remove -- --delete-data).
+import {
+  DeleteTableCommand,
+  DescribeTableCommand,
+  type DynamoDBClient,
+  ResourceNotFoundException,
+  UpdateTableCommand,
+} from '@aws-sdk/client-dynamodb';
+import {
+  DeleteQueueCommand,
+  GetQueueAttributesCommand,
+  ListQueuesCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
+import { DeleteParameterCommand, ParameterNotFound, type SSMClient } from '@aws-sdk/client-ssm';
+import { declaredWebhookResources, yamlOf } from '../local/paths.ts';
+
+const serverlessYml = () =>
+  yamlOf('serverless.yml') as {
+    service: string;
+    params: { default: { tableName: string; webhooksTableName: string } };
+  };
+
+/** The stage's stack, as osls names it. */
+export const stackName = (stage: string) => `${serverlessYml().service}-${stage}`;
+
+/** The stage's table names: serverless.yml's params, resolved for the stage. */
+export const tableNames = (stage: string): string[] => {
+  const { service, params } = serverlessYml();
+  return [params.default.tableName, params.default.webhooksTableName].map((name) =>
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: serverless.yml's variables, replaced
+    name.replace('${self:service}', service).replace('${sls:stage}', stage),
+  );
+};
+
+/** Every queue's logical id in the templates: CloudFormation names it <stack>-<id>-<random>. */
+const queueIds = (): string[] =>
+  Object.entries(declaredWebhookResources())
+    .filter(([, resource]) => resource.Type === 'AWS::SQS::Queue')
+    .map(([id]) => id);
+
+export interface StageData {
+  tables: { name: string; items: number }[];
+  queues: { url: string; messages: number }[];
+  /** the operator's webhook secret's SSM parameter, when the stack told it */
+  secretParameter?: string;
+}
+
+/** What the stage holds now, in the region the clients are of. */
+export const findStageData = async (
+  stage: string,
+  { dynamodb, sqs }: { dynamodb: DynamoDBClient; sqs: SQSClient },
+  secretParameter?: string,
+): Promise<StageData> => {
+  const tables: StageData['tables'] = [];
+  for (const name of tableNames(stage)) {
+    try {
+      const { Table } = await dynamodb.send(new DescribeTableCommand({ TableName: name }));
+      tables.push({ name, items: Table?.ItemCount ?? 0 });
+    } catch (error) {
+      if (!(error instanceof ResourceNotFoundException)) throw error;
+    }
+  }
+  const prefix = `${stackName(stage)}-`;
+  const ours = new RegExp(`/${prefix}(${queueIds().join('|')})-[A-Za-z0-9]+$`);
+  const queues: StageData['queues'] = [];
+  let NextToken: string | undefined;
+  do {
+    const page = await sqs.send(
+      new ListQueuesCommand({ QueueNamePrefix: prefix, NextToken, MaxResults: 1000 }),
+    );
+    for (const url of page.QueueUrls ?? []) {
+      if (!ours.test(url)) continue;
+      const { Attributes = {} } = await sqs.send(
+        new GetQueueAttributesCommand({
+          QueueUrl: url,
+          AttributeNames: [
+            'ApproximateNumberOfMessages',
+            'ApproximateNumberOfMessagesNotVisible',
+            'ApproximateNumberOfMessagesDelayed',
+          ],
+        }),
+      );
+      const messages = Object.values(Attributes).reduce((sum, n) => sum + Number(n), 0);
+      queues.push({ url, messages });
+    }
+    NextToken = page.NextToken;
+  } while (NextToken);
+  return { tables, queues, ...(secretParameter ? { secretParameter } : {}) };
+};
+
+/** One line per thing kept, for a person to read. */
+export const describeStageData = ({ tables, queues, secretParameter }: StageData): string[] => [
+  ...tables.map(({ name, items }) => `table ${name} (about ${items} items)`),
+  ...queues.map(({ url, messages }) => `queue ${url.split('/').pop()} (${messages} messages)`),
+  ...(secretParameter ? [`SSM parameter ${secretParameter}`] : []),
+];
+
+/** Deletes what the stage kept, each table's deletion protection lifted first; says each. */
+export const deleteStageData = async (
+  data: StageData,
+  { dynamodb, sqs, ssm }: { dynamodb: DynamoDBClient; sqs: SQSClient; ssm: SSMClient },
+  say: (line: string) => void,
+) => {
+  for (const { name } of data.tables) {
+    await dynamodb.send(
+      new UpdateTableCommand({ TableName: name, DeletionProtectionEnabled: false }),
+    );
+    await dynamodb.send(new DeleteTableCommand({ TableName: name }));
+    say(`deleted table ${name}`);
+  }
+  for (const { url } of data.queues) {
+    await sqs.send(new DeleteQueueCommand({ QueueUrl: url }));
+    say(`deleted queue ${url.split('/').pop()}`);
+  }
+  if (data.secretParameter) {
+    try {
+      await ssm.send(new DeleteParameterCommand({ Name: data.secretParameter }));
+      say(`deleted SSM parameter ${data.secretParameter}`);
+    } catch (error) {
+      if (!(error instanceof ParameterNotFound)) throw error;
+      say(`SSM parameter ${data.secretParameter} was already gone`);
+    }
+  }
+};

@@ -1,0 +1,164 @@
+// What `npm run remove` finds a stage keeping and deletes with --delete-data: its tables (deletion
+// protection lifted first), its queues as CloudFormation names them and the webhook secret, and
+// nothing of another stage; against DynamoDB Local, the local SQS and SSM's answer from a local
+// server. And the command refusing to delete data without the stage's name confirmed.
+import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { CreateTableCommand, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { ListQueuesCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { SSMClient } from '@aws-sdk/client-ssm';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { localDynamoClient } from '../../infra/local/dynamoClient.ts';
+import { repoRoot } from '../../infra/local/paths.ts';
+import { type LocalSqs, startLocalSqs } from '../../infra/local/sqs.ts';
+import {
+  deleteStageData,
+  describeStageData,
+  findStageData,
+  tableNames,
+} from '../../infra/stage/stageData.ts';
+
+const stage = `rm${Date.now().toString(36)}`;
+const otherStage = `${stage}-2`;
+const dynamodb = localDynamoClient(inject('dynamodbEndpoint'));
+let sqs: LocalSqs;
+const deleted: string[] = [];
+const ssmServer = createServer((request, response) => {
+  let body = '';
+  request.on('data', (chunk) => {
+    body += chunk;
+  });
+  request.on('end', () => {
+    deleted.push(`${request.headers['x-amz-target']} ${JSON.parse(body).Name}`);
+    response.setHeader('content-type', 'application/x-amz-json-1.1');
+    response.end('{}');
+  });
+});
+let ssm: SSMClient;
+
+const createTable = (name: string) =>
+  dynamodb.send(
+    new CreateTableCommand({
+      TableName: name,
+      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+      BillingMode: 'PAY_PER_REQUEST',
+      DeletionProtectionEnabled: true,
+    }),
+  );
+
+beforeAll(async () => {
+  for (const name of [...tableNames(stage), ...tableNames(otherStage)]) await createTable(name);
+  sqs = await startLocalSqs({
+    dir: mkdtempSync(join(tmpdir(), 'stage-data-')),
+    queues: {
+      [`plant-store-${stage}-EndpointDeliveryQueue-1AB2CD3EF4GH`]: {},
+      [`plant-store-${stage}-WebhookDeadLetterQueue-9ZY8XW7VU6TS`]: {},
+      // another stage's, and one no template makes
+      [`plant-store-${otherStage}-EndpointDeliveryQueue-5KL6MN7OP8QR`]: {},
+      [`plant-store-${stage}-notes`]: {},
+    },
+  });
+  await sqs.client.send(
+    new SendMessageCommand({
+      QueueUrl: sqs.queueUrl(`plant-store-${stage}-WebhookDeadLetterQueue-9ZY8XW7VU6TS`),
+      MessageBody: '{"a":"dead letter"}',
+    }),
+  );
+  await new Promise<void>((resolve) => ssmServer.listen(0, '127.0.0.1', resolve));
+  ssm = new SSMClient({
+    region: 'us-east-1',
+    endpoint: `http://127.0.0.1:${(ssmServer.address() as AddressInfo).port}`,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+});
+
+afterAll(async () => {
+  await sqs.stop();
+  ssmServer.close();
+  const others = tableNames(otherStage).map((name) => ({ name, items: 0 }));
+  await deleteStageData(
+    { tables: others, queues: [] },
+    { dynamodb, sqs: sqs.client, ssm },
+    () => {},
+  );
+});
+
+describe("a stage's data", () => {
+  it('is found by the names the templates give it, with what it holds, and nothing of another stage', async () => {
+    const data = await findStageData(stage, { dynamodb, sqs: sqs.client }, '/plant-store/x/secret');
+    expect(data.tables.map((table) => table.name)).toEqual(tableNames(stage));
+    // by name: SQS answers each queue's URL as it pleases
+    expect(data.queues.map(({ url, messages }) => [url.split('/').pop(), messages])).toEqual([
+      [`plant-store-${stage}-EndpointDeliveryQueue-1AB2CD3EF4GH`, 0],
+      [`plant-store-${stage}-WebhookDeadLetterQueue-9ZY8XW7VU6TS`, 1],
+    ]);
+    expect(describeStageData(data)).toEqual([
+      `table plant-store-${stage}-plants (about 0 items)`,
+      `table plant-store-${stage}-webhooks (about 0 items)`,
+      `queue plant-store-${stage}-EndpointDeliveryQueue-1AB2CD3EF4GH (0 messages)`,
+      `queue plant-store-${stage}-WebhookDeadLetterQueue-9ZY8XW7VU6TS (1 messages)`,
+      'SSM parameter /plant-store/x/secret',
+    ]);
+  });
+
+  it('is deleted for good on purpose: tables despite their deletion protection, queues, the secret', async () => {
+    const data = await findStageData(stage, { dynamodb, sqs: sqs.client }, '/plant-store/x/secret');
+    const said: string[] = [];
+    await deleteStageData(data, { dynamodb, sqs: sqs.client, ssm }, (line) => said.push(line));
+
+    const { TableNames = [] } = await dynamodb.send(new ListTablesCommand({}));
+    expect(TableNames.filter((name) => name.startsWith(`plant-store-${stage}-`))).toEqual(
+      tableNames(otherStage),
+    );
+    const { QueueUrls = [] } = await sqs.client.send(new ListQueuesCommand({}));
+    expect(QueueUrls.map((url) => url.split('/').pop()).sort()).toEqual(
+      [
+        `plant-store-${otherStage}-EndpointDeliveryQueue-5KL6MN7OP8QR`,
+        `plant-store-${stage}-notes`,
+      ].sort(),
+    );
+    expect(deleted).toEqual(['AmazonSSM.DeleteParameter /plant-store/x/secret']);
+    expect(said).toHaveLength(5);
+    expect(await findStageData(stage, { dynamodb, sqs: sqs.client })).toEqual({
+      tables: [],
+      queues: [],
+    });
+  });
+});
+
+describe('npm run remove', () => {
+  const remove = (args: string[]) =>
+    promisify(execFile)(
+      process.execPath,
+      [join(repoRoot, 'infra', 'stage', 'remove.ts'), ...args],
+      {
+        cwd: repoRoot,
+        // no AWS call may be made before the confirmation: none could answer here
+        env: { ...process.env, AWS_ENDPOINT_URL: 'http://127.0.0.1:9' },
+      },
+    ).then(
+      ({ stdout }) => ({ code: 0, said: stdout }),
+      (error: { code: number; stdout: string; stderr: string }) => ({
+        code: error.code,
+        said: `${error.stdout}${error.stderr}`,
+      }),
+    );
+
+  it('deletes no data unless the stage is named again, or --yes given', async () => {
+    expect(await remove(['--stage', 'prod', '--delete-data'])).toEqual({
+      code: 1,
+      said: "--delete-data deletes the stage's tables and queues for good: add --yes to confirm without a terminal\n",
+    });
+  });
+
+  it('asks for the stage, and leaves the local one to npm start', async () => {
+    expect((await remove([])).said).toMatch(/^--stage is missing\n\nusage: npm run remove/);
+    expect((await remove(['--stage', 'local'])).code).toBe(1);
+  });
+});
