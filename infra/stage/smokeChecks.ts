@@ -4,11 +4,23 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as z from 'zod/mini';
-import { PING } from '#lib/endpointDeliveries/store.ts';
+import { Attempt as AttemptSchema, QueuedDelivery } from '#lib/endpointDeliveries/answerSchemas.ts';
+import { type Attempt, PING } from '#lib/endpointDeliveries/store.ts';
+import { EndpointWithSecret } from '#lib/endpoints/answerSchemas.ts';
 import { MAX_ENDPOINTS_PER_CALLER } from '#lib/endpoints/store.ts';
-import { ErrorBody } from '#lib/http/errorBody.ts';
 import { ID_MAX, ID_MIN } from '#lib/plants/ids.ts';
+import { IdentifiedPlant } from '#lib/plants/schemas.ts';
 import { REALM } from '#lib/routes/routeList.ts';
+import {
+  CheckFailed,
+  expectBody,
+  expectErrorBody,
+  expectShape,
+  expectStatus,
+  HINTS,
+  shown,
+  stageClient,
+} from './smokeHttp.ts';
 
 export interface SmokeOptions {
   /** The API's URL, without a trailing slash. */
@@ -26,58 +38,11 @@ export interface SmokeOptions {
   interrupted: AbortSignal;
 }
 
-/** What a check expected and got, and what to do about it. */
-class CheckFailed extends Error {
-  constructor(expected: string, got: string, hint?: string) {
-    super(`expected ${expected}, got ${got}${hint ? `: ${hint}` : ''}`);
-  }
-}
-
 interface Check {
   name: string;
   /** The line's detail when it passed; throws CheckFailed otherwise. */
   run: () => Promise<string>;
 }
-
-interface Answer {
-  status: number;
-  headers: Headers;
-  text: string;
-  json: unknown;
-}
-
-/** One request's answer, however long, shown in a line. */
-const shown = ({ status, text }: Answer) =>
-  `${status}${text ? ` ${text.length > 300 ? `${text.slice(0, 300)}…` : text}` : ''}`;
-
-/** What to do about an answer's unexpected status. */
-const HINTS: Record<number, string> = {
-  401: "the token was refused: get a fresh one from the stage's identity provider for a test caller (docs/authentication.md)",
-  403: 'the token lacks the stage\'s read or write scope: get one with both (docs/authentication.md, "Scopes")',
-  429: "throttled (API Gateway's limit, or the endpoint's pings in a minute): wait a minute and run again",
-  500: "the service failed: see the function's log for this request (docs/operations.md)",
-  503: 'the service or its store was unavailable: run again in a few seconds; if it persists, see docs/operations.md',
-};
-
-const expectStatus = (answer: Answer, status: number, hint = HINTS[answer.status]) => {
-  if (answer.status !== status) throw new CheckFailed(String(status), shown(answer), hint);
-};
-
-/** The service's Error body, `{"error": <status>, "message"}`. */
-const expectErrorBody = (answer: Answer, status: number) => {
-  expectStatus(answer, status);
-  const body = z.safeParse(ErrorBody, answer.json);
-  if (!body.success || body.data.error !== status) {
-    throw new CheckFailed(`the Error body {"error":${status},"message":...}`, shown(answer));
-  }
-  return body.data.message;
-};
-
-const expectBody = (answer: Answer, expected: unknown) => {
-  if (JSON.stringify(answer.json) !== JSON.stringify(expected)) {
-    throw new CheckFailed(JSON.stringify(expected), shown(answer));
-  }
-};
 
 /** The pages of 100 plants the list check reads, at most, looking for its plant (oldest first). */
 const MAX_PAGES = 20;
@@ -87,18 +52,6 @@ const randomId = () =>
   Number(
     BigInt(ID_MIN) + (randomBytes(8).readBigUInt64BE() % (BigInt(ID_MAX) - BigInt(ID_MIN) + 1n)),
   );
-
-/** The attempts list's entries that matter here (docs/api.md, GET /webhooks/{id}/attempts). */
-const Attempts = z.array(
-  z.object({
-    webhookId: z.string(),
-    type: z.string(),
-    attempt: z.number(),
-    status: z.optional(z.number()),
-    error: z.optional(z.string()),
-  }),
-);
-type Attempt = z.infer<typeof Attempts>[number];
 
 const succeeded = ({ status }: Attempt) => status !== undefined && status >= 200 && status < 300;
 const outcome = ({ status, error, attempt }: Attempt) =>
@@ -117,46 +70,7 @@ export interface SmokeResult {
 export const runSmoke = async (options: SmokeOptions): Promise<SmokeResult> => {
   const { baseUrl, token, receiver, origin, print, progress, interrupted } = options;
 
-  const call = async (
-    method: string,
-    path: string,
-    {
-      body,
-      headers = {},
-      auth = true,
-    }: { body?: unknown; headers?: Record<string, string>; auth?: boolean } = {},
-  ): Promise<Answer> => {
-    // a Link header's next page is absolute
-    const url = /^https?:/.test(path) ? path : `${baseUrl}${path}`;
-    let response: Response;
-    try {
-      response = await fetch(url, {
-        method,
-        headers: {
-          ...(auth && token ? { authorization: `Bearer ${token}` } : {}),
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          ...headers,
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: AbortSignal.timeout(15_000),
-      });
-    } catch (error) {
-      const cause = error instanceof Error ? (error.cause ?? error) : error;
-      throw new CheckFailed(
-        `an answer to ${method} ${url}`,
-        `none (${cause instanceof Error ? cause.message : String(cause)})`,
-        "check the URL (--url, or the stack's HttpApiUrl) and that this machine reaches it",
-      );
-    }
-    const text = await response.text();
-    let json: unknown;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
-    return { status: response.status, headers: response.headers, text, json };
-  };
+  const call = stageClient(baseUrl, token);
 
   let passed = 0;
   let failed = 0;
@@ -310,10 +224,8 @@ export const runSmoke = async (options: SmokeOptions): Promise<SmokeResult> => {
             for (let page = 1; next && page <= MAX_PAGES; page++) {
               const answer = await call('GET', next);
               expectStatus(answer, 200);
-              const found = Array.isArray(answer.json)
-                ? answer.json.some((listed: { id?: unknown }) => listed.id === id)
-                : false;
-              if (found) return `200, plant ${id} on page ${page}`;
+              const listed = expectShape(answer, z.array(IdentifiedPlant), 'a list of plants');
+              if (listed.some((each) => each.id === id)) return `200, plant ${id} on page ${page}`;
               next = answer.headers.get('link')?.match(/<([^>]+)>;\s*rel="next"/)?.[1];
             }
             throw new CheckFailed(
@@ -384,9 +296,8 @@ export const runSmoke = async (options: SmokeOptions): Promise<SmokeResult> => {
       for (let polls = 0; polls === 0 || (Date.now() < deadline && !interrupted.aborted); polls++) {
         const answer = await call('GET', `/webhooks/${endpointMade}/attempts?limit=100`);
         expectStatus(answer, 200);
-        const attempts = z.safeParse(Attempts, answer.json);
-        if (!attempts.success) throw new CheckFailed('a list of attempts', shown(answer));
-        tried = attempts.data.filter(wanted).reverse();
+        const attempts = expectShape(answer, z.array(AttemptSchema), 'a list of attempts');
+        tried = attempts.filter(wanted).reverse();
         const success = tried.find(succeeded);
         if (success) {
           return `the receiver answered ${success.status} (attempt ${success.attempt}): a signed delivery arrived, as far as the service can tell`;
@@ -426,9 +337,7 @@ export const runSmoke = async (options: SmokeOptions): Promise<SmokeResult> => {
                 409: `the test caller has ${MAX_ENDPOINTS_PER_CALLER} endpoints already, the most a caller may have: delete one (GET /webhooks, then DELETE /webhooks/{id}; one an interrupted run left has the description "npm run smoke ...") and run again`,
               }[answer.status] ?? HINTS[answer.status],
             );
-            const { id } = (answer.json ?? {}) as { id?: unknown };
-            if (typeof id !== 'string')
-              throw new CheckFailed('an endpoint with its id', shown(answer));
+            const { id } = expectShape(answer, EndpointWithSecret, 'an endpoint with its secret');
             endpointMade = id;
             return `201 ${id} for ${receiver}`;
           },
@@ -438,11 +347,8 @@ export const runSmoke = async (options: SmokeOptions): Promise<SmokeResult> => {
           run: async () => {
             const answer = await call('POST', `/webhooks/${endpointMade}/ping`);
             expectStatus(answer, 202);
-            const { webhookId } = (answer.json ?? {}) as { webhookId?: unknown };
-            if (typeof webhookId !== 'string')
-              throw new CheckFailed('{"webhookId"}', shown(answer));
-            pingId = webhookId;
-            return `202 ${webhookId}`;
+            pingId = expectShape(answer, QueuedDelivery, '{"webhookId"}').webhookId;
+            return `202 ${pingId}`;
           },
         },
         {
