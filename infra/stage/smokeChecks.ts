@@ -75,9 +75,9 @@ export const runSmoke = async (options: SmokeOptions): Promise<SmokeResult> => {
   let passed = 0;
   let failed = 0;
   const skipped: string[] = [];
-  const skip = (checks: Check[], because: string) => {
+  const skip = (checks: Check[], why: string) => {
     if (checks.length === 0) return;
-    print(`– skipped ${checks.map(({ name }) => name).join(', ')}: they need ${because}`);
+    print(`– skipped ${checks.map(({ name }) => name).join(', ')}: ${why}`);
     skipped.push(...checks.map(({ name }) => name));
   };
   /**
@@ -88,18 +88,23 @@ export const runSmoke = async (options: SmokeOptions): Promise<SmokeResult> => {
     let firstFailed: string | undefined;
     for (const [index, { name, run }] of checks.entries()) {
       if (interrupted.aborted) {
-        skip(checks.slice(index), 'the run, which was interrupted');
+        skip(checks.slice(index), 'stopped by Ctrl-C');
         break;
       }
       try {
         print(`✓ ${name}: ${await run()}`);
         passed++;
       } catch (error) {
+        // a wait cut short is no failure of the stage
+        if (interrupted.aborted) {
+          skip(checks.slice(index), 'stopped by Ctrl-C');
+          break;
+        }
         failed++;
         firstFailed ??= name;
         print(`✗ ${name}: ${error instanceof CheckFailed ? error.message : String(error)}`);
         if (dependent) {
-          skip(checks.slice(index + 1), name);
+          skip(checks.slice(index + 1), `they need ${name}`);
           break;
         }
       }
@@ -373,7 +378,7 @@ export const runSmoke = async (options: SmokeOptions): Promise<SmokeResult> => {
         run: () => delivered('plant.added', (attempt) => attempt.type === 'plant.added'),
       },
     ];
-    if (setUpFailed) skip(deliveries, setUpFailed);
+    if (setUpFailed) skip(deliveries, `they need ${setUpFailed}`);
     else await run(deliveries, false);
     if (failed === 0 && !interrupted.aborted) {
       print(

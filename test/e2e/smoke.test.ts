@@ -3,7 +3,7 @@
 // corsAllowedOrigins (without it serverless-offline allows every origin, unlike API Gateway). Its
 // receivers are on this machine (npm start allows private addresses); --stage reads a stub of
 // CloudFormation, at the SDK's HTTP boundary.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Webhook } from 'standardwebhooks';
@@ -30,11 +30,12 @@ const userEnv = (env: NodeJS.ProcessEnv) => ({
   ...env,
 });
 
+const smokeScript = join(repoRoot, 'infra', 'stage', 'smoke.ts');
+
 /** `npm run smoke -- <args>`: its exit code and what it printed. */
 const smoke = async (args: string[], env: NodeJS.ProcessEnv = {}) => {
-  const script = join(repoRoot, 'infra', 'stage', 'smoke.ts');
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [script, ...args], {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [smokeScript, ...args], {
       cwd: repoRoot,
       env: userEnv(env),
     });
@@ -190,6 +191,40 @@ describe('npm run smoke, when something is wrong', () => {
     expect(await endpoints.json()).toEqual([]);
     const plants = await sendAs(service.baseUrl, token, 'GET', '/plants');
     expect(await plants.json()).toEqual([]);
+  });
+
+  it('stops at Ctrl-C and still deletes what it made', async () => {
+    const token = (await service.token('--sub', 'smoke-interrupted')).trim();
+    const child = spawn(
+      process.execPath,
+      [smokeScript, '--url', service.baseUrl, '--receiver', failing.url, '--wait', '60'],
+      { cwd: repoRoot, env: userEnv({ PLANT_STORE_TOKEN: token }) },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk;
+    });
+    const exited = new Promise<number | null>((done) => child.once('exit', done));
+    while (!stderr.includes('… waiting for the ping')) {
+      if (child.exitCode !== null) throw new Error(`smoke ended before it waited:\n${stdout}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    child.kill('SIGINT');
+
+    expect(await exited).toBe(1);
+    expect(stderr).toMatch(/smoke: stopping; deleting what it made/);
+    expect(stdout).toMatch(/^✓ clean up: deleted \/plants\/-?\d+, \/webhooks\/ep_\S+$/m);
+    expect(stdout).toMatch(
+      /^– skipped webhook ping delivered, webhook plant\.added delivered: stopped by Ctrl-C$/m,
+    );
+    expect(stdout).not.toMatch(/^✗/m);
+    expect(stdout).toMatch(/: interrupted$/m);
+    const endpoints = await sendAs(service.baseUrl, token, 'GET', '/webhooks');
+    expect(await endpoints.json()).toEqual([]);
   });
 
   it('fails the CORS check for an origin the stage does not allow', async () => {
