@@ -1,0 +1,107 @@
+// The smoke test's HTTP: one request as a client sends it, and what a check expects of its answer;
+// each failure says what was expected, what came, and what to do.
+import { isDeepStrictEqual } from 'node:util';
+import * as z from 'zod/mini';
+import { ErrorBody } from '#lib/http/errorBody.ts';
+
+/** What a check expected and got, and what to do about it. */
+export class CheckFailed extends Error {
+  constructor(expected: string, got: string, hint?: string) {
+    super(`expected ${expected}, got ${got}${hint ? `: ${hint}` : ''}`);
+  }
+}
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: unknown;
+}
+
+/** One request's answer, however long, shown in a line. */
+export const shown = ({ status, text }: Answer) =>
+  `${status}${text ? ` ${text.length > 300 ? `${text.slice(0, 300)}…` : text}` : ''}`;
+
+/** What to do about an answer's unexpected status. */
+export const HINTS: Record<number, string> = {
+  401: "the token was refused: get a fresh one from the stage's identity provider for a test caller (docs/authentication.md)",
+  403: 'the token lacks the stage\'s read or write scope: get one with both (docs/authentication.md, "Scopes")',
+  429: "throttled (API Gateway's limit, or the endpoint's pings in a minute): wait a minute and run again",
+  500: "the service failed: see the function's log for this request (docs/operations.md)",
+  503: 'the service or its store was unavailable: run again in a few seconds; if it persists, see docs/operations.md',
+};
+
+export const expectStatus = (answer: Answer, status: number, hint = HINTS[answer.status]) => {
+  if (answer.status !== status) throw new CheckFailed(String(status), shown(answer), hint);
+};
+
+/** The service's Error body, `{"error": <status>, "message"}`: its message. */
+export const expectErrorBody = (answer: Answer, status: number) => {
+  expectStatus(answer, status);
+  const body = z.safeParse(ErrorBody, answer.json);
+  if (!body.success || body.data.error !== status) {
+    throw new CheckFailed(`the Error body {"error":${status},"message":...}`, shown(answer));
+  }
+  return body.data.message;
+};
+
+export const expectBody = (answer: Answer, expected: unknown) => {
+  if (!isDeepStrictEqual(answer.json, expected)) {
+    throw new CheckFailed(JSON.stringify(expected), shown(answer));
+  }
+};
+
+/** The answer's body as `schema` says it is. */
+export const expectShape = <Schema extends z.ZodMiniType>(
+  answer: Answer,
+  schema: Schema,
+  what: string,
+) => {
+  const body = z.safeParse(schema, answer.json);
+  if (!body.success) throw new CheckFailed(what, shown(answer));
+  return body.data;
+};
+
+/** Requests to the API at `baseUrl`, with `token` as their bearer unless told. */
+export const stageClient =
+  (baseUrl: string, token: string | undefined) =>
+  async (
+    method: string,
+    path: string,
+    {
+      body,
+      headers = {},
+      auth = true,
+    }: { body?: unknown; headers?: Record<string, string>; auth?: boolean } = {},
+  ): Promise<Answer> => {
+    // a Link header's next page is absolute
+    const url = /^https?:/.test(path) ? path : `${baseUrl}${path}`;
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method,
+        headers: {
+          ...(auth && token ? { authorization: `Bearer ${token}` } : {}),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...headers,
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        signal: AbortSignal.timeout(15_000),
+      });
+    } catch (error) {
+      const cause = error instanceof Error ? (error.cause ?? error) : error;
+      throw new CheckFailed(
+        `an answer to ${method} ${url}`,
+        `none (${cause instanceof Error ? cause.message : String(cause)})`,
+        "check the URL (--url, or the stack's HttpApiUrl) and that this machine reaches it",
+      );
+    }
+    const text = await response.text();
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return { status: response.status, headers: response.headers, text, json };
+  };

@@ -1,0 +1,41 @@
+// A deployed stage's API URL: the output HttpApiUrl (osls adds it for an HTTP API) of its stack,
+// read with DescribeStacks; every failure a message saying what to do.
+import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+
+/** The stack `sls deploy --stage <stage>` makes (service plant-store). */
+export const stackName = (stage: string) => `plant-store-${stage}`;
+
+/** The region of a stage's commands: AWS_REGION, else the one serverless.yml deploys to. */
+export const stageRegion = (region = process.env.AWS_REGION) => region || 'us-east-1';
+
+export const stackUrl = async (stage: string, region: string): Promise<string> => {
+  const name = stackName(stage);
+  const client = new CloudFormationClient({ region });
+  const stack = await client
+    .send(new DescribeStacksCommand({ StackName: name }))
+    .then(({ Stacks }) => Stacks?.[0])
+    .catch((error: unknown) => {
+      throw new Error(whatToDo(error, stage, region), { cause: error });
+    })
+    .finally(() => client.destroy());
+  const url = stack?.Outputs?.find(({ OutputKey }) => OutputKey === 'HttpApiUrl')?.OutputValue;
+  if (!url) {
+    throw new Error(
+      `the stack ${name} in ${region} has no output HttpApiUrl (its status: ${stack?.StackStatus ?? 'unknown'}): deploy the stage (npx sls deploy --stage ${stage}), or give the API's URL with --url`,
+    );
+  }
+  return url;
+};
+
+/** Why DescribeStacks failed, and what to do about it. */
+const whatToDo = (error: unknown, stage: string, region: string) => {
+  const name = stackName(stage);
+  const { name: kind = '', message = String(error) } = error instanceof Error ? error : {};
+  if (kind === 'ValidationError' && /does not exist/.test(message)) {
+    return `the stack ${name} does not exist in ${region}: deploy the stage (npx sls deploy --stage ${stage}), or if it is in another region, give --region or export AWS_REGION=<its region>`;
+  }
+  if (kind === 'CredentialsProviderError' || /credential/i.test(message)) {
+    return `no AWS credentials to read the stack ${name} with (${message}): configure them (aws configure, AWS_PROFILE, or aws sso login), or give the API's URL with --url (npx sls info --stage ${stage} shows it)`;
+  }
+  return `could not read the stack ${name} in ${region}: ${kind ? `${kind}: ` : ''}${message}. Check your AWS credentials (aws sts get-caller-identity) and that they may cloudformation:DescribeStacks, or give the API's URL with --url`;
+};
