@@ -1,0 +1,803 @@
+// Each stage's deploy role (infra/deploy-role.yml) can deploy and remove that stage and touch no
+// other, and the boundary it must put on every role still lets each function do its work: the
+// template packaged for two stages, each resource's CloudFormation handler permissions and each
+// script's calls matched against the role's policy for that stage.
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parse, type YAMLSeq } from 'yaml';
+import { repoRoot } from '../../infra/local/paths.ts';
+
+const run = promisify(execFile);
+const STAGES = ['dev', 'prod'] as const;
+type Stage = (typeof STAGES)[number];
+const ACCOUNT = '123456789012';
+const REGION = 'us-east-1';
+const REPOSITORY = 'octo-org/plant-store';
+
+interface Resource {
+  Type: string;
+  Properties: Record<string, unknown>;
+}
+interface Template {
+  Resources: Record<string, Resource>;
+}
+interface Statement {
+  Sid?: string;
+  Effect: 'Allow' | 'Deny';
+  Action: string | string[];
+  Resource: string | string[];
+  Condition?: Record<string, Record<string, string | string[]>>;
+}
+interface Policy {
+  Statement: Statement[];
+}
+/** One call an AWS principal makes: its action, on what, with which condition keys. */
+interface Need {
+  action: string;
+  resource: string;
+  context?: Record<string, string>;
+  by: string;
+}
+
+// --- a small IAM evaluator: Action and Resource wildcards, the condition operators used here ---
+
+const list = (value: string | string[]) => (Array.isArray(value) ? value : [value]);
+const glob = (pattern: string, flags = '') =>
+  new RegExp(
+    `^${pattern
+      .split(/([*?])/)
+      .map((part) =>
+        part === '*' ? '.*' : part === '?' ? '.' : part.replace(/[.+^${}()|[\]\\]/g, '\\$&'),
+      )
+      .join('')}$`,
+    flags,
+  );
+const OPERATORS: Record<string, (value: string, pattern: string) => boolean> = {
+  StringEquals: (value, pattern) => value === pattern,
+  StringLike: (value, pattern) => glob(pattern).test(value),
+  ArnEquals: (value, pattern) => value === pattern,
+  ArnLike: (value, pattern) => glob(pattern).test(value),
+};
+/** A condition key absent from the call fails its condition, as IAM has it (no ...IfExists here). */
+const conditionHolds = (condition: Statement['Condition'], context: Record<string, string> = {}) =>
+  Object.entries(condition ?? {}).every(([operator, keys]) =>
+    Object.entries(keys).every(([key, patterns]) => {
+      const test = OPERATORS[operator];
+      if (!test) throw new Error(`the evaluator knows no condition operator ${operator}`);
+      const value = context[key];
+      return value !== undefined && list(patterns).some((pattern) => test(value, pattern));
+    }),
+  );
+const applies = (statement: Statement, { action, resource, context }: Need) =>
+  list(statement.Action).some((pattern) => glob(pattern, 'i').test(action)) &&
+  list(statement.Resource).some((pattern) => glob(pattern).test(resource)) &&
+  conditionHolds(statement.Condition, context);
+const allows = (policy: Policy, need: Need) =>
+  policy.Statement.some((s) => s.Effect === 'Allow' && applies(s, need)) &&
+  !policy.Statement.some((s) => s.Effect === 'Deny' && applies(s, need));
+
+// --- CloudFormation's intrinsic functions, resolved for one stage's names ---
+
+type Value = unknown;
+interface Names {
+  refs: Record<string, string>;
+  atts: Record<string, Record<string, string>>;
+  conditions?: Record<string, boolean>;
+}
+const resolve = (value: Value, names: Names): Value => {
+  if (Array.isArray(value)) return value.map((item) => resolve(item, names));
+  if (typeof value !== 'object' || value === null) return value;
+  const [[fn, arg] = []] = Object.entries(value);
+  const known = (found: string | undefined, what: string) => {
+    if (found === undefined) throw new Error(`the test cannot resolve ${what}`);
+    return found;
+  };
+  const sub = (text: string, vars: Record<string, Value> = {}) =>
+    text.replace(/\$\{([^}]+)\}/g, (_, name: string) => {
+      if (name in vars) return String(resolve(vars[name], names));
+      const [id = '', att] = name.split('.');
+      return att ? known(names.atts[id]?.[att], name) : known(names.refs[id], name);
+    });
+  switch (fn) {
+    case 'Ref':
+      return known(names.refs[String(arg)], `Ref ${arg}`);
+    case 'Fn::GetAtt': {
+      const [id, att] = arg as [string, string];
+      return known(names.atts[id]?.[att], `GetAtt ${id}.${att}`);
+    }
+    case 'Fn::Join': {
+      const [separator, items] = arg as [string, Value[]];
+      return items.map((item) => resolve(item, names)).join(separator);
+    }
+    case 'Fn::Sub':
+      return Array.isArray(arg)
+        ? sub(arg[0] as string, arg[1] as Record<string, Value>)
+        : sub(arg as string);
+    case 'Fn::If': {
+      const [condition, then, otherwise] = arg as [string, Value, Value];
+      return resolve(names.conditions?.[condition] ? then : otherwise, names);
+    }
+    default:
+      return Object.fromEntries(
+        Object.entries(value).map(([key, item]) => [key, resolve(item, names)]),
+      );
+  }
+};
+
+// --- infra/deploy-role.yml for a stage ---
+
+const cfnTags = ['Ref', 'Sub', 'GetAtt', 'If', 'Equals'].flatMap((name) => {
+  const key = name === 'Ref' ? 'Ref' : `Fn::${name}`;
+  return [
+    { tag: `!${name}`, resolve: (value: string) => ({ [key]: value }) },
+    {
+      tag: `!${name}`,
+      collection: 'seq' as const,
+      resolve: (seq: YAMLSeq) => ({ [key]: seq.toJSON() }),
+    },
+  ];
+});
+const roleTemplate = parse(readFileSync(join(repoRoot, 'infra', 'deploy-role.yml'), 'utf8'), {
+  customTags: cfnTags,
+}) as Template;
+const pseudo = {
+  'AWS::Partition': 'aws',
+  'AWS::Region': REGION,
+  'AWS::AccountId': ACCOUNT,
+  'AWS::NoValue': '',
+};
+
+/** The deploy role's policy, trust and boundary as the template makes them for `stage`. */
+const deployRole = (stage: Stage) => {
+  const { Boundary, DeployRole } = roleTemplate.Resources;
+  if (!Boundary || !DeployRole)
+    throw new Error('infra/deploy-role.yml lost Boundary or DeployRole');
+  const refs: Record<string, string> = {
+    ...pseudo,
+    Stage: stage,
+    GitHubRepository: REPOSITORY,
+    GitHubOidcProviderArn: '',
+    GitHubOidcProvider: `arn:aws:iam::${ACCOUNT}:oidc-provider/token.actions.githubusercontent.com`,
+  };
+  const boundaryName = resolve(Boundary.Properties.ManagedPolicyName, { refs, atts: {} });
+  const names = {
+    refs: { ...refs, Boundary: `arn:aws:iam::${ACCOUNT}:policy/${boundaryName}` },
+    atts: {},
+    conditions: { CreateGitHubOidcProvider: true },
+  };
+  const role = resolve(DeployRole.Properties, names) as {
+    AssumeRolePolicyDocument: Policy;
+    Policies: { PolicyDocument: Policy }[];
+  };
+  const [inline] = role.Policies;
+  if (!inline) throw new Error('the deploy role has no policy');
+  return {
+    policy: inline.PolicyDocument,
+    trust: role.AssumeRolePolicyDocument,
+    boundary: resolve(Boundary.Properties.PolicyDocument, names) as Policy,
+    boundaryArn: names.refs.Boundary,
+  };
+};
+
+// --- the packaged template of a stage: its resources' physical names, as a deploy would make them ---
+
+const packageStage = async (stage: Stage): Promise<Template> => {
+  // as test/e2e/deployment.test.ts packages: no AWS credentials, the placeholders of infra/package.ts
+  await run(process.execPath, [join(repoRoot, 'infra', 'package.ts'), '--stage', stage], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      CORS_ALLOWED_ORIGINS: '',
+      AWS_ACCESS_KEY_ID: '',
+      AWS_SECRET_ACCESS_KEY: '',
+      AWS_PROFILE: 'none',
+    },
+  });
+  const file = join(repoRoot, '.serverless', 'cloudformation-template-update-stack.json');
+  return JSON.parse(readFileSync(file, 'utf8'));
+};
+
+const arn = (service: string, resource: string, region = REGION, account = ACCOUNT) =>
+  `arn:aws:${service}:${region}:${account}:${resource}`;
+const stackArn = (stage: Stage) =>
+  arn('cloudformation', `stack/plant-store-${stage}/0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0`);
+const API_ID = 'a1b2c3d4e5';
+
+/** The names CloudFormation gives each resource of the stack (a generated one where none is set). */
+const physicalNames = (stage: Stage, template: Template): Names => {
+  const refs: Record<string, string> = { ...pseudo };
+  const atts: Names['atts'] = {};
+  const generated = (id: string) => `plant-store-${stage}-${id}-A1B2C3D4E5F6`;
+  // roles, then functions, first: a function names its role, a version its function
+  const rank = ({ Type }: Resource) =>
+    ['AWS::IAM::Role', 'AWS::Lambda::Function'].indexOf(Type) >>> 0;
+  const ordered = Object.entries(template.Resources).sort(([, a], [, b]) => rank(a) - rank(b));
+  for (const [id, { Type, Properties }] of ordered) {
+    const named = (property: string) => String(resolve(Properties[property], { refs, atts }));
+    switch (Type) {
+      case 'AWS::DynamoDB::Table': {
+        const table = arn('dynamodb', `table/${named('TableName')}`);
+        refs[id] = named('TableName');
+        atts[id] = { Arn: table, StreamArn: `${table}/stream/2026-11-27T00:00:00.000` };
+        break;
+      }
+      case 'AWS::SQS::Queue': {
+        const name = Properties.QueueName ? named('QueueName') : generated(id);
+        refs[id] = `https://sqs.${REGION}.amazonaws.com/${ACCOUNT}/${name}`;
+        atts[id] = { Arn: arn('sqs', name), QueueName: name };
+        break;
+      }
+      case 'AWS::IAM::Role':
+        refs[id] = named('RoleName');
+        atts[id] = { Arn: `arn:aws:iam::${ACCOUNT}:role/${named('RoleName')}` };
+        break;
+      case 'AWS::Lambda::Function':
+        refs[id] = named('FunctionName');
+        atts[id] = { Arn: arn('lambda', `function:${named('FunctionName')}`) };
+        break;
+      case 'AWS::Lambda::Version':
+        refs[id] = `${arn('lambda', `function:${named('FunctionName')}`)}:1`;
+        break;
+      case 'AWS::Lambda::EventSourceMapping':
+        refs[id] = '6f5e4d3c-2b1a-0987-6543-210fedcba987';
+        break;
+      case 'AWS::S3::Bucket':
+        refs[id] = generated(id).toLowerCase();
+        atts[id] = { Arn: `arn:aws:s3:::${refs[id]}` };
+        break;
+      case 'AWS::ApiGatewayV2::Api':
+        refs[id] = API_ID;
+        atts[id] = { ApiEndpoint: `https://${API_ID}.execute-api.${REGION}.amazonaws.com` };
+        break;
+      default:
+        refs[id] = `${id.toLowerCase().slice(0, 7)}`;
+    }
+  }
+  return { refs, atts };
+};
+
+// --- what CloudFormation needs of the caller for each resource type ---
+
+/**
+ * Each resource type's handler permissions (its CloudFormation resource schema's
+ * handlers.create/read/update/delete.permissions, and tagging.permissions: a stack's tags reach
+ * every resource), less those of features the template never sets, named beside each type.
+ */
+interface Handlers {
+  create: string[];
+  read: string[];
+  update: string[];
+  delete: string[];
+  tagging?: string[];
+}
+const HANDLERS: Record<string, Handlers> = {
+  // less kms:*, kinesis:*, s3:* and logs:* (KMS keys, Kinesis destinations, ImportSourceSpecification),
+  // dynamodb:*ResourcePolicy writes (ResourcePolicy), iam:CreateServiceLinkedRole (replicas)
+  'AWS::DynamoDB::Table': {
+    create: [
+      'dynamodb:CreateTable',
+      'dynamodb:DescribeTable',
+      'dynamodb:DescribeTimeToLive',
+      'dynamodb:UpdateTimeToLive',
+      'dynamodb:UpdateContributorInsights',
+      'dynamodb:UpdateContinuousBackups',
+      'dynamodb:DescribeContinuousBackups',
+      'dynamodb:DescribeContributorInsights',
+      'dynamodb:DescribeKinesisStreamingDestination',
+      'dynamodb:ListTagsOfResource',
+      'dynamodb:TagResource',
+      'dynamodb:UpdateTable',
+      'dynamodb:GetResourcePolicy',
+    ],
+    // also what ImportExistingResources reads to adopt a table a removed stage kept
+    read: [
+      'dynamodb:DescribeTable',
+      'dynamodb:DescribeContinuousBackups',
+      'dynamodb:DescribeContributorInsights',
+      'dynamodb:DescribeKinesisStreamingDestination',
+      'dynamodb:ListTagsOfResource',
+      'dynamodb:GetResourcePolicy',
+    ],
+    update: [
+      'dynamodb:UpdateTable',
+      'dynamodb:DescribeTable',
+      'dynamodb:DescribeTimeToLive',
+      'dynamodb:UpdateTimeToLive',
+      'dynamodb:UpdateContinuousBackups',
+      'dynamodb:UpdateContributorInsights',
+      'dynamodb:DescribeContinuousBackups',
+      'dynamodb:DescribeKinesisStreamingDestination',
+      'dynamodb:ListTagsOfResource',
+      'dynamodb:TagResource',
+      'dynamodb:UntagResource',
+      'dynamodb:DescribeContributorInsights',
+      'dynamodb:GetResourcePolicy',
+    ],
+    delete: ['dynamodb:DeleteTable', 'dynamodb:DescribeTable'],
+  },
+  // less ec2:* and elasticfilesystem:* (VpcConfig, FileSystemConfigs), kms:* (KmsKeyArn), the code
+  // signing config and layer reads, s3:GetObjectVersion (S3ObjectVersion), and the Put of runtime
+  // management and recursion (RuntimeManagementConfig, RecursiveLoop)
+  'AWS::Lambda::Function': {
+    create: [
+      'lambda:CreateFunction',
+      'lambda:GetFunction',
+      'lambda:PutFunctionConcurrency',
+      'iam:PassRole',
+      's3:GetObject',
+      'lambda:GetFunctionCodeSigningConfig',
+      'lambda:GetRuntimeManagementConfig',
+      'lambda:TagResource',
+      'lambda:GetFunctionRecursionConfig',
+    ],
+    read: [
+      'lambda:GetFunction',
+      'lambda:GetFunctionCodeSigningConfig',
+      'lambda:GetFunctionRecursionConfig',
+      'lambda:GetRuntimeManagementConfig',
+    ],
+    update: [
+      'lambda:DeleteFunctionConcurrency',
+      'lambda:GetFunction',
+      'lambda:PutFunctionConcurrency',
+      'lambda:TagResource',
+      'lambda:UntagResource',
+      'lambda:UpdateFunctionConfiguration',
+      'lambda:UpdateFunctionCode',
+      'iam:PassRole',
+      's3:GetObject',
+      'lambda:GetRuntimeManagementConfig',
+      'lambda:GetFunctionCodeSigningConfig',
+      'lambda:GetFunctionRecursionConfig',
+    ],
+    delete: ['lambda:DeleteFunction', 'lambda:GetFunction'],
+    tagging: ['lambda:ListTags', 'lambda:TagResource', 'lambda:UntagResource'],
+  },
+  // less the Puts of ProvisionedConcurrencyConfig, RuntimePolicy and FunctionScalingConfig
+  'AWS::Lambda::Version': {
+    create: [
+      'lambda:PublishVersion',
+      'lambda:GetFunctionConfiguration',
+      'lambda:GetProvisionedConcurrencyConfig',
+      'lambda:GetRuntimeManagementConfig',
+      'lambda:ListVersionsByFunction',
+    ],
+    read: [
+      'lambda:GetFunctionConfiguration',
+      'lambda:GetProvisionedConcurrencyConfig',
+      'lambda:GetRuntimeManagementConfig',
+      'lambda:GetFunctionScalingConfig',
+    ],
+    update: ['lambda:GetFunctionConfiguration'],
+    delete: ['lambda:GetFunctionConfiguration', 'lambda:DeleteFunction'],
+  },
+  'AWS::Lambda::Permission': {
+    create: ['lambda:AddPermission'],
+    read: ['lambda:GetPolicy'],
+    update: [],
+    delete: ['lambda:RemovePermission'],
+  },
+  // less kms:* (KmsKeyArn of a filter)
+  'AWS::Lambda::EventSourceMapping': {
+    create: [
+      'lambda:CreateEventSourceMapping',
+      'lambda:GetEventSourceMapping',
+      'lambda:TagResource',
+    ],
+    read: ['lambda:GetEventSourceMapping', 'lambda:ListTags'],
+    update: [
+      'lambda:UpdateEventSourceMapping',
+      'lambda:GetEventSourceMapping',
+      'lambda:TagResource',
+      'lambda:UntagResource',
+    ],
+    delete: ['lambda:DeleteEventSourceMapping', 'lambda:GetEventSourceMapping'],
+  },
+  // less iam:DeleteRolePermissionsBoundary: the role denies it (no role loses the boundary)
+  'AWS::IAM::Role': {
+    create: [
+      'iam:CreateRole',
+      'iam:PutRolePolicy',
+      'iam:AttachRolePolicy',
+      'iam:GetRolePolicy',
+      'iam:TagRole',
+      'iam:UntagRole',
+    ],
+    read: [
+      'iam:GetRole',
+      'iam:ListAttachedRolePolicies',
+      'iam:ListRolePolicies',
+      'iam:GetRolePolicy',
+    ],
+    update: [
+      'iam:UpdateRole',
+      'iam:UpdateRoleDescription',
+      'iam:UpdateAssumeRolePolicy',
+      'iam:DetachRolePolicy',
+      'iam:AttachRolePolicy',
+      'iam:PutRolePermissionsBoundary',
+      'iam:DeleteRolePolicy',
+      'iam:PutRolePolicy',
+      'iam:TagRole',
+      'iam:UntagRole',
+    ],
+    delete: [
+      'iam:DeleteRole',
+      'iam:DetachRolePolicy',
+      'iam:DeleteRolePolicy',
+      'iam:GetRole',
+      'iam:ListAttachedRolePolicies',
+      'iam:ListRolePolicies',
+      'iam:TagRole',
+      'iam:UntagRole',
+    ],
+  },
+  'AWS::SQS::Queue': {
+    create: [
+      'sqs:CreateQueue',
+      'sqs:GetQueueUrl',
+      'sqs:GetQueueAttributes',
+      'sqs:ListQueueTags',
+      'sqs:TagQueue',
+    ],
+    read: ['sqs:GetQueueAttributes', 'sqs:ListQueueTags'],
+    update: [
+      'sqs:SetQueueAttributes',
+      'sqs:GetQueueAttributes',
+      'sqs:ListQueueTags',
+      'sqs:TagQueue',
+      'sqs:UntagQueue',
+    ],
+    delete: ['sqs:DeleteQueue', 'sqs:GetQueueAttributes'],
+  },
+  // less the data protection policy's Put, log delivery, resource policies, firehose and s3
+  // (DataProtectionPolicy, a delivery destination) and KMS keys (KmsKeyId)
+  'AWS::Logs::LogGroup': {
+    create: [
+      'logs:DescribeLogGroups',
+      'logs:CreateLogGroup',
+      'logs:PutRetentionPolicy',
+      'logs:TagLogGroup',
+      'logs:GetDataProtectionPolicy',
+    ],
+    read: ['logs:DescribeLogGroups', 'logs:ListTagsLogGroup', 'logs:GetDataProtectionPolicy'],
+    update: [
+      'logs:DescribeLogGroups',
+      'logs:PutRetentionPolicy',
+      'logs:DeleteRetentionPolicy',
+      'logs:TagLogGroup',
+      'logs:UntagLogGroup',
+      'logs:GetDataProtectionPolicy',
+    ],
+    delete: ['logs:DescribeLogGroups', 'logs:DeleteLogGroup', 'logs:DeleteDataProtectionPolicy'],
+    tagging: [
+      'logs:TagLogGroup',
+      'logs:UntagLogGroup',
+      'logs:ListTagsLogGroup',
+      'logs:TagResource',
+      'logs:UntagResource',
+      'logs:ListTagsForResource',
+    ],
+  },
+  'AWS::CloudWatch::Alarm': {
+    create: ['cloudwatch:PutMetricAlarm', 'cloudwatch:DescribeAlarms', 'cloudwatch:TagResource'],
+    read: ['cloudwatch:DescribeAlarms', 'cloudwatch:ListTagsForResource'],
+    update: [
+      'cloudwatch:PutMetricAlarm',
+      'cloudwatch:DescribeAlarms',
+      'cloudwatch:TagResource',
+      'cloudwatch:UntagResource',
+    ],
+    delete: ['cloudwatch:DeleteAlarms', 'cloudwatch:DescribeAlarms'],
+  },
+  // less s3:GetObject (BodyS3Location)
+  'AWS::ApiGatewayV2::Api': {
+    create: ['apigateway:POST', 'apigateway:PUT'],
+    read: ['apigateway:GET'],
+    update: [
+      'apigateway:PATCH',
+      'apigateway:GET',
+      'apigateway:PUT',
+      'apigateway:POST',
+      'apigateway:DELETE',
+    ],
+    delete: ['apigateway:GET', 'apigateway:DELETE'],
+    tagging: ['apigateway:GET', 'apigateway:PUT', 'apigateway:PATCH', 'apigateway:DELETE'],
+  },
+  // its schema has no handlers (CloudFormation's own provisioning): the calls of CreateStage,
+  // GetStage, UpdateStage, DeleteStage
+  'AWS::ApiGatewayV2::Stage': {
+    create: ['apigateway:POST'],
+    read: ['apigateway:GET'],
+    update: ['apigateway:PATCH'],
+    delete: ['apigateway:DELETE'],
+  },
+  'AWS::ApiGatewayV2::Route': {
+    create: ['apigateway:POST'],
+    read: ['apigateway:GET'],
+    update: ['apigateway:PATCH', 'apigateway:GET', 'apigateway:PUT'],
+    delete: ['apigateway:GET', 'apigateway:DELETE'],
+  },
+  // less iam:PassRole (CredentialsArn)
+  'AWS::ApiGatewayV2::Integration': {
+    create: ['apigateway:POST'],
+    read: ['apigateway:GET'],
+    update: ['apigateway:PATCH', 'apigateway:GET', 'apigateway:PUT'],
+    delete: ['apigateway:GET', 'apigateway:DELETE'],
+  },
+  // the deployment bucket sets only BucketEncryption: less every other configuration's Put, Get and
+  // Delete, ACLs and iam:PassRole (replication)
+  'AWS::S3::Bucket': {
+    create: ['s3:CreateBucket', 's3:PutBucketTagging', 's3:PutEncryptionConfiguration'],
+    read: ['s3:GetEncryptionConfiguration', 's3:GetBucketTagging', 's3:ListBucket'],
+    update: ['s3:PutBucketTagging', 's3:PutEncryptionConfiguration'],
+    delete: ['s3:DeleteBucket'],
+  },
+  'AWS::S3::BucketPolicy': {
+    create: ['s3:GetBucketPolicy', 's3:PutBucketPolicy'],
+    read: ['s3:GetBucketPolicy'],
+    update: ['s3:GetBucketPolicy', 's3:PutBucketPolicy'],
+    delete: ['s3:GetBucketPolicy', 's3:DeleteBucketPolicy'],
+  },
+};
+
+const apiPath = (path: string) => `arn:aws:apigateway:${REGION}::/apis${path}`;
+
+/** What `action` of the handlers of `id` acts on, and the condition keys IAM sees with it. */
+const target = (
+  action: string,
+  operation: keyof Handlers,
+  id: string,
+  { Type, Properties }: Resource,
+  names: Names,
+): Pick<Need, 'resource' | 'context'> => {
+  const props = resolve(Properties, names) as Record<string, unknown>;
+  const own = names.atts[id]?.Arn;
+  const fn = (name: unknown) =>
+    String(name).startsWith('arn:') ? String(name) : arn('lambda', `function:${name}`);
+  switch (Type) {
+    case 'AWS::Lambda::Function': {
+      const code = props.Code as { S3Bucket: string; S3Key: string };
+      if (action === 'iam:PassRole')
+        return {
+          resource: String(props.Role),
+          context: { 'iam:PassedToService': 'lambda.amazonaws.com' },
+        };
+      if (action === 's3:GetObject')
+        return { resource: `arn:aws:s3:::${code.S3Bucket}/${code.S3Key}` };
+      return { resource: String(own) };
+    }
+    case 'AWS::Lambda::Version':
+    case 'AWS::Lambda::Permission':
+      return { resource: fn(props.FunctionName) };
+    case 'AWS::Lambda::EventSourceMapping':
+      return {
+        resource:
+          action === 'lambda:CreateEventSourceMapping'
+            ? '*'
+            : arn('lambda', `event-source-mapping:${names.refs[id]}`),
+        context: { 'lambda:FunctionArn': fn(props.FunctionName) },
+      };
+    case 'AWS::IAM::Role':
+      return {
+        resource: String(own),
+        context: { 'iam:PermissionsBoundary': String(props.PermissionsBoundary) },
+      };
+    case 'AWS::Logs::LogGroup':
+      return {
+        resource:
+          action === 'logs:DescribeLogGroups'
+            ? '*'
+            : arn('logs', `log-group:${props.LogGroupName}`),
+      };
+    case 'AWS::CloudWatch::Alarm':
+      return { resource: arn('cloudwatch', `alarm:${props.AlarmName}`) };
+    case 'AWS::ApiGatewayV2::Api':
+      if (operation === 'tagging')
+        return {
+          resource: `arn:aws:apigateway:${REGION}::/tags/${encodeURIComponent(apiPath(`/${API_ID}`))}`,
+        };
+      return { resource: apiPath(operation === 'create' ? '' : `/${API_ID}`) };
+    case 'AWS::ApiGatewayV2::Stage':
+      return {
+        resource: apiPath(
+          `/${API_ID}/stages${operation === 'create' ? '' : `/${props.StageName}`}`,
+        ),
+      };
+    case 'AWS::ApiGatewayV2::Route':
+      return { resource: apiPath(`/${API_ID}/routes${operation === 'create' ? '' : '/r1s2t3'}`) };
+    case 'AWS::ApiGatewayV2::Integration':
+      return {
+        resource: apiPath(`/${API_ID}/integrations${operation === 'create' ? '' : '/i1j2k3'}`),
+      };
+    case 'AWS::S3::BucketPolicy':
+      return { resource: `arn:aws:s3:::${props.Bucket}` };
+    default:
+      if (!own) throw new Error(`the test knows no ARN of ${id} (${Type})`);
+      return { resource: own };
+  }
+};
+
+/** Every call CloudFormation makes as the deploy role to create, read, update and delete the stack. */
+const resourceNeeds = (template: Template, names: Names): Need[] =>
+  Object.entries(template.Resources).flatMap(([id, resource]) => {
+    const handlers = HANDLERS[resource.Type];
+    if (!handlers) throw new Error(`no handler permissions for ${resource.Type} (${id}): add them`);
+    return (Object.entries(handlers) as [keyof Handlers, string[]][]).flatMap(
+      ([operation, actions]) =>
+        actions.map((action) => ({
+          action,
+          ...target(action, operation, id, resource, names),
+          by: `${id} (${resource.Type}, ${operation})`,
+        })),
+    );
+  });
+
+/**
+ * The calls beside the handlers': osls's own (the stack by change sets, the template's validation,
+ * the code in the deployment bucket), the deploy's settings check, npm run smoke, and npm run
+ * remove -- --delete-data (the kept tables, queues and webhook secret's parameter).
+ */
+const scriptNeeds = (stage: Stage, template: Template, names: Names): Need[] => {
+  const of = (type: string) =>
+    Object.keys(template.Resources).filter((id) => template.Resources[id]?.Type === type);
+  const bucket = `arn:aws:s3:::${names.refs.ServerlessDeploymentBucket}`;
+  const each = (by: string, actions: string[], resources: string[]) =>
+    actions.flatMap((action) => resources.map((resource) => ({ action, resource, by })));
+  return [
+    ...each(
+      'osls deploy and remove: the stack',
+      [
+        'cloudformation:CreateChangeSet',
+        'cloudformation:DescribeChangeSet',
+        'cloudformation:ExecuteChangeSet',
+        'cloudformation:DeleteChangeSet',
+        'cloudformation:DeleteStack',
+        'cloudformation:DescribeStacks',
+        'cloudformation:DescribeStackEvents',
+        'cloudformation:DescribeStackResource',
+        'cloudformation:ListStackResources',
+        'cloudformation:GetTemplate',
+        // the stack's tag (STAGE) on its creation
+        'cloudformation:TagResource',
+      ],
+      [stackArn(stage)],
+    ),
+    ...each('osls deploy: the template validated', ['cloudformation:ValidateTemplate'], ['*']),
+    ...each('osls deploy and remove: the deployment bucket listed', ['s3:ListBucket'], [bucket]),
+    ...each(
+      'osls deploy and remove: the code and templates uploaded, compared, pruned',
+      ['s3:PutObject', 's3:GetObject', 's3:DeleteObject'],
+      [`${bucket}/serverless/plant-store/${stage}/1795791182085/createPlant.zip`],
+    ),
+    ...each(
+      "the deploy's settings check: the webhook secret's parameter",
+      ['ssm:DescribeParameters'],
+      ['*'],
+    ),
+    ...each(
+      'npm run smoke: the stack outputs',
+      ['cloudformation:DescribeStacks'],
+      [stackArn(stage)],
+    ),
+    ...each(
+      'npm run remove -- --delete-data: the kept tables',
+      ['dynamodb:UpdateTable', 'dynamodb:DeleteTable', 'dynamodb:DescribeTable'],
+      of('AWS::DynamoDB::Table').map((id) => String(names.atts[id]?.Arn)),
+    ),
+    ...each(
+      'npm run remove -- --delete-data: the kept queues',
+      ['sqs:DeleteQueue', 'sqs:GetQueueAttributes'],
+      of('AWS::SQS::Queue').map((id) => String(names.atts[id]?.Arn)),
+    ),
+    ...each(
+      "npm run remove -- --delete-data: the webhook secret's parameter under /plant-store/<stage>/",
+      ['ssm:DeleteParameter'],
+      [arn('ssm', `parameter/plant-store/${stage}/webhook-secret`)],
+    ),
+  ];
+};
+
+const stages = new Map<Stage, { template: Template; names: Names; needs: Need[] }>();
+
+beforeAll(async () => {
+  for (const stage of STAGES) {
+    const template = await packageStage(stage);
+    const names = physicalNames(stage, template);
+    const needs = [...resourceNeeds(template, names), ...scriptNeeds(stage, template, names)];
+    stages.set(stage, { template, names, needs });
+  }
+});
+
+const stageOf = (stage: Stage) => {
+  const found = stages.get(stage);
+  if (!found) throw new Error(`stage ${stage} was not packaged`);
+  return found;
+};
+const describeNeed = ({ action, resource, by }: Need) => `${action} on ${resource} (${by})`;
+
+describe.each(STAGES)('the %s deploy role', (stage) => {
+  it('is assumed only by the stage environment of the repository, on main', () => {
+    const { trust } = deployRole(stage);
+    expect(trust.Statement).toEqual([
+      expect.objectContaining({
+        Effect: 'Allow',
+        Action: 'sts:AssumeRoleWithWebIdentity',
+        Condition: {
+          StringEquals: {
+            'token.actions.githubusercontent.com:aud': 'sts.amazonaws.com',
+            'token.actions.githubusercontent.com:sub': `repo:${REPOSITORY}:environment:${stage}:ref:refs/heads/main`,
+          },
+        },
+      }),
+    ]);
+  });
+
+  it('allows every call the deploy, the removal and the scripts make on the stage', () => {
+    const { policy } = deployRole(stage);
+    const missing = stageOf(stage).needs.filter((need) => !allows(policy, need));
+    expect(missing.map(describeNeed)).toEqual([]);
+  });
+
+  it('grants no action that no resource of the stage or script needs', () => {
+    const { policy } = deployRole(stage);
+    const needed = new Set(stageOf(stage).needs.map(({ action }) => action.toLowerCase()));
+    const unneeded = policy.Statement.filter(({ Effect }) => Effect === 'Allow').flatMap(
+      ({ Sid, Action }) =>
+        list(Action)
+          .filter((action) => !needed.has(action.toLowerCase()))
+          .map((action) => `${action} (${Sid})`),
+    );
+    expect(unneeded).toEqual([]);
+  });
+
+  it('puts the stage boundary on every role of the stack', () => {
+    const { template, names } = stageOf(stage);
+    const { boundaryArn } = deployRole(stage);
+    const roles = Object.entries(template.Resources).filter(([, r]) => r.Type === 'AWS::IAM::Role');
+    expect(roles.length).toBeGreaterThan(1);
+    const unbounded = roles
+      .filter(([, r]) => resolve(r.Properties.PermissionsBoundary, names) !== boundaryArn)
+      .map(([id]) => id);
+    expect(unbounded).toEqual([]);
+  });
+
+  it("lets each function's role do what its statements grant, within the boundary", () => {
+    const { template, names } = stageOf(stage);
+    const { boundary } = deployRole(stage);
+    const functions = Object.entries(template.Resources).filter(
+      ([, r]) => r.Type === 'AWS::Lambda::Function',
+    );
+    expect(functions.length).toBeGreaterThan(1);
+    const beyond = functions.flatMap(([id, fn]) => {
+      const roleId = (fn.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+      const role = resolve(template.Resources[roleId]?.Properties, names) as {
+        Policies: { PolicyDocument: Policy }[];
+      };
+      return role.Policies.flatMap(({ PolicyDocument }) =>
+        PolicyDocument.Statement.flatMap(({ Action, Resource }) =>
+          list(Action).flatMap((action) =>
+            list(Resource)
+              .map((resource) => ({ action, resource, by: `${id}'s role ${roleId}` }))
+              .filter((grant) => !allows(boundary, grant)),
+          ),
+        ),
+      );
+    });
+    expect(beyond.map(describeNeed)).toEqual([]);
+  });
+});
+
+it('the dev deploy role allows nothing on a prod resource', () => {
+  const { policy } = deployRole('dev');
+  const onProd = stageOf('prod')
+    .needs.filter(({ resource }) => resource.includes('plant-store-prod-'))
+    .filter((need) => allows(policy, need));
+  expect(stageOf('prod').needs.some(({ resource }) => resource.includes('plant-store-prod-'))).toBe(
+    true,
+  );
+  expect(onProd.map(describeNeed)).toEqual([]);
+});
