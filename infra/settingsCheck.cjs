@@ -11,7 +11,9 @@ class SettingsCheck {
     const { service, processedInput } = this.serverless;
     const command = processedInput.commands[0];
     if (service.provider.stage === 'local' || !['deploy', 'package'].includes(command)) return;
-    const { missingSettings, secretParameterProblem } = await import('./stage/settings.ts');
+    const { missingSettings, secretParameterProblem, stageNameProblem } = await import(
+      './stage/settings.ts'
+    );
     const { route, webhook } = service.custom.environment;
     const settings = {
       authIssuer: route.AUTH_ISSUER,
@@ -20,7 +22,7 @@ class SettingsCheck {
       webhookSecretParameter: webhook.WEBHOOK_SECRET_PARAMETER,
       webhookSecret: webhook.WEBHOOK_SECRET,
     };
-    const problems = missingSettings(settings);
+    const problems = [...stageNameProblem(service.provider.stage), ...missingSettings(settings)];
     if (problems.length === 0 && command === 'deploy' && settings.webhookSecretParameter) {
       const { SSMClient } = await import('@aws-sdk/client-ssm');
       const provider = this.serverless.getProvider('aws');

@@ -2,6 +2,7 @@
 // missing setting named with what to give, and the operator's webhook secret looked up in the
 // stack's own region, where its functions will read it.
 import { DescribeParametersCommand, type SSMClient } from '@aws-sdk/client-ssm';
+import { yamlOf } from '../local/paths.ts';
 
 /** A stage's settings as the functions will get them (serverless.yml, custom.environment). */
 export interface StageSettings {
@@ -14,6 +15,15 @@ export interface StageSettings {
 }
 
 const WHAT_YOU_NEED = 'docs/deployment.md, "What you need"';
+
+/** A stage name its deploy role can hold to the stage (infra/deploy-role.yml's rule), or why not. */
+export const stageNameProblem = (stage: string): string[] => {
+  const rule: string = yamlOf('infra', 'deploy-role.yml').Parameters.Stage.AllowedPattern;
+  if (new RegExp(rule).test(stage)) return [];
+  return [
+    `The stage name "${stage}" is not allowed: lowercase letters and digits, starting with a letter (${rule}): its deploy role covers plant-store-<stage>-*, which a dash would stretch to another stage's resources (infra/deploy-role.yml)`,
+  ];
+};
 
 /** Every setting the deploy needs and does not have, each a message saying what to give. */
 export const missingSettings = (settings: StageSettings): string[] => {

@@ -185,7 +185,8 @@ const deployRole = (stage: Stage) => {
 // --- the packaged template of a stage: its resources' physical names, as a deploy would make them ---
 
 const packageStage = async (stage: Stage): Promise<Template> => {
-  // as test/e2e/deployment.test.ts packages: no AWS credentials, the placeholders of infra/package.ts
+  // as test/e2e/deployment.test.ts packages: no AWS credentials, the placeholders of infra/package.ts;
+  // prod with the operator's webhook, dev without
   await run(process.execPath, [join(repoRoot, 'infra', 'package.ts'), '--stage', stage], {
     cwd: repoRoot,
     env: {
@@ -194,6 +195,8 @@ const packageStage = async (stage: Stage): Promise<Template> => {
       AWS_ACCESS_KEY_ID: '',
       AWS_SECRET_ACCESS_KEY: '',
       AWS_PROFILE: 'none',
+      WEBHOOK_URL: stage === 'prod' ? 'https://hooks.example.com/plants' : '',
+      WEBHOOK_SECRET_PARAMETER: stage === 'prod' ? '/plant-store/prod/webhook-secret' : '',
     },
   });
   const file = join(repoRoot, '.serverless', 'cloudformation-template-update-stack.json');
@@ -688,6 +691,7 @@ const scriptNeeds = (stage: Stage, template: Template, names: Names): Need[] => 
       ['dynamodb:UpdateTable', 'dynamodb:DeleteTable', 'dynamodb:DescribeTable'],
       of('AWS::DynamoDB::Table').map((id) => String(names.atts[id]?.Arn)),
     ),
+    ...each('npm run remove: the kept queues found by their prefix', ['sqs:ListQueues'], ['*']),
     ...each(
       'npm run remove -- --delete-data: the kept queues',
       ['sqs:DeleteQueue', 'sqs:GetQueueAttributes'],

@@ -45,7 +45,7 @@ afterAll(() => new Promise((resolve) => ssm.close(resolve)));
 
 /** `npx sls deploy` with these settings, and what it printed when it stopped. */
 const deploy = async (env: NodeJS.ProcessEnv, args: string[] = []) =>
-  run(process.execPath, [serverless, 'deploy', '--stage', 'check', ...args], {
+  run(process.execPath, [serverless, 'deploy', ...(args.length ? args : ['--stage', 'check'])], {
     cwd: repoRoot,
     env: {
       ...process.env,
@@ -75,6 +75,15 @@ describe('the deploy, before anything is created', () => {
     );
     expect(said).toContain('authAudience is not set: give --param="authAudience=');
     // before packaging: nothing built
+    expect(said).not.toMatch(/Packaging/);
+  });
+
+  it('stops on a stage name its deploy role could not hold to the stage', async () => {
+    const said = await deploy(
+      { AUTH_ISSUER: 'https://issuer.example.com/', AUTH_AUDIENCE: 'plant-store' },
+      ['--stage', 'dev-x'],
+    );
+    expect(said).toContain('The stage name "dev-x" is not allowed: lowercase letters and digits');
     expect(said).not.toMatch(/Packaging/);
   });
 
