@@ -13,7 +13,22 @@ export interface FrontServerOptions {
   apiPort: number;
   /** The reference page, for the URL the browser used to reach it (http://host:port). */
   page: (origin: string) => Promise<string>;
+  /**
+   * Whether the stage answers browsers' CORS (CORS_ALLOWED_ORIGINS set). Without it API Gateway
+   * adds no Access-Control-* header, while serverless-offline allows any origin: those are taken off.
+   */
+  cors: boolean;
 }
+
+/** An answer's raw headers (name, value, ...) without the CORS ones. */
+const withoutCors = (rawHeaders: string[]) => {
+  const kept: string[] = [];
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i] ?? '';
+    if (!/^access-control-/i.test(name)) kept.push(name, rawHeaders[i + 1] ?? '');
+  }
+  return kept;
+};
 
 /** The front server's own answers are the API's Error bodies, so a client tells them apart by status alone. */
 const refuse = (res: ServerResponse, status: number, message: string) => {
@@ -28,7 +43,7 @@ const refuse = (res: ServerResponse, status: number, message: string) => {
     .end(JSON.stringify(body));
 };
 
-export const startFrontServer = async ({ port, apiPort, page }: FrontServerOptions) => {
+export const startFrontServer = async ({ port, apiPort, page, cors }: FrontServerOptions) => {
   // only this machine's names for it: a page of another site that a DNS record points here
   // (DNS rebinding) must not read the token /docs shows, nor call the API through it
   const hosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
@@ -65,7 +80,10 @@ export const startFrontServer = async ({ port, apiPort, page }: FrontServerOptio
           headers: req.headers,
         },
         (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
+          res.writeHead(
+            answer.statusCode ?? 502,
+            cors ? answer.rawHeaders : withoutCors(answer.rawHeaders),
+          );
           answer.pipe(res);
         },
       );

@@ -128,6 +128,8 @@ try {
     apiPort,
     page: async (origin) =>
       referencePage({ serverUrl: origin, localToken: await auth.pageToken?.() }),
+    // as infra/cors.cjs reads it
+    cors: /\S/.test(process.env.CORS_ALLOWED_ORIGINS?.replaceAll(',', '') ?? ''),
   });
   webhooks.startPoller({ dynamodbEndpoint: dynamo.endpoint, streamArn, lambdaPort });
 
