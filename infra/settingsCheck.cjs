@@ -22,7 +22,10 @@ class SettingsCheck {
       webhookSecretParameter: webhook.WEBHOOK_SECRET_PARAMETER,
       webhookSecret: webhook.WEBHOOK_SECRET,
     };
-    const problems = [...stageNameProblem(service.provider.stage), ...missingSettings(settings)];
+    const problems = [
+      ...stageNameProblem(service.provider.stage),
+      ...missingSettings(settings, service.provider.stage),
+    ];
     if (problems.length === 0 && command === 'deploy' && settings.webhookSecretParameter) {
       const { SSMClient } = await import('@aws-sdk/client-ssm');
       const provider = this.serverless.getProvider('aws');

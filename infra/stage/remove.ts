@@ -8,24 +8,33 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { SSMClient } from '@aws-sdk/client-ssm';
 import { repoRoot } from '../local/paths.ts';
-import { deleteStageData, describeStageData, findStageData, stackName } from './stageData.ts';
+import { secretParameterPrefix, stageNameProblem } from './settings.ts';
+import {
+  deleteStageData,
+  describeStageData,
+  findStageData,
+  stackName,
+  stageRegion,
+} from './stageData.ts';
 
 const usage = `usage: npm run remove -- --stage <stage> [--region <region>] [--delete-data [--yes]]
 
 Removes the stage's stack (sls remove): its API, functions, roles, log groups and alarms. What
 holds data is kept and listed: its two tables, its queues (with the messages they hold) and the
-operator's webhook secret (SSM). A later deploy of the stage takes the tables back.
+operator's webhook secret (SSM, under /plant-store/<stage>/). A later deploy of the stage takes
+the tables back.
 
-  --delete-data   deletes those too, for good, after asking for the stage's name again
+  --delete-data   deletes those too, for good, after listing them and asking for the stage's name
   --yes           with --delete-data: asks nothing (CI)
-  --region        the stage's region; else AWS_REGION, else us-east-1
+  --region        the stage's region; else AWS_REGION, else serverless.yml's
 
-Needs the deploy role's permissions (docs/deployment.md, "Removing a stage").`;
+Needs the stage's deploy role, or credentials allowed as much (docs/deployment.md, "Removing a stage").`;
 
 const fail = (message: string): never => {
   process.stderr.write(`${message}\n`);
   process.exit(1);
 };
+const say = (line: string) => process.stdout.write(`${line}\n`);
 
 const { values } = (() => {
   try {
@@ -43,46 +52,61 @@ const { values } = (() => {
   }
 })();
 if (values.help) {
-  process.stdout.write(`${usage}\n`);
+  say(usage);
   process.exit(0);
 }
 const stage = values.stage ?? fail(`--stage is missing\n\n${usage}`);
 if (stage === 'local')
   fail("the local stage is npm start's: stop it, and delete .local/data to start afresh");
+// a name no deploy accepts is no stage of this service: nothing of another is taken for it
+for (const problem of stageNameProblem(stage)) fail(problem);
 const deleteData = values['delete-data'] === true;
-const region = values.region ?? process.env.AWS_REGION ?? 'us-east-1';
-const stack = stackName(stage);
-
-// asked before any AWS call: nothing is removed by a mistyped command
-if (deleteData && !values.yes) {
-  if (!process.stdin.isTTY)
-    fail(
-      "--delete-data deletes the stage's tables and queues for good: add --yes to confirm without a terminal",
-    );
-  const prompt = createInterface({ input: process.stdin, output: process.stdout });
-  const answer = await prompt.question(
-    `This deletes the stage ${stage}'s tables, queues and webhook secret in ${region} for good.\nType the stage's name to go on: `,
+// refused before any AWS call: nothing is removed by a command no one can confirm
+if (deleteData && !values.yes && !process.stdin.isTTY)
+  fail(
+    "--delete-data deletes the stage's tables and queues for good: add --yes to confirm without a terminal",
   );
-  prompt.close();
-  if (answer.trim() !== stage) fail(`"${answer.trim()}" is not ${stage}: nothing removed`);
-}
-
-const cloudFormation = new CloudFormationClient({ region });
+const region = stageRegion(values.region);
+const stack = stackName(stage);
 const clients = {
   dynamodb: new DynamoDBClient({ region }),
   sqs: new SQSClient({ region }),
   ssm: new SSMClient({ region }),
 };
 
-const outputs = await cloudFormation.send(new DescribeStacksCommand({ StackName: stack })).then(
-  ({ Stacks }) => Stacks?.[0]?.Outputs ?? [],
-  (error: Error) => {
-    if (!/does not exist/.test(error.message)) throw error;
-    return undefined;
-  },
-);
+const outputs = await new CloudFormationClient({ region })
+  .send(new DescribeStacksCommand({ StackName: stack }))
+  .then(
+    ({ Stacks }) => Stacks?.[0]?.Outputs ?? [],
+    (error: Error) => {
+      if (!/does not exist/.test(error.message)) throw error;
+      return undefined;
+    },
+  );
+// the stage's own parameter only: one named elsewhere may be another stage's
+const named =
+  outputs?.find((output) => output.OutputKey === 'WebhookSecretParameter')?.OutputValue ||
+  process.env.WEBHOOK_SECRET_PARAMETER;
+const ours = named?.startsWith(secretParameterPrefix(stage)) ? named : undefined;
+const data = await findStageData(stage, clients, ours);
+const held = describeStageData(data);
+const notOurs =
+  named && !ours
+    ? [`SSM parameter ${named} (not under ${secretParameterPrefix(stage)}: not deleted)`]
+    : [];
+
+if (deleteData && !values.yes) {
+  say(`npm run remove deletes, in ${region}, for good:`);
+  say(`  the stack ${outputs ? stack : `${stack} (none: already removed)`}`);
+  for (const line of held) say(`  ${line}`);
+  const prompt = createInterface({ input: process.stdin, output: process.stdout });
+  const answer = (await prompt.question("Type the stage's name to go on: ")).trim();
+  prompt.close();
+  if (answer !== stage) fail(`"${answer}" is not ${stage}: nothing removed`);
+}
+
 if (outputs) {
-  process.stdout.write(`Removing the stack ${stack} in ${region} (sls remove)\n`);
+  say(`Removing the stack ${stack} in ${region} (sls remove)`);
   const serverless = join(repoRoot, 'node_modules', 'osls', 'bin', 'serverless.js');
   const removed = spawnSync(
     process.execPath,
@@ -90,25 +114,21 @@ if (outputs) {
     { cwd: repoRoot, stdio: 'inherit', env: { ...process.env, SLS_TELEMETRY_DISABLED: '1' } },
   );
   if (removed.status !== 0)
-    fail(`sls remove failed (above): mend what it says and run npm run remove again`);
+    fail('sls remove failed (above): mend what it says and run npm run remove again');
 } else {
-  process.stdout.write(
-    `No stack ${stack} in ${region}: nothing to remove there but what it kept (another region? export AWS_REGION=<its region>)\n`,
+  say(
+    `No stack ${stack} in ${region}: nothing to remove there but what it kept (another region? export AWS_REGION=<its region>)`,
   );
 }
 
-const secretParameter =
-  outputs?.find((output) => output.OutputKey === 'WebhookSecretParameter')?.OutputValue ||
-  process.env.WEBHOOK_SECRET_PARAMETER;
-const data = await findStageData(stage, clients, secretParameter);
-const kept = describeStageData(data);
-if (kept.length === 0) {
-  process.stdout.write(`The stage ${stage} holds nothing more in ${region}.\n`);
+if (held.length === 0) {
+  say(`The stage ${stage} holds nothing more in ${region}.`);
 } else if (deleteData) {
-  await deleteStageData(data, clients, (line) => process.stdout.write(`${line}\n`));
-  process.stdout.write(`The stage ${stage} is gone, its data too.\n`);
+  await deleteStageData(data, clients, say);
+  say(`The stage ${stage} is gone, its data too.`);
 } else {
-  process.stdout.write(
-    `Kept, with their data (a later deploy of ${stage} takes the tables back):\n${kept.map((line) => `  ${line}`).join('\n')}\nTo delete them for good: npm run remove -- --stage ${stage} --delete-data\n`,
-  );
+  say(`Kept, with their data (a later deploy of ${stage} takes the tables back):`);
+  for (const line of held) say(`  ${line}`);
+  say(`To delete them for good: npm run remove -- --stage ${stage} --delete-data`);
 }
+for (const line of notOurs) say(line);

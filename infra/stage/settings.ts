@@ -25,8 +25,11 @@ export const stageNameProblem = (stage: string): string[] => {
   ];
 };
 
+/** Where a stage's SSM parameters are: its roles' boundary lets them read there only. */
+export const secretParameterPrefix = (stage: string) => `/plant-store/${stage}/`;
+
 /** Every setting the deploy needs and does not have, each a message saying what to give. */
-export const missingSettings = (settings: StageSettings): string[] => {
+export const missingSettings = (settings: StageSettings, stage: string): string[] => {
   const missing: string[] = [];
   if (!settings.authIssuer)
     missing.push(
@@ -35,6 +38,11 @@ export const missingSettings = (settings: StageSettings): string[] => {
   if (!settings.authAudience)
     missing.push(
       `authAudience is not set: give --param="authAudience=<your API's audience>" or set AUTH_AUDIENCE (${WHAT_YOU_NEED})`,
+    );
+  const prefix = secretParameterPrefix(stage);
+  if (settings.webhookSecretParameter && !settings.webhookSecretParameter.startsWith(prefix))
+    missing.push(
+      `webhookSecretParameter ${settings.webhookSecretParameter} is not under ${prefix}: name it there (aws ssm put-parameter --name ${prefix}webhook-secret ...), where the stage's functions, and only they, may read it (docs/deployment.md, "The operator's webhook")`,
     );
   if (settings.webhookUrl && !settings.webhookSecretParameter && !settings.webhookSecret)
     missing.push(

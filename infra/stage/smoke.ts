@@ -1,7 +1,8 @@
 // `npm run smoke`: a deployed stage checked over HTTP as a client would, as the usage below says.
 import { parseArgs } from 'node:util';
 import { runSmoke } from './smokeChecks.ts';
-import { stackName, stackUrl, stageRegion } from './stackUrl.ts';
+import { stackUrl } from './stackUrl.ts';
+import { stackName, stageRegion } from './stageData.ts';
 
 const usage = `usage: npm run smoke -- (--stage <stage> [--region <region>] | --url <url>) [--token <jwt>]
                       [--receiver <https url>] [--origin <origin>] [--wait <seconds>]

@@ -1,12 +1,7 @@
 // A deployed stage's API URL: the output HttpApiUrl (osls adds it for an HTTP API) of its stack,
 // read with DescribeStacks; every failure a message saying what to do.
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
-
-/** The stack `sls deploy --stage <stage>` makes (service plant-store). */
-export const stackName = (stage: string) => `plant-store-${stage}`;
-
-/** The region of a stage's commands: AWS_REGION, else the one serverless.yml deploys to. */
-export const stageRegion = (region = process.env.AWS_REGION) => region || 'us-east-1';
+import { stackName } from './stageData.ts';
 
 export const stackUrl = async (stage: string, region: string): Promise<string> => {
   const name = stackName(stage);

@@ -20,11 +20,20 @@ import { declaredWebhookResources, yamlOf } from '../local/paths.ts';
 const serverlessYml = () =>
   yamlOf('serverless.yml') as {
     service: string;
+    provider: { region: string };
     params: { default: { tableName: string; webhooksTableName: string } };
   };
 
 /** The stage's stack, as osls names it. */
 export const stackName = (stage: string) => `${serverlessYml().service}-${stage}`;
+
+/** The region of a stage's commands: --region, else AWS_REGION, else serverless.yml's default. */
+export const stageRegion = (region = process.env.AWS_REGION): string => {
+  if (region) return region;
+  const fallback = /'([a-z0-9-]+)'\}$/.exec(serverlessYml().provider.region)?.[1];
+  if (!fallback) throw new Error("serverless.yml's provider.region ends in no default region");
+  return fallback;
+};
 
 /** The stage's table names: serverless.yml's params, resolved for the stage. */
 export const tableNames = (stage: string): string[] => {

@@ -129,17 +129,19 @@ const resolve = (value: Value, names: Names): Value => {
 
 // --- infra/deploy-role.yml for a stage ---
 
-const cfnTags = ['Ref', 'Sub', 'GetAtt', 'If', 'Equals'].flatMap((name) => {
-  const key = name === 'Ref' ? 'Ref' : `Fn::${name}`;
-  return [
-    { tag: `!${name}`, resolve: (value: string) => ({ [key]: value }) },
-    {
-      tag: `!${name}`,
-      collection: 'seq' as const,
-      resolve: (seq: YAMLSeq) => ({ [key]: seq.toJSON() }),
-    },
-  ];
-});
+const cfnTags = ['Ref', 'Sub', 'GetAtt', 'If', 'Equals', 'Not', 'And', 'Condition'].flatMap(
+  (name) => {
+    const key = name === 'Ref' ? 'Ref' : `Fn::${name}`;
+    return [
+      { tag: `!${name}`, resolve: (value: string) => ({ [key]: value }) },
+      {
+        tag: `!${name}`,
+        collection: 'seq' as const,
+        resolve: (seq: YAMLSeq) => ({ [key]: seq.toJSON() }),
+      },
+    ];
+  },
+);
 const roleTemplate = parse(readFileSync(join(repoRoot, 'infra', 'deploy-role.yml'), 'utf8'), {
   customTags: cfnTags,
 }) as Template;
@@ -151,7 +153,7 @@ const pseudo = {
 };
 
 /** The deploy role's policy, trust and boundary as the template makes them for `stage`. */
-const deployRole = (stage: Stage) => {
+const deployRole = (stage: Stage, fromGitHub = true) => {
   const { Boundary, DeployRole } = roleTemplate.Resources;
   if (!Boundary || !DeployRole)
     throw new Error('infra/deploy-role.yml lost Boundary or DeployRole');
@@ -166,7 +168,7 @@ const deployRole = (stage: Stage) => {
   const names = {
     refs: { ...refs, Boundary: `arn:aws:iam::${ACCOUNT}:policy/${boundaryName}` },
     atts: {},
-    conditions: { CreateGitHubOidcProvider: true },
+    conditions: { FromGitHub: fromGitHub, CreateGitHubOidcProvider: fromGitHub },
   };
   const role = resolve(DeployRole.Properties, names) as {
     AssumeRolePolicyDocument: Policy;
@@ -737,6 +739,16 @@ describe.each(STAGES)('the %s deploy role', (stage) => {
           },
         },
       }),
+    ]);
+  });
+
+  it("without a repository, is assumed by the account's people, as their IAM policies allow", () => {
+    expect(deployRole(stage, false).trust.Statement).toEqual([
+      {
+        Effect: 'Allow',
+        Principal: { AWS: `arn:aws:iam::${ACCOUNT}:root` },
+        Action: 'sts:AssumeRole',
+      },
     ]);
   });
 

@@ -9,10 +9,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
 import { plantAddedEvent } from '#lib/operatorWebhook/plantAdded.ts';
 import { ROUTE_NAMES } from '#lib/routes/routeList.ts';
-import { repoRoot } from '../../infra/local/paths.ts';
+import { declaredFunctions, repoRoot } from '../../infra/local/paths.ts';
 import { type LocalService, startLocalService } from '../support/localService.ts';
 
 const run = promisify(execFile);
@@ -84,12 +83,7 @@ describe('sls invoke local --stage local, with npm start running', () => {
 
   it('has a sample event for every function of serverless.yml', () => {
     // the routes' functions (generated from the route list), then those written out
-    const { functions } = parse(readFileSync(join(repoRoot, 'serverless.yml'), 'utf8'), {
-      logLevel: 'error',
-    }) as { functions: unknown[] };
-    const written = functions.flatMap((entry) =>
-      typeof entry === 'object' && entry ? Object.keys(entry) : [],
-    );
+    const written = Object.keys(declaredFunctions());
     expect(readdirSync(eventsDir).sort()).toEqual(
       [...ROUTE_NAMES, ...written].map((name) => `${name}.json`).sort(),
     );

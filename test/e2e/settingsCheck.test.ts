@@ -28,7 +28,14 @@ beforeAll(async () => {
     });
     request.on('end', () => {
       const input = JSON.parse(body) as { ParameterFilters: { Values: string[] }[] };
-      asked.push({ target: request.headers['x-amz-target'], input });
+      asked.push({
+        target: request.headers['x-amz-target'],
+        // the region the request is signed for: SigV4's credential scope
+        region: /Credential=[^/]+\/\d+\/([^/]+)\/ssm\//.exec(
+          request.headers.authorization ?? '',
+        )?.[1],
+        input,
+      });
       const name = input.ParameterFilters[0]?.Values[0] ?? '';
       response.setHeader('content-type', 'application/x-amz-json-1.1');
       response.end(
@@ -97,27 +104,39 @@ describe('the deploy, before anything is created', () => {
     expect(said).not.toMatch(/Packaging/);
   });
 
-  it("stops when the secret's parameter is not in the stack's region, naming both", async () => {
-    held = ['/plant-store/check/webhook-secret'];
-    const said = await deploy(
-      {
-        AUTH_ISSUER: 'https://issuer.example.com/',
-        AUTH_AUDIENCE: 'plant-store',
-        WEBHOOK_URL: 'https://hooks.example.com/plants',
-        WEBHOOK_SECRET_PARAMETER: '/plant-store/other/webhook-secret',
-        AWS_REGION: 'eu-west-1',
-      },
-      [],
-    );
+  it("stops on a secret's parameter outside the stage's own, which its functions could not read", async () => {
+    const said = await deploy({
+      AUTH_ISSUER: 'https://issuer.example.com/',
+      AUTH_AUDIENCE: 'plant-store',
+      WEBHOOK_URL: 'https://hooks.example.com/plants',
+      WEBHOOK_SECRET_PARAMETER: '/plant-store/prod/webhook-secret',
+    });
     expect(said).toContain(
-      "The SSM parameter /plant-store/other/webhook-secret is not in eu-west-1, the stack's region: create it there (aws ssm put-parameter --region eu-west-1 ...)",
+      'webhookSecretParameter /plant-store/prod/webhook-secret is not under /plant-store/check/: name it there',
+    );
+    expect(said).not.toMatch(/Packaging/);
+  });
+
+  it("stops when the secret's parameter is not in the stack's region, naming both", async () => {
+    // held in another region: the stub answers for the region asked, which holds none
+    held = [];
+    const said = await deploy({
+      AUTH_ISSUER: 'https://issuer.example.com/',
+      AUTH_AUDIENCE: 'plant-store',
+      WEBHOOK_URL: 'https://hooks.example.com/plants',
+      WEBHOOK_SECRET_PARAMETER: '/plant-store/check/webhook-secret',
+      AWS_REGION: 'eu-west-1',
+    });
+    expect(said).toContain(
+      "The SSM parameter /plant-store/check/webhook-secret is not in eu-west-1, the stack's region: create it there (aws ssm put-parameter --region eu-west-1 ...)",
     );
     expect(said).not.toMatch(/Packaging/);
     expect(asked.at(-1)).toEqual({
       target: 'AmazonSSM.DescribeParameters',
+      region: 'eu-west-1',
       input: {
         ParameterFilters: [
-          { Key: 'Name', Option: 'Equals', Values: ['/plant-store/other/webhook-secret'] },
+          { Key: 'Name', Option: 'Equals', Values: ['/plant-store/check/webhook-secret'] },
         ],
       },
     });
