@@ -1,10 +1,14 @@
-// One JSON line per request or attempt, one stdout write: the log line (Powertools Logger's keys) and
-// its Embedded Metric Format count (`_aws`) at once. Powertools writes the two apart, which measured
+// One JSON line per request or attempt, one stdout write: the log line (Powertools Logger's keys),
+// the outcome it counts as a field, and, for the few outcomes published as CloudWatch metrics, its
+// Embedded Metric Format count (`_aws`) at once. Powertools writes the two apart, which measured
 // costlier than the rest of a webhook delivery's own work (docs/performance.md).
 import type { Context } from 'aws-lambda';
 import type { TelemetrySettings } from '#lib/config/telemetry.ts';
 
-/** Every metric, each counted once per request or attempt (docs/operations.md, Metrics, lists them). */
+/**
+ * Every outcome, each counted once per request or attempt as a field of its line (`"PlantsCreated":
+ * 1`), which CloudWatch Logs Insights sums (docs/operations.md, Metrics, lists them).
+ */
 export const METRIC_NAMES = [
   // a request's outcome: one of these per request
   'PlantsCreated',
@@ -62,6 +66,20 @@ export const METRIC_NAMES = [
 ] as const;
 
 export type MetricName = (typeof METRIC_NAMES)[number];
+
+/**
+ * The outcomes also published as CloudWatch custom metrics, each $0.30 a month while sent: only
+ * those an operator acts on and AWS publishes nothing for (a fault of ours; a caller's delivery given
+ * up). Requests, 4xx and 5xx, latency, errors, queues and streams are AWS's own metrics, free.
+ */
+export const PUBLISHED_METRICS = [
+  'InternalErrors',
+  'EndpointEventsExhausted',
+] as const satisfies readonly MetricName[];
+
+/** Every custom metric a stage can have: the published outcomes, and the cold starts. */
+export const CUSTOM_METRICS = [...PUBLISHED_METRICS, 'ColdStart'] as const;
+const published = new Set<string>(PUBLISHED_METRICS);
 
 /** The Lambda invocation a line belongs to. */
 export type Invocation = Pick<Context, 'functionName' | 'awsRequestId'>;
@@ -132,32 +150,33 @@ export const createTelemetry = (
       const countsColdStart = coldStart && !coldStartCounted;
       if (coldStart) coldStartCounted = true;
       const now = Date.now();
+      const directives = [
+        ...(published.has(metric) ? [counted(metric, ['service'])] : []),
+        ...(countsColdStart ? [counted('ColdStart', ['service'])] : []),
+      ];
       const metrics = {
-        _aws: {
-          Timestamp: now,
-          CloudWatchMetrics: [
-            counted(metric, ['service']),
-            ...(countsColdStart ? [counted('ColdStart', ['service', 'function_name'])] : []),
-          ],
-        },
+        ...(directives.length > 0
+          ? { _aws: { Timestamp: now, CloudWatchMetrics: directives } }
+          : {}),
         [metric]: 1,
         ...(countsColdStart ? { ColdStart: 1 } : {}),
       };
-      // below the log level, the count alone
-      const document =
-        SEVERITY[level] < threshold
-          ? { service: serviceName, function_name: functionName, ...metrics }
-          : {
-              level,
-              message,
-              timestamp: new Date(now).toISOString(),
-              service: serviceName,
-              cold_start: coldStart,
-              function_name: functionName,
-              function_request_id: awsRequestId,
-              ...fields,
-              ...metrics,
-            };
+      const below = SEVERITY[level] < threshold;
+      // below the log level, a published count alone; an outcome counted only in the logs, nothing
+      if (below && directives.length === 0) return;
+      const document = below
+        ? { service: serviceName, function_name: functionName, ...metrics }
+        : {
+            level,
+            message,
+            timestamp: new Date(now).toISOString(),
+            service: serviceName,
+            cold_start: coldStart,
+            function_name: functionName,
+            function_request_id: awsRequestId,
+            ...fields,
+            ...metrics,
+          };
       write(`${JSON.stringify(document)}\n`);
     },
   };

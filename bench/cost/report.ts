@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROUTE_NAMES, ROUTES } from '#lib/routes/routeList.ts';
-import { METRIC_NAMES } from '#lib/telemetry.ts';
+import { CUSTOM_METRICS } from '#lib/telemetry.ts';
 import { declaredFunctions, repoRoot, yamlOf } from '../../infra/local/paths.ts';
 import { type FunctionName, functions, type Kind, PEERS_KIND } from '../functions.ts';
 import type { FunctionFigures, Usage } from '../stats.ts';
@@ -221,9 +221,8 @@ const pageSection = (rows: ReturnType<typeof rowsOf>, lines: string[]) => {
   const row = (name: string) => rows.find((r) => r.name === name);
   const create = row('createPlant');
   const toTen = row('plantAddedTo10Endpoints');
-  // each metric counted by service, and the cold starts by service and function, every function
-  const { own } = serverlessYml();
-  const metrics = METRIC_NAMES.length + ROUTE_NAMES.length + Object.keys(own).length;
+  // the published outcomes and the cold starts, each by service (lib/telemetry.ts)
+  const metrics = CUSTOM_METRICS.length;
   return [
     ...(create && toTen
       ? [
@@ -238,7 +237,7 @@ const pageSection = (rows: ReturnType<typeof rowsOf>, lines: string[]) => {
     '',
     ...lines,
     '',
-    `Fixed, whatever the traffic: the EMF custom metrics, at most ${metrics} (${METRIC_NAMES.length} counts by service, a cold-start count per function) at $${PRICES.customMetricMonth.usd.toFixed(2)} a month each: $${(metrics * PRICES.customMetricMonth.usd).toFixed(2)} a month, less for a metric sent only some hours. Not counted: storage (DynamoDB, logs kept), the queues' idle polling (Lambda's empty receives: \`SQS_POLLING\` in bench/cost/prices.ts), the operator's secret read from SSM at most every 5 minutes a container (a KMS decrypt under aws/ssm: cents a month), the stream reads of \`keepFailedStreamRecords\` itself (only for a batch given up), the free tiers. No KMS per request: the queues are encrypted with SQS's own keys. ${STREAM_READS_FREE.what}`,
+    `Fixed, whatever the traffic: the EMF custom metrics, at most ${metrics} (${CUSTOM_METRICS.join(', ')}, each by service; every other outcome is a field of its log line) at $${PRICES.customMetricMonth.usd.toFixed(2)} a month each: $${(metrics * PRICES.customMetricMonth.usd).toFixed(2)} a month, less for a metric sent only some hours. Not counted: storage (DynamoDB, logs kept), the queues' idle polling (Lambda's empty receives: \`SQS_POLLING\` in bench/cost/prices.ts), the operator's secret read from SSM at most every 5 minutes a container (a KMS decrypt under aws/ssm: cents a month), the stream reads of \`keepFailedStreamRecords\` itself (only for a batch given up), the free tiers. No KMS per request: the queues are encrypted with SQS's own keys. ${STREAM_READS_FREE.what}`,
     '',
     '| price (us-east-1, on-demand) | US$ | source, read |',
     '|---|---:|---|',

@@ -95,10 +95,10 @@ describe('the bench peers answer POST /plants as ours does', () => {
         .map((line) => JSON.parse(line) as Record<string, unknown>),
     };
   };
-  /** What a line says: its keys, and the metrics its EMF block counts (but a first ColdStart). */
+  /** What a line says: its keys, and the metrics its EMF block publishes (but a first ColdStart). */
   const shapeOf = (line: Record<string, unknown> | undefined) => ({
     keys: Object.keys(line ?? {})
-      .filter((key) => key !== 'ColdStart')
+      .filter((key) => key !== 'ColdStart' && key !== '_aws')
       .sort(),
     metrics: (
       (line?._aws as { CloudWatchMetrics?: { Metrics: { Name: string }[] }[] } | undefined)

@@ -1,7 +1,9 @@
 // Telemetry for handlers under test: quiet by default, or recorded so a test can read the lines
 // (each a log line and its EMF metric document) that the handler writes.
 import { SERVICE_NAME } from '#lib/config/telemetry.ts';
-import { createTelemetry, type Telemetry } from '#lib/telemetry.ts';
+import { createTelemetry, METRIC_NAMES, type Telemetry } from '#lib/telemetry.ts';
+
+const counts = new Set<string>([...METRIC_NAMES, 'ColdStart']);
 
 const settings = {
   serviceName: SERVICE_NAME,
@@ -19,8 +21,10 @@ export const quietTelemetry = (): Telemetry => createTelemetry(settings, () => {
 export interface RecordedTelemetry extends Telemetry {
   /** Every JSON document written since the last `clear`. */
   documents: () => Record<string, unknown>[];
-  /** The names of the EMF metrics written, in order. */
+  /** The outcomes the lines count (each a field of its line, ColdStart too), in order. */
   metricNames: () => string[];
+  /** The names of the CloudWatch metrics published (EMF), in order. */
+  publishedMetricNames: () => string[];
   /** The raw text written, for searching. */
   text: () => string;
   clear: () => void;
@@ -41,6 +45,8 @@ export const recordTelemetry = (): RecordedTelemetry => {
     }),
     documents,
     metricNames: () =>
+      documents().flatMap((doc) => Object.keys(doc).filter((key) => counts.has(key))),
+    publishedMetricNames: () =>
       documents()
         .flatMap(
           (doc) =>

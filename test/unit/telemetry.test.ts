@@ -5,7 +5,7 @@ import type { VerifyToken } from '#lib/auth/tokenVerifier.ts';
 import type { TelemetrySettings } from '#lib/config/telemetry.ts';
 import { TIMEOUT_MARGIN_MS } from '#lib/http/pipeline.ts';
 import { createPlantHandler } from '#lib/routes/createPlant.ts';
-import { createTelemetry, type LineFields, METRIC_NAMES } from '#lib/telemetry.ts';
+import { CUSTOM_METRICS, createTelemetry, type LineFields, METRIC_NAMES } from '#lib/telemetry.ts';
 import { httpApiEvent, invokeHandler, lambdaContext } from '../support/events.ts';
 import { FakePlantStore } from '../support/fakePlantStore.ts';
 import { type RecordedTelemetry, recordTelemetry } from '../support/telemetry.ts';
@@ -157,12 +157,19 @@ describe('request telemetry', () => {
     // one line per request: the log line is the metric document
     expect(documents).toHaveLength(2);
     const namespaces = documents.flatMap((doc) =>
-      (doc._aws as { CloudWatchMetrics: { Namespace: string }[] }).CloudWatchMetrics.map(
-        (d) => d.Namespace,
-      ),
+      (
+        (doc._aws as { CloudWatchMetrics: { Namespace: string }[] } | undefined)
+          ?.CloudWatchMetrics ?? []
+      ).map((d) => d.Namespace),
     );
-    expect(new Set(namespaces)).toEqual(new Set(['PlantStoreTest']));
+    expect(namespaces).toEqual(['PlantStoreTest']);
     expect(metricNames()).toEqual(['PlantsCreated', 'ColdStart', 'PlantsCreated']);
+    // a created plant is counted in its line only; the cold start is published too, by service
+    expect(telemetry.publishedMetricNames()).toEqual(['ColdStart']);
+    expect(documents[0]?._aws).toMatchObject({
+      CloudWatchMetrics: [{ Dimensions: [['service']], Metrics: [{ Name: 'ColdStart' }] }],
+    });
+    expect(documents[1]).not.toHaveProperty('_aws');
     expect(documents.map((line) => [line.cold_start, line.PlantsCreated, line.ColdStart])).toEqual([
       [true, 1, 1],
       [false, 1, undefined],
@@ -212,7 +219,7 @@ describe('request telemetry', () => {
     expectTypeOf<{ PlantsCreated: number }>().not.toExtend<LineFields>();
   });
 
-  it('still counts an outcome below the log level, as the metric alone', async () => {
+  it('still publishes an outcome below the log level, as the metric alone; one only in the logs is not written', async () => {
     const { telemetry: quietLogs, lines } = writingTo({ logLevel: 'WARN', coldStarts: false });
     const invocation = { functionName: 'f', awsRequestId: 'r' };
     quietLogs.record(invocation, {
@@ -222,17 +229,25 @@ describe('request telemetry', () => {
       fields: { plantId: 7 },
     });
     quietLogs.record(invocation, {
+      level: 'INFO',
+      message: 'request failed',
+      metric: 'InternalErrors',
+    });
+    quietLogs.record(invocation, {
       level: 'WARN',
       message: 'request failed',
       metric: 'StoreUnavailable',
     });
 
-    const [counted, logged] = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    const [counted, logged, ...more] = lines.map(
+      (line) => JSON.parse(line) as Record<string, unknown>,
+    );
+    expect(more).toEqual([]);
     expect(counted).toEqual({
       service: 'plant-store',
       function_name: 'f',
       _aws: expect.any(Object),
-      PlantsRead: 1,
+      InternalErrors: 1,
     });
     expect(logged).toMatchObject({ level: 'WARN', message: 'request failed', StoreUnavailable: 1 });
     expect(
@@ -286,5 +301,19 @@ describe('the metrics', () => {
       'utf8',
     );
     for (const name of METRIC_NAMES) expect(operations, name).toContain(`\`${name}\``);
+  });
+
+  it('publish as custom metrics only those docs/operations.md lists as published, and says how many', () => {
+    const operations = readFileSync(
+      join(import.meta.dirname, '..', '..', 'docs', 'operations.md'),
+      'utf8',
+    );
+    const section = operations.slice(
+      operations.indexOf('### Published as CloudWatch metrics'),
+      operations.indexOf('###', operations.indexOf('### Published as CloudWatch metrics') + 4),
+    );
+    const listed = [...section.matchAll(/^\| `(\w+)` \|/gm)].map(([, name]) => name);
+    expect(listed.sort()).toEqual([...CUSTOM_METRICS].sort());
+    expect(operations).toContain(`${CUSTOM_METRICS.length} custom metrics`);
   });
 });

@@ -1,12 +1,12 @@
 // POST /plants, the floor plus by hand what ours writes per request: one JSON line with ours' keys
-// and fields that is also the CloudWatch EMF document counting the outcome (and ColdStart, on a
-// container's first line), to stdout, as ours writes it. The floor's create
+// and fields, its outcome counted as a field, and a CloudWatch EMF block for a published outcome
+// (and ColdStart, on a container's first line), to stdout, as ours writes it. The floor's create
 // does the job; this only watches it. Measures what Middy, Zod and Powertools cost over the same
 // observable job. Not shipped.
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { DEFAULT_METRICS_NAMESPACE, SERVICE_NAME } from '#lib/config/telemetry.ts';
 import { ROUTES, routeKey } from '#lib/routes/routeList.ts';
-import type { MetricName } from '#lib/telemetry.ts';
+import { type MetricName, PUBLISHED_METRICS } from '#lib/telemetry.ts';
 import { createPlant, type Seen } from '../createPlant.ts';
 
 const namespace = process.env.METRICS_NAMESPACE ?? DEFAULT_METRICS_NAMESPACE;
@@ -21,18 +21,24 @@ const outcomes: Record<number, { metric: MetricName; outcome?: string }> = {
   503: { metric: 'StoreUnavailable', outcome: 'unavailable' },
 };
 
-/** The EMF block counting `name` once, with these dimensions, and the counts themselves. */
-const counted = (names: [string, string[]][]) => ({
-  _aws: {
-    Timestamp: Date.now(),
-    CloudWatchMetrics: names.map(([name, dimensions]) => ({
+const published = new Set<string>([...PUBLISHED_METRICS, 'ColdStart']);
+
+/** The counts, and the EMF block publishing those of them that are published, by service. */
+const counted = (names: string[]) => {
+  const directives = names
+    .filter((name) => published.has(name))
+    .map((name) => ({
       Namespace: namespace,
-      Dimensions: [dimensions],
+      Dimensions: [['service']],
       Metrics: [{ Name: name, Unit: 'Count' }],
-    })),
-  },
-  ...Object.fromEntries(names.map(([name]) => [name, 1])),
-});
+    }));
+  return {
+    ...(directives.length > 0
+      ? { _aws: { Timestamp: Date.now(), CloudWatchMetrics: directives } }
+      : {}),
+    ...Object.fromEntries(names.map((name) => [name, 1])),
+  };
+};
 
 let coldStart = true;
 
@@ -45,8 +51,7 @@ export const handler = async (event: APIGatewayProxyEventV2, context: Context) =
   const { statusCode } = response;
   const { metric, outcome } = outcomes[statusCode] ?? { metric: 'InternalErrors' };
   const refused = statusCode >= 400 && statusCode < 500;
-  const counts: [string, string[]][] = [[metric, ['service']]];
-  if (wasColdStart) counts.push(['ColdStart', ['service', 'function_name']]);
+  const counts: string[] = wasColdStart ? [metric, 'ColdStart'] : [metric];
   const line = {
     level: statusCode === 500 ? 'ERROR' : statusCode >= 500 ? 'WARN' : 'INFO',
     message: statusCode < 400 ? 'request' : refused ? 'request refused' : 'request failed',
