@@ -1,16 +1,10 @@
-// Each stage's deploy role (infra/deploy-role.yml) can deploy and remove that stage and touch no
-// other, and the boundary it must put on every role still lets each function do its work: the
-// template packaged for two stages, each resource's CloudFormation handler permissions and each
-// script's calls matched against the role's policy for that stage.
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse, type YAMLSeq } from 'yaml';
 import { repoRoot } from '../../infra/local/paths.ts';
+import { operatorWebhook, packageStage as packageTemplate } from '../support/packagedTemplate.ts';
 
-const run = promisify(execFile);
 const STAGES = ['dev', 'prod'] as const;
 type Stage = (typeof STAGES)[number];
 const ACCOUNT = '123456789012';
@@ -186,24 +180,9 @@ const deployRole = (stage: Stage, fromGitHub = true) => {
 
 // --- the packaged template of a stage: its resources' physical names, as a deploy would make them ---
 
-const packageStage = async (stage: Stage): Promise<Template> => {
-  // as test/e2e/deployment.test.ts packages: no AWS credentials, the placeholders of infra/package.ts;
-  // prod with the operator's webhook, dev without
-  await run(process.execPath, [join(repoRoot, 'infra', 'package.ts'), '--stage', stage], {
-    cwd: repoRoot,
-    env: {
-      ...process.env,
-      CORS_ALLOWED_ORIGINS: '',
-      AWS_ACCESS_KEY_ID: '',
-      AWS_SECRET_ACCESS_KEY: '',
-      AWS_PROFILE: 'none',
-      WEBHOOK_URL: stage === 'prod' ? 'https://hooks.example.com/plants' : '',
-      WEBHOOK_SECRET_PARAMETER: stage === 'prod' ? '/plant-store/prod/webhook-secret' : '',
-    },
-  });
-  const file = join(repoRoot, '.serverless', 'cloudformation-template-update-stack.json');
-  return JSON.parse(readFileSync(file, 'utf8'));
-};
+// prod with the operator's webhook, dev without
+const packageStage = (stage: Stage) =>
+  packageTemplate<Template>(stage, stage === 'prod' ? operatorWebhook(stage) : {});
 
 const arn = (service: string, resource: string, region = REGION, account = ACCOUNT) =>
   `arn:aws:${service}:${region}:${account}:${resource}`;

@@ -1,12 +1,5 @@
-// The deployment keeps data, can be watched and grants each function exactly what it uses, for
-// every stage: `npm run package` for two stages (and once with CORS on), and the properties
-// asserted on each CloudFormation template.
-import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { MAX_ATTEMPT_TIMEOUT_MS } from '#lib/config/webhook.ts';
 import { callerPartition, deliveriesPartition } from '#lib/endpoints/keys.ts';
 import { CREATOR_TAG } from '#lib/plants/creatorTag.ts';
@@ -18,7 +11,8 @@ import {
   type RouteEntry,
   routeKey,
 } from '#lib/routes/routeList.ts';
-import { declaredFunctions, repoRoot, yamlOf } from '../../infra/local/paths.ts';
+import { declaredFunctions, yamlOf } from '../../infra/local/paths.ts';
+import { operatorWebhook, packageStage as packageTemplate } from '../support/packagedTemplate.ts';
 
 /** The memory serverless.yml gives a function: its own, a route's (custom.memorySize), the provider's. */
 const memoryOf = (name: string): number => {
@@ -29,8 +23,6 @@ const memoryOf = (name: string): number => {
   const own = declaredFunctions() as Record<string, { memorySize?: number }>;
   return own[name]?.memorySize ?? custom.memorySize[name] ?? provider.memorySize;
 };
-
-const run = promisify(execFile);
 
 interface Resource {
   Type: string;
@@ -43,44 +35,21 @@ interface Template {
   Conditions?: Record<string, unknown>;
 }
 
+// some tests package a stage of their own: about 20 s alone, more on a loaded machine
+vi.setConfig({ testTimeout: 120_000 });
+
 const templates = new Map<string, Template>();
 
-const packageStage = async (
-  stage: string,
-  env: NodeJS.ProcessEnv = {},
-  args: string[] = [],
-): Promise<Template> => {
-  await run(process.execPath, [join(repoRoot, 'infra', 'package.ts'), '--stage', stage, ...args], {
-    cwd: repoRoot,
-    // no AWS credentials: packaging must not need them
-    env: {
-      ...process.env,
-      CORS_ALLOWED_ORIGINS: '',
-      AWS_ACCESS_KEY_ID: '',
-      AWS_SECRET_ACCESS_KEY: '',
-      AWS_PROFILE: 'none',
-      // the operator's webhook only where a stage is given one
-      WEBHOOK_URL: '',
-      WEBHOOK_SECRET_PARAMETER: '',
-      ...env,
-    },
-  });
-  const file = join(repoRoot, '.serverless', 'cloudformation-template-update-stack.json');
-  return JSON.parse(readFileSync(file, 'utf8'));
-};
+const packageStage = (stage: string, env: NodeJS.ProcessEnv = {}, args: string[] = []) =>
+  packageTemplate<Template>(stage, env, args);
 
-/** The operator's webhook's settings, as a deploy gives them: the prod stage has one, dev none. */
-const OPERATOR_WEBHOOK = {
-  WEBHOOK_URL: 'https://hooks.example.com/plants',
-  WEBHOOK_SECRET_PARAMETER: '/plant-store/webhook-secret',
-};
 /** The operator's webhook's functions, in a stage deployed with a receiver only. */
 const OPERATOR_FUNCTIONS = ['DeliverPlantAdded', 'RetryPlantAdded'];
 const hasOperator = (stage: string) => stage !== 'dev';
 
 beforeAll(async () => {
   templates.set('dev', await packageStage('dev'));
-  templates.set('prod', await packageStage('prod', OPERATOR_WEBHOOK));
+  templates.set('prod', await packageStage('prod', operatorWebhook('prod')));
   templates.set(
     'cors',
     await packageStage('dev', {
@@ -141,7 +110,7 @@ const FUNCTION_GRANTS: Record<string, readonly { action: string; on: string }[]>
     { action: 'sqs:ChangeMessageVisibility', on: 'WebhookRetryQueue' },
     { action: 'sqs:SendMessage', on: 'WebhookRetryQueue' },
     { action: 'sqs:SendMessage', on: 'WebhookDeadLetterQueue' },
-    { action: 'ssm:GetParameter', on: 'parameter /plant-store/webhook-secret' },
+    { action: 'ssm:GetParameter', on: 'parameter /plant-store/prod/webhook-secret' },
   ],
   UnmatchedRoute: [],
   // the stream, the owner's endpoints, one delivery per endpoint, the batches given up
@@ -174,7 +143,7 @@ const FUNCTION_GRANTS: Record<string, readonly { action: string; on: string }[]>
     { action: 'sqs:SendMessage', on: 'WebhookDeadLetterQueue' },
     { action: 'sqs:SendMessage', on: 'StreamDeadLetterQueue' },
     { action: 'sqs:SendMessage', on: 'WebhookStreamFailureQueue' },
-    { action: 'ssm:GetParameter', on: 'parameter /plant-store/webhook-secret' },
+    { action: 'ssm:GetParameter', on: 'parameter /plant-store/prod/webhook-secret' },
   ],
   // the batches given up, each record read back from the stream and set aside whole
   KeepFailedStreamRecords: [
@@ -540,7 +509,7 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
         Environment: {
           Variables: {
             WEBHOOK_SECRET: '',
-            WEBHOOK_SECRET_PARAMETER: '/plant-store/webhook-secret',
+            WEBHOOK_SECRET_PARAMETER: '/plant-store/prod/webhook-secret',
             WEBHOOK_DEAD_LETTER_QUEUE_URL: { Ref: 'WebhookDeadLetterQueue' },
             WEBHOOK_RETRY_QUEUE_URL: { Ref: 'WebhookRetryQueue' },
             WEBHOOK_RETRY_SCHEDULE: '',
@@ -796,7 +765,7 @@ describe("the operator's webhook", () => {
 
   it('tells where its secret is, for the removal of the stage', () => {
     expect((templates.get('prod') as { Outputs?: Record<string, unknown> }).Outputs).toMatchObject({
-      WebhookSecretParameter: { Value: OPERATOR_WEBHOOK.WEBHOOK_SECRET_PARAMETER },
+      WebhookSecretParameter: { Value: operatorWebhook('prod').WEBHOOK_SECRET_PARAMETER },
     });
   });
 
@@ -887,7 +856,7 @@ describe('the alarms, with an alarmTopicArn', () => {
   it('notify that topic when they fire and when they are over', async () => {
     const topic = 'arn:aws:sns:us-east-1:123456789012:plant-store-alarms';
     const alarms = alarmActions(
-      await packageStage('dev', OPERATOR_WEBHOOK, [`--param=alarmTopicArn=${topic}`]),
+      await packageStage('dev', operatorWebhook('dev'), [`--param=alarmTopicArn=${topic}`]),
     );
     expect(alarms).toHaveLength(10);
     for (const [id, onAlarm, onOk] of alarms)
@@ -906,7 +875,7 @@ describe('a bad WEBHOOK_RETRY_SCHEDULE', () => {
 
   it('passes a good one to every function that retries deliveries', async () => {
     const template = await packageStage('dev', {
-      ...OPERATOR_WEBHOOK,
+      ...operatorWebhook('dev'),
       WEBHOOK_RETRY_SCHEDULE: '2s,4s',
     });
     for (const name of ['DeliverPlantAdded', 'RetryPlantAdded', 'DeliverToEndpoint']) {

@@ -2,53 +2,33 @@
 // webhook secret is not in the stack's region: `sls deploy` run as a deployer would, SSM's answer
 // given by a local server at the SDK's endpoint (no AWS call leaves this machine).
 import { execFile } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { SSMClient } from '@aws-sdk/client-ssm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../infra/local/paths.ts';
 import { secretParameterProblem } from '../../infra/stage/settings.ts';
+import { type SsmRequest, startSsmStub } from '../support/ssmStub.ts';
 
 const run = promisify(execFile);
 const serverless = join(repoRoot, 'node_modules', 'osls', 'bin', 'serverless.js');
 
 /** SSM's DescribeParameters, as AWS answers it: the parameters `held` of those asked for. */
 let held: string[] = [];
-const asked: unknown[] = [];
-let ssm: Server;
+const asked: SsmRequest[] = [];
+let ssm: Awaited<ReturnType<typeof startSsmStub>>;
 let ssmEndpoint = '';
 
 beforeAll(async () => {
-  ssm = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk) => {
-      body += chunk;
-    });
-    request.on('end', () => {
-      const input = JSON.parse(body) as { ParameterFilters: { Values: string[] }[] };
-      asked.push({
-        target: request.headers['x-amz-target'],
-        // the region the request is signed for: SigV4's credential scope
-        region: /Credential=[^/]+\/\d+\/([^/]+)\/ssm\//.exec(
-          request.headers.authorization ?? '',
-        )?.[1],
-        input,
-      });
-      const name = input.ParameterFilters[0]?.Values[0] ?? '';
-      response.setHeader('content-type', 'application/x-amz-json-1.1');
-      response.end(
-        JSON.stringify({
-          Parameters: held.includes(name) ? [{ Name: name, Type: 'SecureString' }] : [],
-        }),
-      );
-    });
+  ssm = await startSsmStub((request) => {
+    asked.push(request);
+    const [filter] = request.input.ParameterFilters as { Values: string[] }[];
+    const name = filter?.Values[0] ?? '';
+    return { Parameters: held.includes(name) ? [{ Name: name, Type: 'SecureString' }] : [] };
   });
-  await new Promise<void>((resolve) => ssm.listen(0, '127.0.0.1', resolve));
-  ssmEndpoint = `http://127.0.0.1:${(ssm.address() as AddressInfo).port}`;
+  ssmEndpoint = ssm.endpoint;
 });
-afterAll(() => new Promise((resolve) => ssm.close(resolve)));
+afterAll(() => ssm.close());
 
 /** `npx sls deploy` with these settings, and what it printed when it stopped. */
 const deploy = async (env: NodeJS.ProcessEnv, args: string[] = []) =>

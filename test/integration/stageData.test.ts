@@ -4,8 +4,6 @@
 // server. And the command refusing to delete data without the stage's name confirmed.
 import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -22,23 +20,14 @@ import {
   findStageData,
   tableNames,
 } from '../../infra/stage/stageData.ts';
+import { startSsmStub } from '../support/ssmStub.ts';
 
 const stage = `rm${Date.now().toString(36)}`;
 const otherStage = `${stage}-2`;
 const dynamodb = localDynamoClient(inject('dynamodbEndpoint'));
 let sqs: LocalSqs;
 const deleted: string[] = [];
-const ssmServer = createServer((request, response) => {
-  let body = '';
-  request.on('data', (chunk) => {
-    body += chunk;
-  });
-  request.on('end', () => {
-    deleted.push(`${request.headers['x-amz-target']} ${JSON.parse(body).Name}`);
-    response.setHeader('content-type', 'application/x-amz-json-1.1');
-    response.end('{}');
-  });
-});
+let ssmServer: Awaited<ReturnType<typeof startSsmStub>>;
 let ssm: SSMClient;
 
 const createTable = (name: string) =>
@@ -70,17 +59,20 @@ beforeAll(async () => {
       MessageBody: '{"a":"dead letter"}',
     }),
   );
-  await new Promise<void>((resolve) => ssmServer.listen(0, '127.0.0.1', resolve));
+  ssmServer = await startSsmStub(({ target, input }) => {
+    deleted.push(`${target} ${input.Name}`);
+    return {};
+  });
   ssm = new SSMClient({
     region: 'us-east-1',
-    endpoint: `http://127.0.0.1:${(ssmServer.address() as AddressInfo).port}`,
+    endpoint: ssmServer.endpoint,
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });
 });
 
 afterAll(async () => {
   await sqs.stop();
-  ssmServer.close();
+  await ssmServer.close();
   const others = tableNames(otherStage).map((name) => ({ name, items: 0 }));
   await deleteStageData(
     { tables: others, queues: [] },

@@ -1,12 +1,11 @@
 // The signing secret as deployed: an SSM Parameter Store SecureString, read through Powertools'
 // parameters with the real SSM client, here from a local stand-in of SSM's JSON protocol. Its keys
 // are made once per value read, and again when a rotation changes the value.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { deliveryTarget, SECRET_MAX_AGE_SECONDS } from '#lib/operatorWebhook/dependencies.ts';
 import { signatureHeader } from '#lib/webhooks/signature.ts';
+import { startSsmStub } from '../support/ssmStub.ts';
 
 const PARAMETER = '/plant-store/test/webhook-secret';
 const FIRST = `whsec_${Buffer.alloc(32, 1).toString('base64')}`;
@@ -14,24 +13,14 @@ const ROTATED = `whsec_${Buffer.alloc(32, 2).toString('base64')}`;
 
 let value = FIRST;
 const reads: string[] = [];
-let ssm: Server;
+let ssm: Awaited<ReturnType<typeof startSsmStub>>;
 
 beforeAll(async () => {
-  ssm = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk) => {
-      body += chunk;
-    });
-    request.on('end', () => {
-      const { Name } = JSON.parse(body) as { Name: string };
-      reads.push(String(request.headers['x-amz-target']));
-      response
-        .writeHead(200, { 'content-type': 'application/x-amz-json-1.1' })
-        .end(JSON.stringify({ Parameter: { Name, Type: 'SecureString', Value: value } }));
-    });
+  ssm = await startSsmStub(({ target, input }) => {
+    reads.push(target);
+    return { Parameter: { Name: input.Name, Type: 'SecureString', Value: value } };
   });
-  await new Promise<void>((resolve) => ssm.listen(0, '127.0.0.1', resolve));
-  vi.stubEnv('AWS_ENDPOINT_URL_SSM', `http://127.0.0.1:${(ssm.address() as AddressInfo).port}`);
+  vi.stubEnv('AWS_ENDPOINT_URL_SSM', ssm.endpoint);
   vi.stubEnv('AWS_REGION', 'us-east-1');
 });
 afterAll(() => {
