@@ -12,7 +12,8 @@
 // (bench/peers/: Powertools' event handler, Hono, Express) and its observed floor run in its cold
 // and warm CPU runs too, each as a ratio to the create's floor. `-- --only <name,...>`: those
 // functions alone, bench/results.json left as it was. The cost of a million of each route and event
-// (bench/cost/), checked against bench/cost-budget.json; `-- --cost`: the cost again from
+// (bench/cost/) and a month of each traffic profile (bench/cost/profiles/), checked against
+// bench/cost-budget.json; `-- --cost`: the cost again from
 // bench/results.json's figures, nothing measured (after a change of price, memory or logging);
 // `-- --write-budget`: this run's cost as the budget.
 import { parseArgs } from 'node:util';

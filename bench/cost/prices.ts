@@ -18,6 +18,8 @@ export interface Price extends Sourced {
 }
 
 const READ = '2026-11-26';
+// the monthly bill's prices and assumptions, read a day later
+const BILL_READ = '2026-11-27';
 const DYNAMO_ON_DEMAND_DOC =
   'https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/on-demand-capacity-mode.html';
 const SQS_QUOTAS_DOC =
@@ -129,6 +131,61 @@ export const PRICES = {
       'text); the EC2 on-demand data transfer table itself was not found in the stored copies, ' +
       'so ' +
       '$0.09 is also the best-known public figure from memory. Ignores the first 100 GB free.',
+  },
+  // what a stage pays a month whatever its requests (bench/cost/monthly.ts), read on BILL_READ
+  alarmMetricMonth: {
+    usd: 0.1,
+    per: 'CloudWatch alarm metric a month (standard resolution: a period of 60 s or more)',
+    source: 'https://aws.amazon.com/cloudwatch/pricing/',
+    read: BILL_READ,
+    note:
+      'The stored official page names the unit ("10 Alarm metrics (only applicable to Standard ' +
+      'resolution alarms that list metrics directly ...)", its free tier, not counted here) but ' +
+      'renders the rate client-side; $0.10 per alarm metric a month checked on ' +
+      'https://c3x.dev/resources/aws/aws_cloudwatch_metric_alarm . An alarm on a metric math ' +
+      'expression is billed per metric it reads (each MetricStat), the expression itself free: ' +
+      'the rule as the official page states it from memory, not found verbatim in the stored copies.',
+  },
+  dynamoStorageGbMonth: {
+    usd: 0.25,
+    per: 'GB-month of DynamoDB table storage (Standard table class), indexes included',
+    source: 'https://aws.amazon.com/dynamodb/pricing/',
+    read: BILL_READ,
+    note:
+      'Stored official page: "DynamoDB charges per GB of disk space that your table consumes. ' +
+      'The first 25 GB consumed per month is free, and prices start from $0.25 per GB-month ' +
+      'thereafter." The free 25 GB are not counted.',
+  },
+  dynamoPitrGbMonth: {
+    usd: 0.2,
+    per: "GB-month of DynamoDB point-in-time recovery (continuous backups), on the table's size",
+    source: 'https://aws.amazon.com/dynamodb/pricing/on-demand/',
+    read: BILL_READ,
+    note:
+      'Stored official page shows no rate; $0.20 per GB-month "charged based on table size" ' +
+      'checked on https://finops.com.py/services/dynamodb/backups . "the price is based on the ' +
+      'size of table and local secondary indexes" (global ones not): ' +
+      'https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Point-in-time-recovery.html',
+  },
+  logsStoredGbMonth: {
+    usd: 0.03,
+    per: 'GB-month of CloudWatch Logs kept (Standard log class, archival)',
+    source: 'https://aws.amazon.com/cloudwatch/pricing/',
+    read: BILL_READ,
+    note:
+      'Stored official page renders the rate client-side; "Storage: $0.03 per GB-month" (us-east-1, ' +
+      'June 2026) checked on https://c3x.dev/blog/cloudwatch-logs-cost-optimization . CloudWatch ' +
+      'keeps logs compressed (from memory): priced here on the bytes ingested, an upper bound.',
+  },
+  kmsKeyMonth: {
+    usd: 1,
+    per: 'KMS key of our own (customer managed) a month',
+    source: 'https://aws.amazon.com/kms/pricing/',
+    read: BILL_READ,
+    note:
+      'Stored official page: "Each AWS KMS key that you create in KMS costs $1/month"; "You are ' +
+      'not charged for ... Creation and storage of AWS managed or AWS owned KMS keys" (requests ' +
+      'to an AWS managed key are: $0.03 per 10,000 on https://www.wring.co/blog/aws-kms-pricing-guide)',
   },
 } as const satisfies Record<string, Price>;
 
@@ -298,6 +355,34 @@ export const ASSUMPTIONS = {
       '(https://docs.aws.amazon.com/lambda/latest/dg/monitoring-cloudwatchlogs-log-level.html). ' +
       'CloudWatch bills the uncompressed bytes: the 26 bytes per event of PutLogEvents are a ' +
       'quota rule, not billed.',
+  },
+  hoursPerMonth: {
+    value: 730,
+    unit: 'hours',
+    what: "a month's hours, as AWS's monthly prices count them (365 × 24 / 12)",
+    source: 'none: arithmetic, as the AWS Pricing Calculator counts a month',
+    read: BILL_READ,
+  },
+  sqsIdlePollers: {
+    value: 5,
+    unit: 'pollers',
+    what: "Lambda's pollers long-polling each SQS event source's queue while it is empty",
+    source: 'https://docs.aws.amazon.com/lambda/latest/dg/services-sqs-scaling.html',
+    read: BILL_READ,
+    note:
+      '"For standard queues, Lambda uses long polling to poll a queue until it becomes active. ' +
+      'When messages are available, Lambda starts processing five batches at a time." The idle ' +
+      'count itself is not published: five, the count it starts with, is our choice (SQS_POLLING).',
+  },
+  sqsLongPollSeconds: {
+    value: 20,
+    unit: 's',
+    what: "each idle poller's wait: one ReceiveMessage per wait, SQS's longest",
+    source:
+      'https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/' +
+      'sqs-short-and-long-polling.html',
+    read: BILL_READ,
+    note: 'Long polling waits at most 20 seconds (WaitTimeSeconds); from memory of that page.',
   },
 } as const satisfies Record<string, Assumption>;
 

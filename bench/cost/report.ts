@@ -27,6 +27,15 @@ import {
   total,
   withMore,
 } from './model.ts';
+import {
+  type CostRows,
+  loadProfiles,
+  type MonthlyBill,
+  monthlyBill,
+  type Profile,
+  stageOf,
+  usageByService,
+} from './monthly.ts';
 import { ASSUMPTIONS, PRICES, STREAM_READS_FREE } from './prices.ts';
 
 type Figures = Partial<Record<Kind, FunctionFigures>>;
@@ -207,6 +216,8 @@ const budgetFile = join(repoRoot, 'bench', 'cost-budget.json');
 const PAGE = join(repoRoot, 'docs', 'performance.md');
 const BEGIN = '<!-- cost: written by npm run bench -->';
 const END = '<!-- /cost -->';
+const MONTHLY_BEGIN = '<!-- monthly: written by npm run bench -->';
+const MONTHLY_END = '<!-- /monthly -->';
 /** How much more than its budget a row may cost before the bench fails. */
 const TOLERANCE = 0.05;
 
@@ -237,7 +248,7 @@ const pageSection = (rows: ReturnType<typeof rowsOf>, lines: string[]) => {
     '',
     ...lines,
     '',
-    `Fixed, whatever the traffic: the EMF custom metrics, at most ${metrics} (${CUSTOM_METRICS.join(', ')}, each by service; every other outcome is a field of its log line) at $${PRICES.customMetricMonth.usd.toFixed(2)} a month each: $${(metrics * PRICES.customMetricMonth.usd).toFixed(2)} a month, less for a metric sent only some hours. Not counted: storage (DynamoDB, logs kept), the queues' idle polling (Lambda's empty receives: \`SQS_POLLING\` in bench/cost/prices.ts), the operator's secret read from SSM at most every 5 minutes a container (a KMS decrypt under aws/ssm: cents a month), the stream reads of \`keepFailedStreamRecords\` itself (only for a batch given up), the free tiers. No KMS per request: the queues are encrypted with SQS's own keys. ${STREAM_READS_FREE.what}`,
+    `Fixed, whatever the traffic: the EMF custom metrics, at most ${metrics} (${CUSTOM_METRICS.join(', ')}, each by service; every other outcome is a field of its log line) at $${PRICES.customMetricMonth.usd.toFixed(2)} a month each: $${(metrics * PRICES.customMetricMonth.usd).toFixed(2)} a month, less for a metric sent only some hours. With storage, alarms and the queues' idle polling, in a month: [What a stage costs a month](#what-a-stage-costs-a-month). Not counted: the operator's secret read from SSM at most every 5 minutes a container (a KMS decrypt under aws/ssm: cents a month), the stream reads of \`keepFailedStreamRecords\` itself (only for a batch given up), the free tiers. No KMS per request: the queues are encrypted with SQS's own keys. ${STREAM_READS_FREE.what}`,
     '',
     '| price (us-east-1, on-demand) | US$ | source, read |',
     '|---|---:|---|',
@@ -251,6 +262,115 @@ const pageSection = (rows: ReturnType<typeof rowsOf>, lines: string[]) => {
     '|---|---:|---|',
     ...Object.values(ASSUMPTIONS).map((a) => `| ${a.what} | ${a.value} ${a.unit} | ${a.source} |`),
   ];
+};
+
+/**
+ * Each shipped profile's monthly bill (bench/cost/profiles/), from the cost rows as results.json
+ * keeps them.
+ */
+export const monthlyBills = (rows: CostRows): MonthlyBill[] =>
+  loadProfiles().map((profile) =>
+    monthlyBill({
+      profile,
+      rows,
+      stage: stageOf(profile.operatorWebhook, profile.stage),
+      customMetricCount: CUSTOM_METRICS.length,
+    }),
+  );
+
+const rateText = ({ rate }: Profile) =>
+  'perSecond' in rate
+    ? `${rate.perSecond.toLocaleString('en-US')} request${rate.perSecond === 1 ? '' : 's'} a second`
+    : `${rate.perMinute.toLocaleString('en-US')} request${rate.perMinute === 1 ? '' : 's'} a minute`;
+const quantity = (n: number) =>
+  n >= 100 || Number.isInteger(n)
+    ? Math.round(n).toLocaleString('en-US')
+    : Number(n.toPrecision(3)).toString();
+// a request's price as AWS states it, a million at a time
+const unitPrice = (usd: number) =>
+  usd < 0.001 ? `$${(usd * 1e6).toFixed(2)} a million` : `$${usd.toFixed(2)}`;
+/** A month's dollars: cents, thousands apart. */
+const dollars = (n: number) =>
+  n >= 0.01 || n === 0
+    ? n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
+    : n.toPrecision(1);
+
+/** A profile's bill in Markdown: its usage lines, its fixed lines apart, the totals. */
+const monthlyTable = ({ profile, usage, fixed, usageTotal, fixedTotal, total }: MonthlyBill) => {
+  const line = (l: MonthlyBill['fixed'][number]) =>
+    `| ${l.resource} | ${quantity(l.quantity)} ${l.unit} × ${unitPrice(l.unitPrice)} | ${dollars(l.monthly)} |`;
+  return [
+    `| \`${profile.name}\`: ${rateText(profile)} | quantity × unit price | US$ a month |`,
+    '|---|---:|---:|',
+    ...usage.map(line),
+    `| **usage** | | **${dollars(usageTotal)}** |`,
+    '| *fixed, whatever the traffic* | | |',
+    ...fixed.map(line),
+    `| **fixed** | | **${dollars(fixedTotal)}** |`,
+    `| **total** | | **${dollars(total)}** |`,
+  ];
+};
+
+/** A profile in one sentence: what it assumes, and its month. */
+const monthlySentence = ({ profile, usageTotal, fixedTotal, total }: MonthlyBill) =>
+  `\`${profile.name}\` (bench/cost/profiles/${profile.name}.json): ${profile.description} **$${dollars(total)} a month**: $${dollars(fixedTotal)} fixed (${((fixedTotal / total) * 100).toFixed(0)}%), $${dollars(usageTotal)} for its requests and events.`;
+
+/** The monthly bills' chart: each profile a bar, its fixed costs then its usage by service. */
+const monthlyChart = (bills: MonthlyBill[]) =>
+  costChart(
+    'What a stage costs a month, by traffic',
+    [
+      { key: 'customMetrics', label: 'Fixed: custom metrics', color: '#000000' },
+      { key: 'otherFixed', label: 'Fixed: the rest', color: '#999999' },
+      ...SERVICES,
+    ],
+    bills.map((bill) => {
+      const metrics = bill.fixed.find((l) => l.key === 'customMetrics')?.monthly ?? 0;
+      return {
+        name: `${bill.profile.name}: ${rateText(bill.profile)}`,
+        usd: {
+          customMetrics: metrics,
+          otherFixed: bill.fixedTotal - metrics,
+          ...usageByService(bill),
+        },
+      };
+    }),
+    'US dollars a month: the fixed costs, then the requests by service (npm run bench -- --cost)',
+  );
+
+/** Each bill over its monthly budget (bench/cost-budget.json's `monthly`), a line naming it. */
+export const monthlyOverBudget = (bills: MonthlyBill[], budget = readBudget().monthly) =>
+  bills.flatMap(({ profile: { name }, total: cost }) => {
+    const allowed = budget[name];
+    if (allowed === undefined)
+      return [
+        `${name}: no monthly budget in bench/cost-budget.json; run npm run bench -- --cost --write-budget and commit it`,
+      ];
+    return cost > allowed * (1 + TOLERANCE)
+      ? [
+          `${name} costs $${cost.toFixed(2)} a month, ${(((cost - allowed) / allowed) * 100).toFixed(1)}% over its budget ($${allowed.toFixed(2)}, bench/cost-budget.json's monthly): lower it, or raise the budget in the same commit (npm run bench -- --cost --write-budget)`,
+        ]
+      : [];
+  });
+
+/** The budget: dollars a million by row, and a month by profile (`monthly`). */
+const readBudget = () => {
+  const { monthly = {}, ...perMillion } = existsSync(budgetFile)
+    ? (JSON.parse(readFileSync(budgetFile, 'utf8')) as Record<string, unknown>)
+    : {};
+  return {
+    perMillion: perMillion as Record<string, number>,
+    monthly: monthly as Record<string, number>,
+  };
+};
+
+/** docs/performance.md between two markers: `lines` in place of what was there. */
+const writeBetween = (begin: string, end: string, lines: string[]) => {
+  const page = readFileSync(PAGE, 'utf8');
+  const [before, rest] = page.split(begin);
+  const [, after] = (rest ?? '').split(end);
+  if (before !== undefined && after !== undefined)
+    writeFileSync(PAGE, `${before}${begin}\n${lines.join('\n')}\n${end}${after}`);
 };
 
 /**
@@ -278,6 +398,17 @@ export const reportCost = (figures: Figures, complete: boolean, writeBudget: boo
           : `${name}: no size holds its peak RSS: look at bench/results.json's peakRssMb.`,
       );
 
+  const costRows = Object.fromEntries(
+    rows.map(({ name, what, bill }) => [name, { what, ...bill, total: total(bill) }]),
+  );
+  // the shipped profiles price every route and event: a partial run (--only) has no bill
+  const bills = complete ? monthlyBills(costRows) : [];
+  for (const bill of bills) {
+    out('');
+    out(monthlySentence(bill));
+    for (const line of monthlyTable(bill)) out(line);
+  }
+
   const totals = Object.fromEntries(rows.map(({ name, bill }) => [name, total(bill)]));
   if (complete) {
     // routes and events apart: an event to 10 endpoints costs 30 times a route
@@ -295,23 +426,24 @@ export const reportCost = (figures: Figures, complete: boolean, writeBudget: boo
       );
     draw('cost-routes.svg', 'A million requests of each route, by service', routes, 'requests');
     draw('cost-events.svg', 'A million events, by service', events, 'events');
-    const page = readFileSync(PAGE, 'utf8');
-    const [before, rest] = page.split(BEGIN);
-    const [, after] = (rest ?? '').split(END);
-    if (before !== undefined && after !== undefined)
-      writeFileSync(
-        PAGE,
-        `${before}${BEGIN}\n${pageSection(rows, lines).join('\n')}\n${END}${after}`,
-      );
+    writeBetween(BEGIN, END, pageSection(rows, lines));
+    writeFileSync(join(repoRoot, 'bench', 'cost-monthly.svg'), monthlyChart(bills));
+    writeBetween(MONTHLY_BEGIN, MONTHLY_END, [
+      ...bills.flatMap((bill) => [monthlySentence(bill), '']),
+      '![What a stage costs a month, by traffic](../bench/cost-monthly.svg)',
+      ...bills.flatMap((bill) => ['', ...monthlyTable(bill)]),
+    ]);
     if (writeBudget) {
       const rounded = Object.entries(totals).map(([name, cost]) => [name, Number(cost.toFixed(3))]);
-      writeFileSync(budgetFile, `${JSON.stringify(Object.fromEntries(rounded), null, 2)}\n`);
+      const monthly = bills.map(({ profile, total }) => [profile.name, Number(total.toFixed(2))]);
+      writeFileSync(
+        budgetFile,
+        `${JSON.stringify({ ...Object.fromEntries(rounded), monthly: Object.fromEntries(monthly) }, null, 2)}\n`,
+      );
     }
   }
-  const budget: Record<string, number> = existsSync(budgetFile)
-    ? JSON.parse(readFileSync(budgetFile, 'utf8'))
-    : {};
-  const overBudget = Object.entries(totals).flatMap(([name, cost]) => {
+  const budget = readBudget().perMillion;
+  const perMillionOverBudget = Object.entries(totals).flatMap(([name, cost]) => {
     const allowed = budget[name];
     if (allowed === undefined)
       return [
@@ -323,11 +455,10 @@ export const reportCost = (figures: Figures, complete: boolean, writeBudget: boo
         ]
       : [];
   });
+  const overBudget = [...perMillionOverBudget, ...monthlyOverBudget(bills)];
   return {
     cost: {
-      rows: Object.fromEntries(
-        rows.map(({ name, what, bill }) => [name, { what, ...bill, total: total(bill) }]),
-      ),
+      rows: costRows,
       memory: memoryFigures,
       ...(peers
         ? {

@@ -1,0 +1,396 @@
+// What a stage costs a month for a traffic profile (bench/cost/profiles/*.json), Infracost-style:
+// every line a resource, its quantity × unit price = monthly. Usage lines are each route's and
+// event's count × its cost a million (bench/results.json's `cost.rows`, by service); fixed lines
+// are paid whatever the traffic: custom metrics, alarms, the queues' idle polling, storage kept,
+// backups, keys. Prices and assumptions from ./prices.ts (us-east-1, on-demand, no free tier).
+import { readdirSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import * as z from 'zod';
+import { ROUTE_NAMES, ROUTES, type RouteName } from '#lib/routes/routeList.ts';
+import {
+  declaredFunctions,
+  declaredWebhookResources,
+  repoRoot,
+  yamlOf,
+} from '../../infra/local/paths.ts';
+import { added, type Bill, SERVICES, scaled, total } from './model.ts';
+import { ASSUMPTIONS, PRICES } from './prices.ts';
+
+const share = z.number().min(0).max(1);
+const count = z.number().int().nonnegative();
+/** A usage file, as written in bench/cost/profiles/: every field required, none unknown. */
+const profileSchema = z.strictObject({
+  /** What the profile stands for and what it assumes, in words. */
+  description: z.string().min(1),
+  /** The stage whose serverless.yml params apply (its log retention). */
+  stage: z.string().min(1),
+  /** Requests a second or a minute, all routes together. */
+  rate: z.union([
+    z.strictObject({ perSecond: z.number().positive() }),
+    z.strictObject({ perMinute: z.number().positive() }),
+  ]),
+  /** Each route's share of the requests: shares of the route list's names, summing to 1. */
+  routeMix: z.record(z.string(), share),
+  /** The callers' own endpoints: how many plant changes reach how many endpoints. */
+  endpointEvents: z.strictObject({
+    /** Share of plant changes (create, update, delete) whose owner has an endpoint taking it. */
+    shareOfChanges: share,
+    /** Endpoints each such change is delivered to, on average. */
+    endpointsEach: z.number().nonnegative(),
+  }),
+  /** Share of deliveries whose receiver fails (or times out) at the first attempt. */
+  failedReceiverShare: share,
+  /** The operator's plant.added webhook deployed (webhookUrl given) or not. */
+  operatorWebhook: z.boolean(),
+  /** The plants kept: their count and size as DynamoDB counts it (TableSizeBytes / ItemCount). */
+  plantsStored: z.strictObject({ items: count, averageItemBytes: z.number().positive() }),
+});
+export type Profile = z.infer<typeof profileSchema> & { name: string };
+
+/** What to write in each field, for a usage file that fails to load. */
+const WRITE = {
+  description: 'a sentence: what the profile stands for and assumes',
+  stage: 'the stage whose serverless.yml params apply, "dev" or "prod"',
+  rate: '{ "perSecond": n } or { "perMinute": n }, n above 0',
+  routeMix: '{ "<route>": share, ... }, shares from 0 to 1 summing to 1',
+  endpointEvents: '{ "shareOfChanges": 0 to 1, "endpointsEach": 0 or more }',
+  failedReceiverShare: 'a share from 0 to 1',
+  operatorWebhook: 'true or false',
+  plantsStored: '{ "items": a whole number, "averageItemBytes": above 0 }',
+} satisfies Record<keyof z.infer<typeof profileSchema>, string>;
+const FIELDS = `only the fields ${Object.keys(WRITE).join(', ')}`;
+
+const sumOf = (values: number[]) => values.reduce((a, b) => a + b, 0);
+
+/** A usage file's JSON as a profile, or an error naming the file and each field to fix. */
+export const parseProfile = (name: string, json: unknown): Profile => {
+  const parsed = profileSchema.safeParse(json);
+  const problems = parsed.success
+    ? []
+    : parsed.error.issues.map((i) => {
+        const field = String(i.path[0] ?? '');
+        const hint = field in WRITE ? WRITE[field as keyof typeof WRITE] : FIELDS;
+        return `${i.path.join('.') || '(the file)'}: ${i.message}; write ${hint}`;
+      });
+  if (parsed.success) {
+    const mix = parsed.data.routeMix;
+    for (const route of Object.keys(mix))
+      if (!(ROUTE_NAMES as string[]).includes(route))
+        problems.push(`routeMix.${route}: not a route; the routes: ${ROUTE_NAMES.join(', ')}`);
+    const sum = sumOf(Object.values(mix));
+    if (Math.abs(sum - 1) > 1e-9)
+      problems.push(`routeMix: the shares sum to ${sum}; make them sum to 1`);
+  }
+  if (problems.length > 0)
+    throw new Error(
+      `${name}: fix ${problems.length === 1 ? 'this' : 'these'}:\n  ${problems.join('\n  ')}`,
+    );
+  return { ...(parsed.data as z.infer<typeof profileSchema>), name };
+};
+
+export const PROFILES_DIR = join(repoRoot, 'bench', 'cost', 'profiles');
+/** The profiles shipped, by file name, in order of traffic. */
+export const loadProfiles = (dir = PROFILES_DIR): Profile[] =>
+  readdirSync(dir)
+    .filter((file) => file.endsWith('.json'))
+    .map((file) => {
+      const path = join(dir, file);
+      let json: unknown;
+      try {
+        json = JSON.parse(readFileSync(path, 'utf8'));
+      } catch (error) {
+        throw new Error(`${path}: not JSON: ${(error as Error).message}`);
+      }
+      return parseProfile(basename(file, '.json'), json);
+    })
+    .sort((a, b) => requestsPerSecond(a) - requestsPerSecond(b));
+
+export const requestsPerSecond = ({ rate }: Pick<Profile, 'rate'>) =>
+  'perSecond' in rate ? rate.perSecond : rate.perMinute / 60;
+
+/** What the template declares that a bill counts, for a stage with or without the operator's webhook. */
+export interface Stage {
+  alarms: number;
+  /** Metrics the alarms read: one for a plain alarm, each MetricStat of a metric-math one. */
+  alarmMetrics: number;
+  /** SQS event sources of the functions (each queue a function reads is polled). */
+  sqsEventSources: number;
+  /** KMS keys of our own (AWS::KMS::Key). */
+  kmsKeys: number;
+  /** The plants table and each global index projecting every attribute: copies of a plant. */
+  plantsTableCopies: number;
+  logRetentionDays: number;
+}
+
+type Resource = { Type?: string; Properties?: Record<string, unknown> };
+
+/** The stage as infra/*.yml and serverless.yml declare it; the operator's webhook's only when on. */
+export const stageOf = (operatorWebhook: boolean, stage: string): Stage => {
+  const operator = yamlOf('infra', 'operatorWebhook.yml') as {
+    functions: Record<string, unknown>;
+    resources: { Resources: Record<string, unknown> };
+  };
+  const inStage = (id: string) => operatorWebhook || !(id in operator.resources.Resources);
+  const tables = yamlOf('infra', 'dynamodb.yml').Resources as Record<string, Resource>;
+  const resources = Object.entries({
+    ...tables,
+    ...yamlOf('infra', 'alarms.yml').Resources,
+    ...declaredWebhookResources(),
+  } as Record<string, Resource>).flatMap(([id, r]) => (inStage(id) ? [r] : []));
+  const alarms = resources.filter((r) => r.Type === 'AWS::CloudWatch::Alarm');
+  const metricsRead = (alarm: Resource) => {
+    const metrics = alarm.Properties?.Metrics as { MetricStat?: unknown }[] | undefined;
+    return metrics ? metrics.filter((m) => m.MetricStat !== undefined).length : 1;
+  };
+  const functions = Object.entries(
+    declaredFunctions() as Record<string, { events?: Record<string, unknown>[] }>,
+  ).filter(([name]) => operatorWebhook || !(name in operator.functions));
+  const indexes = (tables.PlantsTable?.Properties?.GlobalSecondaryIndexes ?? []) as {
+    IndexName?: string;
+    Projection?: { ProjectionType?: string };
+  }[];
+  const { params } = yamlOf('serverless.yml') as {
+    params: Record<string, { logRetentionDays?: number }>;
+  };
+  const logRetentionDays = params[stage]?.logRetentionDays ?? params.default?.logRetentionDays;
+  if (logRetentionDays === undefined)
+    throw new Error(`serverless.yml gives no logRetentionDays for stage ${stage} or by default`);
+  return {
+    alarms: alarms.length,
+    alarmMetrics: sumOf(alarms.map(metricsRead)),
+    sqsEventSources: sumOf(
+      functions.map(([, f]) => (f.events ?? []).filter((e) => 'sqs' in e).length),
+    ),
+    kmsKeys: resources.filter((r) => r.Type === 'AWS::KMS::Key').length,
+    // an index kept only on a condition (Fn::If) is a past version's, not counted
+    plantsTableCopies:
+      1 + indexes.filter((i) => i.IndexName && i.Projection?.ProjectionType === 'ALL').length,
+    logRetentionDays,
+  };
+};
+
+/** bench/results.json's `cost.rows`: each route's and event's dollars a million, by service. */
+export type CostRows = Record<string, Bill & { what: string }>;
+
+export interface Line {
+  /** What the line prices, in a word: a route's or event's row name, or the fixed cost's. */
+  key: string;
+  resource: string;
+  quantity: number;
+  unit: string;
+  /** Dollars for one unit. */
+  unitPrice: number;
+  monthly: number;
+}
+/** A route's or event's line: its dollars by service too. */
+export interface UsageLine extends Line {
+  byService: Bill;
+}
+export interface MonthlyBill {
+  profile: Profile;
+  usage: UsageLine[];
+  fixed: Line[];
+  usageTotal: number;
+  fixedTotal: number;
+  total: number;
+}
+
+type PriceName =
+  | 'customMetricMonth'
+  | 'alarmMetricMonth'
+  | 'sqsRequest'
+  | 'dynamoStorageGbMonth'
+  | 'dynamoPitrGbMonth'
+  | 'logsIngestedGb'
+  | 'logsStoredGbMonth'
+  | 'kmsKeyMonth';
+export type Prices = Record<PriceName, { usd: number }>;
+export type Assumptions = Record<
+  'hoursPerMonth' | 'sqsIdlePollers' | 'sqsLongPollSeconds',
+  { value: number }
+>;
+
+const MILLION = 1e6;
+const GB = 2 ** 30;
+/** The routes that change a plant: each change is a stream record the fan-out reads. */
+const changesPlants = (name: RouteName) =>
+  (ROUTES[name].tables as { plants?: readonly string[] }).plants?.some((a) =>
+    ['PutItem', 'UpdateItem', 'DeleteItem'].includes(a),
+  ) ?? false;
+/** The routes that add a plant: each an INSERT, the operator's plant.added. */
+const addsPlants = (name: RouteName) =>
+  (ROUTES[name].tables as { plants?: readonly string[] }).plants?.includes('PutItem') ?? false;
+
+const billOf = (row: Bill): Bill =>
+  Object.fromEntries(SERVICES.map(({ key }) => [key, row[key]])) as Bill;
+
+/**
+ * The month's bill of `profile` on `stage`: pure arithmetic on the cost rows and the prices.
+ * `customMetricCount` is the caller's: the metrics the code sends.
+ */
+export const monthlyBill = ({
+  profile,
+  rows,
+  stage,
+  customMetricCount,
+  prices = PRICES,
+  assumptions = ASSUMPTIONS,
+}: {
+  profile: Profile;
+  rows: CostRows;
+  stage: Stage;
+  customMetricCount: number;
+  prices?: Prices;
+  assumptions?: Assumptions;
+}): MonthlyBill => {
+  const row = (name: string) => {
+    const r = rows[name];
+    if (!r) throw new Error(`no cost row ${name} in bench/results.json: run npm run bench`);
+    return r;
+  };
+  const monthSeconds = assumptions.hoursPerMonth.value * 3600;
+  const requests = requestsPerSecond(profile) * monthSeconds;
+  const usage: UsageLine[] = [];
+  const use = (key: string, resource: string, quantity: number, perMillion: Bill, unit: string) => {
+    if (quantity > 0)
+      usage.push({
+        key,
+        resource,
+        quantity,
+        unit,
+        unitPrice: total(perMillion) / MILLION,
+        monthly: (quantity * total(perMillion)) / MILLION,
+        byService: scaled(perMillion, quantity / MILLION),
+      });
+  };
+  const routes = ROUTE_NAMES.filter((name) => (profile.routeMix[name] ?? 0) > 0);
+  for (const name of routes)
+    use(
+      name,
+      row(name).what,
+      requests * (profile.routeMix[name] ?? 0),
+      billOf(row(name)),
+      'requests',
+    );
+  const countOf = (which: (name: RouteName) => boolean) =>
+    sumOf(routes.filter(which).map((name) => requests * (profile.routeMix[name] ?? 0)));
+
+  // the rows price 1 and 10 endpoints: the fan-out, and each endpoint's pair of attempts (the
+  // first failed, the second delivered), apart; one that answers at once is half a pair (the
+  // failed attempt's own write and send halved in: an upper bound)
+  const toOne = billOf(row('plantAddedTo1Endpoint'));
+  const toTen = billOf(row('plantAddedTo10Endpoints'));
+  const pair = scaled(added(toTen, scaled(toOne, -1)), 1 / 9);
+  const fanOut = added(toOne, scaled(pair, -1));
+  const failed = profile.failedReceiverShare;
+  const changes = countOf(changesPlants);
+  use(
+    'fanOut',
+    'each plant change read from the stream (queueEndpointEvents)',
+    changes,
+    fanOut,
+    'changes',
+  );
+  const deliveries =
+    changes * profile.endpointEvents.shareOfChanges * profile.endpointEvents.endpointsEach;
+  use(
+    'endpointDelivered',
+    "deliveries to callers' endpoints, answered at once",
+    deliveries * (1 - failed),
+    scaled(pair, 0.5),
+    'deliveries',
+  );
+  use(
+    'endpointRetried',
+    "deliveries to callers' endpoints, failed once then delivered",
+    deliveries * failed,
+    pair,
+    'deliveries',
+  );
+  if (profile.operatorWebhook) {
+    const operator = billOf(row('operatorPlantAdded'));
+    const adds = countOf(addsPlants);
+    use(
+      'operatorDelivered',
+      "the operator's plant.added, answered at once",
+      adds * (1 - failed),
+      scaled(operator, 0.5),
+      'events',
+    );
+    use(
+      'operatorRetried',
+      "the operator's plant.added, failed once then delivered",
+      adds * failed,
+      operator,
+      'events',
+    );
+  }
+
+  const fixed: Line[] = [];
+  const fix = (key: string, resource: string, quantity: number, unit: string, price: number) =>
+    fixed.push({ key, resource, quantity, unit, unitPrice: price, monthly: quantity * price });
+  fix(
+    'customMetrics',
+    'CloudWatch custom metrics (EMF)',
+    customMetricCount,
+    'metric-months',
+    prices.customMetricMonth.usd,
+  );
+  fix(
+    'alarms',
+    `CloudWatch alarms: ${stage.alarms}, reading ${stage.alarmMetrics} metrics`,
+    stage.alarmMetrics,
+    'alarm metric-months',
+    prices.alarmMetricMonth.usd,
+  );
+  // each idle poller asks once per long poll, all month (a busy queue's receives are usage's)
+  const pollers = stage.sqsEventSources * assumptions.sqsIdlePollers.value;
+  fix(
+    'idlePolling',
+    `SQS idle polling: ${stage.sqsEventSources} event sources × ${assumptions.sqsIdlePollers.value} pollers, a receive each ${assumptions.sqsLongPollSeconds.value} s`,
+    (pollers * monthSeconds) / assumptions.sqsLongPollSeconds.value,
+    'requests',
+    prices.sqsRequest.usd,
+  );
+  const { items, averageItemBytes } = profile.plantsStored;
+  const tableGb = (items * averageItemBytes) / GB;
+  fix(
+    'dynamoStorage',
+    `DynamoDB storage: ${items.toLocaleString('en-US')} plants of ${averageItemBytes} B, in the table and ${stage.plantsTableCopies - 1} indexes`,
+    tableGb * stage.plantsTableCopies,
+    'GB-months',
+    prices.dynamoStorageGbMonth.usd,
+  );
+  fix(
+    'pitr',
+    "DynamoDB point-in-time recovery (the plants table's size)",
+    tableGb,
+    'GB-months',
+    prices.dynamoPitrGbMonth.usd,
+  );
+  // the logs line of each row is its bytes at the ingestion price: kept as long as retained
+  const loggedGb = sumOf(usage.map((l) => l.byService.logs)) / prices.logsIngestedGb.usd;
+  const monthDays = assumptions.hoursPerMonth.value / 24;
+  fix(
+    'logStorage',
+    `CloudWatch Logs kept ${stage.logRetentionDays} days (serverless.yml's logRetentionDays for ${profile.stage})`,
+    (loggedGb * stage.logRetentionDays) / monthDays,
+    'GB-months',
+    prices.logsStoredGbMonth.usd,
+  );
+  fix(
+    'kms',
+    'KMS keys of our own: none (queues: SQS-managed keys; tables: aws/dynamodb; the webhook secret: aws/ssm, AWS managed)',
+    stage.kmsKeys,
+    'key-months',
+    prices.kmsKeyMonth.usd,
+  );
+
+  const usageTotal = sumOf(usage.map((l) => l.monthly));
+  const fixedTotal = sumOf(fixed.map((l) => l.monthly));
+  return { profile, usage, fixed, usageTotal, fixedTotal, total: usageTotal + fixedTotal };
+};
+
+/** A usage bill's dollars by service, for the chart. */
+export const usageByService = (bill: MonthlyBill): Bill =>
+  added(...bill.usage.map((l) => l.byService));

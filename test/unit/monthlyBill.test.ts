@@ -1,0 +1,256 @@
+// The monthly bill (bench/cost/monthly.ts): its arithmetic on a made-up usage file worked out by
+// hand, a usage file that fails to load saying what to fix, the shipped profiles within their
+// budget, and the template's alarms and queue pollers counted as infra/*.yml declares them.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Bill } from '../../bench/cost/model.ts';
+import {
+  type Assumptions,
+  type CostRows,
+  loadProfiles,
+  monthlyBill,
+  type Prices,
+  parseProfile,
+  type Stage,
+  stageOf,
+} from '../../bench/cost/monthly.ts';
+import { monthlyBills, monthlyOverBudget } from '../../bench/cost/report.ts';
+import { repoRoot } from '../../infra/local/paths.ts';
+
+const NONE: Bill = {
+  apiGateway: 0,
+  lambdaRequests: 0,
+  lambdaDuration: 0,
+  dynamodb: 0,
+  sqs: 0,
+  logs: 0,
+  dataTransfer: 0,
+};
+/** A made-up row: dollars a million by service, the rest nothing. */
+const row = (what: string, dollars: Partial<Bill>) => ({ what, ...NONE, ...dollars });
+
+// the fan-out costs $0.50 a million, each endpoint's pair of attempts $2 (1 and 10 endpoints)
+const rows: CostRows = {
+  getPlant: row('GET /plants/{id}', { apiGateway: 1, lambdaRequests: 0.2 }),
+  createPlant: row('POST /plants', { apiGateway: 1, dynamodb: 2, logs: 0.5 }),
+  plantAddedTo1Endpoint: row('to 1', { lambdaRequests: 0.6, dynamodb: 0.1, sqs: 1.6, logs: 0.2 }),
+  plantAddedTo10Endpoints: row('to 10', { lambdaRequests: 4.2, dynamodb: 0.1, sqs: 16, logs: 0.2 }),
+  operatorPlantAdded: row('operator', { lambdaRequests: 0.4, sqs: 1.2, logs: 0.4 }),
+};
+const prices: Prices = {
+  customMetricMonth: { usd: 0.3 },
+  alarmMetricMonth: { usd: 0.1 },
+  sqsRequest: { usd: 0.4 / 1e6 },
+  dynamoStorageGbMonth: { usd: 0.25 },
+  dynamoPitrGbMonth: { usd: 0.2 },
+  logsIngestedGb: { usd: 0.5 },
+  logsStoredGbMonth: { usd: 0.03 },
+  kmsKeyMonth: { usd: 1 },
+};
+// a 100-hour month: 360,000 s
+const assumptions: Assumptions = {
+  hoursPerMonth: { value: 100 },
+  sqsIdlePollers: { value: 2 },
+  sqsLongPollSeconds: { value: 20 },
+};
+const stage: Stage = {
+  alarms: 2,
+  alarmMetrics: 5,
+  sqsEventSources: 3,
+  kmsKeys: 1,
+  plantsTableCopies: 3,
+  logRetentionDays: 10,
+};
+const usageFile = {
+  description: 'two routes, the events of the creates, every fixed line',
+  stage: 'dev',
+  rate: { perSecond: 2 },
+  routeMix: { getPlant: 0.75, createPlant: 0.25 },
+  endpointEvents: { shareOfChanges: 0.5, endpointsEach: 2 },
+  failedReceiverShare: 0.1,
+  operatorWebhook: true,
+  // 1 GiB of plants
+  plantsStored: { items: 1_048_576, averageItemBytes: 1024 },
+};
+
+describe('monthlyBill', () => {
+  const bill = monthlyBill({
+    profile: parseProfile('small', usageFile),
+    rows,
+    stage,
+    customMetricCount: 10,
+    prices,
+    assumptions,
+  });
+  const lines = [...bill.usage, ...bill.fixed];
+  const line = (key: string) => {
+    const found = lines.find((l) => l.key === key);
+    if (!found) throw new Error(`no line ${key}`);
+    return found;
+  };
+
+  it('prices each route, change, delivery and event as worked out by hand', () => {
+    // 2 a second for 360,000 s: 720,000 requests, three in four reads; each create a change
+    expect(line('getPlant').quantity).toBeCloseTo(540_000);
+    expect(line('getPlant').monthly).toBeCloseTo(0.648); // × $1.20 a million
+    expect(line('createPlant').quantity).toBeCloseTo(180_000);
+    expect(line('createPlant').monthly).toBeCloseTo(0.63); // × $3.50
+    expect(line('fanOut').quantity).toBeCloseTo(180_000);
+    expect(line('fanOut').monthly).toBeCloseTo(0.09); // × $0.50
+    // half the changes to 2 endpoints: 180,000 deliveries, one in ten failing once
+    expect(line('endpointDelivered').quantity).toBeCloseTo(162_000);
+    expect(line('endpointDelivered').monthly).toBeCloseTo(0.162); // × half a pair, $1
+    expect(line('endpointRetried').quantity).toBeCloseTo(18_000);
+    expect(line('endpointRetried').monthly).toBeCloseTo(0.036); // × a pair, $2
+    // the operator's event for each create
+    expect(line('operatorDelivered').monthly).toBeCloseTo(0.162); // 162,000 × $1
+    expect(line('operatorRetried').monthly).toBeCloseTo(0.036); // 18,000 × $2
+    expect(bill.usageTotal).toBeCloseTo(1.764);
+  });
+
+  it('keeps the dollars by service of each usage line', () => {
+    const byService = (key: string) => bill.usage.find((l) => l.key === key)?.byService;
+    expect(byService('createPlant')?.dynamodb).toBeCloseTo(0.36); // 180,000 × $2
+    expect(byService('endpointRetried')?.sqs).toBeCloseTo(0.0288); // 18,000 × $1.60
+  });
+
+  it('prices the fixed lines as worked out by hand', () => {
+    expect(line('customMetrics').monthly).toBeCloseTo(3); // 10 × $0.30
+    expect(line('alarms').monthly).toBeCloseTo(0.5); // 5 metrics read × $0.10
+    // 3 event sources × 2 pollers, a receive each 20 s for 360,000 s
+    expect(line('idlePolling').quantity).toBeCloseTo(108_000);
+    expect(line('idlePolling').monthly).toBeCloseTo(0.0432);
+    expect(line('dynamoStorage').quantity).toBeCloseTo(3); // 1 GiB, table and 2 indexes
+    expect(line('dynamoStorage').monthly).toBeCloseTo(0.75);
+    expect(line('pitr').monthly).toBeCloseTo(0.2); // the table's 1 GiB
+    // logs: $0.09 + $0.036 + $0.0324 + $0.0072 at $0.50 a GB: 0.3312 GB, kept 10 of 100/24 days
+    expect(line('logStorage').quantity).toBeCloseTo(0.79488);
+    expect(line('logStorage').monthly).toBeCloseTo(0.0238464);
+    expect(line('kms').monthly).toBe(1);
+    expect(bill.fixedTotal).toBeCloseTo(5.5170464);
+    expect(bill.total).toBeCloseTo(1.764 + 5.5170464);
+  });
+
+  it('makes every line its quantity × unit price', () => {
+    for (const l of lines) expect(l.monthly).toBeCloseTo(l.quantity * l.unitPrice, 12);
+  });
+
+  it("leaves out the operator's events when its webhook is off", () => {
+    const off = monthlyBill({
+      profile: parseProfile('off', { ...usageFile, operatorWebhook: false }),
+      rows,
+      stage,
+      customMetricCount: 10,
+      prices,
+      assumptions,
+    });
+    expect(off.usage.map((l) => l.key)).not.toContain('operatorDelivered');
+    expect(off.usageTotal).toBeCloseTo(1.764 - 0.162 - 0.036);
+  });
+
+  it('names a cost row it lacks', () => {
+    const { createPlant: _, ...withoutCreate } = rows;
+    expect(() =>
+      monthlyBill({
+        profile: parseProfile('small', usageFile),
+        rows: withoutCreate,
+        stage,
+        customMetricCount: 10,
+      }),
+    ).toThrow('no cost row createPlant in bench/results.json: run npm run bench');
+  });
+});
+
+describe('a usage file', () => {
+  it('that lacks a field, has one wrong or one unknown says what to write', () => {
+    const { plantsStored: _, ...missing } = usageFile;
+    const broken = { ...missing, rate: { perHour: 60 }, region: 'us-east-1' };
+    expect(() => parseProfile('broken', broken)).toThrow(
+      [
+        'broken: fix these:',
+        '  rate: Invalid input; write { "perSecond": n } or { "perMinute": n }, n above 0',
+        '  plantsStored: Invalid input: expected object, received undefined; write { "items": a whole number, "averageItemBytes": above 0 }',
+        '  (the file): Unrecognized key: "region"; write only the fields description, stage, rate, routeMix, endpointEvents, failedReceiverShare, operatorWebhook, plantsStored',
+      ].join('\n'),
+    );
+  });
+
+  it('whose mix names no route or does not sum to 1 says what to write', () => {
+    const mix = { getPlant: 0.5, waterPlant: 0.4 };
+    let message = '';
+    try {
+      parseProfile('broken', { ...usageFile, routeMix: mix });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain('broken: fix these:');
+    expect(message).toContain('routeMix.waterPlant: not a route; the routes: listPlants, ');
+    expect(message).toContain('routeMix: the shares sum to 0.9; make them sum to 1');
+  });
+
+  it('that is not JSON names its file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'profiles-'));
+    writeFileSync(join(dir, 'bad.json'), '{ "rate": ');
+    expect(() => loadProfiles(dir)).toThrow(`${join(dir, 'bad.json')}: not JSON`);
+  });
+});
+
+describe('the shipped profiles', () => {
+  const { cost } = JSON.parse(readFileSync(join(repoRoot, 'bench', 'results.json'), 'utf8')) as {
+    cost: { rows: CostRows };
+  };
+  const bills = monthlyBills(cost.rows);
+
+  it('are the three traffic levels, the dev stage without the operator', () => {
+    expect(bills.map((b) => b.profile.name)).toEqual(['dev', 'steady10rps', 'busy1000rps']);
+    expect(bills[0]?.profile.operatorWebhook).toBe(false);
+  });
+
+  it('cost no more than their monthly budget, as the bench checks it', () => {
+    expect(monthlyOverBudget(bills)).toEqual([]);
+    // the check can fail: each over half its bill
+    const halves = Object.fromEntries(bills.map((b) => [b.profile.name, b.total / 2]));
+    expect(monthlyOverBudget(bills, halves)).toHaveLength(3);
+    expect(monthlyOverBudget(bills, {})[0]).toMatch(/^dev: no monthly budget/);
+  });
+});
+
+describe('the stage as the template declares it', () => {
+  const text = (...path: string[]) => readFileSync(join(repoRoot, ...path), 'utf8');
+  const occurrences = (s: string, pattern: RegExp) => s.match(pattern)?.length ?? 0;
+  // independently of the YAML parse: each alarm reads one metric, or each MetricStat it lists
+  const alarmsIn = (files: string[]) => {
+    const all = files.map((f) => text('infra', f)).join('\n');
+    const alarms = occurrences(all, /Type: AWS::CloudWatch::Alarm/g);
+    const mathAlarms = occurrences(all, /^\s+Metrics:\s*$/gm);
+    return { alarms, alarmMetrics: alarms - mathAlarms + occurrences(all, /MetricStat:/g) };
+  };
+  const sqsSources = (...files: string[][]) =>
+    files.reduce((n, f) => n + occurrences(text(...f), /^\s+- sqs:\s*$/gm), 0);
+
+  it('counts the alarms and the metrics they read', () => {
+    const every = ['alarms.yml', 'webhooks.yml'];
+    expect(stageOf(false, 'dev')).toMatchObject(alarmsIn(every));
+    expect(stageOf(true, 'dev')).toMatchObject(alarmsIn([...every, 'operatorWebhook.yml']));
+  });
+
+  it("counts each SQS event source, the operator's only with its webhook", () => {
+    expect(stageOf(false, 'dev').sqsEventSources).toBe(sqsSources(['serverless.yml']));
+    expect(stageOf(true, 'dev').sqsEventSources).toBe(
+      sqsSources(['serverless.yml'], ['infra', 'operatorWebhook.yml']),
+    );
+  });
+
+  it("takes the stage's log retention from serverless.yml's params", () => {
+    const days = (stageName: string) =>
+      Number(
+        new RegExp(`^  ${stageName}:\\n(?:    .*\\n)*?    logRetentionDays: (\\d+)`, 'm').exec(
+          text('serverless.yml'),
+        )?.[1],
+      );
+    expect(stageOf(false, 'dev').logRetentionDays).toBe(days('default'));
+    expect(stageOf(false, 'prod').logRetentionDays).toBe(days('prod'));
+  });
+});
