@@ -23,7 +23,7 @@ export type Bill = Record<Service, number>;
 
 /** The memory sizes each function is modelled at: 1,769 MB is one full vCPU. */
 export const MEMORY_SIZES = [128, 256, 512, 1024, 1769] as const;
-/** What a function must keep at the memory chosen: its modelled warm p99 and cold start, in ms. */
+/** What a route must keep at the memory chosen, its caller waiting: its modelled warm p99 and cold start, in ms. */
 export const LIMITS = { warmP99Ms: 50, coldStartMs: 400 } as const;
 
 /** How a function is invoked: by API Gateway, by a stream (whose reads are free) or by a queue. */
@@ -155,19 +155,39 @@ export const added = (...bills: Bill[]) =>
   Object.fromEntries(SERVICES.map(({ key }) => [key, sum(bills.map((b) => b[key]))])) as Bill;
 export const total = (bill: Bill) => sum(SERVICES.map(({ key }) => bill[key]));
 
-/** A function at one memory size: a million's cost, its modelled warm p99 and cold start. */
+/**
+ * A warm batch's modelled time, in ms: its messages are handled at once
+ * (lib/webhooks/batchResponse.ts), so their waits overlap and their CPU, at the memory's share of a
+ * vCPU, adds up (an upper bound: the CPU counted apart from the waits it overlaps).
+ */
+export const batchMs = (usage: Usage, memoryMb: number, batchSize: number) =>
+  (batchSize * usage.cpuMeanMs) / cpuShare(memoryMb) +
+  awsWaitMs(usage, 'mean') +
+  meteredOf(usage).receiverPosts * A.receiverMs.value;
+
+/**
+ * A function at one memory size: a million's cost, its modelled warm p99 and cold start, and for a
+ * consumer its batch's time.
+ */
 export interface AtMemory {
   memoryMb: number;
   usdPerMillion: number;
   warmP99Ms: number;
   coldStartMs: number;
+  batchMs?: number;
 }
-export const atEachMemory = (usage: Usage, trigger: Trigger, deployed: Deployed): AtMemory[] =>
+export const atEachMemory = (
+  usage: Usage,
+  trigger: Trigger,
+  deployed: Deployed,
+  batchSize?: number,
+): AtMemory[] =>
   MEMORY_SIZES.map((memoryMb) => ({
     memoryMb,
     usdPerMillion: total(billOf(usage, trigger, { ...deployed, memoryMb })),
     warmP99Ms: warmP99Ms(usage, memoryMb),
     coldStartMs: coldStartMs(usage, memoryMb, trigger),
+    ...(batchSize === undefined ? {} : { batchMs: batchMs(usage, memoryMb, batchSize) }),
   }));
 /** What a p99 must gain for the memory that buys it, where no size is within the limits. */
 export const WORTH_MS = 10;
@@ -191,4 +211,127 @@ export const cheapest = (sizes: AtMemory[], peakRssMb: number): AtMemory | undef
   return [...(within.length > 0 ? within : nearFull)].sort(
     (a, b) => a.usdPerMillion - b.usdPerMillion || a.memoryMb - b.memoryMb,
   )[0];
+};
+
+/**
+ * The messages a second each consumer must keep up with: the busiest traffic profile's plant
+ * changes, 1,000 requests a second of which a fifth write a plant (create, update, patch, delete),
+ * each a stream record. Every consumer is held to as many, an upper bound: the deliveries they fan
+ * out to are fewer (three changes in ten reach endpoints, three each: 180 a second), the operator's
+ * inserts half, the retry and stream-failure queues a small share. Stated here until
+ * bench/cost/profiles/ is in this branch; then read from its busiest profile.
+ */
+export const DRAIN_TARGET_PER_SECOND = 200;
+/** A table's stream has a shard per partition: one, the fewest batches at once a stream gives. */
+export const STREAM_SHARDS = 1;
+
+/** How a consumer's source feeds it, as serverless.yml deploys it. */
+export interface Feed {
+  batchSize: number;
+  /** A stream's shards × parallelizationFactor, a queue's maximumConcurrency; none: Lambda adds batches as the queue grows. */
+  batchesAtOnce: number | undefined;
+  timeoutS: number;
+}
+/**
+ * The longest a consumer's batch may take and its source stay drained at the deployed concurrency:
+ * so many batches at once, of so many messages, carry `perSecond`. Without a cap on batches at
+ * once, only the function's timeout bounds it.
+ */
+export const drainBoundMs = (
+  { batchSize, batchesAtOnce, timeoutS }: Feed,
+  perSecond = DRAIN_TARGET_PER_SECOND,
+) =>
+  Math.min(
+    timeoutS * 1000,
+    batchesAtOnce === undefined
+      ? Number.POSITIVE_INFINITY
+      : (batchesAtOnce * batchSize * 1000) / perSecond,
+  );
+
+const byCost = (a: AtMemory, b: AtMemory) =>
+  a.usdPerMillion - b.usdPerMillion || a.memoryMb - b.memoryMb;
+/**
+ * Lambda Power Tuning's cost strategy for a function nobody waits on: the cheapest size that holds
+ * its peak RSS and whose batch stays within `boundMs`; where none does, the fastest batch.
+ */
+export const cheapestDrained = (
+  sizes: AtMemory[],
+  peakRssMb: number,
+  boundMs: number,
+): AtMemory | undefined => {
+  const holding = sizes.flatMap((s) =>
+    s.memoryMb > peakRssMb && s.batchMs !== undefined ? [{ ...s, batchMs: s.batchMs }] : [],
+  );
+  const within = holding.filter((s) => s.batchMs <= boundMs);
+  return within.length > 0
+    ? [...within].sort(byCost)[0]
+    : [...holding].sort((a, b) => a.batchMs - b.batchMs || byCost(a, b))[0];
+};
+
+/**
+ * The calibration: a run's milliseconds are read as ratios to the bench's reference measured in the
+ * same run (the create's floor, bench/baseline/createPlant.ts, the peers' reference too), times the
+ * reference's figures here; a machine twice as fast halves both, so any machine of this kind
+ * chooses alike. The point is the committed run of 2026-11-26T15:53Z (bench/results.json at commit
+ * 98f6347), on whose figures the limits were set: no published Lambda figure is of a workload the
+ * bench measures.
+ */
+export const CALIBRATION = {
+  cpuMeanMs: 1.285,
+  cpuP99Ms: 4.333,
+  coldStartMs: 82.707,
+  importMs: 44.365,
+} as const;
+/** `usage` as the calibration run's machine would have measured it: each figure by the reference's own. */
+export const calibrated = (usage: Usage, reference: Usage): Usage => {
+  const scale = (key: keyof typeof CALIBRATION) => {
+    const value = usage[key];
+    const at = reference[key];
+    if (value === undefined) return {};
+    if (!at) throw new Error(`the reference has no ${key}: the calibration needs it`);
+    return { [key]: value * (CALIBRATION[key] / at) };
+  };
+  return {
+    ...usage,
+    ...scale('cpuMeanMs'),
+    ...scale('cpuP99Ms'),
+    ...scale('coldStartMs'),
+    ...scale('importMs'),
+  };
+};
+
+/** Each size of a function, the one its rule chooses, and whether none met the rule (the nearest). */
+export interface MemoryChoice {
+  sizes: AtMemory[];
+  chosen: AtMemory | undefined;
+  nearest: boolean;
+  /** a consumer's: the longest its batch may take */
+  boundMs?: number;
+}
+/**
+ * The memory by what waits on the function: a route's caller waits on its answer (LIMITS,
+ * `cheapest`); nobody waits on a consumer, whose batches need only keep its source drained
+ * (`cheapestDrained` within `drainBoundMs` of its feed).
+ */
+export const chooseMemory = (
+  usage: Usage,
+  peakRssMb: number,
+  trigger: Trigger,
+  deployed: Deployed,
+  feed?: Feed,
+): MemoryChoice => {
+  if (trigger === 'http') {
+    const sizes = atEachMemory(usage, trigger, deployed);
+    const chosen = cheapest(sizes, peakRssMb);
+    const nearest =
+      chosen !== undefined &&
+      (chosen.warmP99Ms >= LIMITS.warmP99Ms || chosen.coldStartMs >= LIMITS.coldStartMs);
+    return { sizes, chosen, nearest };
+  }
+  if (!feed) throw new Error(`a ${trigger} consumer's memory needs its feed (batch, concurrency)`);
+  const boundMs = drainBoundMs(feed);
+  const sizes = atEachMemory(usage, trigger, deployed, feed.batchSize);
+  const chosen = cheapestDrained(sizes, peakRssMb, boundMs);
+  const nearest = chosen !== undefined && (chosen.batchMs ?? Number.POSITIVE_INFINITY) > boundMs;
+  return { sizes, chosen, nearest, boundMs };
 };

@@ -14,14 +14,17 @@ import { costChart } from './chart.ts';
 import {
   type AtMemory,
   added,
-  atEachMemory,
   type Bill,
   billOf,
-  cheapest,
+  calibrated,
+  chooseMemory,
   type Deployed,
+  DRAIN_TARGET_PER_SECOND,
+  type Feed,
   LIMITS,
   MEMORY_SIZES,
   SERVICES,
+  STREAM_SHARDS,
   scaled,
   type Trigger,
   total,
@@ -142,27 +145,99 @@ const rowsOf = (figures: Figures, deployed: DeployedSettings) => {
   return rows;
 };
 
-/** Each function measured at each memory size, and the cheapest within the limits. */
-const memoryOf = (figures: Figures, deployed: DeployedSettings) =>
-  Object.fromEntries(
+/** A serverless.yml value as written, or the `${self:custom.<name>}` it names. */
+const settingOf = (value: unknown, custom: Record<string, unknown>) => {
+  const name =
+    typeof value === 'string' ? /^\$\{self:custom\.(\w+)\}$/.exec(value)?.[1] : undefined;
+  const resolved = name === undefined ? value : custom[name];
+  if (typeof resolved !== 'number')
+    throw new Error(`serverless.yml: ${String(value)} is no number`);
+  return resolved;
+};
+/** A function as serverless.yml declares it (its own, or the operator's webhook's file). */
+type Declared = { timeout?: number; events?: Record<string, Record<string, unknown>>[] };
+/**
+ * A consumer's feed from its first event (a queue's main lane: the slow lane's batches are for slow
+ * endpoints and retries), its settings read through `custom` as the deploy resolves them.
+ */
+export const feedOf = (
+  declared: Declared,
+  custom: Record<string, unknown>,
+  providerTimeoutS: number,
+): Feed => {
+  const { stream, sqs } = declared.events?.[0] ?? {};
+  const source = stream ?? sqs;
+  if (!source) throw new Error('serverless.yml: a consumer without a stream or sqs event');
+  const at = (key: string) =>
+    source[key] === undefined ? undefined : settingOf(source[key], custom);
+  return {
+    batchSize: settingOf(source.batchSize, custom),
+    batchesAtOnce: stream
+      ? // Lambda's default parallelizationFactor is 1
+        STREAM_SHARDS * (at('parallelizationFactor') ?? 1)
+      : at('maximumConcurrency'),
+    timeoutS: declared.timeout ?? providerTimeoutS,
+  };
+};
+/** Each consumer's feed as serverless.yml deploys it. */
+const feedsOf = () => {
+  const { provider, custom } = yamlOf('serverless.yml') as {
+    provider: { timeout: number };
+    custom: Record<string, unknown>;
+  };
+  const declared = declaredFunctions() as Record<string, Declared>;
+  return (name: FunctionName) => {
+    const own = declared[name];
+    return own && feedOf(own, custom, provider.timeout);
+  };
+};
+
+/**
+ * Each function at each memory size and the size its rule chooses (model.ts `chooseMemory`), its
+ * figures calibrated against the create's floor of the same run: none chosen without it.
+ */
+export const memoryOf = (figures: Figures, deployed: DeployedSettings = deployedSettings()) => {
+  const reference = figures[PEERS_KIND]?.usage.baseline;
+  const feedOfName = feedsOf();
+  return Object.fromEntries(
     functions.flatMap((name) => {
       const f = figures[name];
       if (!f) return [];
-      const sizes = atEachMemory(f.usage.ours, deployed[name].trigger, deployed[name]);
-      const chosen = cheapest(sizes, f.peakRssMb.ours);
-      const deployedMb = deployed[name].memoryMb;
-      // no size within the limits: the one chosen is the nearest worth its memory
-      const nearest =
-        chosen &&
-        (chosen.warmP99Ms >= LIMITS.warmP99Ms || chosen.coldStartMs >= LIMITS.coldStartMs);
+      const { trigger, memoryMb: deployedMb } = deployed[name];
+      const usage = reference ? calibrated(f.usage.ours, reference) : f.usage.ours;
+      const feed = trigger === 'http' ? undefined : feedOfName(name);
+      const { sizes, chosen, nearest, boundMs } = chooseMemory(
+        usage,
+        f.peakRssMb.ours,
+        trigger,
+        deployed[name],
+        feed,
+      );
       return [
-        [name, { deployedMb, ...(chosen ? { chosenMb: chosen.memoryMb, nearest } : {}), sizes }],
+        [
+          name,
+          {
+            deployedMb,
+            trigger,
+            ...(boundMs === undefined ? {} : { boundMs }),
+            ...(chosen && reference ? { chosenMb: chosen.memoryMb, nearest } : {}),
+            sizes,
+          },
+        ],
       ];
     }),
   ) as Record<
     FunctionName,
-    { deployedMb: number; chosenMb?: number; nearest?: boolean; sizes: AtMemory[] }
+    {
+      deployedMb: number;
+      trigger: Trigger;
+      boundMs?: number;
+      chosenMb?: number;
+      nearest?: boolean;
+      sizes: AtMemory[];
+    }
   >;
+};
 
 /** The create's peers (bench/peers/), each doing the same DynamoDB work as the create's floor. */
 const peersOf = (figures: Figures, deployed: DeployedSettings) => {
@@ -200,8 +275,8 @@ const tables = (
   `| function | ${MEMORY_SIZES.map((mb) => `${mb} MB`).join(' | ')} | chosen | serverless.yml |`,
   `|---|${MEMORY_SIZES.map(() => '---:').join('|')}|---:|---:|`,
   ...Object.entries(memoryFigures).map(
-    ([name, { sizes, chosenMb, nearest, deployedMb }]) =>
-      `| ${name} | ${sizes.map((s) => `$${usd(s.usdPerMillion)} · ${s.warmP99Ms.toFixed(0)} / ${s.coldStartMs.toFixed(0)} ms`).join(' | ')} | ${chosenMb ? `${chosenMb} MB${nearest ? ' (none within the limits: the nearest)' : ''}` : '–'} | ${deployedMb} MB |`,
+    ([name, { sizes, chosenMb, nearest, deployedMb, boundMs }]) =>
+      `| ${name} | ${sizes.map((s) => `$${usd(s.usdPerMillion)} · ${s.warmP99Ms.toFixed(0)} / ${s.coldStartMs.toFixed(0)} ms${s.batchMs === undefined ? '' : ` · batch ${s.batchMs.toFixed(0)} ms`}`).join(' | ')} | ${chosenMb ? `${chosenMb} MB${boundMs === undefined ? '' : ` (batch ≤ ${boundMs.toLocaleString('en-US', { maximumFractionDigits: 0 })} ms)`}${nearest ? ` (none within the ${boundMs === undefined ? 'limits' : 'bound'}: the nearest)` : ''}` : '–'} | ${deployedMb} MB |`,
   ),
   '',
   ...(peers
@@ -387,16 +462,21 @@ export const reportCost = (figures: Figures, complete: boolean, writeBudget: boo
   const out = (line: string) => process.stdout.write(`${line}\n`);
   out('');
   out(
-    `Cost of a million, at serverless.yml's memory (arm64, us-east-1, on-demand); each size: $ per million · modelled warm p99 / cold start (limits ${LIMITS.warmP99Ms} / ${LIMITS.coldStartMs} ms):`,
+    `Cost of a million, at serverless.yml's memory (arm64, us-east-1, on-demand); each size: $ per million · modelled warm p99 / cold start (a route's limits ${LIMITS.warmP99Ms} / ${LIMITS.coldStartMs} ms) · a consumer's batch (within what drains ${DRAIN_TARGET_PER_SECOND} messages a second at its concurrency, the cheapest), calibrated against ${PEERS_KIND}'s floor:`,
   );
   for (const line of lines) out(line);
-  for (const [name, { chosenMb, deployedMb }] of Object.entries(memoryFigures))
-    if (chosenMb !== deployedMb)
-      out(
-        chosenMb
-          ? `serverless.yml gives ${name} ${deployedMb} MB; the figures choose ${chosenMb} MB.`
-          : `${name}: no size holds its peak RSS: look at bench/results.json's peakRssMb.`,
-      );
+  if (!figures[PEERS_KIND])
+    out(
+      `${PEERS_KIND} not measured: no memory chosen (each choice reads its figures against its floor).`,
+    );
+  else
+    for (const [name, { chosenMb, deployedMb }] of Object.entries(memoryFigures))
+      if (chosenMb !== deployedMb)
+        out(
+          chosenMb
+            ? `serverless.yml gives ${name} ${deployedMb} MB; the figures choose ${chosenMb} MB.`
+            : `${name}: no size holds its peak RSS: look at bench/results.json's peakRssMb.`,
+        );
 
   const costRows = Object.fromEntries(
     rows.map(({ name, what, bill }) => [name, { what, ...bill, total: total(bill) }]),
