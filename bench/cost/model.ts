@@ -215,11 +215,11 @@ export const cheapest = (sizes: AtMemory[], peakRssMb: number): AtMemory | undef
 
 /**
  * The messages a second each consumer must keep up with: the busiest traffic profile's plant
- * changes, 1,000 requests a second of which a fifth write a plant (create, update, patch, delete),
- * each a stream record. Every consumer is held to as many, an upper bound: the deliveries they fan
- * out to are fewer (three changes in ten reach endpoints, three each: 180 a second), the operator's
- * inserts half, the retry and stream-failure queues a small share. Stated here until
- * bench/cost/profiles/ is in this branch; then read from its busiest profile.
+ * changes (bench/cost/profiles/busy1000rps.json: 1,000 requests a second, a fifth of them writes),
+ * each a stream record; test/unit/memoryChoice.test.ts holds it to the profiles. Every consumer is
+ * held to as many, an upper bound: the deliveries they fan out to are fewer (three changes in ten
+ * reach endpoints, three each: 180 a second), the operator's inserts half, the retry and
+ * stream-failure queues a small share.
  */
 export const DRAIN_TARGET_PER_SECOND = 200;
 /** A table's stream has a shard per partition: one, the fewest batches at once a stream gives. */

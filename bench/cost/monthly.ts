@@ -217,6 +217,10 @@ const changesPlants = (name: RouteName) =>
   (ROUTES[name].tables as { plants?: readonly string[] }).plants?.some((a) =>
     ['PutItem', 'UpdateItem', 'DeleteItem'].includes(a),
   ) ?? false;
+/** A profile's plant changes a second: each a stream record every consumer's batches carry. */
+export const plantChangesPerSecond = (profile: Profile) =>
+  requestsPerSecond(profile) *
+  ROUTE_NAMES.filter(changesPlants).reduce((sum, name) => sum + (profile.routeMix[name] ?? 0), 0);
 /** The routes that add a plant: each an INSERT, the operator's plant.added. */
 const addsPlants = (name: RouteName) =>
   (ROUTES[name].tables as { plants?: readonly string[] }).plants?.includes('PutItem') ?? false;

@@ -2,6 +2,7 @@
 // what waits on the function, read from the bench's figures as ratios to its reference, so that a
 // faster or slower machine of this kind chooses the same sizes; the consumers' bound from
 // serverless.yml's settings.
+
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -15,6 +16,7 @@ import {
   drainBoundMs,
   STREAM_SHARDS,
 } from '../../bench/cost/model.ts';
+import { loadProfiles, plantChangesPerSecond } from '../../bench/cost/monthly.ts';
 import { ASSUMPTIONS as A } from '../../bench/cost/prices.ts';
 import { feedOf, memoryOf } from '../../bench/cost/report.ts';
 import type { Kind } from '../../bench/functions.ts';
@@ -124,6 +126,10 @@ describe('memory by what waits on the function', () => {
 });
 
 describe("a consumer's bound, from serverless.yml", () => {
+  it("holds every consumer to the busiest traffic profile's plant changes a second", () => {
+    expect(DRAIN_TARGET_PER_SECOND).toBe(Math.max(...loadProfiles().map(plantChangesPerSecond)));
+  });
+
   it('keeps its source drained: batches at once × batch size carry the target a second', () => {
     const batchOf = (name: string) => feedOf(declared[name], custom, provider.timeout).batchSize;
     expect(boundOf('deliverToEndpoint')).toBe(
