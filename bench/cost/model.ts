@@ -83,10 +83,10 @@ const awsWaitMs = (usage: Usage, at: 'mean' | 'p99') => {
 export const warmP99Ms = (usage: Usage, memoryMb: number) =>
   usage.cpuP99Ms / cpuShare(memoryMb) + awsWaitMs(usage, 'p99');
 /** A warm invocation's mean duration, in ms, the receiver's answer included (it is billed). */
-const warmMeanMs = (usage: Usage, memoryMb: number) =>
+const warmMeanMs = (usage: Usage, memoryMb: number, receiverMs: number) =>
   usage.cpuMeanMs / cpuShare(memoryMb) +
   awsWaitMs(usage, 'mean') +
-  meteredOf(usage).receiverPosts * A.receiverMs.value;
+  meteredOf(usage).receiverPosts * receiverMs;
 /**
  * A cold start's modelled first answer, in ms: the init (the bundle's import) with burst CPU, the
  * first invocation at the memory's share, its calls, and a route's fetch of the key set (a
@@ -113,11 +113,15 @@ export interface Deployed {
   platformLogBytes: number;
 }
 
-/** A million invocations of a function using `usage`, deployed so, in dollars by service. */
+/**
+ * A million invocations of a function using `usage`, deployed so, in dollars by service; each
+ * receiver answering in `receiverMs` (a timed-out one: the attempt's timeout).
+ */
 export const billOf = (
   usage: Usage,
   trigger: Trigger,
   { memoryMb, platformLogBytes }: Deployed,
+  receiverMs: number = A.receiverMs.value,
 ): Bill => {
   const m = meteredOf(usage);
   const cold = A.coldStartShare.value;
@@ -125,8 +129,8 @@ export const billOf = (
   const unbilledInit = A.initBilled.value === 1 ? 0 : (usage.importMs ?? 0);
   const firstMs = coldStartMs(usage, memoryMb, trigger) - unbilledInit;
   const ms =
-    (1 - cold) * billedMs(warmMeanMs(usage, memoryMb)) +
-    cold * billedMs(firstMs + m.receiverPosts * A.receiverMs.value);
+    (1 - cold) * billedMs(warmMeanMs(usage, memoryMb, receiverMs)) +
+    cold * billedMs(firstMs + m.receiverPosts * receiverMs);
   // a queue's poller receives each message (each 64 KB of it a request) and deletes it; a message
   // is about the size of the body it delivers
   const messageChunks = Math.max(1, Math.ceil(m.receiverBytes / A.sqsChunkBytes.value));

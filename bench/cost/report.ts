@@ -5,6 +5,11 @@
 // the bench when a row costs more than 5% over bench/cost-budget.json.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import {
+  DEFAULT_ATTEMPT_TIMEOUT_MS,
+  DEFAULT_RETRY_SCHEDULE,
+  retrySchedule,
+} from '#lib/config/webhook.ts';
 import { ROUTE_NAMES, ROUTES } from '#lib/routes/routeList.ts';
 import { CUSTOM_METRICS } from '#lib/telemetry.ts';
 import { declaredFunctions, repoRoot, yamlOf } from '../../infra/local/paths.ts';
@@ -103,8 +108,8 @@ type DeployedSettings = ReturnType<typeof deployedSettings>;
 /** The rows: each route measured, then each event kind whose functions were measured. */
 const rowsOf = (figures: Figures, deployed: DeployedSettings) => {
   const usageOf = (kind: Kind) => figures[kind]?.usage.ours;
-  const bill = (name: FunctionName, usage: Usage) =>
-    billOf(usage, deployed[name].trigger, deployed[name]);
+  const bill = (name: FunctionName, usage: Usage, receiverMs?: number) =>
+    billOf(usage, deployed[name].trigger, deployed[name], receiverMs);
   const rows: { name: string; what: string; bill: Bill }[] = [];
   for (const name of ROUTE_NAMES) {
     const usage = usageOf(name);
@@ -141,6 +146,19 @@ const rowsOf = (figures: Figures, deployed: DeployedSettings) => {
         what: `plant.added to ${endpoints} endpoint${endpoints > 1 ? 's' : ''} (each: attempt 1 fails, attempt 2 delivered)`,
         bill: added(bill('queueEndpointEvents', fanOut), scaled(perEndpoint, endpoints)),
       });
+    // receivers that never answer: every attempt of the default schedule waits the whole default
+    // timeout and fails, the last one too (its next send not made: an upper bound)
+    const attempts = (retrySchedule(DEFAULT_RETRY_SCHEDULE)?.length ?? 0) + 1;
+    const timedOut = bill(
+      'deliverToEndpoint',
+      withMore(attempt, FAILED_ATTEMPT.deliverToEndpoint),
+      DEFAULT_ATTEMPT_TIMEOUT_MS,
+    );
+    rows.push({
+      name: 'plantAddedTo10TimedOutEndpoints',
+      what: `plant.added to 10 endpoints that time out (each: ${attempts} attempts of ${DEFAULT_ATTEMPT_TIMEOUT_MS / 1000} s, then given up)`,
+      bill: added(bill('queueEndpointEvents', fanOut), scaled(timedOut, 10 * attempts)),
+    });
   }
   return rows;
 };

@@ -82,11 +82,13 @@ const queueUrl = (read: Variables, name: string, what: string) => {
  * The longest an attempt may wait: a third of the webhook functions' 30 s timeout (serverless.yml),
  * so that a batch's attempts, its writes and its sends end well inside it.
  */
+/** How long an attempt waits for the receiver's answer, unless WEBHOOK_TIMEOUT_MS says. */
+export const DEFAULT_ATTEMPT_TIMEOUT_MS = 5000;
 export const MAX_ATTEMPT_TIMEOUT_MS = 10_000;
 
 /** How long one attempt waits for an answer. */
 const attemptTimeoutMs = (read: Variables) =>
-  read.positiveInt('WEBHOOK_TIMEOUT_MS', 5000, MAX_ATTEMPT_TIMEOUT_MS);
+  read.positiveInt('WEBHOOK_TIMEOUT_MS', DEFAULT_ATTEMPT_TIMEOUT_MS, MAX_ATTEMPT_TIMEOUT_MS);
 
 /** Where deliveries go and how they are signed: all the redrive needs. */
 export const receiverSettings: SettingsLoader<ReceiverSettings> = (read) => {
