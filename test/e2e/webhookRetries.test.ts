@@ -179,7 +179,8 @@ describe('webhook delivery through npm start', () => {
       'the delivery after the restart',
     );
     expect(new Set(deliveriesOf(40).map((d) => d.webhookId)).size).toBe(1);
-  });
+    // a whole stop and start (bundling the functions again) and the wait: more on a loaded machine
+  }, 150_000);
 });
 
 describe('a used-up schedule through npm start', () => {
