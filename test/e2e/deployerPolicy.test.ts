@@ -232,6 +232,15 @@ const physicalNames = (stage: Stage, template: Template): Names => {
         refs[id] = generated(id).toLowerCase();
         atts[id] = { Arn: `arn:aws:s3:::${refs[id]}` };
         break;
+      case 'AWS::CloudWatch::Alarm':
+        refs[id] = named('AlarmName');
+        atts[id] = { Arn: arn('cloudwatch', `alarm:${named('AlarmName')}`) };
+        break;
+      // global: no region in its ARN
+      case 'AWS::CloudWatch::Dashboard':
+        refs[id] = named('DashboardName');
+        atts[id] = { Arn: arn('cloudwatch', `dashboard/${named('DashboardName')}`, '') };
+        break;
       case 'AWS::ApiGatewayV2::Api':
         refs[id] = API_ID;
         atts[id] = { ApiEndpoint: `https://${API_ID}.execute-api.${REGION}.amazonaws.com` };
@@ -476,6 +485,12 @@ const HANDLERS: Record<string, Handlers> = {
       'cloudwatch:UntagResource',
     ],
     delete: ['cloudwatch:DeleteAlarms', 'cloudwatch:DescribeAlarms'],
+  },
+  'AWS::CloudWatch::Dashboard': {
+    create: ['cloudwatch:GetDashboard', 'cloudwatch:PutDashboard'],
+    read: ['cloudwatch:GetDashboard'],
+    update: ['cloudwatch:PutDashboard'],
+    delete: ['cloudwatch:DeleteDashboards', 'cloudwatch:GetDashboard'],
   },
   // less s3:GetObject (BodyS3Location)
   'AWS::ApiGatewayV2::Api': {

@@ -914,3 +914,192 @@ describe('CORS, with CORS_ALLOWED_ORIGINS set', () => {
     });
   });
 });
+
+// this block's own imports, beside it at the file's end
+const { CUSTOM_METRICS, METRIC_NAMES } = await import('#lib/telemetry.ts');
+const { SERVICE_NAME } = await import('#lib/config/telemetry.ts');
+
+describe.each(['dev', 'prod'])('the dashboard of the %s stage', (stage) => {
+  const REGION = 'region-of-the-stack';
+  const template = () => templates.get(stage) as Template;
+  const typeOf = (id: string) => template().Resources[id]?.Type;
+  /** Its body, each `${Id}` and `${Id.Attribute}` of its Fn::Sub written `Ref Id`, `GetAtt Id.Attribute`. */
+  const body = () => {
+    const { DashboardName, DashboardBody } = resource(stage, 'Dashboard').Properties as {
+      DashboardName: string;
+      DashboardBody: { 'Fn::Sub': string };
+    };
+    expect(DashboardName).toBe(`plant-store-${stage}`);
+    const text = DashboardBody['Fn::Sub'].replace(/\$\{([^}]+)\}/g, (_, name: string) => {
+      if (name === 'AWS::Region') return REGION;
+      const [id = '', attribute] = name.split('.');
+      expect(typeOf(id), `${name}: no resource ${id} in the template`).toBeDefined();
+      return attribute ? `GetAtt ${id}.${attribute}` : `Ref ${id}`;
+    });
+    return JSON.parse(text) as {
+      widgets: { type: string; properties: Record<string, unknown> }[];
+    };
+  };
+  const widgetsOf = (type: string) => body().widgets.filter((widget) => widget.type === type);
+  /** The resource a reference names, which must be of `type`. */
+  const named = (reference: unknown, pattern: RegExp, type: string) => {
+    const id = pattern.exec(String(reference))?.[1] ?? '';
+    expect([reference, typeOf(id)]).toEqual([reference, type]);
+    return id;
+  };
+
+  type Row = (string | { stat?: string })[];
+  /** Every metric of its graphs: namespace, name, dimensions, statistic. */
+  const metrics = () =>
+    widgetsOf('metric').flatMap(({ properties }) => {
+      expect(properties.region).toBe(REGION);
+      return (properties.metrics as Row[]).map((row) => {
+        const [namespace, name, ...pairs] = row.filter((item) => typeof item === 'string');
+        const options = row.find((item) => typeof item === 'object') ?? {};
+        const dimensions: Record<string, string> = {};
+        for (let i = 0; i < pairs.length; i += 2) dimensions[pairs[i] ?? ''] = pairs[i + 1] ?? '';
+        return { namespace, name, dimensions, stat: options.stat ?? properties.stat };
+      });
+    });
+
+  // the AWS metrics it draws, each with the dimensions it is published by
+  const AWS_METRICS: Record<string, { dimensions: string[]; names: string[] }> = {
+    'AWS/Lambda': {
+      dimensions: ['FunctionName'],
+      names: ['Invocations', 'Errors', 'Duration', 'IteratorAge'],
+    },
+    'AWS/ApiGateway': { dimensions: ['ApiId', 'Stage'], names: ['Count', '4xx', '5xx', 'Latency'] },
+    'AWS/SQS': {
+      dimensions: ['QueueName'],
+      names: [
+        'NumberOfMessagesSent',
+        'NumberOfMessagesDeleted',
+        'ApproximateNumberOfMessagesVisible',
+        'ApproximateAgeOfOldestMessage',
+      ],
+    },
+  };
+  /** What each dimension's value must name: a resource of the template, or the value itself. */
+  const dimensionValue = (dimension: string, value: string) => {
+    switch (dimension) {
+      case 'FunctionName':
+        return named(value, /^Ref (\w+)$/, 'AWS::Lambda::Function');
+      case 'QueueName':
+        return named(value, /^GetAtt (\w+)\.QueueName$/, 'AWS::SQS::Queue');
+      case 'ApiId':
+        return named(value, /^Ref (\w+)$/, 'AWS::ApiGatewayV2::Api');
+      case 'Stage':
+        return expect(value).toBe(resource(stage, 'HttpApiStage').Properties.StageName);
+      case 'service':
+        return expect(value).toBe(SERVICE_NAME);
+      default:
+        throw new Error(`the dashboard draws a metric by ${dimension}, which the test knows not`);
+    }
+  };
+
+  it("draws only metrics that exist, each by resources of the stage's template", () => {
+    // the namespace the functions publish our metrics in
+    const { Environment } = resource(stage, 'CreatePlantLambdaFunction').Properties as {
+      Environment: { Variables: { METRICS_NAMESPACE: string } };
+    };
+    const ours = { dimensions: ['service'], names: [...CUSTOM_METRICS] as string[] };
+    const known = { ...AWS_METRICS, [Environment.Variables.METRICS_NAMESPACE]: ours };
+    const drawn = metrics();
+    expect(drawn.length).toBeGreaterThan(0);
+    for (const { namespace = '', name, dimensions, stat } of drawn) {
+      const metric = `${namespace} ${name}`;
+      expect(known[namespace]?.names, metric).toContain(name);
+      expect([metric, Object.keys(dimensions)]).toEqual([metric, known[namespace]?.dimensions]);
+      for (const [dimension, value] of Object.entries(dimensions)) dimensionValue(dimension, value);
+      expect([metric, stat]).toEqual([metric, expect.stringMatching(/^(Sum|Maximum|p\d+)$/)]);
+    }
+  });
+
+  it("shows each route's requests, errors and p99 from its request lines, and every custom metric", () => {
+    const routes = widgetsOf('log').find(({ properties }) =>
+      String(properties.query).includes('by route'),
+    );
+    const query = String(routes?.properties.query);
+    for (const name of ROUTE_NAMES)
+      expect(query).toContain(`SOURCE 'Ref ${resourceName(name)}LogGroup'`);
+    // the request line's fields (lib/http/requestTelemetry.ts)
+    expect(query).toMatch(/count\(\*\) as answers, pct\(latencyMs, 99\) as p99 by route, status/);
+    const api = metrics().filter(({ namespace }) => namespace === 'AWS/ApiGateway');
+    expect(api.map(({ name }) => name)).toEqual(expect.arrayContaining(['Count', '4xx', '5xx']));
+    const custom = metrics().filter(({ dimensions }) => 'service' in dimensions);
+    expect(new Set(custom.map(({ name }) => name))).toEqual(new Set(CUSTOM_METRICS));
+  });
+
+  it('draws at most 50 metrics, so that it is one of the 3 free dashboards an account has', () => {
+    const drawn = new Set(
+      metrics().map(({ namespace, name, dimensions }) =>
+        JSON.stringify([namespace, name, dimensions]),
+      ),
+    );
+    expect(drawn.size).toBeLessThanOrEqual(50);
+  });
+
+  it("shows each queue's oldest message and each stream function's iterator age", () => {
+    const queues = Object.keys(template().Resources).filter(
+      (id) => typeOf(id) === 'AWS::SQS::Queue',
+    );
+    const streamFunctions = mappingsOf(stage)
+      .filter(({ EventSourceArn }) => JSON.stringify(EventSourceArn).includes('StreamArn'))
+      .map(({ FunctionName }) => (FunctionName as { 'Fn::GetAtt': [string] })['Fn::GetAtt'][0]);
+    const drawn = (metric: string) =>
+      metrics()
+        .filter(({ name, stat }) => name === metric && stat === 'Maximum')
+        .map(({ dimensions }) => Object.values(dimensions)[0]);
+    expect(new Set(drawn('ApproximateAgeOfOldestMessage'))).toEqual(
+      new Set(queues.map((id) => `GetAtt ${id}.QueueName`)),
+    );
+    expect(streamFunctions).toHaveLength(hasOperator(stage) ? 2 : 1);
+    expect(new Set(drawn('IteratorAge'))).toEqual(
+      new Set(streamFunctions.map((id) => `Ref ${id}`)),
+    );
+  });
+
+  it('shows the state of every alarm of the stage, and nothing else', () => {
+    const alarms = Object.keys(template().Resources).filter(
+      (id) => typeOf(id) === 'AWS::CloudWatch::Alarm',
+    );
+    const shown = widgetsOf('alarm').flatMap(({ properties }) =>
+      (properties.alarms as string[]).map((arn) =>
+        named(arn, /^GetAtt (\w+)\.Arn$/, 'AWS::CloudWatch::Alarm'),
+      ),
+    );
+    expect(shown.sort()).toEqual(alarms.sort());
+  });
+
+  it("sums each attempt's outcomes from the log lines of the functions that make them", () => {
+    const queries = widgetsOf('log').map(({ properties }) => {
+      expect(properties.region).toBe(REGION);
+      return String(properties.query);
+    });
+    expect(queries).toHaveLength(hasOperator(stage) ? 2 : 1);
+    for (const query of queries) {
+      const sources = [...query.matchAll(/SOURCE '([^']*)'/g)].map(([, group]) =>
+        named(group, /^Ref (\w+)$/, 'AWS::Logs::LogGroup'),
+      );
+      expect(sources.length).toBeGreaterThan(0);
+      const summed = [...query.matchAll(/sum\((\w+)\)/g)].map(([, field]) => field);
+      expect(summed.length).toBeGreaterThan(0);
+      for (const field of summed) expect(METRIC_NAMES).toContain(field);
+    }
+    expect(queries[0]).toMatch(
+      /^SOURCE 'Ref DeliverToEndpointLogGroup' \| .*sum\(EndpointEventsDelivered\).*sum\(EndpointAttemptsFailed\).*sum\(EndpointEventsExhausted\).*sum\(EndpointEventsDropped\).* by bin\(/,
+    );
+  });
+
+  it(`names ${hasOperator(stage) ? 'each' : 'nothing'} of the operator's webhook's functions, queues and alarms`, () => {
+    const { functions, resources } = yamlOf('infra', 'operatorWebhook.yml');
+    const operator = [
+      // a function by its function or its log group
+      ...Object.keys(functions).map(resourceName),
+      ...Object.keys(resources.Resources),
+    ];
+    const text = JSON.stringify(body());
+    for (const id of operator)
+      expect([id, text.includes(` ${id}`)]).toEqual([id, hasOperator(stage)]);
+  });
+});
