@@ -2,6 +2,8 @@
 // the outcome it counts as a field, and, for the few outcomes published as CloudWatch metrics, its
 // Embedded Metric Format count (`_aws`) at once. Powertools writes the two apart, which measured
 // costlier than the rest of a webhook delivery's own work (docs/performance.md).
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomBytes } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import type { TelemetrySettings } from '#lib/config/telemetry.ts';
 
@@ -85,7 +87,14 @@ const published = new Set<string>(PUBLISHED_METRICS);
 export type Invocation = Pick<Context, 'functionName' | 'awsRequestId'>;
 
 /** The keys every line writes itself: no field may take one (it would hide the line's own). */
-type LoggerKey = 'level' | 'message' | 'timestamp' | 'service' | 'cold_start' | 'function_name';
+type LoggerKey =
+  | 'level'
+  | 'message'
+  | 'timestamp'
+  | 'service'
+  | 'cold_start'
+  | 'function_name'
+  | 'xray_trace_id';
 type LineKey = LoggerKey | 'function_request_id' | '_aws' | 'ColdStart' | MetricName;
 
 // What a line says besides its own keys, as plain data (an Error via describeError). It refuses a
@@ -121,6 +130,35 @@ export const describeError = (error: unknown, depth = 0): unknown => {
     ...(more ? { cause: describeError(cause, depth + 1) } : {}),
   };
 };
+
+// the ids made where Lambda sets none (the local run), one per invocation
+const madeTraceIds = new WeakMap<Invocation, string>();
+
+/**
+ * The invocation's X-Ray trace id: the Root of `_X_AMZN_TRACE_ID`, which Lambda sets per invocation;
+ * where it is unset (the local run), one made once per invocation in the same form.
+ */
+export const traceIdOf = (invocation: Invocation): string => {
+  const root = /Root=(1-[0-9a-f]{8}-[0-9a-f]{24})/.exec(process.env._X_AMZN_TRACE_ID ?? '')?.[1];
+  if (root) return root;
+  const made =
+    madeTraceIds.get(invocation) ??
+    `1-${Math.floor(Date.now() / 1000).toString(16)}-${randomBytes(12).toString('hex')}`;
+  madeTraceIds.set(invocation, made);
+  return made;
+};
+
+// a handler's invocation's trace id, for what no line hands it to (a plant store's write)
+const traceScope = /* @__PURE__ */ new AsyncLocalStorage<string>();
+
+/** `handler`, each invocation run with its trace id at hand for currentTraceId. */
+export const traced =
+  <Event, Result>(handler: (event: Event, context: Context) => Promise<Result>) =>
+  (event: Event, context: Context) =>
+    traceScope.run(traceIdOf(context), () => handler(event, context));
+
+/** The trace id of the invocation a `traced` handler is serving; undefined outside one. */
+export const currentTraceId = () => traceScope.getStore();
 
 const SEVERITY = { DEBUG: 0, INFO: 1, WARN: 2, ERROR: 3, SILENT: 4 } as const;
 
@@ -174,6 +212,7 @@ export const createTelemetry = (
             cold_start: coldStart,
             function_name: functionName,
             function_request_id: awsRequestId,
+            xray_trace_id: traceIdOf(invocation),
             ...fields,
             ...metrics,
           };

@@ -1,7 +1,8 @@
 // serverless-offline for `npm start`: the bundled functions behind the front server (HTTP on
 // apiPort, invoke on lambdaPort), their JSON log lines shown as one line per request (or as
-// deployed, with --json).
+// deployed, with --json) and appended whole to `logs` (npm run trace reads them).
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { untilListening } from './freePort.ts';
@@ -11,6 +12,7 @@ import { terminalLine } from './terminal.ts';
 export const spawnOffline = (
   ports: { api: number; lambda: number },
   env: Record<string, string>,
+  logs: string,
 ) => {
   const serverless = join(repoRoot, 'node_modules', 'osls', 'bin', 'serverless.js');
   const offline = spawn(
@@ -26,8 +28,10 @@ export const spawnOffline = (
     },
   );
   const json = process.argv.includes('--json');
+  const kept = createWriteStream(logs, { flags: 'a' });
   const relay = (input: NodeJS.ReadableStream, output: NodeJS.WriteStream) =>
     createInterface({ input }).on('line', (line) => {
+      if (line.startsWith('{')) kept.write(`${line}\n`);
       const shown = terminalLine(line, { json, color: output.isTTY === true });
       if (shown !== undefined) output.write(`${shown}\n`);
     });

@@ -34,6 +34,9 @@ export const dynamoDbLocalDir = resolve(repoRoot, '.local', 'dynamodb-local');
 export const localDataDir = (env: NodeJS.ProcessEnv = process.env) =>
   resolve(repoRoot, env.PLANTS_LOCAL_DATA || resolve(repoRoot, '.local', 'data'));
 
+/** Every JSON line the functions of npm start wrote, appended as written, for `npm run trace`. */
+export const localLogsPath = (dataDir: string) => resolve(dataDir, 'logs.jsonl');
+
 /** The functions' environment of the npm start running on `dataDir`, kept there while it runs, for
  * `sls invoke local --stage local` (stageParams.cjs) and `npm run webhooks:redrive`. */
 export const runningEnvPath = (dataDir: string) => resolve(dataDir, 'running-env.json');

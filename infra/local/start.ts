@@ -11,7 +11,8 @@
 // Each new plant is POSTed as the "plant added" webhook to WEBHOOK_URL (with WEBHOOK_SECRET), or
 // without it to a local receiver that verifies and prints each delivery (infra/local/webhooks.ts).
 // The terminal shows one line per request and per webhook attempt (infra/local/terminal.ts);
-// `npm start -- --json` shows the functions' JSON log lines as deployed instead.
+// `npm start -- --json` shows the functions' JSON log lines as deployed instead. Every such line is
+// kept in PLANTS_LOCAL_DATA's logs.jsonl, where `npm run trace -- <plant id>` reads one plant's changes.
 import type { ChildProcess } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,7 +23,7 @@ import { assertPortFree, freePort, portSetting } from './freePort.ts';
 import { startFrontServer } from './frontServer.ts';
 import { localAuth } from './keys.ts';
 import { spawnOffline, untilOfflineServes } from './offline.ts';
-import { localDataDir, runningEnvPath } from './paths.ts';
+import { localDataDir, localLogsPath, runningEnvPath } from './paths.ts';
 import { ensureTable, tableStreamArn } from './tables.ts';
 import { type LocalWebhooks, startLocalWebhooks } from './webhooks.ts';
 
@@ -120,7 +121,8 @@ try {
   published = true;
 
   say('Starting serverless-offline (bundling the functions)...');
-  const offline = spawnOffline({ api: apiPort, lambda: lambdaPort }, functionEnv);
+  const ports = { api: apiPort, lambda: lambdaPort };
+  const offline = spawnOffline(ports, functionEnv, localLogsPath(dataDir));
   stopWith(offline, 'serverless-offline stopped');
   await untilOfflineServes(offline, [lambdaPort, apiPort]);
   front = await startFrontServer({

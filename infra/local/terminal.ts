@@ -1,6 +1,7 @@
 // What `npm start` shows of serverless-offline's output: a line per request and per webhook attempt
-// from the functions' JSON log lines, warnings and errors marked, its banner and EMF documents left
-// out (`--json`: the JSON lines as deployed). Any other line (a bundling error, a crash) as it is.
+// from the functions' JSON log lines, each with its change's trace id cut short, warnings and errors
+// marked, its banner and EMF documents left out (`--json`: the JSON lines as deployed). Any other
+// line (a bundling error, a crash) as it is.
 
 /** serverless-offline's own lines, which tell a user nothing the ready line does not. */
 const NOISE = [
@@ -36,6 +37,12 @@ const fields = (log: LogLine, names: Record<string, string>) =>
     .filter(([field]) => log[field] !== undefined)
     .map(([field, name]) => `${name}=${String(log[field])}`);
 
+/** The change's trace id, its last 8 hex: the writing request's, else the line's own. */
+const traceOf = (log: LogLine) => {
+  const id = log.request_trace_id ?? log.xray_trace_id;
+  return typeof id === 'string' ? [`trace=${id.slice(-8)}`] : [];
+};
+
 /** A warning or an error stands out: its level first, in color on a terminal. */
 const marked = (log: LogLine, text: string, color: boolean) => {
   if (log.level !== 'WARN' && log.level !== 'ERROR' && log.level !== 'CRITICAL') return text;
@@ -67,24 +74,28 @@ const requestLine = (log: LogLine) => {
     `${Math.round(Number(log.latencyMs))} ms`,
     ...(log.outcome === undefined ? [] : [log.outcome]),
     ...fields(log, { plantId: 'plant', callerSub: 'caller' }),
+    ...traceOf(log),
     ...(log.reason === undefined ? [] : [`— ${log.reason}`]),
     ...(error?.message === undefined ? [] : [`— ${error.message}`]),
   ].join(' ');
 };
 
-/** One webhook attempt: delivered, failed and why (and when the next is due), dead-lettered. */
+/** One webhook attempt (the operator's, an endpoint's) or fan-out: its outcome, why, when next. */
 const webhookLine = (log: LogLine) =>
   [
     clock(log.timestamp),
     String(log.message),
     ...fields(log, {
       plantId: 'plant',
+      endpointId: 'endpoint',
+      endpoints: 'endpoints',
       attempt: 'attempt',
       status: 'status',
       reason: 'reason',
       nextAttemptAt: 'next',
       webhookId: 'id',
     }),
+    ...traceOf(log),
   ].join(' ');
 
 /** What to show of one output line of serverless-offline: the line, or undefined for none. */
@@ -104,7 +115,7 @@ export const terminalLine = (
     const stack = log.level === 'ERROR' && error?.stack ? `\n${indented(error)}` : '';
     return `${marked(log, requestLine(log), color)}${stack}`;
   }
-  if (typeof log.message === 'string' && log.message.startsWith('webhook')) {
+  if (typeof log.message === 'string' && /^(webhook|endpoint)\b/.test(log.message)) {
     return marked(log, webhookLine(log), color);
   }
   // any other log line: its message, and where to see the rest

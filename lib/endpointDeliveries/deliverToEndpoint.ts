@@ -63,7 +63,7 @@ export const deliverToEndpointHandler = ({
 }: EndpointDeliveryDependencies) => {
   const deliver = async (invocation: Context, { body: message, receiptHandle }: SQSRecord) => {
     const delivery = endpointDeliveryOf(message);
-    const { owner, endpointId, webhookId, type, body, lane } = delivery;
+    const { owner, endpointId, webhookId, type, body, lane, plantId } = delivery;
     const hideUntil = (handle: string, dueAt: number) => queue.hideUntil(handle, dueAt, lane);
     await hideIfNotDue({ hideUntil }, { receiptHandle, what: webhookId }, delivery.dueAt);
     const attempt = delivery.attempts + 1;
@@ -72,7 +72,15 @@ export const deliverToEndpointHandler = ({
         level,
         message: text,
         metric,
-        fields: { endpointId, webhookId, type, attempt, ...more },
+        fields: {
+          endpointId,
+          webhookId,
+          type,
+          plantId,
+          request_trace_id: delivery.requestTraceId,
+          attempt,
+          ...more,
+        },
       });
     const found = await endpoints.get(owner, endpointId);
     if (found.outcome === 'unavailable') throw found.cause;

@@ -38,8 +38,11 @@ export const plantEventsOf = ({ eventName: name, dynamodb: change }: DynamoDBRec
       .update(`${type}\n${id}\n${createdAt}\n${version}`)
       .digest('base64url');
     const data = EVENTS[type].data === 'id' ? { id } : toIdentifiedPlant(plant);
+    const webhookId = `msg_${digest.slice(0, 32)}`;
+    // the writing request's id is in the new image; a delete writes none, its old image is older
+    const requestTraceId = images.after?.traceId;
     return [
-      { owner, type, webhookId: `msg_${digest.slice(0, 32)}`, body: eventBody(type, at, data) },
+      { owner, type, webhookId, body: eventBody(type, at, data), plantId: id, requestTraceId },
     ];
   });
 };
@@ -90,7 +93,13 @@ export const queueEndpointEventsHandler = (dependencies: EndpointEventsDependenc
         level: 'INFO',
         message: 'endpoint deliveries queued',
         metric: 'EndpointEventsQueued',
-        fields: { webhookId: event.webhookId, type: event.type, endpoints: to.length },
+        fields: {
+          webhookId: event.webhookId,
+          type: event.type,
+          plantId: event.plantId,
+          request_trace_id: event.requestTraceId,
+          endpoints: to.length,
+        },
       });
     }
   });

@@ -23,6 +23,9 @@ export interface EndpointDelivery {
   type: DeliveredType;
   /** The JSON body: {type, timestamp, data}. */
   body: string;
+  /** The plant changed, and the trace id of the request that wrote it (none for a delete). */
+  plantId?: number;
+  requestTraceId?: string | undefined;
   /** Attempts made so far (0: the first is next). */
   attempts: number;
   /** When the next attempt is due, in ms since the epoch. */

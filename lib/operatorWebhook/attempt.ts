@@ -13,7 +13,10 @@ export interface AttemptDependencies extends Telemetry {
   deadLetters: DeadLetterSink;
 }
 
-export type EventToDeliver = Pick<WaitingEvent, 'webhookId' | 'plantId' | 'body' | 'owner'>;
+export type EventToDeliver = Pick<
+  WaitingEvent,
+  'webhookId' | 'plantId' | 'body' | 'owner' | 'requestTraceId'
+>;
 
 /**
  * After a failure the event waits in the retry queue or goes to the dead-letter queue; when that
@@ -23,11 +26,11 @@ export const attemptDelivery =
   ({ target, schedule, retryQueue, deadLetters, record }: AttemptDependencies) =>
   async (
     invocation: Invocation,
-    { webhookId, plantId, body, owner }: EventToDeliver,
+    { webhookId, plantId, body, owner, requestTraceId }: EventToDeliver,
     attemptsBefore: number,
   ) => {
     const attempts = attemptsBefore + 1;
-    const fields = { webhookId, plantId, attempt: attempts };
+    const fields = { webhookId, plantId, request_trace_id: requestTraceId, attempt: attempts };
     const outcome = await deliverOnce(target, { webhookId, body });
     if (outcome.outcome === 'delivered') {
       record(invocation, {
@@ -42,7 +45,17 @@ export const attemptDelivery =
     const next = nextStep(attempts, outcome, schedule);
     if (next.kind === 'wait') {
       const dueAt = Date.now() + next.waitMs;
-      await retryQueue.wait({ webhookId, plantId, owner, body, attempts, lastError, dueAt });
+      const waiting = {
+        webhookId,
+        plantId,
+        owner,
+        body,
+        requestTraceId,
+        attempts,
+        lastError,
+        dueAt,
+      };
+      await retryQueue.wait(waiting);
       record(invocation, {
         level: 'WARN',
         message: 'webhook attempt failed; it waits for the next',

@@ -17,6 +17,8 @@ export interface PlantAddedEvent {
   owner: string | undefined;
   /** The JSON body: the plant with its id (the published `/plant/webhook` body). */
   body: string;
+  /** The trace id of the request that added it (the store writes it on the item). */
+  requestTraceId: string | undefined;
 }
 
 /** The event of a stream record of a newly stored plant; a NonRetryableError when it is not one. */
@@ -27,7 +29,7 @@ export const plantAddedEvent = (record: DynamoDBRecord): PlantAddedEvent => {
   }
   // the store wrote it from a validated plant: only what the event is made of is checked
   const plant = unmarshall(image as Record<string, AttributeValue>) as StoredPlant;
-  const { id, createdAt, createdBy } = plant;
+  const { id, createdAt, createdBy, traceId } = plant;
   if (typeof id !== 'number' || typeof createdAt !== 'string') {
     throw new NonRetryableError(`stream record ${record.eventID} does not hold a plant`);
   }
@@ -39,5 +41,6 @@ export const plantAddedEvent = (record: DynamoDBRecord): PlantAddedEvent => {
     plantId: id,
     owner: typeof createdBy === 'string' ? createdBy : undefined,
     body: JSON.stringify(toIdentifiedPlant(plant)),
+    requestTraceId: traceId,
   };
 };

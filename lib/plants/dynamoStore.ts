@@ -32,17 +32,22 @@ const toStoredPlant = (item: object): StoredPlant => {
 const itemAtFailure = (error: ConditionalCheckFailedException) =>
   error.Item ? toStoredPlant(unmarshall(error.Item)) : undefined;
 
+/** The table, and the trace id of the request writing (lib/telemetry.ts's currentTraceId). */
+export type PlantTarget = DynamoTarget & { traceId?: () => string | undefined };
+
 // One factory per operation, so that each bundle holds only the DynamoDB command its role allows.
 
 export const dynamoCreate =
-  ({ client, table, now = () => new Date() }: DynamoTarget): PlantStore['create'] =>
+  ({ client, table, now = () => new Date(), traceId }: PlantTarget): PlantStore['create'] =>
   async (plant, creator, { signal } = {}) => {
+    const writtenBy = traceId?.();
     const item: StoredPlant = {
       id: plant.id,
       ...contentOf(plant),
       createdAt: now().toISOString(),
       createdBy: creator,
       version: 1,
+      ...(writtenBy && { traceId: writtenBy }),
     };
     try {
       await client.send(
@@ -121,14 +126,14 @@ export const dynamoList =
   };
 
 export const dynamoUpdate =
-  ({ client, table }: DynamoTarget): PlantStore['update'] =>
+  ({ client, table, traceId }: PlantTarget): PlantStore['update'] =>
   async (id, owner, request, { signal } = {}) => {
     try {
       const { Attributes } = await client.send(
         new UpdateCommand({
           TableName: table,
           Key: { id },
-          ...plantUpdateExpressions(owner, request),
+          ...plantUpdateExpressions(owner, request, traceId?.()),
           ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),

@@ -8,6 +8,8 @@ interface PlantMetadata {
   createdBy: string;
   /** 1 at creation, +1 on every update; a plant stored before versions existed counts as 1. */
   version: number;
+  /** The X-Ray trace id of the request that last wrote it: the stream hands it to the fan-out. */
+  traceId?: string;
 }
 
 /** A plant as stored: what the client sent, who created it and when, and its version. */

@@ -1,5 +1,6 @@
 // A plant's conditional update as DynamoDB expressions: only the fields changed (DynamoDB refuses
-// a name the expressions do not use), the tag index's key following the tag, the version counted.
+// a name the expressions do not use), the tag index's key following the tag, the version counted,
+// the writing request's trace id kept (none: an earlier one is removed, it would name another).
 import { CREATOR_TAG, creatorTagOf } from '#lib/plants/creatorTag.ts';
 import { PLANT_FIELDS } from '#lib/plants/schemas.ts';
 import type { UpdateRequest } from '#lib/plants/store.ts';
@@ -7,6 +8,7 @@ import type { UpdateRequest } from '#lib/plants/store.ts';
 export const plantUpdateExpressions = (
   owner: string,
   { changes, expectedVersions }: UpdateRequest,
+  traceId?: string,
 ) => {
   const versions = expectedVersions ?? [];
   // a plant without a version attribute is at version 1
@@ -23,8 +25,13 @@ export const plantUpdateExpressions = (
     ...given.map((field) => `#f_${field} = :f_${field}`),
     ...(typeof tag === 'string' ? [`${CREATOR_TAG} = :creatorTag`] : []),
     'version = if_not_exists(version, :one) + :one',
+    ...(traceId ? ['traceId = :traceId'] : []),
   ];
-  const remove = [...removed.map((field) => `#f_${field}`), ...(tag === null ? [CREATOR_TAG] : [])];
+  const remove = [
+    ...removed.map((field) => `#f_${field}`),
+    ...(tag === null ? [CREATOR_TAG] : []),
+    ...(traceId ? [] : ['traceId']),
+  ];
   return {
     // attribute_exists: an update never creates, so a deleted plant stays deleted
     ConditionExpression: `attribute_exists(id) AND createdBy = :owner${versionCondition}`,
@@ -40,6 +47,7 @@ export const plantUpdateExpressions = (
       ':one': 1,
       ...Object.fromEntries(given.map((field) => [`:f_${field}`, changes[field]])),
       ...(typeof tag === 'string' ? { ':creatorTag': creatorTagOf(owner, tag) } : {}),
+      ...(traceId ? { ':traceId': traceId } : {}),
       ...(expectedVersions === undefined
         ? {}
         : versions.length === 0

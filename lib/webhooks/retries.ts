@@ -16,6 +16,8 @@ export interface WaitingEvent {
   /** The plant's owner: its tenant on the fair queue (absent from a message of an older version). */
   owner?: string | undefined;
   body: string;
+  /** The trace id of the request that added the plant, for every attempt's line. */
+  requestTraceId?: string | undefined;
   /** Attempts made so far. */
   attempts: number;
   lastError: string;

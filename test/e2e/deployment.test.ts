@@ -298,13 +298,34 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
       };
       const statements = role.Policies.flatMap((policy) => policy.PolicyDocument.Statement);
       const grants = statements
-        .filter((s) => s.Action.some((action) => !action.startsWith('logs:')))
+        .filter((s) => s.Action.some((action) => !/^(logs|xray):/.test(action)))
         .flatMap((s) =>
           s.Action.flatMap((action) => s.Resource.map((r) => ({ action, on: target(r) }))),
         );
 
       expect(grants).toEqual(expected);
       expect(statements.every((s) => s.Effect === 'Allow')).toBe(true);
+    },
+  );
+
+  it.each(functionsOf(stage))(
+    'traces %s with X-Ray, its role allowed to send the segments',
+    (name) => {
+      const fn = resource(stage, `${name}LambdaFunction`).Properties;
+      expect(fn.TracingConfig).toEqual({ Mode: 'Active' });
+      const role = resource(stage, `${name}IamRoleLambdaExecution`).Properties as {
+        Policies: { PolicyDocument: { Statement: Statement[] } }[];
+      };
+      const xray = role.Policies.flatMap((policy) => policy.PolicyDocument.Statement).filter((s) =>
+        s.Action.some((action) => action.startsWith('xray:')),
+      );
+      expect(xray).toEqual([
+        {
+          Effect: 'Allow',
+          Action: ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'],
+          Resource: ['*'],
+        },
+      ]);
     },
   );
 

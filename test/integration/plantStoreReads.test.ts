@@ -5,14 +5,18 @@ import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { CREATOR_TAG } from '#lib/plants/creatorTag.ts';
 import type { ListPosition, PlantStore } from '#lib/plants/store.ts';
 import { replacedBy } from '#lib/plants/store.ts';
+import { createPlantHandler } from '#lib/routes/createPlant.ts';
+import { getPlantHandler } from '#lib/routes/getPlant.ts';
 import { listPlantsHandler } from '#lib/routes/listPlants.ts';
+import { patchPlantHandler } from '#lib/routes/patchPlant.ts';
+import { currentTraceId, traced } from '#lib/telemetry.ts';
 import {
   createDynamoPlantStore,
   createTestTable,
   localDocumentClient,
 } from '../support/dynamodbTables.ts';
 import { httpApiEvent, invokeHandler } from '../support/events.ts';
-import { quietTelemetry } from '../support/telemetry.ts';
+import { quietTelemetry, recordTelemetry } from '../support/telemetry.ts';
 import { makeKey, signToken, verifierTrusting } from '../support/tokens.ts';
 
 const endpoint = inject('dynamodbEndpoint');
@@ -292,6 +296,67 @@ describe('GET /plants?tag= on DynamoDB Local', () => {
     const unfilteredCursor = unfiltered.next?.searchParams.get('cursor') ?? '';
     expect(unfilteredCursor).not.toBe('');
     expect((await get(`limit=2&tag=a&cursor=${unfilteredCursor}`)).status).toBe(400);
+  });
+});
+
+describe("the writing request's trace id", () => {
+  it('is kept on the item by every write, as its request line says it, and never answered', async () => {
+    const key = await makeKey('ES256');
+    const token = await signToken(key, { subject: 'alice' });
+    const telemetry = recordTelemetry();
+    const client = localDocumentClient(endpoint);
+    const plantStore = createDynamoPlantStore({
+      client,
+      table: table.name,
+      traceId: currentTraceId,
+    });
+    const http = { ...telemetry, plantStore, verifyToken: await verifierTrusting(key) };
+    const [create, patch] = [traced(createPlantHandler(http)), traced(patchPlantHandler(http))];
+    const send = async (handler: typeof create, spec: Parameters<typeof httpApiEvent>[0]) => {
+      const headers = { authorization: `Bearer ${token}`, host: 'plants.example.com' };
+      const event = httpApiEvent({ ...spec, headers: { ...headers, ...spec.headers } });
+      const { body } = await invokeHandler(handler, event);
+      const line = telemetry.documents().at(-1);
+      const [item] = await table.items();
+      return { answer: JSON.parse(body) as unknown, lineTraceId: line?.xray_trace_id, item };
+    };
+
+    const created = await send(create, {
+      body: '{"id":1,"name":"Fern"}',
+      headers: { 'content-type': 'application/json' },
+    });
+    const patched = await send(patch, {
+      method: 'PATCH',
+      path: '/plants/1',
+      route: 'PATCH /plants/{id}',
+      pathParameters: { id: '1' },
+      body: '{"name":"Monstera"}',
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
+
+    expect(created.lineTraceId).toMatch(/^1-[0-9a-f]{8}-[0-9a-f]{24}$/);
+    expect(created.item?.traceId).toBe(created.lineTraceId);
+    expect(patched.item?.traceId).toBe(patched.lineTraceId);
+    expect(patched.lineTraceId).not.toBe(created.lineTraceId);
+    expect(created.answer).toStrictEqual({ name: 'Fern' });
+    expect(patched.answer).toStrictEqual({ id: 1, name: 'Monstera' });
+    const read = getPlantHandler(http);
+    const got = await invokeHandler(
+      read,
+      httpApiEvent({
+        method: 'GET',
+        path: '/plants/1',
+        route: 'GET /plants/{id}',
+        pathParameters: { id: '1' },
+        headers: { authorization: `Bearer ${token}` },
+      }),
+    );
+    expect(JSON.parse(got.body)).toStrictEqual({ id: 1, name: 'Monstera' });
+    expect(await allPages('alice', 10)).toEqual([[1]]);
+
+    // a write with no trace id leaves none behind: an earlier one would name another request
+    await store.update(1, 'alice', { changes: { name: 'Aloe' } });
+    expect((await table.items())[0]).not.toHaveProperty('traceId');
   });
 });
 

@@ -22,6 +22,7 @@ import { deliverPlantAddedHandler } from '#lib/operatorWebhook/deliverPlantAdded
 import { retryPlantAddedHandler } from '#lib/operatorWebhook/retryPlantAdded.ts';
 import type { PlantStore } from '#lib/plants/store.ts';
 import { replacedBy } from '#lib/plants/store.ts';
+import type { Telemetry } from '#lib/telemetry.ts';
 import type { StreamDeadLetter } from '#lib/webhooks/batchResponse.ts';
 import { type DeadLetterSink, sqsDeadLetters } from '#lib/webhooks/deadLetters.ts';
 import { sqsRetryQueue, type WaitingEvent } from '#lib/webhooks/retries.ts';
@@ -41,7 +42,7 @@ import {
 import { lambdaContext } from '../support/events.ts';
 import { queuedBodies } from '../support/localSqs.ts';
 import { webhookBodyViolations } from '../support/openapiResponses.ts';
-import { quietTelemetry } from '../support/telemetry.ts';
+import { quietTelemetry, recordTelemetry } from '../support/telemetry.ts';
 import { makeWebhookSecret } from '../support/webhookSecrets.ts';
 
 const endpoint = inject('dynamodbEndpoint');
@@ -75,7 +76,9 @@ const startDelivering = async ({
   deadLetterSink = (queue: DeadLetterSink) => queue,
   timeoutMs = 400,
   maximumRetryAttempts = 2,
+  telemetry = quietTelemetry(),
 }: {
+  telemetry?: Telemetry;
   schedule?: number[];
   /** The dead letters as the functions see them: the queue, or a sink in front of it. */
   deadLetterSink?: (queue: DeadLetterSink) => DeadLetterSink;
@@ -92,7 +95,7 @@ const startDelivering = async ({
   });
   sqsClient = sqs.client;
   const dependencies = {
-    ...quietTelemetry(),
+    ...telemetry,
     target: target(timeoutMs),
     schedule,
     retryQueue: sqsRetryQueue(sqsClient, sqs.queueUrl('retries')),
@@ -194,6 +197,25 @@ describe('the plant added webhook', () => {
     const [first, second, third] = received.map((d) => d.receivedAt);
     expect((second ?? 0) - (first ?? 0)).toBeGreaterThanOrEqual(1000);
     expect((third ?? 0) - (second ?? 0)).toBeGreaterThanOrEqual(2000);
+  });
+
+  it("writes the adding request's trace id on every attempt's line, the retry's too", async () => {
+    const traceId = '1-6a1b2c3d-0123456789abcdef01234567';
+    const telemetry = recordTelemetry();
+    let refusals = 1;
+    receiver.answerWith(() => (refusals-- > 0 ? 500 : 200));
+    await startDelivering({ schedule: [1000], telemetry });
+    const client = localDocumentClient(endpoint);
+    const traced = createDynamoPlantStore({ client, table: table.name, traceId: () => traceId });
+    await traced.create({ id: 4, name: 'Ivy' }, 'alice');
+
+    await deliveries(2);
+
+    const lines = telemetry.documents().filter(({ plantId }) => plantId === 4);
+    expect(lines.map(({ message, request_trace_id }) => [message, request_trace_id])).toEqual([
+      ['webhook attempt failed; it waits for the next', traceId],
+      ['webhook delivered', traceId],
+    ]);
   });
 
   it('tries again after a receiver that does not answer in time', async () => {

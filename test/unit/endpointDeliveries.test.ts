@@ -193,6 +193,7 @@ describe('queueEndpointEvents', () => {
         webhookId: expect.stringMatching(/^msg_[\w-]{32}$/),
         type: change.type,
         body: expect.any(String),
+        plantId: 7,
         attempts: 0,
         dueAt: NOW,
       },
@@ -202,6 +203,30 @@ describe('queueEndpointEvents', () => {
       timestamp: iso(CHANGED_AT),
       data: change.data,
     });
+  });
+
+  it("hands the writing request's trace id from the new image to each delivery and the fan-out's line; a delete's is none", async () => {
+    const { handle, sent, telemetry } = setup(storeWith(endpoint('ep_a'), endpoint('ep_b')));
+    const written = { ...plant, version: 2, traceId: '1-6a1b2c3d-0123456789abcdef01234567' };
+
+    await handle(streamRecord('MODIFY', { OldImage: image(plant), NewImage: image(written) }));
+    await handle(streamRecord('REMOVE', { OldImage: image(written) }));
+
+    expect(sent.map(({ type, requestTraceId }) => [type, requestTraceId])).toEqual([
+      ['plant.updated', written.traceId],
+      ['plant.updated', written.traceId],
+      ['plant.deleted', undefined],
+      ['plant.deleted', undefined],
+    ]);
+    const lines = telemetry.documents();
+    expect(lines).toMatchObject([
+      { message: 'endpoint deliveries queued', plantId: 7, request_trace_id: written.traceId },
+      { message: 'endpoint deliveries queued', plantId: 7 },
+    ]);
+    expect(lines[1]).not.toHaveProperty('request_trace_id');
+    // each line its own invocation's trace id beside the request's
+    expect(lines[0]?.xray_trace_id).toMatch(/^1-[0-9a-f]{8}-[0-9a-f]{24}$/);
+    expect(lines[0]?.xray_trace_id).not.toBe(written.traceId);
   });
 
   it("queues only to the owner's enabled endpoints whose events hold the type", async () => {
@@ -455,6 +480,34 @@ describe('deliverToEndpoint', () => {
       { ...delivery(), attempts: 1, dueAt: NOW + 1000, lastError: 'answered 500', lane: 'slow' },
     ]);
     expect(telemetry.metricNames()).toContain('EndpointAttemptsFailed');
+  });
+
+  it("writes the request's trace id and the plant on every attempt's line, and hands them to the next attempt", async () => {
+    const requestTraceId = '1-6a1b2c3d-0123456789abcdef01234567';
+    answer = { status: 500 };
+    const { deliver, sent, telemetry } = setup(storeWith(endpoint('ep_1')));
+
+    await deliver(delivery({ plantId: 7, requestTraceId }));
+    const retry = sent[0];
+    if (!retry) return expect.fail('the failed attempt queued no next one');
+    answer = { status: 204 };
+    await deliver(retry);
+
+    expect(retry).toMatchObject({ plantId: 7, requestTraceId });
+    expect(telemetry.documents()).toMatchObject([
+      {
+        EndpointAttemptsFailed: 1,
+        endpointId: 'ep_1',
+        plantId: 7,
+        request_trace_id: requestTraceId,
+      },
+      {
+        EndpointEventsDelivered: 1,
+        endpointId: 'ep_1',
+        plantId: 7,
+        request_trace_id: requestTraceId,
+      },
+    ]);
   });
 
   it("waits a 503's Retry-After when longer than the schedule's step", async () => {

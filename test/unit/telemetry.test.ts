@@ -1,11 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Context } from 'aws-lambda';
 import { beforeAll, beforeEach, describe, expect, expectTypeOf, it } from 'vitest';
 import type { VerifyToken } from '#lib/auth/tokenVerifier.ts';
 import type { TelemetrySettings } from '#lib/config/telemetry.ts';
 import { TIMEOUT_MARGIN_MS } from '#lib/http/pipeline.ts';
 import { createPlantHandler } from '#lib/routes/createPlant.ts';
-import { CUSTOM_METRICS, createTelemetry, type LineFields, METRIC_NAMES } from '#lib/telemetry.ts';
+import {
+  CUSTOM_METRICS,
+  createTelemetry,
+  currentTraceId,
+  type LineFields,
+  METRIC_NAMES,
+  traced,
+} from '#lib/telemetry.ts';
 import { httpApiEvent, invokeHandler, lambdaContext } from '../support/events.ts';
 import { FakePlantStore } from '../support/fakePlantStore.ts';
 import { type RecordedTelemetry, recordTelemetry } from '../support/telemetry.ts';
@@ -213,10 +221,60 @@ describe('request telemetry', () => {
     expect(line?.ColdStart).toBeUndefined();
   });
 
+  it("writes the invocation's X-Ray trace id: Lambda's Root, or where it is unset one made per invocation", async () => {
+    const { telemetry: container, lines } = writingTo({ logLevel: 'INFO', coldStarts: false });
+    const entry = { level: 'INFO', message: 'request', metric: 'PlantsRead' } as const;
+    const first = { functionName: 'f', awsRequestId: 'r1' };
+    const second = { functionName: 'f', awsRequestId: 'r2' };
+    const root = '1-6a1b2c3d-0123456789abcdef01234567';
+    const traceIds = () =>
+      lines.map((line) => (JSON.parse(line) as Record<string, unknown>).xray_trace_id);
+    try {
+      process.env._X_AMZN_TRACE_ID = `Root=${root};Parent=53995c3f42cd8ad8;Sampled=1`;
+      container.record(first, entry);
+      expect(traceIds()).toEqual([root]);
+
+      delete process.env._X_AMZN_TRACE_ID;
+      lines.length = 0;
+      container.record(first, entry);
+      container.record(first, entry);
+      container.record(second, entry);
+      const [made, again, other] = traceIds();
+      expect(made).toMatch(/^1-[0-9a-f]{8}-[0-9a-f]{24}$/);
+      expect(again).toBe(made);
+      expect(other).not.toBe(made);
+      // the time part is the invocation's, in seconds, as X-Ray's
+      const madeAt = Number.parseInt(String(made).slice(2, 10), 16);
+      expect(Math.abs(madeAt - Date.now() / 1000)).toBeLessThan(2);
+    } finally {
+      delete process.env._X_AMZN_TRACE_ID;
+    }
+  });
+
+  it("hands a traced handler's trace id to what it calls, the id its lines write", async () => {
+    const { telemetry: container, lines } = writingTo({ logLevel: 'INFO', coldStarts: false });
+    const seen: (string | undefined)[] = [];
+    const handler = traced(async (_event: unknown, context: Context) => {
+      await Promise.resolve();
+      seen.push(currentTraceId());
+      container.record(context, { level: 'INFO', message: 'request', metric: 'PlantsUpdated' });
+    });
+
+    await Promise.all([handler({}, lambdaContext()), handler({}, lambdaContext())]);
+
+    const written = lines.map(
+      (line) => (JSON.parse(line) as Record<string, unknown>).xray_trace_id,
+    );
+    expect(seen).toEqual(written);
+    expect(new Set(seen).size).toBe(2);
+    expect(currentTraceId()).toBeUndefined();
+  });
+
   it('lets no field take a key the line writes itself (checked by npm run typecheck)', () => {
     expectTypeOf<{ plantId: number; detail: string }>().toExtend<LineFields>();
     expectTypeOf<{ plantId: number; level: string }>().not.toExtend<LineFields>();
     expectTypeOf<{ PlantsCreated: number }>().not.toExtend<LineFields>();
+    expectTypeOf<{ xray_trace_id: string }>().not.toExtend<LineFields>();
   });
 
   it('still publishes an outcome below the log level, as the metric alone; one only in the logs is not written', async () => {

@@ -78,11 +78,41 @@ describe('the npm start terminal', () => {
     const lines = telemetry.documents().map((document) => terminalLine(JSON.stringify(document)));
 
     expect(lines).toEqual([
-      expect.stringMatching(new RegExp(`^${TIME} GET /plant 404 \\d+ ms — There is no /plant: `)),
       expect.stringMatching(
-        new RegExp(`^${TIME} PATCH /plants/7 405 \\d+ ms — PATCH is not allowed here: `),
+        new RegExp(`^${TIME} GET /plant 404 \\d+ ms trace=[0-9a-f]{8} — There is no /plant: `),
+      ),
+      expect.stringMatching(
+        new RegExp(
+          `^${TIME} PATCH /plants/7 405 \\d+ ms trace=[0-9a-f]{8} — PATCH is not allowed here: `,
+        ),
       ),
     ]);
+  });
+
+  it("shows a change's trace id short on its request's line and on its deliveries' lines", () => {
+    const traceId = '1-6a1b2c3d-0123456789abcdef89abcdef';
+    const patched = { ...JSON.parse(request), route: 'PATCH /plants/{id}', xray_trace_id: traceId };
+    const attempt = {
+      level: 'INFO',
+      message: 'endpoint delivery delivered',
+      timestamp: '2026-11-23T17:48:05.000Z',
+      xray_trace_id: '1-6a1b2c3e-ffffffffffffffffffffffff',
+      request_trace_id: traceId,
+      endpointId: 'ep_1',
+      webhookId: 'msg_b',
+      plantId: 1,
+      attempt: 2,
+      status: 204,
+    };
+
+    expect(terminalLine(JSON.stringify(patched))).toMatch(
+      / plant=1 caller=local-user trace=89abcdef$/,
+    );
+    expect(terminalLine(JSON.stringify(attempt))).toMatch(
+      new RegExp(
+        `^${TIME} endpoint delivery delivered plant=1 endpoint=ep_1 attempt=2 status=204 id=msg_b trace=89abcdef$`,
+      ),
+    );
   });
 
   it('marks warnings and errors, in color on a terminal', () => {
