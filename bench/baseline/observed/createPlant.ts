@@ -6,7 +6,7 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { DEFAULT_METRICS_NAMESPACE, SERVICE_NAME } from '#lib/config/telemetry.ts';
 import { ROUTES, routeKey } from '#lib/routes/routeList.ts';
-import { type MetricName, PUBLISHED_METRICS } from '#lib/telemetry.ts';
+import { type MetricName, PUBLISHED_METRICS, traceIdOf } from '#lib/telemetry.ts';
 import { createPlant, type Seen } from '../createPlant.ts';
 
 const namespace = process.env.METRICS_NAMESPACE ?? DEFAULT_METRICS_NAMESPACE;
@@ -60,6 +60,7 @@ export const handler = async (event: APIGatewayProxyEventV2, context: Context) =
     cold_start: wasColdStart,
     function_name: context.functionName,
     function_request_id: context.awsRequestId,
+    xray_trace_id: traceIdOf(context),
     route,
     status: statusCode,
     latencyMs: Math.round((performance.now() - started) * 10) / 10,
