@@ -94,7 +94,7 @@ describe('POST /plants over HTTP', () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(service.output()).toMatch(
-      /^\d\d:\d\d:\d\d POST \/plants 200 \d+ ms created plant=1 caller=local-user$/m,
+      /^\d\d:\d\d:\d\d POST \/plants 200 \d+ ms created plant=1 caller=local-user trace=[0-9a-f]{8}$/m,
     );
     expect(service.output()).not.toMatch(/\(λ: |"_aws"|Function names exposed|┌/);
   });
