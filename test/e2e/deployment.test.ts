@@ -942,6 +942,8 @@ const { SERVICE_NAME } = await import('#lib/config/telemetry.ts');
 
 describe.each(['dev', 'prod'])('the dashboard of the %s stage', (stage) => {
   const REGION = 'region-of-the-stack';
+  // the stack's name: osls's, service and stage (serverless.yml sets no provider.stackName)
+  const STACK = `plant-store-${stage}`;
   const template = () => templates.get(stage) as Template;
   const typeOf = (id: string) => template().Resources[id]?.Type;
   /** Its body, each `${Id}` and `${Id.Attribute}` of its Fn::Sub written `Ref Id`, `GetAtt Id.Attribute`. */
@@ -950,7 +952,7 @@ describe.each(['dev', 'prod'])('the dashboard of the %s stage', (stage) => {
       DashboardName: string;
       DashboardBody: { 'Fn::Sub': string };
     };
-    expect(DashboardName).toBe(`plant-store-${stage}`);
+    expect(DashboardName).toBe(STACK);
     const text = DashboardBody['Fn::Sub'].replace(/\$\{([^}]+)\}/g, (_, name: string) => {
       if (name === 'AWS::Region') return REGION;
       const [id = '', attribute] = name.split('.');
@@ -969,44 +971,47 @@ describe.each(['dev', 'prod'])('the dashboard of the %s stage', (stage) => {
     return id;
   };
 
-  type Row = (string | { stat?: string })[];
-  /** Every metric of its graphs: namespace, name, dimensions, statistic. */
-  const metrics = () =>
+  type Row = (string | { stat?: string; expression?: string })[];
+  /** Each row of its graphs, with the graph's statistic. */
+  const rows = () =>
     widgetsOf('metric').flatMap(({ properties }) => {
       expect(properties.region).toBe(REGION);
-      return (properties.metrics as Row[]).map((row) => {
+      return (properties.metrics as Row[]).map((row) => ({ row, stat: properties.stat }));
+    });
+  /** Every metric its graphs name: namespace, name, dimensions, statistic. */
+  const metrics = () =>
+    rows()
+      .filter(({ row }) => typeof row[0] === 'string')
+      .map(({ row, stat }) => {
         const [namespace, name, ...pairs] = row.filter((item) => typeof item === 'string');
         const options = row.find((item) => typeof item === 'object') ?? {};
         const dimensions: Record<string, string> = {};
         for (let i = 0; i < pairs.length; i += 2) dimensions[pairs[i] ?? ''] = pairs[i + 1] ?? '';
-        return { namespace, name, dimensions, stat: options.stat ?? properties.stat };
+        return { namespace, name, dimensions, stat: options.stat ?? stat };
       });
-    });
+  /** Every search of its graphs: the schema's namespace and dimension, the metric, the term, the statistic. */
+  const searches = () =>
+    rows()
+      .filter(({ row }) => typeof row[0] === 'object')
+      .map(({ row }) => {
+        const { expression = '' } = row[0] as { expression?: string };
+        const [, namespace = '', dimension, name = '', term = '', stat] =
+          /^SEARCH\('\{([\w/]+),(\w+)\} MetricName="(\w+)" ([\w-]+)', '(\w+)'\)$/.exec(
+            expression,
+          ) ?? [];
+        expect([expression, name]).not.toEqual([expression, '']);
+        return { namespace, dimension, name, term, stat };
+      });
 
   // the AWS metrics it draws, each with the dimensions it is published by
   const AWS_METRICS: Record<string, { dimensions: string[]; names: string[] }> = {
-    'AWS/Lambda': {
-      dimensions: ['FunctionName'],
-      names: ['Invocations', 'Errors', 'Duration', 'IteratorAge'],
-    },
+    'AWS/Lambda': { dimensions: ['FunctionName'], names: ['IteratorAge'] },
     'AWS/ApiGateway': { dimensions: ['ApiId', 'Stage'], names: ['Count', '4xx', '5xx', 'Latency'] },
-    'AWS/SQS': {
-      dimensions: ['QueueName'],
-      names: [
-        'NumberOfMessagesSent',
-        'NumberOfMessagesDeleted',
-        'ApproximateNumberOfMessagesVisible',
-        'ApproximateAgeOfOldestMessage',
-      ],
-    },
+    'AWS/SQS': { dimensions: ['QueueName'], names: ['ApproximateAgeOfOldestMessage'] },
   };
   /** What each dimension's value must name: a resource of the template, or the value itself. */
   const dimensionValue = (dimension: string, value: string) => {
     switch (dimension) {
-      case 'FunctionName':
-        return named(value, /^Ref (\w+)$/, 'AWS::Lambda::Function');
-      case 'QueueName':
-        return named(value, /^GetAtt (\w+)\.QueueName$/, 'AWS::SQS::Queue');
       case 'ApiId':
         return named(value, /^Ref (\w+)$/, 'AWS::ApiGatewayV2::Api');
       case 'Stage':
@@ -1017,6 +1022,13 @@ describe.each(['dev', 'prod'])('the dashboard of the %s stage', (stage) => {
         throw new Error(`the dashboard draws a metric by ${dimension}, which the test knows not`);
     }
   };
+
+  const queues = () =>
+    Object.keys(template().Resources).filter((id) => typeOf(id) === 'AWS::SQS::Queue');
+  const streamFunctions = () =>
+    mappingsOf(stage)
+      .filter(({ EventSourceArn }) => JSON.stringify(EventSourceArn).includes('StreamArn'))
+      .map(({ FunctionName }) => (FunctionName as { 'Fn::GetAtt': [string] })['Fn::GetAtt'][0]);
 
   it("draws only metrics that exist, each by resources of the stage's template", () => {
     // the namespace the functions publish our metrics in
@@ -1034,9 +1046,13 @@ describe.each(['dev', 'prod'])('the dashboard of the %s stage', (stage) => {
       for (const [dimension, value] of Object.entries(dimensions)) dimensionValue(dimension, value);
       expect([metric, stat]).toEqual([metric, expect.stringMatching(/^(Sum|Maximum|p\d+)$/)]);
     }
+    for (const { namespace, dimension, name } of searches()) {
+      expect(AWS_METRICS[namespace]?.names, `${namespace} ${name}`).toContain(name);
+      expect([name, [dimension]]).toEqual([name, AWS_METRICS[namespace]?.dimensions]);
+    }
   });
 
-  it("shows each route's requests, errors and p99 from its request lines, and every custom metric", () => {
+  it("shows each route's requests, errors and p99 from its request lines, the API's, and every custom metric", () => {
     const routes = widgetsOf('log').find(({ properties }) =>
       String(properties.query).includes('by route'),
     );
@@ -1046,9 +1062,29 @@ describe.each(['dev', 'prod'])('the dashboard of the %s stage', (stage) => {
     // the request line's fields (lib/http/requestTelemetry.ts)
     expect(query).toMatch(/count\(\*\) as answers, pct\(latencyMs, 99\) as p99 by route, status/);
     const api = metrics().filter(({ namespace }) => namespace === 'AWS/ApiGateway');
-    expect(api.map(({ name }) => name)).toEqual(expect.arrayContaining(['Count', '4xx', '5xx']));
+    expect(api.map(({ name, stat }) => `${name} ${stat}`)).toEqual(
+      expect.arrayContaining(['Count Sum', '4xx Sum', '5xx Sum', 'Latency p99']),
+    );
     const custom = metrics().filter(({ dimensions }) => 'service' in dimensions);
     expect(new Set(custom.map(({ name }) => name))).toEqual(new Set(CUSTOM_METRICS));
+  });
+
+  it("finds each queue's oldest message and each stream function's iterator age by the stack's name", () => {
+    const { provider } = yamlOf('serverless.yml') as { provider: { stackName?: string } };
+    expect(provider.stackName).toBeUndefined();
+    expect(searches()).toEqual(
+      [
+        { namespace: 'AWS/SQS', dimension: 'QueueName', name: 'ApproximateAgeOfOldestMessage' },
+        { namespace: 'AWS/Lambda', dimension: 'FunctionName', name: 'IteratorAge' },
+      ].map((search) => ({ ...search, term: STACK, stat: 'Maximum' })),
+    );
+    // CloudFormation names a queue given no QueueName `<stack>-<LogicalId>-<suffix>`
+    expect(queues().length).toBeGreaterThan(0);
+    for (const id of queues()) expect(resource(stage, id).Properties.QueueName).toBeUndefined();
+    // osls names a function `<stack>-<name>`; a stream's functions alone publish IteratorAge
+    expect(streamFunctions()).toHaveLength(hasOperator(stage) ? 2 : 1);
+    for (const id of streamFunctions())
+      expect(resource(stage, id).Properties.FunctionName).toMatch(new RegExp(`^${STACK}-\\w+$`));
   });
 
   it('draws at most 50 metrics, so that it is one of the 3 free dashboards an account has', () => {
@@ -1057,27 +1093,12 @@ describe.each(['dev', 'prod'])('the dashboard of the %s stage', (stage) => {
         JSON.stringify([namespace, name, dimensions]),
       ),
     );
-    expect(drawn.size).toBeLessThanOrEqual(50);
-  });
-
-  it("shows each queue's oldest message and each stream function's iterator age", () => {
-    const queues = Object.keys(template().Resources).filter(
-      (id) => typeOf(id) === 'AWS::SQS::Queue',
-    );
-    const streamFunctions = mappingsOf(stage)
-      .filter(({ EventSourceArn }) => JSON.stringify(EventSourceArn).includes('StreamArn'))
-      .map(({ FunctionName }) => (FunctionName as { 'Fn::GetAtt': [string] })['Fn::GetAtt'][0]);
-    const drawn = (metric: string) =>
-      metrics()
-        .filter(({ name, stat }) => name === metric && stat === 'Maximum')
-        .map(({ dimensions }) => Object.values(dimensions)[0]);
-    expect(new Set(drawn('ApproximateAgeOfOldestMessage'))).toEqual(
-      new Set(queues.map((id) => `GetAtt ${id}.QueueName`)),
-    );
-    expect(streamFunctions).toHaveLength(hasOperator(stage) ? 2 : 1);
-    expect(new Set(drawn('IteratorAge'))).toEqual(
-      new Set(streamFunctions.map((id) => `Ref ${id}`)),
-    );
+    // each search draws a metric of each resource it finds: each queue, each stream function
+    expect(searches().map(({ name }) => name)).toEqual([
+      'ApproximateAgeOfOldestMessage',
+      'IteratorAge',
+    ]);
+    expect(drawn.size + queues().length + streamFunctions().length).toBeLessThanOrEqual(50);
   });
 
   it('shows the state of every alarm of the stage, and nothing else', () => {
@@ -1092,35 +1113,43 @@ describe.each(['dev', 'prod'])('the dashboard of the %s stage', (stage) => {
     expect(shown.sort()).toEqual(alarms.sort());
   });
 
-  it("sums each attempt's outcomes from the log lines of the functions that make them", () => {
-    // the outcomes' queries: those that sum (the routes' table counts its lines by status)
+  it("sums each delivery attempt's outcomes from the log lines of the functions that make them", () => {
+    // the outcomes' query: the one that sums (the routes' table counts its lines by status)
     const queries = widgetsOf('log')
       .map(({ properties }) => {
         expect(properties.region).toBe(REGION);
         return String(properties.query);
       })
       .filter((query) => query.includes('sum('));
-    expect(queries).toHaveLength(hasOperator(stage) ? 2 : 1);
-    for (const query of queries) {
-      const sources = [...query.matchAll(/SOURCE '([^']*)'/g)].map(([, group]) =>
-        named(group, /^Ref (\w+)$/, 'AWS::Logs::LogGroup'),
-      );
-      expect(sources.length).toBeGreaterThan(0);
-      const summed = [...query.matchAll(/sum\((\w+)\)/g)].map(([, field]) => field);
-      expect(summed.length).toBeGreaterThan(0);
-      for (const field of summed) expect(METRIC_NAMES).toContain(field);
-    }
-    expect(queries[0]).toMatch(
-      /^SOURCE 'Ref DeliverToEndpointLogGroup' \| .*sum\(EndpointEventsDelivered\).*sum\(EndpointAttemptsFailed\).*sum\(EndpointEventsExhausted\).*sum\(EndpointEventsDropped\).* by bin\(/,
+    expect(queries).toHaveLength(1);
+    const query = queries[0] ?? '';
+    const sources = [...query.matchAll(/SOURCE '([^']*)'/g)].map(([, group]) =>
+      named(group, /^Ref (\w+)$/, 'AWS::Logs::LogGroup'),
     );
+    const senders = ['DeliverToEndpoint', ...(hasOperator(stage) ? OPERATOR_FUNCTIONS : [])];
+    expect(sources).toEqual(senders.map((name) => `${name}LogGroup`));
+    const summed = [...query.matchAll(/sum\((\w+)\)/g)].map(([, field]) => field);
+    for (const field of summed) expect(METRIC_NAMES).toContain(field);
+    const endpoint = [
+      'EndpointEventsDelivered',
+      'EndpointAttemptsFailed',
+      'EndpointEventsExhausted',
+      'EndpointEventsDropped',
+    ];
+    const operator = ['WebhooksDelivered', 'WebhookAttemptsFailed', 'WebhooksDeadLettered'];
+    expect(summed).toEqual([...endpoint, ...(hasOperator(stage) ? operator : [])]);
+    expect(query).toMatch(/ by bin\(\w+\)$/);
   });
 
-  it(`names ${hasOperator(stage) ? 'each' : 'nothing'} of the operator's webhook's functions, queues and alarms`, () => {
+  it(`names ${hasOperator(stage) ? 'each' : 'nothing'} of the operator's webhook's functions and alarms`, () => {
     const { functions, resources } = yamlOf('infra', 'operatorWebhook.yml');
     const operator = [
-      // a function by its function or its log group
+      // a function by its log group
       ...Object.keys(functions).map(resourceName),
-      ...Object.keys(resources.Resources),
+      // its queues are found by the search of the stack's name, not named
+      ...Object.entries(resources.Resources as Record<string, Resource>)
+        .filter(([, { Type }]) => Type === 'AWS::CloudWatch::Alarm')
+        .map(([id]) => id),
     ];
     const text = JSON.stringify(body());
     for (const id of operator)
