@@ -41,10 +41,10 @@ const outcomeOf = (status: number | undefined, failure?: string) => ({
 
 type Answer = { status?: number; reason?: string };
 
-/** A POST to a receiver: its host, its url without the query (a secret may ride there), its answer. */
+/** A POST to a receiver: its host, its url's origin only (a path or query may carry a secret), its answer. */
 export const postFields = (url: string, { status, reason }: Answer) => {
-  const { hostname, origin, pathname } = new URL(url);
-  const http = { request: { method: 'POST', url: origin + pathname }, response: { status } };
+  const { hostname, origin } = new URL(url);
+  const http = { request: { method: 'POST', url: origin }, response: { status } };
   return { name: hostname, namespace: 'remote', http, ...outcomeOf(status, reason) };
 };
 
