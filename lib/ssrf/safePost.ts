@@ -12,6 +12,7 @@ import { request as httpsRequest } from 'node:https';
 import { isIP, type TcpSocketConnectOpts } from 'node:net';
 import { isPublicAddress } from '#lib/ssrf/publicAddress.ts';
 import { retryAfter } from '#lib/webhooks/delivery.ts';
+import { postFields, type Subsegment, startSubsegment } from '#lib/xray.ts';
 
 /** The longest url of an endpoint, in characters (docs/api.md, "Limits"). */
 export const MAX_URL_CHARACTERS = 2048;
@@ -146,9 +147,18 @@ export type EndpointAnswer = { status: number; retryAfterMs?: number } | { reaso
 
 const MAX_ANSWER_BYTES = 1024;
 
-export const postToEndpoint = async (
+/** The POST, and its lookup, connect (TLS included) and answer, each a subsegment (lib/xray.ts). */
+export const postToEndpoint = async (request: EndpointRequest, policy: EndpointPolicy) => {
+  const post = startSubsegment('POST');
+  const answer = await postChecked(request, policy, post);
+  post?.end(postFields(request.url, answer));
+  return answer;
+};
+
+const postChecked = async (
   { url, body, headers, timeoutMs }: EndpointRequest,
   policy: EndpointPolicy,
+  post: Subsegment | undefined,
 ): Promise<EndpointAnswer> => {
   const target = new URL(url);
   const signal = AbortSignal.timeout(timeoutMs);
@@ -157,7 +167,9 @@ export const postToEndpoint = async (
   const timedOut = new Promise<{ refused: string; shown?: string }>((settle) =>
     signal.addEventListener('abort', () => settle({ refused: noAnswer }), { once: true }),
   );
+  const lookup = startSubsegment('lookup', Date.now(), post);
   const checked = await Promise.race([checkedAddresses(target, policy, signal), timedOut]);
+  lookup?.end();
   // the caller sees the attempt's error: no address it did not write (as at registration)
   if ('refused' in checked) return { reason: checked.shown ?? checked.refused };
   const connect: Omit<TcpSocketConnectOpts, 'port'> = {
@@ -179,10 +191,20 @@ export const postToEndpoint = async (
       signal,
       ...(policy.ca === undefined ? {} : { ca: policy.ca }),
     });
+    let waiting: Subsegment | undefined;
+    if (post)
+      request.on('socket', (socket) => {
+        const connecting = startSubsegment('connect', Date.now(), post);
+        socket.once(target.protocol === 'https:' ? 'secureConnect' : 'connect', () => {
+          connecting?.end();
+          waiting = startSubsegment('answer', Date.now(), post);
+        });
+      });
     request.on('error', (error: NodeJS.ErrnoException) =>
       settle({ reason: signal.aborted ? noAnswer : (error.code ?? error.message) }),
     );
     request.on('response', (response) => {
+      waiting?.end();
       const { statusCode: status = 0 } = response;
       const retryAfterMs = retryAfter(response.headers['retry-after'] ?? null, Date.now());
       // the status line is the answer: the body is read up to 1 KiB, never waited for

@@ -10,6 +10,7 @@ import type {
 } from 'aws-lambda';
 import { describeError, type Invocation, type Telemetry } from '#lib/telemetry.ts';
 import type { DeadLetterSink } from '#lib/webhooks/deadLetters.ts';
+import { startSubsegment } from '#lib/xray.ts';
 
 export const handleEach = async <Item>(
   items: readonly Item[],
@@ -60,7 +61,11 @@ export const queueConsumer = (
     telemetry.start(context);
     return handleEach(
       Records,
-      (message) => handle(context, message),
+      (message) => {
+        // its wait in the queue: from its send to this invocation
+        startSubsegment('queue wait', Number(message.attributes?.SentTimestamp))?.end();
+        return handle(context, message);
+      },
       (message) => message.messageId,
       (message, error) => {
         if (!(error instanceof NotDueYet))

@@ -3,6 +3,7 @@
 // is worth another attempt, after at least the Retry-After of a 429 or 503 (Standard Webhooks).
 import type { KeyObject } from 'node:crypto';
 import { webhookHeaders } from '#lib/webhooks/signature.ts';
+import { postFields, startSubsegment } from '#lib/xray.ts';
 
 export type DeliveryOutcome =
   | { outcome: 'delivered'; status: number }
@@ -26,6 +27,8 @@ export const deliverOnce = async (
 ): Promise<DeliveryOutcome> => {
   // keys that cannot be read fail the invocation (the event is offered again), not the attempt
   const headers = webhookHeaders(await signingKeys(), webhookId, body);
+  // to the status line, whole: fetch's resource timing gives no connect time (undici's is its start)
+  const post = startSubsegment('POST');
   try {
     const response = await fetch(url, {
       method: 'POST',
@@ -34,9 +37,10 @@ export const deliverOnce = async (
       redirect: 'manual',
       signal: AbortSignal.timeout(timeoutMs),
     });
+    const { status } = response;
+    post?.end(postFields(url, { status }));
     // the answer's body is not needed: release the connection
     await response.body?.cancel();
-    const { status } = response;
     return statusOutcome(status, retryAfter(response.headers.get('retry-after'), Date.now()));
   } catch (error) {
     const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
@@ -44,6 +48,7 @@ export const deliverOnce = async (
     const reason = timedOut
       ? `no answer within ${timeoutMs} ms`
       : (cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error)));
+    post?.end(postFields(url, { reason }));
     return { outcome: 'unreachable', reason };
   }
 };

@@ -7,14 +7,15 @@ import {
   type SQSClientConfig,
 } from '@aws-sdk/client-sqs';
 import { NonRetryableError } from '#lib/webhooks/batchResponse.ts';
+import { traceCalls } from '#lib/xray.ts';
 
 /**
  * An SQS client whose calls give up in time: at most 2 tries of 1 s to connect and 2 s without an
  * answer, so a hung call fails within about 6 s, well inside a route's 10 s and a stream or queue
  * function's 30 s (it would otherwise wait for the function's timeout and fail its whole batch).
  */
-export const sqsClient = (region: string, more: SQSClientConfig = {}) =>
-  new SQSClient({
+export const sqsClient = (region: string, more: SQSClientConfig = {}) => {
+  const client = new SQSClient({
     region,
     maxAttempts: 2,
     requestHandler: {
@@ -25,6 +26,9 @@ export const sqsClient = (region: string, more: SQSClientConfig = {}) =>
     },
     ...more,
   });
+  traceCalls(client);
+  return client;
+};
 
 /** `value` as JSON that SQS accepts and JSON.parse reads back as `value`, code point for code point. */
 export const messageBody = (value: unknown) =>

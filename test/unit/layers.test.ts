@@ -19,6 +19,7 @@ const LAYERS: Record<string, number> = {
   auth: 0,
   config: 0,
   'telemetry.ts': 0,
+  'xray.ts': 0,
 };
 const NAMES = ['plumbing', 'domain', 'routes'];
 
