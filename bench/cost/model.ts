@@ -82,11 +82,6 @@ const awsWaitMs = (usage: Usage, at: 'mean' | 'p99') => {
 /** A warm invocation's modelled p99, in ms: the receiver's answer is the receiver's, not ours. */
 export const warmP99Ms = (usage: Usage, memoryMb: number) =>
   usage.cpuP99Ms / cpuShare(memoryMb) + awsWaitMs(usage, 'p99');
-/** A warm invocation's mean duration, in ms, the receiver's answer included (it is billed). */
-const warmMeanMs = (usage: Usage, memoryMb: number, receiverMs: number) =>
-  usage.cpuMeanMs / cpuShare(memoryMb) +
-  awsWaitMs(usage, 'mean') +
-  meteredOf(usage).receiverPosts * receiverMs;
 /**
  * A cold start's modelled first answer, in ms: the init (the bundle's import) with burst CPU, the
  * first invocation at the memory's share, its calls, and a route's fetch of the key set (a
@@ -114,27 +109,45 @@ export interface Deployed {
 }
 
 /**
+ * Messages handled `size` at a time (a queue's or stream's batch): each invocation's request, poll
+ * and Lambda lines shared by the batch, its waits overlapped (`batchMs`), and the batch's sends made
+ * ten entries to a SendMessageBatch, `sendEntries` entries a message.
+ */
+export interface Batch {
+  size: number;
+  sendEntries: number;
+}
+const ONE_AT_A_TIME: Batch = { size: 1, sendEntries: 1 };
+
+/**
  * A million invocations of a function using `usage`, deployed so, in dollars by service; each
- * receiver answering in `receiverMs` (a timed-out one: the attempt's timeout).
+ * receiver answering in `receiverMs` (a timed-out one: the attempt's timeout). With `batch`, a
+ * million messages handled so many at a time, per message.
  */
 export const billOf = (
   usage: Usage,
   trigger: Trigger,
   { memoryMb, platformLogBytes }: Deployed,
   receiverMs: number = A.receiverMs.value,
+  batch: Batch = ONE_AT_A_TIME,
 ): Bill => {
   const m = meteredOf(usage);
+  const n = batch.size;
   const cold = A.coldStartShare.value;
   // a cold invocation bills its whole first answer: its init too, since August 2025
   const unbilledInit = A.initBilled.value === 1 ? 0 : (usage.importMs ?? 0);
   const firstMs = coldStartMs(usage, memoryMb, trigger) - unbilledInit;
-  const ms =
-    (1 - cold) * billedMs(warmMeanMs(usage, memoryMb, receiverMs)) +
-    cold * billedMs(firstMs + m.receiverPosts * receiverMs);
-  // a queue's poller receives each message (each 64 KB of it a request) and deletes it; a message
+  const warmMs = batchMs(usage, memoryMb, n, receiverMs);
+  // a cold batch: the first message's cold answer, the others' CPU beside it
+  const coldMs =
+    warmMs - batchMs(usage, memoryMb, 1, receiverMs) + firstMs + m.receiverPosts * receiverMs;
+  const ms = ((1 - cold) * billedMs(warmMs) + cold * billedMs(coldMs)) / n;
+  // a queue's poller receives each batch (each 64 KB of it a request) and deletes it; a message
   // is about the size of the body it delivers
-  const messageChunks = Math.max(1, Math.ceil(m.receiverBytes / A.sqsChunkBytes.value));
-  const polled = trigger === 'queue' ? messageChunks + 1 : 0;
+  const batchChunks = Math.max(1, Math.ceil((n * m.receiverBytes) / A.sqsChunkBytes.value));
+  const polled = trigger === 'queue' ? (batchChunks + 1) / n : 0;
+  // one at a time, each send as measured; in a batch, the batch's entries ten to a request
+  const sends = n === 1 ? m.sqsRequests : Math.ceil((n * batch.sendEntries) / 10) / n;
   const each: Bill = {
     // an HTTP API request is metered in 512 KB steps
     apiGateway:
@@ -142,12 +155,12 @@ export const billOf = (
         ? Math.max(1, Math.ceil(usage.responseBytes / A.apiGatewayMeterBytes.value)) *
           P.apiGatewayRequest.usd
         : 0,
-    lambdaRequests: P.lambdaRequest.usd,
+    lambdaRequests: P.lambdaRequest.usd / n,
     lambdaDuration: (ms / 1000) * (memoryMb / 1024) * P.lambdaGbSecond.usd,
     dynamodb:
       m.readUnits * P.dynamoReadRequestUnit.usd + m.writeUnits * P.dynamoWriteRequestUnit.usd,
-    sqs: (m.sqsRequests + polled) * P.sqsRequest.usd,
-    logs: ((usage.logBytes + platformLogBytes) / GB) * P.logsIngestedGb.usd,
+    sqs: (sends + polled) * P.sqsRequest.usd,
+    logs: ((usage.logBytes + platformLogBytes / n) / GB) * P.logsIngestedGb.usd,
     dataTransfer: ((usage.responseBytes + m.receiverBytes) / GB) * P.dataTransferOutGb.usd,
   };
   return scaled(each, MILLION);
@@ -162,12 +175,18 @@ export const total = (bill: Bill) => sum(SERVICES.map(({ key }) => bill[key]));
 /**
  * A warm batch's modelled time, in ms: its messages are handled at once
  * (lib/webhooks/batchResponse.ts), so their waits overlap and their CPU, at the memory's share of a
- * vCPU, adds up (an upper bound: the CPU counted apart from the waits it overlaps).
+ * vCPU, adds up (an upper bound: the CPU counted apart from the waits it overlaps); the receiver's
+ * answer is billed. A batch of one is a warm invocation's mean duration.
  */
-export const batchMs = (usage: Usage, memoryMb: number, batchSize: number) =>
+export const batchMs = (
+  usage: Usage,
+  memoryMb: number,
+  batchSize: number,
+  receiverMs: number = A.receiverMs.value,
+) =>
   (batchSize * usage.cpuMeanMs) / cpuShare(memoryMb) +
   awsWaitMs(usage, 'mean') +
-  meteredOf(usage).receiverPosts * A.receiverMs.value;
+  meteredOf(usage).receiverPosts * receiverMs;
 
 /**
  * A function at one memory size: a million's cost, its modelled warm p99 and cold start, and for a

@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import * as z from 'zod';
+import { DEFAULT_RETRY_SCHEDULE, retrySchedule } from '#lib/config/webhook.ts';
 import { ROUTE_NAMES, ROUTES, type RouteName } from '#lib/routes/routeList.ts';
 import {
   declaredFunctions,
@@ -38,8 +39,10 @@ const profileSchema = z.strictObject({
     /** Endpoints each such change is delivered to, on average. */
     endpointsEach: z.number().nonnegative(),
   }),
-  /** Share of deliveries whose receiver fails (or times out) at the first attempt. */
+  /** Share of deliveries whose receiver fails at the first attempt, then takes the second. */
   failedReceiverShare: share,
+  /** Share of deliveries to callers' endpoints whose receiver never answers: every attempt times out. */
+  timedOutReceiverShare: share,
   /** The operator's plant.added webhook deployed (webhookUrl given) or not. */
   operatorWebhook: z.boolean(),
   /** The plants kept: their count and size as DynamoDB counts it (TableSizeBytes / ItemCount). */
@@ -55,6 +58,7 @@ const WRITE = {
   routeMix: '{ "<route>": share, ... }, shares from 0 to 1 summing to 1',
   endpointEvents: '{ "shareOfChanges": 0 to 1, "endpointsEach": 0 or more }',
   failedReceiverShare: 'a share from 0 to 1',
+  timedOutReceiverShare: 'a share from 0 to 1; with failedReceiverShare, at most 1',
   operatorWebhook: 'true or false',
   plantsStored: '{ "items": a whole number, "averageItemBytes": above 0 }',
 } satisfies Record<keyof z.infer<typeof profileSchema>, string>;
@@ -80,6 +84,11 @@ export const parseProfile = (name: string, json: unknown): Profile => {
     const sum = sumOf(Object.values(mix));
     if (Math.abs(sum - 1) > 1e-9)
       problems.push(`routeMix: the shares sum to ${sum}; make them sum to 1`);
+    const { failedReceiverShare: failed, timedOutReceiverShare: timedOut } = parsed.data;
+    if (failed + timedOut > 1)
+      problems.push(
+        `timedOutReceiverShare: with failedReceiverShare, ${failed + timedOut} of the deliveries; make the two sum to at most 1`,
+      );
   }
   if (problems.length > 0)
     throw new Error(
@@ -120,6 +129,8 @@ export interface Stage {
   /** The plants table and each global index projecting every attribute: copies of a plant. */
   plantsTableCopies: number;
   logRetentionDays: number;
+  /** The fewest messages a consumer's batch takes (serverless.yml's batchSize): a full batch. */
+  consumerBatchSize: number;
 }
 
 type Resource = { Type?: string; Properties?: Record<string, unknown> };
@@ -143,8 +154,17 @@ export const stageOf = (operatorWebhook: boolean, stage: string): Stage => {
     return metrics ? metrics.filter((m) => m.MetricStat !== undefined).length : 1;
   };
   const functions = Object.entries(
-    declaredFunctions() as Record<string, { events?: Record<string, unknown>[] }>,
+    declaredFunctions() as Record<string, { events?: Record<string, { batchSize?: unknown }>[] }>,
   ).filter(([name]) => operatorWebhook || !(name in operator.functions));
+  const batchSizes = functions.flatMap(([name, f]) =>
+    (f.events ?? []).flatMap(({ sqs, stream }) => {
+      const source = sqs ?? stream;
+      if (!source) return [];
+      if (typeof source.batchSize !== 'number')
+        throw new Error(`serverless.yml: ${name}'s batchSize is no number: write it as one`);
+      return [source.batchSize];
+    }),
+  );
   const indexes = (tables.PlantsTable?.Properties?.GlobalSecondaryIndexes ?? []) as {
     IndexName?: string;
     Projection?: { ProjectionType?: string };
@@ -166,11 +186,15 @@ export const stageOf = (operatorWebhook: boolean, stage: string): Stage => {
     plantsTableCopies:
       1 + indexes.filter((i) => i.IndexName && i.Projection?.ProjectionType === 'ALL').length,
     logRetentionDays,
+    consumerBatchSize: Math.min(...batchSizes),
   };
 };
 
-/** bench/results.json's `cost.rows`: each route's and event's dollars a million, by service. */
-export type CostRows = Record<string, Bill & { what: string }>;
+/**
+ * bench/results.json's `cost.rows`: each route's and event's dollars a million, by service; an
+ * event's consumers' messages one at a time, and as `fullBatches` a full batch at a time.
+ */
+export type CostRows = Record<string, Bill & { what: string; fullBatches?: Bill }>;
 
 export interface Line {
   /** What the line prices, in a word: a route's or event's row name, or the fixed cost's. */
@@ -182,15 +206,26 @@ export interface Line {
   unitPrice: number;
   monthly: number;
 }
-/** A route's or event's line: its dollars by service too. */
+/** A route's or event's line: its dollars by service too, and its month in full batches. */
 export interface UsageLine extends Line {
   byService: Bill;
+  monthlyInFullBatches: number;
+  /** Its invocations X-Ray traces a month (the default sampling rule's), one at a time. */
+  traces: number;
+}
+/** The traces X-Ray records and scans, one at a time and in full batches. */
+export interface TracingLine extends Line {
+  monthlyInFullBatches: number;
 }
 export interface MonthlyBill {
   profile: Profile;
   usage: UsageLine[];
+  tracing: TracingLine;
   fixed: Line[];
+  /** Every consumer's message one at a time: the upper bound, a quiet stage's month. */
   usageTotal: number;
+  /** Every consumer's messages a full batch at a time: the lower bound a busy stage nears. */
+  usageTotalInFullBatches: number;
   fixedTotal: number;
   total: number;
 }
@@ -203,15 +238,24 @@ type PriceName =
   | 'dynamoPitrGbMonth'
   | 'logsIngestedGb'
   | 'logsStoredGbMonth'
-  | 'kmsKeyMonth';
+  | 'kmsKeyMonth'
+  | 'xrayTraceRecorded'
+  | 'xrayTraceScanned';
 export type Prices = Record<PriceName, { usd: number }>;
 export type Assumptions = Record<
-  'hoursPerMonth' | 'sqsIdlePollers' | 'sqsLongPollSeconds',
+  | 'hoursPerMonth'
+  | 'sqsIdlePollers'
+  | 'sqsLongPollSeconds'
+  | 'xraySampledPerSecond'
+  | 'xraySampledShare'
+  | 'xrayTracesScannedEach',
   { value: number }
 >;
 
 const MILLION = 1e6;
 const GB = 2 ** 30;
+/** The attempts an event makes to an endpoint that never answers: the default schedule's, then given up. */
+export const ATTEMPTS_BY_DEFAULT = (retrySchedule(DEFAULT_RETRY_SCHEDULE)?.length ?? 0) + 1;
 /** The routes that change a plant: each change is a stream record the fan-out reads. */
 const changesPlants = (name: RouteName) =>
   (ROUTES[name].tables as { plants?: readonly string[] }).plants?.some((a) =>
@@ -254,81 +298,137 @@ export const monthlyBill = ({
   };
   const monthSeconds = assumptions.hoursPerMonth.value * 3600;
   const requests = requestsPerSecond(profile) * monthSeconds;
-  const usage: UsageLine[] = [];
-  const use = (key: string, resource: string, quantity: number, perMillion: Bill, unit: string) => {
-    if (quantity > 0)
-      usage.push({
-        key,
-        resource,
-        quantity,
-        unit,
-        unitPrice: total(perMillion) / MILLION,
-        monthly: (quantity * total(perMillion)) / MILLION,
-        byService: scaled(perMillion, quantity / MILLION),
-      });
-  };
   const routes = ROUTE_NAMES.filter((name) => (profile.routeMix[name] ?? 0) > 0);
-  for (const name of routes)
-    use(
-      name,
-      row(name).what,
-      requests * (profile.routeMix[name] ?? 0),
-      billOf(row(name)),
-      'requests',
-    );
   const countOf = (which: (name: RouteName) => boolean) =>
     sumOf(routes.filter(which).map((name) => requests * (profile.routeMix[name] ?? 0)));
-
-  // the rows price 1 and 10 endpoints: the fan-out, and each endpoint's pair of attempts (the
-  // first failed, the second delivered), apart; one that answers at once is half a pair (the
-  // failed attempt's own write and send halved in: an upper bound)
-  const toOne = billOf(row('plantAddedTo1Endpoint'));
-  const toTen = billOf(row('plantAddedTo10Endpoints'));
-  const pair = scaled(added(toTen, scaled(toOne, -1)), 1 / 9);
-  const fanOut = added(toOne, scaled(pair, -1));
-  const failed = profile.failedReceiverShare;
   const changes = countOf(changesPlants);
-  use(
-    'fanOut',
-    'each plant change read from the stream (queueEndpointEvents)',
-    changes,
-    fanOut,
-    'changes',
-  );
   const deliveries =
     changes * profile.endpointEvents.shareOfChanges * profile.endpointEvents.endpointsEach;
-  use(
-    'endpointDelivered',
-    "deliveries to callers' endpoints, answered at once",
-    deliveries * (1 - failed),
-    scaled(pair, 0.5),
-    'deliveries',
-  );
-  use(
-    'endpointRetried',
-    "deliveries to callers' endpoints, failed once then delivered",
-    deliveries * failed,
-    pair,
-    'deliveries',
-  );
-  if (profile.operatorWebhook) {
-    const operator = billOf(row('operatorPlantAdded'));
-    const adds = countOf(addsPlants);
-    use(
-      'operatorDelivered',
-      "the operator's plant.added, answered at once",
-      adds * (1 - failed),
-      scaled(operator, 0.5),
-      'events',
+  const failed = profile.failedReceiverShare;
+  const timedOut = profile.timedOutReceiverShare;
+
+  /** Of `perSecond` invocations of a function, those X-Ray's default sampling rule traces. */
+  const sampled = (perSecond: number) =>
+    Math.min(perSecond, assumptions.xraySampledPerSecond.value) +
+    assumptions.xraySampledShare.value *
+      Math.max(0, perSecond - assumptions.xraySampledPerSecond.value);
+
+  /**
+   * The usage lines, each row's dollars a million as `priced` reads them, a consumer's messages
+   * `batchSize` to an invocation.
+   */
+  const usageLines = (priced: (name: string) => Bill, batchSize: number) => {
+    const lines: UsageLine[] = [];
+    // `invocations`: each unit's (a route's one; a delivery's, one an attempt, each a trace)
+    const use = (
+      key: string,
+      resource: string,
+      quantity: number,
+      perMillion: Bill,
+      unit: string,
+      invocations = 1,
+    ) => {
+      const traced = (quantity * invocations) / (key in ROUTES ? 1 : batchSize);
+      if (quantity > 0)
+        lines.push({
+          key,
+          resource,
+          quantity,
+          unit,
+          unitPrice: total(perMillion) / MILLION,
+          monthly: (quantity * total(perMillion)) / MILLION,
+          byService: scaled(perMillion, quantity / MILLION),
+          monthlyInFullBatches: 0,
+          traces: sampled(traced / monthSeconds) * monthSeconds,
+        });
+    };
+    for (const name of routes)
+      use(name, row(name).what, requests * (profile.routeMix[name] ?? 0), priced(name), 'requests');
+    // the rows price 1 and 10 endpoints: the fan-out, and each endpoint's pair of attempts (the
+    // first failed, the second delivered), apart; one that answers at once is half a pair (the
+    // failed attempt's own write and send halved in: an upper bound)
+    const toOne = priced('plantAddedTo1Endpoint');
+    const pair = scaled(added(priced('plantAddedTo10Endpoints'), scaled(toOne, -1)), 1 / 9);
+    const fanOut = added(toOne, scaled(pair, -1));
+    const neverAnswered = scaled(
+      added(priced('plantAddedTo10TimedOutEndpoints'), scaled(fanOut, -1)),
+      1 / 10,
     );
     use(
-      'operatorRetried',
-      "the operator's plant.added, failed once then delivered",
-      adds * failed,
-      operator,
-      'events',
+      'fanOut',
+      'each plant change read from the stream (queueEndpointEvents)',
+      changes,
+      fanOut,
+      'changes',
     );
-  }
+    use(
+      'endpointDelivered',
+      "deliveries to callers' endpoints, answered at once",
+      deliveries * (1 - failed - timedOut),
+      scaled(pair, 0.5),
+      'deliveries',
+    );
+    use(
+      'endpointRetried',
+      "deliveries to callers' endpoints, failed once then delivered",
+      deliveries * failed,
+      pair,
+      'deliveries',
+      2,
+    );
+    use(
+      'endpointTimedOut',
+      "deliveries to callers' endpoints that never answer: every attempt times out",
+      deliveries * timedOut,
+      neverAnswered,
+      'deliveries',
+      ATTEMPTS_BY_DEFAULT,
+    );
+    if (profile.operatorWebhook) {
+      const operator = priced('operatorPlantAdded');
+      const adds = countOf(addsPlants);
+      // timedOutReceiverShare is the callers' endpoints': the operator's own receiver fails once at most
+      use(
+        'operatorDelivered',
+        "the operator's plant.added, answered at once",
+        adds * (1 - failed),
+        scaled(operator, 0.5),
+        'events',
+      );
+      use(
+        'operatorRetried',
+        "the operator's plant.added, failed once then delivered",
+        adds * failed,
+        operator,
+        'events',
+        2,
+      );
+    }
+    return lines;
+  };
+  const batched = usageLines(
+    (name) => billOf(row(name).fullBatches ?? row(name)),
+    stage.consumerBatchSize,
+  );
+  const inFullBatches = new Map(batched.map((l) => [l.key, l.monthly]));
+  const usage = usageLines((name) => billOf(row(name)), 1).map((l) => ({
+    ...l,
+    monthlyInFullBatches: inFullBatches.get(l.key) ?? l.monthly,
+  }));
+  // X-Ray bills each trace: one an invocation here, each linked to the trace that sent its message
+  const perTrace =
+    prices.xrayTraceRecorded.usd +
+    assumptions.xrayTracesScannedEach.value * prices.xrayTraceScanned.usd;
+  const traces = sumOf(usage.map((l) => l.traces));
+  const tracing: TracingLine = {
+    key: 'tracing',
+    resource: `X-Ray traces recorded and read ${assumptions.xrayTracesScannedEach.value}× (default sampling: ${assumptions.xraySampledPerSecond.value} a second a function, then ${assumptions.xraySampledShare.value * 100}%)`,
+    quantity: traces,
+    unit: 'traces',
+    unitPrice: perTrace,
+    monthly: traces * perTrace,
+    monthlyInFullBatches: sumOf(batched.map((l) => l.traces)) * perTrace,
+  };
 
   const fixed: Line[] = [];
   const fix = (key: string, resource: string, quantity: number, unit: string, price: number) =>
@@ -390,9 +490,20 @@ export const monthlyBill = ({
     prices.kmsKeyMonth.usd,
   );
 
-  const usageTotal = sumOf(usage.map((l) => l.monthly));
+  const usageTotal = sumOf(usage.map((l) => l.monthly)) + tracing.monthly;
+  const usageTotalInFullBatches =
+    sumOf(usage.map((l) => l.monthlyInFullBatches)) + tracing.monthlyInFullBatches;
   const fixedTotal = sumOf(fixed.map((l) => l.monthly));
-  return { profile, usage, fixed, usageTotal, fixedTotal, total: usageTotal + fixedTotal };
+  return {
+    profile,
+    usage,
+    tracing,
+    fixed,
+    usageTotal,
+    usageTotalInFullBatches,
+    fixedTotal,
+    total: usageTotal + fixedTotal,
+  };
 };
 
 /** A usage bill's dollars by service, for the chart. */

@@ -44,26 +44,25 @@ export const PRICES = {
     usd: 0.2 / 1e6,
     per: 'Lambda invocation request',
     source: 'https://aws.amazon.com/lambda/pricing/',
-    read: READ,
+    read: BILL_READ,
     note:
-      'Stored copy renders the rate table client-side; $0.20 per 1M requests (same for x86 and ' +
-      'Arm) ' +
-      'checked on https://cloudchipr.com/blog/aws-lambda-pricing and the AWS News Blog 1 ms ' +
-      'billing ' +
-      'example (60 million invocations * $0.20 per 1M requests, US East).',
+      'An older stored copy of the official page: "The monthly request price is $0.20 per 1 ' +
+      'million requests and the free tier provides 1M requests per month" (the same for x86 and ' +
+      'Arm; the free tier not counted).',
   },
   lambdaGbSecond: {
     usd: 0.0000133334,
     per: 'GB-second of arm64 duration (first tier: first 7.5 billion GB-s/month)',
     source: 'https://aws.amazon.com/lambda/pricing/',
-    read: READ,
+    read: BILL_READ,
     note:
-      'Rate checked on https://cloudchipr.com/blog/aws-lambda-pricing (Arm, first 7.5 billion ' +
-      'GB-s, ' +
-      '$0.0000133334). Tiers per ' +
-      'https://aws.amazon.com/blogs/compute/introducing-tiered-pricing-for-aws-lambda/ : the ' +
-      'arm64 ' +
-      'first tier is 0-7.5 billion GB-s (6 billion is the x86 tier).',
+      "The official page's older stored copy gives x86 duration at $0.0000166667 a GB-s; the AWS " +
+      'News Blog (https://aws.amazon.com/blogs/aws/aws-lambda-functions-powered-by-aws-graviton2-' +
+      'processor-run-your-functions-on-arm-and-get-up-to-34-better-price-performance/, updated ' +
+      '2023-06-19): "For functions using the Arm/Graviton2 architecture, duration charges are 20 ' +
+      'percent lower than the current pricing for x86": $0.0000133334. Tiers per ' +
+      'https://aws.amazon.com/blogs/compute/introducing-tiered-pricing-for-aws-lambda/ : the arm64 ' +
+      'first tier is 0-7.5 billion GB-s.',
   },
   dynamoWriteRequestUnit: {
     usd: 0.625 / 1e6,
@@ -118,7 +117,10 @@ export const PRICES = {
     read: READ,
     note:
       'Third-party page; $0.30/metric/month for the first 10k, each dimension combination is one ' +
-      'metric. Official https://aws.amazon.com/cloudwatch/pricing/ not found in the stored copies.',
+      'metric. The stored official https://aws.amazon.com/cloudwatch/pricing/ gives only its free ' +
+      "tier; AWS's own sample aws-samples/sample-cfm-tips-mcp (services/cloudwatch_service.py, " +
+      "its fallback prices) has 'custom_metrics_per_metric': 0.30, 'standard_alarms_per_alarm': " +
+      "0.10, 'storage_per_gb_month': 0.03 and 'dashboard_per_month': 3.00.",
   },
   dataTransferOutGb: {
     usd: 0.09,
@@ -186,6 +188,29 @@ export const PRICES = {
       'Stored official page: "Each AWS KMS key that you create in KMS costs $1/month"; "You are ' +
       'not charged for ... Creation and storage of AWS managed or AWS owned KMS keys" (requests ' +
       'to an AWS managed key are: $0.03 per 10,000 on https://www.wring.co/blog/aws-kms-pricing-guide)',
+  },
+  // X-Ray active tracing (issue 43), read on BILL_READ
+  xrayTraceRecorded: {
+    usd: 5 / 1e6,
+    per: 'X-Ray trace recorded (a trace: one request, however many segments it holds)',
+    source: 'https://aws.amazon.com/xray/pricing/',
+    read: BILL_READ,
+    note:
+      'Stored official page (its German copy, https://aws.amazon.com/de/xray/pricing/): ' +
+      '"aufgezeichnete Ablaufverfolgungen werden mit 5 USD pro Million in Rechnung gestellt ' +
+      '(0,000005 USD pro Ablaufverfolgung)"; "Eine Ablaufverfolgung stellt eine Anforderung an ' +
+      'Ihre Anwendung dar und kann mehrere Datenpunkte enthalten". The first 100,000 a month ' +
+      'free, not counted.',
+  },
+  xrayTraceScanned: {
+    usd: 0.5 / 1e6,
+    per: 'X-Ray trace retrieved or scanned (a console view, a query)',
+    source: 'https://aws.amazon.com/xray/pricing/',
+    read: BILL_READ,
+    note:
+      'Same page: "abgerufene oder gescannte Ablaufverfolgungen werden mit 0,50 USD pro Million ' +
+      'in Rechnung gestellt (0,0000005 USD pro Ablaufverfolgung)"; the first million a month free, ' +
+      'not counted.',
   },
 } as const satisfies Record<string, Price>;
 
@@ -383,6 +408,36 @@ export const ASSUMPTIONS = {
       'sqs-short-and-long-polling.html',
     read: BILL_READ,
     note: 'Long polling waits at most 20 seconds (WaitTimeSeconds); from memory of that page.',
+  },
+  xraySampledPerSecond: {
+    value: 1,
+    unit: 'traces a second',
+    what: "X-Ray's default sampling rule's reservoir: the first request each second is traced",
+    source:
+      'https://github.com/awsdocs/aws-xray-developer-guide/blob/main/doc-source/xray-console-sampling.md',
+    read: BILL_READ,
+    note:
+      '"By default, the X-Ray SDK records the first request each second, and five percent of any ' +
+      'additional requests. One request per second is the reservoir"; Lambda applies this rule ' +
+      "and it can't be changed for a function. Counted per function, an upper bound (the reservoir " +
+      "may be the rule's, shared).",
+  },
+  xraySampledShare: {
+    value: 0.05,
+    unit: 'share',
+    what: "X-Ray's default sampling rule's rate: 5% of the requests past the reservoir are traced",
+    source:
+      'https://github.com/awsdocs/aws-xray-developer-guide/blob/main/doc-source/xray-console-sampling.md',
+    read: BILL_READ,
+    note: '"Five percent is the rate" (same page).',
+  },
+  xrayTracesScannedEach: {
+    value: 1,
+    unit: 'scans a trace',
+    what: 'each trace recorded is read once (a console view, a Logs Insights or trace query)',
+    source: 'none: modelling choice',
+    read: BILL_READ,
+    note: 'An operator reads few traces; one read each is an upper bound for most stages.',
   },
 } as const satisfies Record<string, Assumption>;
 

@@ -5,11 +5,7 @@
 // the bench when a row costs more than 5% over bench/cost-budget.json.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  DEFAULT_ATTEMPT_TIMEOUT_MS,
-  DEFAULT_RETRY_SCHEDULE,
-  retrySchedule,
-} from '#lib/config/webhook.ts';
+import { DEFAULT_ATTEMPT_TIMEOUT_MS } from '#lib/config/webhook.ts';
 import { ROUTE_NAMES, ROUTES } from '#lib/routes/routeList.ts';
 import { CUSTOM_METRICS } from '#lib/telemetry.ts';
 import { declaredFunctions, repoRoot, yamlOf } from '../../infra/local/paths.ts';
@@ -36,6 +32,7 @@ import {
   withMore,
 } from './model.ts';
 import {
+  ATTEMPTS_BY_DEFAULT,
   type CostRows,
   loadProfiles,
   type MonthlyBill,
@@ -105,12 +102,23 @@ const deployedSettings = (): Record<FunctionName, Deployed & { trigger: Trigger 
 };
 type DeployedSettings = ReturnType<typeof deployedSettings>;
 
-/** The rows: each route measured, then each event kind whose functions were measured. */
+/**
+ * The rows: each route measured, then each event kind whose functions were measured, priced one
+ * message at a time (an upper bound) and, as `fullBatches`, its consumers' messages a full batch
+ * at a time (serverless.yml's batchSize: the lower bound a busy stage nears).
+ */
 const rowsOf = (figures: Figures, deployed: DeployedSettings) => {
   const usageOf = (kind: Kind) => figures[kind]?.usage.ours;
+  const feedOfName = feedsOf();
   const bill = (name: FunctionName, usage: Usage, receiverMs?: number) =>
     billOf(usage, deployed[name].trigger, deployed[name], receiverMs);
-  const rows: { name: string; what: string; bill: Bill }[] = [];
+  // each message's sends: `sendEntries` entries (a fan-out's, one per endpoint)
+  const inBatch = (name: FunctionName, usage: Usage, receiverMs?: number, sendEntries = 1) =>
+    billOf(usage, deployed[name].trigger, deployed[name], receiverMs, {
+      size: feedOfName(name)?.batchSize ?? 1,
+      sendEntries,
+    });
+  const rows: { name: string; what: string; bill: Bill; fullBatches?: Bill }[] = [];
   for (const name of ROUTE_NAMES) {
     const usage = usageOf(name);
     if (usage)
@@ -122,42 +130,54 @@ const rowsOf = (figures: Figures, deployed: DeployedSettings) => {
   }
   const deliver = usageOf('deliverPlantAdded');
   const retry = usageOf('retryPlantAdded');
-  if (deliver && retry)
+  if (deliver && retry) {
+    const failedFirst = withMore(deliver, FAILED_ATTEMPT.deliverPlantAdded);
     rows.push({
       name: 'operatorPlantAdded',
       what: "the operator's plant.added (attempt 1 fails, attempt 2 delivered)",
-      bill: added(
-        bill('deliverPlantAdded', withMore(deliver, FAILED_ATTEMPT.deliverPlantAdded)),
-        bill('retryPlantAdded', retry),
+      bill: added(bill('deliverPlantAdded', failedFirst), bill('retryPlantAdded', retry)),
+      fullBatches: added(
+        inBatch('deliverPlantAdded', failedFirst),
+        inBatch('retryPlantAdded', retry),
       ),
     });
+  }
   const fanOut = usageOf('queueEndpointEvents');
   const attempt = usageOf('deliverToEndpoint');
   if (fanOut && attempt) {
     // the second attempt as the measured first: its health update back to healthy for the event
     // kept with the first (each one write unit for a plant of this size)
-    const perEndpoint = added(
-      bill('deliverToEndpoint', withMore(attempt, FAILED_ATTEMPT.deliverToEndpoint)),
-      bill('deliverToEndpoint', attempt),
-    );
+    const failedFirst = withMore(attempt, FAILED_ATTEMPT.deliverToEndpoint);
+    const perEndpoint = (price: typeof bill) =>
+      added(price('deliverToEndpoint', failedFirst), price('deliverToEndpoint', attempt));
     for (const endpoints of [1, 10])
       rows.push({
         name: `plantAddedTo${endpoints}Endpoint${endpoints > 1 ? 's' : ''}`,
         what: `plant.added to ${endpoints} endpoint${endpoints > 1 ? 's' : ''} (each: attempt 1 fails, attempt 2 delivered)`,
-        bill: added(bill('queueEndpointEvents', fanOut), scaled(perEndpoint, endpoints)),
+        bill: added(bill('queueEndpointEvents', fanOut), scaled(perEndpoint(bill), endpoints)),
+        fullBatches: added(
+          inBatch('queueEndpointEvents', fanOut, undefined, endpoints),
+          scaled(perEndpoint(inBatch), endpoints),
+        ),
       });
     // receivers that never answer: every attempt of the default schedule waits the whole default
     // timeout and fails, the last one too (its next send not made: an upper bound)
-    const attempts = (retrySchedule(DEFAULT_RETRY_SCHEDULE)?.length ?? 0) + 1;
-    const timedOut = bill(
-      'deliverToEndpoint',
-      withMore(attempt, FAILED_ATTEMPT.deliverToEndpoint),
-      DEFAULT_ATTEMPT_TIMEOUT_MS,
-    );
+    const attempts = ATTEMPTS_BY_DEFAULT;
     rows.push({
       name: 'plantAddedTo10TimedOutEndpoints',
       what: `plant.added to 10 endpoints that time out (each: ${attempts} attempts of ${DEFAULT_ATTEMPT_TIMEOUT_MS / 1000} s, then given up)`,
-      bill: added(bill('queueEndpointEvents', fanOut), scaled(timedOut, 10 * attempts)),
+      bill: added(
+        bill('queueEndpointEvents', fanOut),
+        scaled(bill('deliverToEndpoint', failedFirst, DEFAULT_ATTEMPT_TIMEOUT_MS), 10 * attempts),
+      ),
+      // a batch's attempts wait their timeouts at once
+      fullBatches: added(
+        inBatch('queueEndpointEvents', fanOut, undefined, 10),
+        scaled(
+          inBatch('deliverToEndpoint', failedFirst, DEFAULT_ATTEMPT_TIMEOUT_MS),
+          10 * attempts,
+        ),
+      ),
     });
   }
   return rows;
@@ -320,6 +340,23 @@ const spelled = (bill: Bill) =>
     .map(({ key, label }) => `${label} $${usd(bill[key])}`)
     .join(', ')}`;
 
+/**
+ * What X-Ray's traces add to a million creates and a million ten-endpoint events: each invocation
+ * a trace (a delivery's linked to its fan-out's), every one traced by the default rule's reservoir
+ * (a function under one a second) or its rate past it.
+ */
+const tracingSentence = (create: number, toTen: number) => {
+  const perTrace =
+    PRICES.xrayTraceRecorded.usd +
+    ASSUMPTIONS.xrayTracesScannedEach.value * PRICES.xrayTraceScanned.usd;
+  const rate = ASSUMPTIONS.xraySampledShare.value;
+  // the fan-out and each of 10 endpoints' two attempts
+  const eventTraces = 1 + 10 * 2;
+  const withTraces = (today: number, traces: number) =>
+    `$${usd(today + traces * perTrace * 1e6)} (every one traced) to $${usd(today + traces * rate * perTrace * 1e6)} (${rate * 100}% traced)`;
+  return `With X-Ray's traces (every function traced, each invocation a trace at $${(perTrace * 1e6).toFixed(2)} a million, recorded and read once; a function's first invocation each second traced, then ${rate * 100}% of the rest): a million creates cost ${withTraces(create, 1)} instead of $${usd(create)}; a million ten-endpoint events, ${eventTraces} invocations each, ${withTraces(toTen, eventTraces)} instead of $${usd(toTen)}. A stage whose functions each run under once a second has every invocation traced; the monthly bills below count each function's share.`;
+};
+
 /** docs/performance.md's "Cost" below its own words: the example, the chart, the tables, what is assumed. */
 const pageSection = (rows: ReturnType<typeof rowsOf>, lines: string[]) => {
   const row = (name: string) => rows.find((r) => r.name === name);
@@ -332,6 +369,8 @@ const pageSection = (rows: ReturnType<typeof rowsOf>, lines: string[]) => {
       ? [
           `A million \`POST /plants\` cost ${spelled(create.bill)}.`,
           `A million plants added, each event to 10 endpoints whose first attempt fails, cost ${spelled(toTen.bill)}.`,
+          '',
+          tracingSentence(total(create.bill), total(toTen.bill)),
           '',
         ]
       : []),
@@ -388,25 +427,36 @@ const dollars = (n: number) =>
     ? n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
     : n.toPrecision(1);
 
-/** A profile's bill in Markdown: its usage lines, its fixed lines apart, the totals. */
-const monthlyTable = ({ profile, usage, fixed, usageTotal, fixedTotal, total }: MonthlyBill) => {
-  const line = (l: MonthlyBill['fixed'][number]) =>
-    `| ${l.resource} | ${quantity(l.quantity)} ${l.unit} × ${unitPrice(l.unitPrice)} | ${dollars(l.monthly)} |`;
+/**
+ * A profile's bill in Markdown: its usage lines, its fixed lines apart, the totals; the last column
+ * each event's month with its consumers' messages a full batch at a time.
+ */
+const monthlyTable = (bill: MonthlyBill) => {
+  const { profile, usage, tracing, fixed, usageTotal, usageTotalInFullBatches, fixedTotal, total } =
+    bill;
+  const line = (l: MonthlyBill['fixed'][number], inFullBatches = l.monthly) =>
+    `| ${l.resource} | ${quantity(l.quantity)} ${l.unit} × ${unitPrice(l.unitPrice)} | ${dollars(l.monthly)} | ${dollars(inFullBatches)} |`;
   return [
-    `| \`${profile.name}\`: ${rateText(profile)} | quantity × unit price | US$ a month |`,
-    '|---|---:|---:|',
-    ...usage.map(line),
-    `| **usage** | | **${dollars(usageTotal)}** |`,
-    '| *fixed, whatever the traffic* | | |',
-    ...fixed.map(line),
-    `| **fixed** | | **${dollars(fixedTotal)}** |`,
-    `| **total** | | **${dollars(total)}** |`,
+    `| \`${profile.name}\`: ${rateText(profile)} | quantity × unit price | US$ a month, one at a time | in full batches |`,
+    '|---|---:|---:|---:|',
+    ...[...usage, tracing].map((l) => line(l, l.monthlyInFullBatches)),
+    `| **usage** | | **${dollars(usageTotal)}** | **${dollars(usageTotalInFullBatches)}** |`,
+    '| *fixed, whatever the traffic* | | | |',
+    ...fixed.map((l) => line(l)),
+    `| **fixed** | | **${dollars(fixedTotal)}** | **${dollars(fixedTotal)}** |`,
+    `| **total** | | **${dollars(total)}** | **${dollars(fixedTotal + usageTotalInFullBatches)}** |`,
   ];
 };
 
-/** A profile in one sentence: what it assumes, and its month. */
-const monthlySentence = ({ profile, usageTotal, fixedTotal, total }: MonthlyBill) =>
-  `\`${profile.name}\` (bench/cost/profiles/${profile.name}.json): ${profile.description} **$${dollars(total)} a month**: $${dollars(fixedTotal)} fixed (${((fixedTotal / total) * 100).toFixed(0)}%), $${dollars(usageTotal)} for its requests and events.`;
+/** A profile in one sentence: what it assumes, and its month (its events one at a time to a full batch at a time). */
+const monthlySentence = ({
+  profile,
+  usageTotal,
+  usageTotalInFullBatches,
+  fixedTotal,
+  total,
+}: MonthlyBill) =>
+  `\`${profile.name}\` (bench/cost/profiles/${profile.name}.json): ${profile.description} **$${dollars(total)} a month** ($${dollars(fixedTotal + usageTotalInFullBatches)} with its events' messages a full batch at a time): $${dollars(fixedTotal)} fixed (${((fixedTotal / total) * 100).toFixed(0)}%), $${dollars(usageTotal)} for its requests and events.`;
 
 /** The monthly bills' chart: each profile a bar, its fixed costs then its usage by service. */
 const monthlyChart = (bills: MonthlyBill[]) =>
@@ -416,6 +466,7 @@ const monthlyChart = (bills: MonthlyBill[]) =>
       { key: 'customMetrics', label: 'Fixed: custom metrics', color: '#000000' },
       { key: 'otherFixed', label: 'Fixed: the rest', color: '#999999' },
       ...SERVICES,
+      { key: 'tracing', label: 'X-Ray traces', color: '#7B3294' },
     ],
     bills.map((bill) => {
       const metrics = bill.fixed.find((l) => l.key === 'customMetrics')?.monthly ?? 0;
@@ -425,6 +476,7 @@ const monthlyChart = (bills: MonthlyBill[]) =>
           customMetrics: metrics,
           otherFixed: bill.fixedTotal - metrics,
           ...usageByService(bill),
+          tracing: bill.tracing.monthly,
         },
       };
     }),
@@ -497,7 +549,15 @@ export const reportCost = (figures: Figures, complete: boolean, writeBudget: boo
         );
 
   const costRows = Object.fromEntries(
-    rows.map(({ name, what, bill }) => [name, { what, ...bill, total: total(bill) }]),
+    rows.map(({ name, what, bill, fullBatches }) => [
+      name,
+      {
+        what,
+        ...bill,
+        total: total(bill),
+        ...(fullBatches ? { fullBatches: { ...fullBatches, total: total(fullBatches) } } : {}),
+      },
+    ]),
   );
   // the shipped profiles price every route and event: a partial run (--only) has no bill
   const bills = complete ? monthlyBills(costRows) : [];

@@ -35,9 +35,26 @@ const row = (what: string, dollars: Partial<Bill>) => ({ what, ...NONE, ...dolla
 const rows: CostRows = {
   getPlant: row('GET /plants/{id}', { apiGateway: 1, lambdaRequests: 0.2 }),
   createPlant: row('POST /plants', { apiGateway: 1, dynamodb: 2, logs: 0.5 }),
-  plantAddedTo1Endpoint: row('to 1', { lambdaRequests: 0.6, dynamodb: 0.1, sqs: 1.6, logs: 0.2 }),
-  plantAddedTo10Endpoints: row('to 10', { lambdaRequests: 4.2, dynamodb: 0.1, sqs: 16, logs: 0.2 }),
-  operatorPlantAdded: row('operator', { lambdaRequests: 0.4, sqs: 1.2, logs: 0.4 }),
+  plantAddedTo1Endpoint: {
+    ...row('to 1', { lambdaRequests: 0.6, dynamodb: 0.1, sqs: 1.6, logs: 0.2 }),
+    // a tenth of the requests: $0.52, the fan-out $0.32 and the pair $0.20
+    fullBatches: { ...NONE, lambdaRequests: 0.06, dynamodb: 0.1, sqs: 0.16, logs: 0.2 },
+  },
+  plantAddedTo10Endpoints: {
+    ...row('to 10', { lambdaRequests: 4.2, dynamodb: 0.1, sqs: 16, logs: 0.2 }),
+    fullBatches: { ...NONE, lambdaRequests: 0.42, dynamodb: 0.1, sqs: 1.6, logs: 0.2 },
+  },
+  // the fan-out's $0.50, and $16 for each endpoint that never answers
+  plantAddedTo10TimedOutEndpoints: row('to 10, timed out', {
+    lambdaRequests: 0.2,
+    lambdaDuration: 160,
+    dynamodb: 0.1,
+    logs: 0.2,
+  }),
+  operatorPlantAdded: {
+    ...row('operator', { lambdaRequests: 0.4, sqs: 1.2, logs: 0.4 }),
+    fullBatches: { ...NONE, lambdaRequests: 0.04, sqs: 0.12, logs: 0.4 },
+  },
 };
 const prices: Prices = {
   customMetricMonth: { usd: 0.3 },
@@ -48,12 +65,17 @@ const prices: Prices = {
   logsIngestedGb: { usd: 0.5 },
   logsStoredGbMonth: { usd: 0.03 },
   kmsKeyMonth: { usd: 1 },
+  xrayTraceRecorded: { usd: 5 / 1e6 },
+  xrayTraceScanned: { usd: 0.5 / 1e6 },
 };
 // a 100-hour month: 360,000 s
 const assumptions: Assumptions = {
   hoursPerMonth: { value: 100 },
   sqsIdlePollers: { value: 2 },
   sqsLongPollSeconds: { value: 20 },
+  xraySampledPerSecond: { value: 1 },
+  xraySampledShare: { value: 0.05 },
+  xrayTracesScannedEach: { value: 1 },
 };
 const stage: Stage = {
   alarms: 2,
@@ -62,6 +84,7 @@ const stage: Stage = {
   kmsKeys: 1,
   plantsTableCopies: 3,
   logRetentionDays: 10,
+  consumerBatchSize: 10,
 };
 const usageFile = {
   description: 'two routes, the events of the creates, every fixed line',
@@ -70,6 +93,7 @@ const usageFile = {
   routeMix: { getPlant: 0.75, createPlant: 0.25 },
   endpointEvents: { shareOfChanges: 0.5, endpointsEach: 2 },
   failedReceiverShare: 0.1,
+  timedOutReceiverShare: 0,
   operatorWebhook: true,
   // 1 GiB of plants
   plantsStored: { items: 1_048_576, averageItemBytes: 1024 },
@@ -84,7 +108,7 @@ describe('monthlyBill', () => {
     prices,
     assumptions,
   });
-  const lines = [...bill.usage, ...bill.fixed];
+  const lines = [...bill.usage, bill.tracing, ...bill.fixed];
   const line = (key: string) => {
     const found = lines.find((l) => l.key === key);
     if (!found) throw new Error(`no line ${key}`);
@@ -107,7 +131,45 @@ describe('monthlyBill', () => {
     // the operator's event for each create
     expect(line('operatorDelivered').monthly).toBeCloseTo(0.162); // 162,000 × $1
     expect(line('operatorRetried').monthly).toBeCloseTo(0.036); // 18,000 × $2
-    expect(bill.usageTotal).toBeCloseTo(1.764);
+    expect(bill.usageTotal).toBeCloseTo(1.764 + 6.1875); // and the traces
+  });
+
+  it('prices each event with its messages a full batch at a time, the routes alike', () => {
+    const inFullBatches = (key: string) => line(key) as (typeof bill.usage)[number];
+    expect(inFullBatches('getPlant').monthlyInFullBatches).toBeCloseTo(0.648);
+    expect(inFullBatches('fanOut').monthlyInFullBatches).toBeCloseTo(0.0576); // 180,000 × $0.32
+    expect(inFullBatches('endpointDelivered').monthlyInFullBatches).toBeCloseTo(0.0162); // × $0.10
+    expect(inFullBatches('endpointRetried').monthlyInFullBatches).toBeCloseTo(0.0036); // × $0.20
+    expect(inFullBatches('operatorDelivered').monthlyInFullBatches).toBeCloseTo(0.04536); // × $0.28
+    expect(inFullBatches('operatorRetried').monthlyInFullBatches).toBeCloseTo(0.01008); // × $0.56
+    expect(bill.usageTotalInFullBatches).toBeCloseTo(1.41084 + 3.3363);
+  });
+
+  it("prices X-Ray's traces: each invocation's, sampled by the default rule a function at a time", () => {
+    // a second: reads 1.5 (1 + 5% of 0.5 traced), creates 0.5, fan-outs 0.5, attempts 0.45 + 0.1
+    // and the operator's 0.45 + 0.1 (all traced): 1,125,000 traces at $5.50 a million
+    expect(bill.tracing.quantity).toBeCloseTo(1_125_000);
+    expect(bill.tracing.monthly).toBeCloseTo(6.1875);
+    // a full batch an invocation: the consumers' 576,000 a tenth
+    expect(bill.tracing.monthlyInFullBatches).toBeCloseTo(606_600 * 5.5e-6);
+  });
+
+  it('prices the deliveries to endpoints that never answer, each its share of the timed-out row', () => {
+    const down = monthlyBill({
+      profile: parseProfile('down', { ...usageFile, timedOutReceiverShare: 0.05 }),
+      rows,
+      stage,
+      customMetricCount: 10,
+      prices,
+      assumptions,
+    });
+    const downLine = (key: string) => down.usage.find((l) => l.key === key);
+    expect(downLine('endpointTimedOut')?.quantity).toBeCloseTo(9_000);
+    expect(downLine('endpointTimedOut')?.monthly).toBeCloseTo(0.144); // × $16
+    expect(downLine('endpointDelivered')?.quantity).toBeCloseTo(153_000);
+    expect(downLine('endpointRetried')?.quantity).toBeCloseTo(18_000);
+    // 8 attempts each, every one traced: 72,000 traces more, 9,000 answered ones fewer
+    expect(down.tracing.quantity).toBeCloseTo(1_125_000 + 72_000 - 9_000);
   });
 
   it('keeps the dollars by service of each usage line', () => {
@@ -130,7 +192,7 @@ describe('monthlyBill', () => {
     expect(line('logStorage').monthly).toBeCloseTo(0.0238464);
     expect(line('kms').monthly).toBe(1);
     expect(bill.fixedTotal).toBeCloseTo(5.5170464);
-    expect(bill.total).toBeCloseTo(1.764 + 5.5170464);
+    expect(bill.total).toBeCloseTo(1.764 + 6.1875 + 5.5170464);
   });
 
   it('makes every line its quantity × unit price', () => {
@@ -147,7 +209,7 @@ describe('monthlyBill', () => {
       assumptions,
     });
     expect(off.usage.map((l) => l.key)).not.toContain('operatorDelivered');
-    expect(off.usageTotal).toBeCloseTo(1.764 - 0.162 - 0.036);
+    expect(off.usageTotal).toBeCloseTo(1.764 - 0.162 - 0.036 + (1_125_000 - 198_000) * 5.5e-6);
   });
 
   it('names a cost row it lacks', () => {
@@ -172,7 +234,7 @@ describe('a usage file', () => {
         'broken: fix these:',
         '  rate: Invalid input; write { "perSecond": n } or { "perMinute": n }, n above 0',
         '  plantsStored: Invalid input: expected object, received undefined; write { "items": a whole number, "averageItemBytes": above 0 }',
-        '  (the file): Unrecognized key: "region"; write only the fields description, stage, rate, routeMix, endpointEvents, failedReceiverShare, operatorWebhook, plantsStored',
+        '  (the file): Unrecognized key: "region"; write only the fields description, stage, rate, routeMix, endpointEvents, failedReceiverShare, timedOutReceiverShare, operatorWebhook, plantsStored',
       ].join('\n'),
     );
   });
@@ -188,6 +250,18 @@ describe('a usage file', () => {
     expect(message).toContain('broken: fix these:');
     expect(message).toContain('routeMix.waterPlant: not a route; the routes: listPlants, ');
     expect(message).toContain('routeMix: the shares sum to 0.9; make them sum to 1');
+  });
+
+  it('whose receivers fail and never answer more than every delivery says what to write', () => {
+    expect(() =>
+      parseProfile('broken', {
+        ...usageFile,
+        failedReceiverShare: 0.5,
+        timedOutReceiverShare: 0.6,
+      }),
+    ).toThrow(
+      'timedOutReceiverShare: with failedReceiverShare, 1.1 of the deliveries; make the two sum to at most 1',
+    );
   });
 
   it('that is not JSON names its file', () => {
