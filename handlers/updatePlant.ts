@@ -5,13 +5,14 @@ import { dynamoTargetFrom } from '#lib/dynamo/client.ts';
 import { httpDependencies } from '#lib/http/dependencies.ts';
 import { dynamoUpdate } from '#lib/plants/dynamoStore.ts';
 import { updatePlantHandler } from '#lib/routes/updatePlant.ts';
-import { currentTraceId, traced } from '#lib/telemetry.ts';
+import { currentTraceId } from '#lib/telemetry.ts';
 
 const config = loadConfig(process.env, plantRouteSettings);
 
-// each write keeps its request's trace id on the plant, for the stream's consumers to log
-const target = { ...dynamoTargetFrom(config.store), traceId: currentTraceId };
-
-export const handler = traced(
-  updatePlantHandler({ plantStore: { update: dynamoUpdate(target) }, ...httpDependencies(config) }),
-);
+export const handler = updatePlantHandler({
+  // each write keeps its request's trace id on the plant, for the stream's consumers to log
+  plantStore: {
+    update: dynamoUpdate({ ...dynamoTargetFrom(config.store), traceId: currentTraceId }),
+  },
+  ...httpDependencies(config),
+});

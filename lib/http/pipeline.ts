@@ -13,7 +13,7 @@ import { type Reply, toHttpResponse } from '#lib/http/reply.ts';
 import { requestTelemetry } from '#lib/http/requestTelemetry.ts';
 import type { HttpEvent, HttpResponse, RouteContext, RouteInput } from '#lib/http/types.ts';
 import { type InputSchemas, validateInput } from '#lib/http/validateInput.ts';
-import type { Telemetry } from '#lib/telemetry.ts';
+import { type Telemetry, traced } from '#lib/telemetry.ts';
 
 /** Answer before Lambda's own timeout would cut us off without an Error body. */
 export const TIMEOUT_MARGIN_MS = 500;
@@ -125,7 +125,9 @@ export const httpRoute = <
       });
     });
 
-  // the reply becomes API Gateway's response last of all, after telemetry has read it
-  return async (event, context) =>
-    toHttpResponse(await handler(event as HttpEvent, context as RouteContext<Input>));
+  // the reply becomes API Gateway's response last of all, after telemetry has read it; the
+  // invocation's trace id at hand for what no line hands it to (a plant's write)
+  return traced(async (event, context) =>
+    toHttpResponse(await handler(event as HttpEvent, context as RouteContext<Input>)),
+  );
 };
