@@ -5,14 +5,10 @@ import { dynamoTargetFrom } from '#lib/dynamo/client.ts';
 import { httpDependencies } from '#lib/http/dependencies.ts';
 import { dynamoCreate } from '#lib/plants/dynamoStore.ts';
 import { createPlantHandler } from '#lib/routes/createPlant.ts';
-import { currentTraceId } from '#lib/telemetry.ts';
 
 const config = loadConfig(process.env, plantRouteSettings);
 
 export const handler = createPlantHandler({
-  // each write keeps its request's trace id on the plant, for the stream's consumers to log
-  plantStore: {
-    create: dynamoCreate({ ...dynamoTargetFrom(config.store), traceId: currentTraceId }),
-  },
+  plantStore: { create: dynamoCreate(dynamoTargetFrom(config.store)) },
   ...httpDependencies(config),
 });

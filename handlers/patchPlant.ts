@@ -5,14 +5,10 @@ import { dynamoTargetFrom } from '#lib/dynamo/client.ts';
 import { httpDependencies } from '#lib/http/dependencies.ts';
 import { dynamoUpdate } from '#lib/plants/dynamoStore.ts';
 import { patchPlantHandler } from '#lib/routes/patchPlant.ts';
-import { currentTraceId } from '#lib/telemetry.ts';
 
 const config = loadConfig(process.env, plantRouteSettings);
 
 export const handler = patchPlantHandler({
-  // each write keeps its request's trace id on the plant, for the stream's consumers to log
-  plantStore: {
-    update: dynamoUpdate({ ...dynamoTargetFrom(config.store), traceId: currentTraceId }),
-  },
+  plantStore: { update: dynamoUpdate(dynamoTargetFrom(config.store)) },
   ...httpDependencies(config),
 });

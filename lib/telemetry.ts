@@ -87,15 +87,9 @@ const published = new Set<string>(PUBLISHED_METRICS);
 export type Invocation = Pick<Context, 'functionName' | 'awsRequestId'>;
 
 /** The keys every line writes itself: no field may take one (it would hide the line's own). */
-type LoggerKey =
-  | 'level'
-  | 'message'
-  | 'timestamp'
-  | 'service'
-  | 'cold_start'
-  | 'function_name'
-  | 'xray_trace_id';
-type LineKey = LoggerKey | 'function_request_id' | '_aws' | 'ColdStart' | MetricName;
+type LoggerKey = 'level' | 'message' | 'timestamp' | 'service' | 'cold_start' | 'function_name';
+type IdKey = 'function_request_id' | 'xray_trace_id';
+type LineKey = LoggerKey | IdKey | '_aws' | 'ColdStart' | MetricName;
 
 // What a line says besides its own keys, as plain data (an Error via describeError). It refuses a
 // line key only in objects typed as it, not `Record<string, unknown>`: pass fields on with this type.

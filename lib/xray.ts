@@ -51,7 +51,7 @@ export const postFields = (url: string, { status, reason }: Answer) => {
 type Metadata = { $metadata?: { attempts?: number; httpStatusCode?: number; requestId?: string } };
 type Send<Input> = (call: { input: Input }) => Promise<{ output: Metadata }>;
 type Names = { clientName?: string; commandName?: string };
-type Named = { TableName?: string; QueueUrl?: string };
+type Named = { TableName?: string; QueueUrl?: string; TransactItems?: Record<string, Named>[] };
 type Middleware<Input> = (next: Send<Input>, names: Names) => Send<Input>;
 
 /** Each call of the client a subsegment: operation, table or queue, outcome, time with retries. */
@@ -63,7 +63,9 @@ export const traceCalls = <Input extends object>(client: {
     (call) => {
       const subsegment = startSubsegment(clientName.replace(/Client$/, ''));
       if (!subsegment) return next(call);
-      const { TableName: table_name, QueueUrl: queue_url } = call.input as Named;
+      const { TableName, QueueUrl: queue_url, TransactItems } = call.input as Named;
+      // a transaction's: its first item's (each of ours writes one table)
+      const table_name = TableName ?? Object.values(TransactItems?.[0] ?? {})[0]?.TableName;
       const operation = { operation: commandName.replace(/Command$/, ''), table_name, queue_url };
       const ended = ({ $metadata: m = {} }: Metadata, failure?: string) =>
         subsegment.end({

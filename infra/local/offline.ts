@@ -2,12 +2,15 @@
 // apiPort, invoke on lambdaPort), their JSON log lines shown as one line per request (or as
 // deployed, with --json) and appended whole to `logs` (npm run trace reads them).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { untilListening } from './freePort.ts';
 import { repoRoot } from './paths.ts';
 import { terminalLine } from './terminal.ts';
+
+/** The most bytes of kept log lines npm start starts with (npm run trace reads them). */
+export const KEPT_LOG_BYTES = 64 * 2 ** 20;
 
 export const spawnOffline = (
   ports: { api: number; lambda: number },
@@ -28,6 +31,10 @@ export const spawnOffline = (
     },
   );
   const json = process.argv.includes('--json');
+  // kept across runs; past this size at a start, moved aside to logs.jsonl.1 (one older file at most)
+  if ((statSync(logs, { throwIfNoEntry: false })?.size ?? 0) > KEPT_LOG_BYTES) {
+    renameSync(logs, `${logs}.1`);
+  }
   const kept = createWriteStream(logs, { flags: 'a' });
   const relay = (input: NodeJS.ReadableStream, output: NodeJS.WriteStream) =>
     createInterface({ input }).on('line', (line) => {

@@ -19,7 +19,8 @@ const NOISE = [
 
 type LogLine = Record<string, unknown> & { level?: string; message?: string; timestamp?: string };
 
-const parsed = (line: string): LogLine | undefined => {
+/** The function's JSON log line `line` holds; undefined for any other line. */
+export const logLineOf = (line: string): LogLine | undefined => {
   if (!line.startsWith('{')) return undefined;
   try {
     return JSON.parse(line) as LogLine;
@@ -104,7 +105,7 @@ export const terminalLine = (
   { json = false, color = false }: { json?: boolean; color?: boolean } = {},
 ): string | undefined => {
   if (NOISE.some((pattern) => pattern.test(line))) return undefined;
-  const log = parsed(line);
+  const log = logLineOf(line);
   if (!log) return line;
   // a count alone (CloudWatch Embedded Metric Format): CloudWatch's, not a reader's
   if (log.message === undefined && '_aws' in log) return json ? line : undefined;

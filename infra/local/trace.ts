@@ -3,23 +3,15 @@
 // by the writing request's trace id (request_trace_id), as the terminal shows them.
 import { existsSync, readFileSync } from 'node:fs';
 import { localDataDir, localLogsPath } from './paths.ts';
-import { terminalLine } from './terminal.ts';
+import { logLineOf, terminalLine } from './terminal.ts';
 
 type Line = { text: string; traceId: string; at: string };
-
-const parsed = (text: string): Record<string, unknown> => {
-  try {
-    return JSON.parse(text) as Record<string, unknown>;
-  } catch {
-    return {};
-  }
-};
 
 /** The plant's changes, each its lines in time order, the earliest change first; reads left out. */
 const changesOf = (logs: string, plantId: number): Line[][] => {
   const changes = new Map<string, Line[]>();
   for (const text of logs.split('\n')) {
-    const log = parsed(text);
+    const log = logLineOf(text) ?? {};
     const read = typeof log.route === 'string' && log.route.startsWith('GET ');
     if (log.plantId !== plantId || typeof log.message !== 'string' || read) continue;
     const traceId = String(log.request_trace_id ?? log.xray_trace_id);

@@ -64,6 +64,7 @@ export const deliverToEndpointHandler = ({
   const deliver = async (invocation: Context, { body: message, receiptHandle }: SQSRecord) => {
     const delivery = endpointDeliveryOf(message);
     const { owner, endpointId, webhookId, type, body, lane, plantId } = delivery;
+    const { requestTraceId: request_trace_id } = delivery;
     const hideUntil = (handle: string, dueAt: number) => queue.hideUntil(handle, dueAt, lane);
     await hideIfNotDue({ hideUntil }, { receiptHandle, what: webhookId }, delivery.dueAt);
     const attempt = delivery.attempts + 1;
@@ -72,15 +73,7 @@ export const deliverToEndpointHandler = ({
         level,
         message: text,
         metric,
-        fields: {
-          endpointId,
-          webhookId,
-          type,
-          plantId,
-          request_trace_id: delivery.requestTraceId,
-          attempt,
-          ...more,
-        },
+        fields: { endpointId, webhookId, type, plantId, request_trace_id, attempt, ...more },
       });
     const found = await endpoints.get(owner, endpointId);
     if (found.outcome === 'unavailable') throw found.cause;

@@ -89,17 +89,12 @@ export const queueEndpointEventsHandler = (dependencies: EndpointEventsDependenc
     if (deliveries.length === 0) return;
     await queue.send(deliveries);
     for (const { event, to } of targets.filter(({ to }) => to.length > 0)) {
+      const { webhookId, type, plantId, requestTraceId: request_trace_id } = event;
       log(invocation, {
         level: 'INFO',
         message: 'endpoint deliveries queued',
         metric: 'EndpointEventsQueued',
-        fields: {
-          webhookId: event.webhookId,
-          type: event.type,
-          plantId: event.plantId,
-          request_trace_id: event.requestTraceId,
-          endpoints: to.length,
-        },
+        fields: { webhookId, type, plantId, request_trace_id, endpoints: to.length },
       });
     }
   });

@@ -23,7 +23,8 @@ export interface EndpointDelivery {
   type: DeliveredType;
   /** The JSON body: {type, timestamp, data}. */
   body: string;
-  /** The plant changed, and the trace id of the request that wrote it (none for a delete). */
+  /** The plant changed, and the trace id of the request that wrote it (none for a delete) or that
+   * sent it (a ping, a resend). */
   plantId?: number;
   requestTraceId?: string | undefined;
   /** Attempts made so far (0: the first is next). */

@@ -13,10 +13,7 @@ export interface AttemptDependencies extends Telemetry {
   deadLetters: DeadLetterSink;
 }
 
-export type EventToDeliver = Pick<
-  WaitingEvent,
-  'webhookId' | 'plantId' | 'body' | 'owner' | 'requestTraceId'
->;
+export type EventToDeliver = Omit<WaitingEvent, 'attempts' | 'lastError' | 'dueAt'>;
 
 /**
  * After a failure the event waits in the retry queue or goes to the dead-letter queue; when that
@@ -24,11 +21,8 @@ export type EventToDeliver = Pick<
  */
 export const attemptDelivery =
   ({ target, schedule, retryQueue, deadLetters, record }: AttemptDependencies) =>
-  async (
-    invocation: Invocation,
-    { webhookId, plantId, body, owner, requestTraceId }: EventToDeliver,
-    attemptsBefore: number,
-  ) => {
+  async (invocation: Invocation, event: EventToDeliver, attemptsBefore: number) => {
+    const { webhookId, plantId, body, requestTraceId } = event;
     const attempts = attemptsBefore + 1;
     const fields = { webhookId, plantId, request_trace_id: requestTraceId, attempt: attempts };
     const outcome = await deliverOnce(target, { webhookId, body });
@@ -45,17 +39,7 @@ export const attemptDelivery =
     const next = nextStep(attempts, outcome, schedule);
     if (next.kind === 'wait') {
       const dueAt = Date.now() + next.waitMs;
-      const waiting = {
-        webhookId,
-        plantId,
-        owner,
-        body,
-        requestTraceId,
-        attempts,
-        lastError,
-        dueAt,
-      };
-      await retryQueue.wait(waiting);
+      await retryQueue.wait({ ...event, attempts, lastError, dueAt });
       record(invocation, {
         level: 'WARN',
         message: 'webhook attempt failed; it waits for the next',

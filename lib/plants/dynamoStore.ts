@@ -32,13 +32,10 @@ const toStoredPlant = (item: object): StoredPlant => {
 const itemAtFailure = (error: ConditionalCheckFailedException) =>
   error.Item ? toStoredPlant(unmarshall(error.Item)) : undefined;
 
-/** The table, and the trace id of the request writing (lib/telemetry.ts's currentTraceId). */
-export type PlantTarget = DynamoTarget & { traceId?: () => string | undefined };
-
 // One factory per operation, so that each bundle holds only the DynamoDB command its role allows.
 
 export const dynamoCreate =
-  ({ client, table, now = () => new Date(), traceId }: PlantTarget): PlantStore['create'] =>
+  ({ client, table, now = () => new Date(), traceId }: DynamoTarget): PlantStore['create'] =>
   async (plant, creator, { signal } = {}) => {
     const writtenBy = traceId?.();
     const item: StoredPlant = {
@@ -126,7 +123,7 @@ export const dynamoList =
   };
 
 export const dynamoUpdate =
-  ({ client, table, traceId }: PlantTarget): PlantStore['update'] =>
+  ({ client, table, traceId }: DynamoTarget): PlantStore['update'] =>
   async (id, owner, request, { signal } = {}) => {
     try {
       const { Attributes } = await client.send(

@@ -19,7 +19,7 @@ import {
 } from '#lib/http/reply.ts';
 import { EVENT_TYPES } from '#lib/plants/eventTypes.ts';
 import { type EndpointPolicy, urlAddressProblem, urlShapeProblem } from '#lib/ssrf/safePost.ts';
-import type { MetricName } from '#lib/telemetry.ts';
+import { currentTraceId, type MetricName } from '#lib/telemetry.ts';
 
 /**
  * The endpoint as answered: its fields in the document's order, an absent one left out; one taking
@@ -126,7 +126,9 @@ export const queued = async (
 ): Promise<Reply> => {
   const log = { endpointId: delivery.endpointId, webhookId: delivery.webhookId };
   try {
-    await queue.send([{ ...delivery, attempts: 0, dueAt: Date.now() }]);
+    // each attempt's line carries this request's trace id, as a plant change's do its writer's
+    const requestTraceId = currentTraceId();
+    await queue.send([{ ...delivery, attempts: 0, dueAt: Date.now(), requestTraceId }]);
   } catch (cause) {
     // the store unreachable too: the count stays, one of the minute's 10 used
     await giveBack().catch(() => {});

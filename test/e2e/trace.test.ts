@@ -1,11 +1,14 @@
 // One change followed through `npm start`: a PATCH's trace id in its request line, the fan-out's
 // line and every delivery attempt's line to two endpoints (one failing first), on the terminal cut
-// short, and `npm run trace -- <plant id>` printing them in order from the lines npm start keeps.
+// short, and `npm run trace -- <plant id>` printing them in order from the lines npm start keeps
+// (an earlier run's moved aside once past their bound).
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { KEPT_LOG_BYTES } from '../../infra/local/offline.ts';
 import { localLogsPath, repoRoot } from '../../infra/local/paths.ts';
 import { arrivals, type Receiver, startReceiver } from '../support/endpointReceiver.ts';
 import { type LocalService, sendAs, startLocalService } from '../support/localService.ts';
@@ -16,9 +19,19 @@ let service: LocalService;
 let token: string;
 const receivers: Receiver[] = [];
 
+// an earlier run's lines, past the size a start keeps, one of them of this test's plant
+const dataDir = mkdtempSync(join(tmpdir(), 'plant-store-trace-'));
+const earlier = JSON.stringify({
+  message: 'webhook delivered',
+  plantId: 4301,
+  timestamp: '2026-01-01T00:00:00.000Z',
+  xray_trace_id: '1-00000000-000000000000000000000000',
+});
+writeFileSync(localLogsPath(dataDir), `${earlier}\n${'\n'.repeat(KEPT_LOG_BYTES)}`);
+
 beforeAll(async () => {
   // a short schedule, so that the retry comes within the test
-  service = await startLocalService(undefined, { WEBHOOK_RETRY_SCHEDULE: '1s,1s' });
+  service = await startLocalService(dataDir, { WEBHOOK_RETRY_SCHEDULE: '1s,1s' });
   token = (await service.token('--sub', 'carol')).trim();
 });
 afterAll(async () => {
@@ -92,6 +105,9 @@ it("carries a PATCH's trace id to its fan-out and every attempt, and prints them
       env: { ...process.env, PLANTS_LOCAL_DATA: service.dataDir },
     },
   );
+  // the earlier run's lines moved aside at the start, whole
+  const movedAside = statSync(`${localLogsPath(dataDir)}.1`).size;
+  expect(movedAside).toBe(earlier.length + 1 + KEPT_LOG_BYTES);
   const changes = stdout.split(/^change /m).filter(Boolean);
   expect(changes).toHaveLength(2);
   const [created = '', patched = ''] = changes;
@@ -114,4 +130,23 @@ it("carries a PATCH's trace id to its fan-out and every attempt, and prints them
   expect(
     failing.map((line) => /endpoint (attempt failed|delivery delivered)/.exec(line)?.[1]),
   ).toEqual(['attempt failed', 'delivery delivered']);
+
+  // a ping's attempt carries the ping request's trace id
+  const ping = await send('POST', `/webhooks/${quick.id}/ping`, undefined);
+  expect(ping.status).toBe(202);
+  const { webhookId } = (await ping.json()) as { webhookId: string };
+  const pinged = keptLines().find(({ route }) => route === 'POST /webhooks/{id}/ping');
+  // its line is written after the receiver's answer
+  const delivered = await vi.waitFor(
+    () => {
+      const line = keptLines().find(
+        (line) => line.message === 'endpoint delivery delivered' && line.webhookId === webhookId,
+      );
+      if (!line) throw new Error(`no delivered line for ${webhookId} in the kept lines yet`);
+      return line;
+    },
+    { timeout: 15_000, interval: 200 },
+  );
+  expect(delivered.request_trace_id).toBe(pinged?.xray_trace_id);
+  expect(delivered.request_trace_id).toMatch(/^1-[0-9a-f]{8}-[0-9a-f]{24}$/);
 });

@@ -4,7 +4,7 @@
 import { createSocket } from 'node:dgram';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent } from 'aws-lambda';
 import {
   afterAll,
@@ -179,6 +179,18 @@ describe('a sampled invocation sends each call as a subsegment of its trace', ()
     expect(failed).toMatchObject({ name: 'DynamoDB', aws: { operation: 'PutItem' }, error: true });
     expect(failed?.fault).toBeUndefined();
     expect(failed?.cause?.exceptions[0]?.message).toMatch(/^ConditionalCheckFailedException/);
+  });
+
+  it("a transaction names its items' table", async () => {
+    const documents = clientOf(await container(daemonAddress));
+    const items = [{ Put: { TableName: table.name, Item: { id: 3 } } }];
+    await documents.send(new TransactWriteCommand({ TransactItems: items }));
+
+    const [transaction] = await subsegments(1);
+    expect(transaction?.aws).toMatchObject({
+      operation: 'TransactWriteItems',
+      table_name: table.name,
+    });
   });
 
   it('a DynamoDB call that reached no one is a fault, timed over its retries', async () => {

@@ -31,7 +31,6 @@ import {
   dynamoGet,
   dynamoList,
   dynamoUpdate,
-  type PlantTarget,
 } from '#lib/plants/dynamoStore.ts';
 import type { PlantStore } from '#lib/plants/store.ts';
 import { localDynamoClient } from '../../infra/local/dynamoClient.ts';
@@ -95,7 +94,7 @@ export const createWebhooksTestTable = (endpoint: string) =>
   createTable(endpoint, 'WebhooksTable', 'webhooks');
 
 /** Every operation of the DynamoDB store on one table (each function deploys only its own). */
-export const createDynamoPlantStore = (target: PlantTarget): PlantStore => ({
+export const createDynamoPlantStore = (target: DynamoTarget): PlantStore => ({
   create: dynamoCreate(target),
   get: dynamoGet(target),
   list: dynamoList(target),

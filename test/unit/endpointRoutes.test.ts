@@ -406,6 +406,8 @@ describe('ping, attempts and resend', () => {
           webhookId: body.webhookId,
           type: 'webhook.ping',
           body: expect.any(String),
+          // the request's, for every attempt's line
+          requestTraceId: expect.stringMatching(/^1-[0-9a-f]{8}-[0-9a-f]{24}$/),
           attempts: 0,
           dueAt: expect.any(Number),
         },
@@ -593,6 +595,7 @@ describe('ping, attempts and resend', () => {
         endpointId: id,
         webhookId: 'msg_1',
         ...sentEvent,
+        requestTraceId: expect.stringMatching(/^1-[0-9a-f]{8}-[0-9a-f]{24}$/),
         attempts: 0,
         dueAt: expect.any(Number),
       },
