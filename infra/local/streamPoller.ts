@@ -22,7 +22,6 @@ export interface StreamPollerOptions extends Omit<BatchSettings, 'log' | 'stoppi
   accepts: (record: DynamoDBRecord) => boolean;
   /** A file that keeps, per shard, the last sequence number handled. */
   checkpointFile?: string;
-  pollIntervalMs?: number;
   log?: (line: string) => void;
 }
 
@@ -51,7 +50,6 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
     maximumRetryAttempts,
     bisectBatchOnFunctionError = false,
     accepts,
-    pollIntervalMs = 100,
     log = () => {},
   } = options;
   const checkpoints = loadCheckpoints(checkpointFile);
@@ -151,7 +149,7 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
       for (const waiter of idleWaiters) waiter.polls -= 1;
       for (const waiter of idleWaiters.filter((w) => w.polls <= 0)) waiter.resolve();
       idleWaiters = idleWaiters.filter((w) => w.polls > 0);
-      await sleep(pollIntervalMs);
+      await sleep(100);
     }
   })();
 
