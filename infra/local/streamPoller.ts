@@ -40,18 +40,7 @@ const loadCheckpoints = (file: string | undefined): Record<string, string> => {
 };
 
 export const startStreamPoller = (options: StreamPollerOptions): StreamPoller => {
-  const {
-    client,
-    streamArn,
-    invoke,
-    onFailure,
-    checkpointFile,
-    batchSize,
-    maximumRetryAttempts,
-    bisectBatchOnFunctionError = false,
-    accepts,
-    log = () => {},
-  } = options;
+  const { client, streamArn, checkpointFile, batchSize, accepts, log = () => {} } = options;
   const checkpoints = loadCheckpoints(checkpointFile);
   const saveCheckpoints = () => {
     if (!checkpointFile) return;
@@ -65,14 +54,7 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
   /** Waiting for so many more polls that find nothing. */
   let idleWaiters: { polls: number; resolve: () => void }[] = [];
 
-  const handleBatch = batchHandler({
-    invoke,
-    onFailure,
-    maximumRetryAttempts,
-    bisectBatchOnFunctionError,
-    log,
-    stopping: () => stopping,
-  });
+  const handleBatch = batchHandler({ ...options, log, stopping: () => stopping });
 
   const shardIds = async () => {
     const ids: string[] = [];
