@@ -19,12 +19,10 @@ export interface RequestSpec {
 
 // API Gateway joins a repeated parameter's values with commas in queryStringParameters
 const joinedQuery = (query: string) => {
-  const joined = new Map<string, string>();
-  for (const [name, value] of new URLSearchParams(query)) {
-    const earlier = joined.get(name);
-    joined.set(name, earlier === undefined ? value : `${earlier},${value}`);
-  }
-  return Object.fromEntries(joined);
+  const parameters = new URLSearchParams(query);
+  return Object.fromEntries(
+    [...parameters.keys()].map((name) => [name, parameters.getAll(name).join(',')]),
+  );
 };
 
 /** HTTP API (payload 2.0): headers lower-cased by API Gateway, body absent when empty. */

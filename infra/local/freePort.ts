@@ -1,19 +1,16 @@
 // Ports on this machine: a free one, a setting's, whether one is taken, and waiting for a child's.
 import type { ChildProcess } from 'node:child_process';
-import { connect, createServer } from 'node:net';
+import { createServer } from 'node:http';
+import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { listenLocally } from './listen.ts';
 
 /** A port that was free a moment ago (the OS picks it), for servers the tests start. */
-export const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
+export const freePort = async () => {
+  const { port, stop } = await listenLocally(createServer());
+  await stop();
+  return port;
+};
 
 const portAccepts = (port: number) =>
   new Promise<boolean>((resolve) => {
@@ -60,15 +57,11 @@ export const portSetting = (name: string, fallback: number) => {
 };
 
 /** Throws, saying what to do, when `port` is taken. */
-export const assertPortFree = (port: number, setting: string) =>
-  new Promise<void>((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', () =>
-      reject(
-        new Error(
-          `port ${port} is already in use (is another npm start running?): stop what uses it, or set ${setting} to a free port`,
-        ),
-      ),
+export const assertPortFree = async (port: number, setting: string) => {
+  const probe = await listenLocally(createServer(), port).catch(() => {
+    throw new Error(
+      `port ${port} is already in use (is another npm start running?): stop what uses it, or set ${setting} to a free port`,
     );
-    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()));
   });
+  await probe.stop();
+};

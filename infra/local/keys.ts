@@ -45,16 +45,11 @@ export interface TokenClaims {
   scope?: string | undefined;
   /** Seconds until expiry; negative mints a token that has already expired. */
   ttlSeconds: number;
-  /** Tells apart tokens minted in the same second for the same caller (the bench needs many). */
-  jti?: string;
 }
 
-export const mintLocalToken = async (
-  privateJwk: JWK,
-  { sub, scope, ttlSeconds, jti }: TokenClaims,
-) => {
+export const mintLocalToken = async (privateJwk: JWK, { sub, scope, ttlSeconds }: TokenClaims) => {
   const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({ ...(scope ? { scope } : {}), ...(jti ? { jti } : {}) })
+  return new SignJWT(scope ? { scope } : {})
     .setProtectedHeader({ alg: ALG, kid: String(privateJwk.kid), typ: 'JWT' })
     .setIssuer(LOCAL_ISSUER)
     .setAudience(LOCAL_AUDIENCE)

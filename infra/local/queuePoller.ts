@@ -18,7 +18,6 @@ export interface QueuePollerOptions {
   batchSize: number;
   /** Invokes the function; throws when it fails (a function error). */
   invoke: (event: SQSEvent) => Promise<unknown>;
-  region?: string;
   pollIntervalMs?: number;
   log?: (line: string) => void;
 }
@@ -28,8 +27,11 @@ export interface QueuePoller {
   stop: () => Promise<void>;
 }
 
+/** The local emulator's region. */
+const REGION = 'us-east-1';
+
 /** A received message as Lambda hands it to the function. */
-const asLambdaRecord = (message: Message, eventSourceARN: string, awsRegion: string): SQSRecord =>
+const asLambdaRecord = (message: Message, eventSourceARN: string): SQSRecord =>
   ({
     messageId: message.MessageId,
     receiptHandle: message.ReceiptHandle,
@@ -39,7 +41,7 @@ const asLambdaRecord = (message: Message, eventSourceARN: string, awsRegion: str
     md5OfBody: message.MD5OfBody,
     eventSource: 'aws:sqs',
     eventSourceARN,
-    awsRegion,
+    awsRegion: REGION,
   }) as SQSRecord;
 
 /** The ids the answer reports failed, or all of the batch when Lambda could not read it. */
@@ -58,24 +60,16 @@ const failedIds = (answer: unknown, batch: SQSRecord[]): Set<string> => {
 };
 
 export const startQueuePoller = (options: QueuePollerOptions): QueuePoller => {
-  const {
-    client,
-    queueUrl,
-    batchSize,
-    invoke,
-    region = 'us-east-1',
-    pollIntervalMs = 100,
-    log = () => {},
-  } = options;
+  const { client, queueUrl, batchSize, invoke, pollIntervalMs = 100, log = () => {} } = options;
   if (!(Number.isInteger(batchSize) && batchSize >= 1 && batchSize <= 10))
     throw new RangeError(`batchSize must be a whole number from 1 to 10, got ${batchSize}`);
   // the queue's ARN from its URL (https://host/<account>/<name>)
   const [account, name] = new URL(queueUrl).pathname.split('/').slice(-2);
-  const eventSourceARN = `arn:aws:sqs:${region}:${account}:${name}`;
+  const eventSourceARN = `arn:aws:sqs:${REGION}:${account}:${name}`;
   let stopping = false;
 
   const handleBatch = async (messages: Message[]) => {
-    const batch = messages.map((message) => asLambdaRecord(message, eventSourceARN, region));
+    const batch = messages.map((message) => asLambdaRecord(message, eventSourceARN));
     let failed: Set<string>;
     try {
       failed = failedIds(await invoke({ Records: batch }), batch);

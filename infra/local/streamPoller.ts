@@ -22,7 +22,6 @@ export interface StreamPollerOptions extends Omit<BatchSettings, 'log' | 'stoppi
   accepts: (record: DynamoDBRecord) => boolean;
   /** A file that keeps, per shard, the last sequence number handled. */
   checkpointFile?: string;
-  pollIntervalMs?: number;
   log?: (line: string) => void;
 }
 
@@ -41,19 +40,7 @@ const loadCheckpoints = (file: string | undefined): Record<string, string> => {
 };
 
 export const startStreamPoller = (options: StreamPollerOptions): StreamPoller => {
-  const {
-    client,
-    streamArn,
-    invoke,
-    onFailure,
-    checkpointFile,
-    batchSize,
-    maximumRetryAttempts,
-    bisectBatchOnFunctionError = false,
-    accepts,
-    pollIntervalMs = 100,
-    log = () => {},
-  } = options;
+  const { client, streamArn, checkpointFile, batchSize, accepts, log = () => {} } = options;
   const checkpoints = loadCheckpoints(checkpointFile);
   const saveCheckpoints = () => {
     if (!checkpointFile) return;
@@ -67,14 +54,7 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
   /** Waiting for so many more polls that find nothing. */
   let idleWaiters: { polls: number; resolve: () => void }[] = [];
 
-  const handleBatch = batchHandler({
-    invoke,
-    onFailure,
-    maximumRetryAttempts,
-    bisectBatchOnFunctionError,
-    log,
-    stopping: () => stopping,
-  });
+  const handleBatch = batchHandler({ ...options, log, stopping: () => stopping });
 
   const shardIds = async () => {
     const ids: string[] = [];
@@ -151,7 +131,7 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
       for (const waiter of idleWaiters) waiter.polls -= 1;
       for (const waiter of idleWaiters.filter((w) => w.polls <= 0)) waiter.resolve();
       idleWaiters = idleWaiters.filter((w) => w.polls > 0);
-      await sleep(pollIntervalMs);
+      await sleep(100);
     }
   })();
 

@@ -16,7 +16,6 @@ import {
   UpdateTableCommand,
   type UpdateTableCommandInput,
   UpdateTimeToLiveCommand,
-  waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
 import { yamlOf } from './paths.ts';
 
@@ -146,7 +145,6 @@ export const ensureTable = async (
         }),
       }),
     );
-    await waitUntilTableExists({ client, maxWaitTime: 30 }, { TableName: tableName });
     await waitUntilActive(client, tableName);
   }
   await enableTimeToLive(client, tableName, definition);

@@ -6,7 +6,7 @@ import { TOKEN_EXPIRED } from '#lib/auth/tokenVerifier.ts';
 import { BEARER_REFUSALS } from '#lib/http/bearerAuth.ts';
 import { ErrorBody } from '#lib/http/errorBody.ts';
 import { INTERNAL_ERROR } from '#lib/http/errorResponder.ts';
-import { BODY_REFUSALS, DEFAULT_MAX_BODY_BYTES, MAX_NESTING } from '#lib/http/jsonBody.ts';
+import { BODY_REFUSALS, MAX_BODY_BYTES, MAX_NESTING } from '#lib/http/jsonBody.ts';
 import { NewPlant } from '#lib/plants/schemas.ts';
 import { plantNotFoundMessage, STORE_UNAVAILABLE } from '#lib/routes/plantReplies.ts';
 import { REALM, type RouteEntry } from '#lib/routes/routeList.ts';
@@ -95,12 +95,9 @@ const API_STATUSES: Record<number, ErrorStatus> = {
     },
   },
   413: {
-    description: `The body is larger than ${DEFAULT_MAX_BODY_BYTES / 1024} KiB (after base64 decoding).`,
+    description: `The body is larger than ${MAX_BODY_BYTES / 1024} KiB (after base64 decoding).`,
     examples: {
-      tooLarge: {
-        summary: 'The body is too large',
-        message: BODY_REFUSALS.tooLarge(DEFAULT_MAX_BODY_BYTES),
-      },
+      tooLarge: { summary: 'The body is too large', message: BODY_REFUSALS.tooLarge },
     },
   },
   415: {

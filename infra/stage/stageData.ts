@@ -11,7 +11,7 @@ import {
 import {
   DeleteQueueCommand,
   GetQueueAttributesCommand,
-  ListQueuesCommand,
+  paginateListQueues,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import { DeleteParameterCommand, ParameterNotFound, type SSMClient } from '@aws-sdk/client-ssm';
@@ -75,11 +75,8 @@ export const findStageData = async (
   const prefix = `${stackName(stage)}-`;
   const ours = new RegExp(`/${prefix}(${queueIds().join('|')})-[A-Za-z0-9]+$`);
   const queues: StageData['queues'] = [];
-  let NextToken: string | undefined;
-  do {
-    const page = await sqs.send(
-      new ListQueuesCommand({ QueueNamePrefix: prefix, NextToken, MaxResults: 1000 }),
-    );
+  const pages = paginateListQueues({ client: sqs }, { QueueNamePrefix: prefix, MaxResults: 1000 });
+  for await (const page of pages) {
     for (const url of page.QueueUrls ?? []) {
       if (!ours.test(url)) continue;
       const { Attributes = {} } = await sqs.send(
@@ -95,8 +92,7 @@ export const findStageData = async (
       const messages = Object.values(Attributes).reduce((sum, n) => sum + Number(n), 0);
       queues.push({ url, messages });
     }
-    NextToken = page.NextToken;
-  } while (NextToken);
+  }
   return { tables, queues, ...(secretParameter ? { secretParameter } : {}) };
 };
 

@@ -10,15 +10,14 @@ import type { RequestBody } from '#lib/http/validateInput.ts';
 export interface JsonBodyOptions {
   /** What the body must be, for messages: "a NewPlant". */
   describedAs: string;
-  /** Largest body accepted, in bytes after base64 decoding. */
-  maxBytes?: number;
   /** Top-level fields written as whole numbers; else (even 1.0000000000000001) their source text. */
   integerFields?: readonly string[];
   /** Media types accepted, lower-case, no parameters; by default any application/(<x>+)json. */
   mediaTypes?: readonly string[];
 }
 
-export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
+/** Largest body accepted, in bytes after base64 decoding (the same for every route). */
+export const MAX_BODY_BYTES = 64 * 1024;
 
 /** Deepest nesting accepted: V8 runs a reviver recursively, and 64 KiB can nest past the stack. */
 export const MAX_NESTING = 100;
@@ -46,7 +45,7 @@ export const BODY_REFUSALS = {
   mediaType: (mediaTypes: readonly string[] = ['application/json']) =>
     `Content-Type must be ${mediaTypes.join(' or ')}`,
   notJson: 'Request body is not valid JSON',
-  tooLarge: (maxBytes: number) => `Request body is larger than ${maxBytes} bytes`,
+  tooLarge: `Request body is larger than ${MAX_BODY_BYTES} bytes`,
 };
 
 /** A Content-Type's media type, lower-case (RFC 9110 allows a space before ";": Middy does not). */
@@ -65,10 +64,10 @@ const invalid = (status: number, message: string, cause?: unknown) =>
   httpError(status, message, { metric: 'ValidationFailures', cause });
 
 /** The body as text; too large or not UTF-8 is refused (Middy would decode it to U+FFFD). */
-const bodyText = (body: string, isBase64Encoded: boolean, maxBytes: number): string => {
+const bodyText = (body: string, isBase64Encoded: boolean): string => {
   const bytes = isBase64Encoded ? Buffer.from(body, 'base64') : undefined;
   const size = bytes ? bytes.byteLength : Buffer.byteLength(body, 'utf8');
-  if (size > maxBytes) throw invalid(413, BODY_REFUSALS.tooLarge(maxBytes));
+  if (size > MAX_BODY_BYTES) throw invalid(413, BODY_REFUSALS.tooLarge);
   if (!bytes) return body;
   try {
     return strictUtf8.decode(bytes);
@@ -131,7 +130,6 @@ const parseJson = (text: string, integerFields: readonly string[]): unknown => {
 
 export const jsonBody = ({
   describedAs,
-  maxBytes = DEFAULT_MAX_BODY_BYTES,
   integerFields = [],
   mediaTypes,
 }: JsonBodyOptions): MiddlewareObj<HttpEvent, unknown, Error, RouteContext> => {
@@ -148,7 +146,7 @@ export const jsonBody = ({
       if (typeof body !== 'string' || body === '') {
         throw invalid(400, `Request body is required: a JSON object (${describedAs})`);
       }
-      const text = bodyText(body, isBase64Encoded === true, maxBytes);
+      const text = bodyText(body, isBase64Encoded === true);
       if (nestingDepth(text) > MAX_NESTING) {
         throw invalid(
           400,

@@ -34,9 +34,7 @@ export const createEndpointHandler = ({
     const secret = newSecret();
     const endpoint = {
       id: newEndpointId(),
-      url: body.url,
-      events: body.events,
-      description: body.description,
+      ...body,
       disabled: false,
       createdAt: new Date().toISOString(),
       secrets: [{ secret }],

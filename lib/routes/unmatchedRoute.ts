@@ -4,17 +4,13 @@ import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import { REALM, ROUTES } from '#lib/routes/routeList.ts';
 
 /** Each path template of the API, as a pattern, with the methods it has. */
-const paths = (() => {
-  const methods = new Map<string, string[]>();
-  for (const { method, path } of Object.values(ROUTES)) {
-    methods.set(path, [...(methods.get(path) ?? []), method]);
-  }
-  return [...methods].map(([template, allowed]) => ({
+const paths = [...Map.groupBy(Object.values(ROUTES), ({ path }) => path)].map(
+  ([template, routes]) => ({
     pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
-    allowed: allowed.sort(),
+    allowed: routes.map(({ method }) => method).sort(),
     template,
-  }));
-})();
+  }),
+);
 
 /** What a 404 tells the caller the API has. */
 const knownPaths = paths.map(({ template }) => template).join(' and ');
