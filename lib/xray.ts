@@ -64,7 +64,7 @@ export const traceCalls = <Input extends object>(client: {
       const subsegment = startSubsegment(clientName.replace(/Client$/, ''));
       if (!subsegment) return next(call);
       const { TableName, QueueUrl: queue_url, TransactItems } = call.input as Named;
-      // a transaction's: its first item's (each of ours writes one table)
+      // a transaction's: its first item's (each of ours is of one table)
       const table_name = TableName ?? Object.values(TransactItems?.[0] ?? {})[0]?.TableName;
       const operation = { operation: commandName.replace(/Command$/, ''), table_name, queue_url };
       const ended = ({ $metadata: m = {} }: Metadata, failure?: string) =>

@@ -21,7 +21,7 @@ export interface RequestSpec {
 const joinedQuery = (query: string) => {
   const parameters = new URLSearchParams(query);
   return Object.fromEntries(
-    [...parameters.keys()].map((name) => [name, parameters.getAll(name).join(',')]),
+    [...new Set(parameters.keys())].map((name) => [name, parameters.getAll(name).join(',')]),
   );
 };
 

@@ -58,9 +58,10 @@ export const portSetting = (name: string, fallback: number) => {
 
 /** Throws, saying what to do, when `port` is taken. */
 export const assertPortFree = async (port: number, setting: string) => {
-  const probe = await listenLocally(createServer(), port).catch(() => {
+  const probe = await listenLocally(createServer(), port).catch((cause: unknown) => {
     throw new Error(
       `port ${port} is already in use (is another npm start running?): stop what uses it, or set ${setting} to a free port`,
+      { cause },
     );
   });
   await probe.stop();

@@ -17,6 +17,10 @@ export const spawnOffline = (
   env: Record<string, string>,
   logs: string,
 ) => {
+  // kept across runs; past this size before the start, moved aside to logs.jsonl.1 (one older file at most)
+  if ((statSync(logs, { throwIfNoEntry: false })?.size ?? 0) > KEPT_LOG_BYTES) {
+    renameSync(logs, `${logs}.1`);
+  }
   const serverless = join(repoRoot, 'node_modules', 'osls', 'bin', 'serverless.js');
   const offline = spawn(
     process.execPath,
@@ -31,10 +35,6 @@ export const spawnOffline = (
     },
   );
   const json = process.argv.includes('--json');
-  // kept across runs; past this size at a start, moved aside to logs.jsonl.1 (one older file at most)
-  if ((statSync(logs, { throwIfNoEntry: false })?.size ?? 0) > KEPT_LOG_BYTES) {
-    renameSync(logs, `${logs}.1`);
-  }
   const kept = createWriteStream(logs, { flags: 'a' });
   const relay = (input: NodeJS.ReadableStream, output: NodeJS.WriteStream) =>
     createInterface({ input }).on('line', (line) => {

@@ -39,6 +39,9 @@ const loadCheckpoints = (file: string | undefined): Record<string, string> => {
   }
 };
 
+/** The wait between two polls of the shards. */
+const POLL_INTERVAL_MS = 100;
+
 export const startStreamPoller = (options: StreamPollerOptions): StreamPoller => {
   const { client, streamArn, checkpointFile, batchSize, accepts, log = () => {} } = options;
   const checkpoints = loadCheckpoints(checkpointFile);
@@ -131,7 +134,7 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
       for (const waiter of idleWaiters) waiter.polls -= 1;
       for (const waiter of idleWaiters.filter((w) => w.polls <= 0)) waiter.resolve();
       idleWaiters = idleWaiters.filter((w) => w.polls > 0);
-      await sleep(100);
+      await sleep(POLL_INTERVAL_MS);
     }
   })();
 

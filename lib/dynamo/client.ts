@@ -2,7 +2,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDbSettings, StoreSettings } from '#lib/config/store.ts';
-import { currentTraceId } from '#lib/telemetry.ts';
 import { traceCalls } from '#lib/xray.ts';
 
 export const createDocumentClient = (settings: DynamoDbSettings): DynamoDBDocumentClient => {
@@ -32,13 +31,10 @@ export interface DynamoTarget {
   table: string;
   /** The clock creation times come from. */
   now?: () => Date;
-  /** The trace id of the request writing, kept on what it writes (for the stream's consumers). */
-  traceId?: () => string | undefined;
 }
 
 /** The table the settings name, through a client made for them. */
 export const dynamoTargetFrom = ({ table, dynamodb }: StoreSettings): DynamoTarget => ({
   client: createDocumentClient(dynamodb),
   table,
-  traceId: currentTraceId,
 });

@@ -22,7 +22,9 @@ export type EventToDeliver = Omit<WaitingEvent, 'attempts' | 'lastError' | 'dueA
 export const attemptDelivery =
   ({ target, schedule, retryQueue, deadLetters, record }: AttemptDependencies) =>
   async (invocation: Invocation, event: EventToDeliver, attemptsBefore: number) => {
-    const { webhookId, plantId, body, requestTraceId } = event;
+    const { webhookId, plantId, body, owner, requestTraceId } = event;
+    // what a retry keeps: these alone, whatever else a retry queue message held
+    const kept = { webhookId, plantId, owner, body, requestTraceId };
     const attempts = attemptsBefore + 1;
     const fields = { webhookId, plantId, request_trace_id: requestTraceId, attempt: attempts };
     const outcome = await deliverOnce(target, { webhookId, body });
@@ -39,7 +41,7 @@ export const attemptDelivery =
     const next = nextStep(attempts, outcome, schedule);
     if (next.kind === 'wait') {
       const dueAt = Date.now() + next.waitMs;
-      await retryQueue.wait({ ...event, attempts, lastError, dueAt });
+      await retryQueue.wait({ ...kept, attempts, lastError, dueAt });
       record(invocation, {
         level: 'WARN',
         message: 'webhook attempt failed; it waits for the next',

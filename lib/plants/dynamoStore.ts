@@ -15,6 +15,7 @@ import { CREATOR_TAG, creatorTagOf } from '#lib/plants/creatorTag.ts';
 import type { PlantStore, StoredPlant } from '#lib/plants/store.ts';
 import { plantUpdateExpressions } from '#lib/plants/updateExpression.ts';
 import { contentOf, sameContent } from '#lib/plants/views.ts';
+import { currentTraceId } from '#lib/telemetry.ts';
 
 /** Each caller's plants, oldest first, all attributes projected: a new field needs no new index. */
 export const BY_CREATOR_INDEX = 'plantsByCreator';
@@ -32,10 +33,18 @@ const toStoredPlant = (item: object): StoredPlant => {
 const itemAtFailure = (error: ConditionalCheckFailedException) =>
   error.Item ? toStoredPlant(unmarshall(error.Item)) : undefined;
 
+/** The table; and the trace id of the request writing, kept on the plant for the stream's consumers. */
+export type PlantTarget = DynamoTarget & { traceId?: () => string | undefined };
+
 // One factory per operation, so that each bundle holds only the DynamoDB command its role allows.
 
 export const dynamoCreate =
-  ({ client, table, now = () => new Date(), traceId }: DynamoTarget): PlantStore['create'] =>
+  ({
+    client,
+    table,
+    now = () => new Date(),
+    traceId = currentTraceId,
+  }: PlantTarget): PlantStore['create'] =>
   async (plant, creator, { signal } = {}) => {
     const writtenBy = traceId?.();
     const item: StoredPlant = {
@@ -123,7 +132,7 @@ export const dynamoList =
   };
 
 export const dynamoUpdate =
-  ({ client, table, traceId }: DynamoTarget): PlantStore['update'] =>
+  ({ client, table, traceId = currentTraceId }: PlantTarget): PlantStore['update'] =>
   async (id, owner, request, { signal } = {}) => {
     try {
       const { Attributes } = await client.send(

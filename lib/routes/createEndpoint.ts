@@ -33,8 +33,9 @@ export const createEndpointHandler = ({
     if (refusal) return refusal;
     const secret = newSecret();
     const endpoint = {
-      id: newEndpointId(),
+      // the body's fields first: no field of a caller's names the id
       ...body,
+      id: newEndpointId(),
       disabled: false,
       createdAt: new Date().toISOString(),
       secrets: [{ secret }],

@@ -117,7 +117,7 @@ export const DELIVERIES_UNAVAILABLE =
  */
 export const queued = async (
   queue: DeliveryQueue,
-  delivery: Omit<EndpointDelivery, 'attempts' | 'dueAt'>,
+  delivery: Omit<EndpointDelivery, 'attempts' | 'dueAt' | 'requestTraceId'>,
   {
     metric,
     outcome,

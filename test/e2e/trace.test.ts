@@ -3,7 +3,7 @@
 // short, and `npm run trace -- <plant id>` printing them in order from the lines npm start keeps
 // (an earlier run's moved aside once past their bound).
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -36,6 +36,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await service?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
   await Promise.all(receivers.map((receiver) => receiver.stop()));
 });
 
@@ -135,8 +136,7 @@ it("carries a PATCH's trace id to its fan-out and every attempt, and prints them
   const ping = await send('POST', `/webhooks/${quick.id}/ping`, undefined);
   expect(ping.status).toBe(202);
   const { webhookId } = (await ping.json()) as { webhookId: string };
-  const pinged = keptLines().find(({ route }) => route === 'POST /webhooks/{id}/ping');
-  // its line is written after the receiver's answer
+  // its line is written after the receiver's answer (and the ping's request line before it)
   const delivered = await vi.waitFor(
     () => {
       const line = keptLines().find(
@@ -147,6 +147,7 @@ it("carries a PATCH's trace id to its fan-out and every attempt, and prints them
     },
     { timeout: 15_000, interval: 200 },
   );
+  const pinged = keptLines().find(({ route }) => route === 'POST /webhooks/{id}/ping');
   expect(delivered.request_trace_id).toBe(pinged?.xray_trace_id);
   expect(delivered.request_trace_id).toMatch(/^1-[0-9a-f]{8}-[0-9a-f]{24}$/);
 });

@@ -9,7 +9,6 @@ import { createPlantHandler } from '#lib/routes/createPlant.ts';
 import { getPlantHandler } from '#lib/routes/getPlant.ts';
 import { listPlantsHandler } from '#lib/routes/listPlants.ts';
 import { patchPlantHandler } from '#lib/routes/patchPlant.ts';
-import { currentTraceId } from '#lib/telemetry.ts';
 import {
   createDynamoPlantStore,
   createTestTable,
@@ -305,11 +304,8 @@ describe("the writing request's trace id", () => {
     const token = await signToken(key, { subject: 'alice' });
     const telemetry = recordTelemetry();
     const client = localDocumentClient(endpoint);
-    const plantStore = createDynamoPlantStore({
-      client,
-      table: table.name,
-      traceId: currentTraceId,
-    });
+    // the store's own default: the trace id the route's pipeline holds (as deployed)
+    const plantStore = createDynamoPlantStore({ client, table: table.name });
     const http = { ...telemetry, plantStore, verifyToken: await verifierTrusting(key) };
     // every route's pipeline holds its invocation's trace id for the store (lib/http/pipeline.ts)
     const [create, patch] = [createPlantHandler(http), patchPlantHandler(http)];

@@ -31,6 +31,7 @@ import {
   dynamoGet,
   dynamoList,
   dynamoUpdate,
+  type PlantTarget,
 } from '#lib/plants/dynamoStore.ts';
 import type { PlantStore } from '#lib/plants/store.ts';
 import { localDynamoClient } from '../../infra/local/dynamoClient.ts';
@@ -94,7 +95,7 @@ export const createWebhooksTestTable = (endpoint: string) =>
   createTable(endpoint, 'WebhooksTable', 'webhooks');
 
 /** Every operation of the DynamoDB store on one table (each function deploys only its own). */
-export const createDynamoPlantStore = (target: DynamoTarget): PlantStore => ({
+export const createDynamoPlantStore = (target: PlantTarget): PlantStore => ({
   create: dynamoCreate(target),
   get: dynamoGet(target),
   list: dynamoList(target),

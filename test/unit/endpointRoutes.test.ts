@@ -163,6 +163,19 @@ describe('POST /webhooks', () => {
     expect(JSON.stringify(read.body)).not.toContain(body.secret);
   });
 
+  it('ignores what the caller may not choose: the id, disabled, the secrets, the keys', async () => {
+    const chosen = { id: 'ep_mine', disabled: true, secrets: [{ secret: 'whsec_x' }], pk: 'x' };
+    const { status, body } = await register({ url: 'https://hooks.example.com/own', ...chosen });
+
+    expect(status).toBe(201);
+    expect(body.id).toMatch(/^ep_[\w-]{22}$/);
+    expect(body.disabled).toBe(false);
+    const stored = store.endpoints.get(body.id);
+    expect(stored?.secrets).toEqual([{ secret: body.secret }]);
+    expect(stored).not.toHaveProperty('pk');
+    expect(store.endpoints.has('ep_mine')).toBe(false);
+  });
+
   it('takes every type when events is left out, a type added after it was stored too, and lists the types of now', async () => {
     const every = await register({ url: 'https://hooks.example.com/every' });
     const listed = await register({ url: 'https://hooks.example.com/listed', events: EVENT_TYPES });

@@ -9,14 +9,23 @@ import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '#lib/config/load.ts';
 import { retrySchedule, signingKeys, webhookSettings } from '#lib/config/webhook.ts';
+import { attemptDelivery } from '#lib/operatorWebhook/attempt.ts';
 import { plantAddedEvent } from '#lib/operatorWebhook/plantAdded.ts';
 import { handleEach } from '#lib/webhooks/batchResponse.ts';
 import { deliverOnce, retryAfter } from '#lib/webhooks/delivery.ts';
-import { nextStep, sqsRetryQueue, tenantOf, waitingEventOf } from '#lib/webhooks/retries.ts';
+import {
+  nextStep,
+  sqsRetryQueue,
+  tenantOf,
+  type WaitingEvent,
+  waitingEventOf,
+} from '#lib/webhooks/retries.ts';
 import { signatureHeader } from '#lib/webhooks/signature.ts';
 import { sendMessages, sqsClient } from '#lib/webhooks/sqsMessages.ts';
 import { freePort } from '../../infra/local/freePort.ts';
 import { listenLocally } from '../../infra/local/listen.ts';
+import { lambdaContext } from '../support/events.ts';
+import { quietTelemetry } from '../support/telemetry.ts';
 import { makeWebhookSecret } from '../support/webhookSecrets.ts';
 
 const body = '{"id":1,"name":"Monstera","tag":"indoor"}';
@@ -149,6 +158,26 @@ describe('one delivery', () => {
     url,
     signingKeys: async () => signingKeys(secret) ?? [],
     timeoutMs,
+  });
+
+  it("failed, waits with the event's own fields, not what else its retry message held", async () => {
+    const { url } = await receiver(() => 503);
+    const waited: WaitingEvent[] = [];
+    const attempt = attemptDelivery({
+      ...quietTelemetry(),
+      target: target(url),
+      schedule: [60_000],
+      retryQueue: { wait: async (event) => void waited.push(event), hideUntil: async () => {} },
+      deadLetters: { put: async () => {} },
+    });
+    const event = { webhookId: 'msg_a', plantId: 1, owner: 'alice', body, requestTraceId: 't' };
+    const fromAnotherVersion = { ...event, attempts: 0, lastError: '', dueAt: 0, extra: 'x' };
+
+    await attempt(lambdaContext(), fromAnotherVersion, 0);
+
+    expect(waited).toEqual([
+      { ...event, attempts: 1, lastError: 'answered 503', dueAt: expect.any(Number) },
+    ]);
   });
 
   it.each([200, 202, 204])(
