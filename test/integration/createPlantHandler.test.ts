@@ -85,6 +85,8 @@ describe('POST /plants handler on DynamoDB Local', () => {
         createdByTag: creatorTagOf('alice', 'indoor'),
         createdAt: expect.any(String),
         version: 1,
+        // the writing request's, for the stream's consumers (never answered)
+        traceId: expect.stringMatching(/^1-[0-9a-f]{8}-[0-9a-f]{24}$/),
       },
     ]);
     expect(new Date(String(items[0]?.createdAt)).toISOString()).toBe(items[0]?.createdAt);

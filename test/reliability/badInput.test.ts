@@ -170,6 +170,8 @@ const checkTable = async (model: ReadonlyMap<bigint, StoredModelPlant>) => {
         : {}),
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       version: 1,
+      // the writing request's, for the stream's consumers
+      traceId: expect.stringMatching(/^1-[0-9a-f]{8}-[0-9a-f]{24}$/),
     }))
     .sort(byId);
   expect(stored, 'the table').toStrictEqual(expected);

@@ -65,6 +65,23 @@ export const startLocalService = async (
   /** Flags of `npm start`, e.g. `--json` for a test that reads why a function failed. */
   args: string[] = [],
 ): Promise<LocalService> => {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startOnFreePorts(dataDir, extraEnv, args);
+    } catch (error) {
+      // a port free a moment before, taken meanwhile by another test's socket (none can be held
+      // for npm start): again on others, unless the test chose the ports
+      const chosen = ['PORT', 'LAMBDA_PORT', 'DYNAMODB_PORT'].some((name) => name in extraEnv);
+      if (attempt === 3 || chosen || !String(error).includes('EADDRINUSE')) throw error;
+    }
+  }
+};
+
+const startOnFreePorts = async (
+  dataDir: string,
+  extraEnv: NodeJS.ProcessEnv,
+  args: string[],
+): Promise<LocalService> => {
   const [httpPort, lambdaPort, dynamoPort] = [await freePort(), await freePort(), await freePort()];
   const env = {
     PORT: String(httpPort),
