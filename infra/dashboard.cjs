@@ -88,6 +88,10 @@ module.exports = async ({ resolveVariable }) => {
     search('Stream functions: iterator age (ms)', 'AWS/Lambda,FunctionName', 'IteratorAge'),
   ];
   const DashboardBody = { 'Fn::Sub': JSON.stringify({ widgets }) };
-  const Properties = { DashboardName: stack, DashboardBody };
+  // named per region too: dashboards are account-wide
+  const Properties = {
+    DashboardName: { 'Fn::Sub': `${stack}-${sub('AWS::Region')}` },
+    DashboardBody,
+  };
   return { Resources: { Dashboard: { Type: 'AWS::CloudWatch::Dashboard', Properties } } };
 };

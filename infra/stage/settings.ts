@@ -1,6 +1,7 @@
 // What a deploy needs, checked before anything is created (infra/settingsCheck.cjs runs it): each
 // missing setting named with what to give, and the operator's webhook secret looked up in the
 // stack's own region, where its functions will read it.
+import { type CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { DescribeParametersCommand, type SSMClient } from '@aws-sdk/client-ssm';
 import { yamlOf } from '../local/paths.ts';
 
@@ -65,4 +66,20 @@ export const secretParameterProblem = async (
   );
   if (Parameters.length > 0) return undefined;
   return `The SSM parameter ${name} is not in ${region}, the stack's region: create it there (aws ssm put-parameter --region ${region} ...) or deploy the stage to the region that holds it (export AWS_REGION=<its region>) (docs/troubleshooting.md, "The SSM parameter ... is not in ...")`;
+};
+
+/** The stage's deploy role stack, when the region deployed to does not hold it: what to do. */
+export const roleStackProblem = async (
+  cloudformation: CloudFormationClient,
+  stage: string,
+  region: string,
+): Promise<string | undefined> => {
+  const StackName = `plant-store-${stage}-deploy-role`;
+  try {
+    await cloudformation.send(new DescribeStacksCommand({ StackName }));
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof Error && error.message.endsWith('does not exist'))) throw error;
+  }
+  return `The stage ${stage} has no deploy role stack (${StackName}) in ${region}: a stage lives in its role stack's region, whose permissions boundary names it. Deploy to that region (export AWS_REGION=<its region>), or create the role stack in ${region} first (docs/deployment.md, "Deploying from CI")`;
 };

@@ -1,6 +1,7 @@
-// A deploy stops before anything is built or created when a setting is missing or the operator's
-// webhook secret is not in the stack's region: `sls deploy` run as a deployer would, SSM's answer
-// given by a local server at the SDK's endpoint (no AWS call leaves this machine).
+// A deploy stops before anything is built or created when a setting is missing, or the stage's deploy
+// role stack or the operator's webhook secret is not in the stack's region: `sls deploy` run as a
+// deployer would, SSM's and CloudFormation's answers given by local servers at the SDK's endpoints
+// (no AWS call leaves this machine).
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -8,6 +9,7 @@ import { SSMClient } from '@aws-sdk/client-ssm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../infra/local/paths.ts';
 import { secretParameterProblem } from '../../infra/stage/settings.ts';
+import { startCloudFormationStub } from '../support/cloudFormationStub.ts';
 import { type SsmRequest, startSsmStub } from '../support/ssmStub.ts';
 
 const run = promisify(execFile);
@@ -18,8 +20,13 @@ let held: string[] = [];
 const asked: SsmRequest[] = [];
 let ssm: Awaited<ReturnType<typeof startSsmStub>>;
 let ssmEndpoint = '';
+/** CloudFormation, in a region that holds the stage's deploy role stack, and in one that does not. */
+let withRoleStack: Awaited<ReturnType<typeof startCloudFormationStub>>;
+let withoutRoleStack: Awaited<ReturnType<typeof startCloudFormationStub>>;
 
 beforeAll(async () => {
+  withRoleStack = await startCloudFormationStub({ 'plant-store-check-deploy-role': {} });
+  withoutRoleStack = await startCloudFormationStub({});
   ssm = await startSsmStub((request) => {
     asked.push(request);
     const [filter] = request.input.ParameterFilters as { Values: string[] }[];
@@ -28,7 +35,9 @@ beforeAll(async () => {
   });
   ssmEndpoint = ssm.endpoint;
 });
-afterAll(() => ssm.close());
+afterAll(async () => {
+  await Promise.all([ssm.close(), withRoleStack.stop(), withoutRoleStack.stop()]);
+});
 
 /** `npx sls deploy` with these settings, and what it printed when it stopped. */
 const deploy = async (env: NodeJS.ProcessEnv, args: string[] = []) =>
@@ -45,6 +54,7 @@ const deploy = async (env: NodeJS.ProcessEnv, args: string[] = []) =>
       AWS_SECRET_ACCESS_KEY: 'check',
       AWS_PROFILE: '',
       AWS_ENDPOINT_URL_SSM: ssmEndpoint,
+      AWS_ENDPOINT_URL_CLOUDFORMATION: withRoleStack.url,
       // anything else the deploy would call fails here, not in an AWS account
       AWS_ENDPOINT_URL: 'http://127.0.0.1:9',
       ...env,
@@ -95,6 +105,22 @@ describe('the deploy, before anything is created', () => {
       'webhookSecretParameter /plant-store/prod/webhook-secret is not under /plant-store/check/: name it there',
     );
     expect(said).not.toMatch(/Packaging/);
+  });
+
+  it("stops in a region other than its deploy role stack's, whose boundary names its own", async () => {
+    const said = await deploy({
+      AUTH_ISSUER: 'https://issuer.example.com/',
+      AUTH_AUDIENCE: 'plant-store',
+      AWS_REGION: 'ap-northeast-1',
+      AWS_ENDPOINT_URL_CLOUDFORMATION: withoutRoleStack.url,
+    });
+    expect(said).toContain(
+      'The stage check has no deploy role stack (plant-store-check-deploy-role) in ap-northeast-1: a stage lives in its role stack',
+    );
+    expect(said).not.toMatch(/Packaging/);
+    const [asked] = withoutRoleStack.requests;
+    expect(asked?.form.get('StackName')).toBe('plant-store-check-deploy-role');
+    expect(asked?.authorization).toContain('/ap-northeast-1/cloudformation/');
   });
 
   it("stops when the secret's parameter is not in the stack's region, naming both", async () => {
