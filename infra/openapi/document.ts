@@ -168,7 +168,7 @@ export const openApiDocument = async (): Promise<Json> => {
           scheme: 'bearer',
           bearerFormat: 'JWT',
           description:
-            'A JWT signed with RS256 or ES256 by the configured issuer, for the configured audience, with `exp` and a `sub` (the caller: stored with each plant as its creator). A deployment may require a scope for reading and one for writing (in `scope` or `scp`).',
+            'A JWT signed with RS256 or ES256 by the configured issuer, for one of the configured audiences, with `exp` and a `sub` (the caller: stored with each plant as its creator). A deployment may require a scope for reading and one for writing (in `scope` or `scp`).',
         },
       },
     },

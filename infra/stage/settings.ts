@@ -3,6 +3,7 @@
 // stack's own region, where its functions will read it.
 import { type CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { DescribeParametersCommand, type SSMClient } from '@aws-sdk/client-ssm';
+import { AUDIENCES_RULE, audiencesOf } from '#lib/config/auth.ts';
 import { yamlOf } from '../local/paths.ts';
 
 /** A stage's settings as the functions will get them (serverless.yml, custom.environment). */
@@ -40,6 +41,8 @@ export const missingSettings = (settings: StageSettings, stage: string): string[
     missing.push(
       `authAudience is not set: give --param="authAudience=<your API's audience>" or set AUTH_AUDIENCE (${WHAT_YOU_NEED})`,
     );
+  else if (audiencesOf(settings.authAudience).includes(''))
+    missing.push(`authAudience (AUTH_AUDIENCE) ${AUDIENCES_RULE} (docs/authentication.md)`);
   const prefix = secretParameterPrefix(stage);
   if (settings.webhookSecretParameter && !settings.webhookSecretParameter.startsWith(prefix))
     missing.push(

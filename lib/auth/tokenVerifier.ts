@@ -106,15 +106,15 @@ export const keySetFrom = (source: KeySource): KeySet => {
 /** A key set, and what it fetched last (for a remote one, a new object with each fetch). */
 export type KeySet = JWTVerifyGetKey & { readonly lastFetched?: { readonly jwks?: unknown } };
 
-/** The token's `aud` names this API; Cognito's access tokens name it in `client_id` (aws-jwt-verify). */
-const isForAudience = (payload: JWTPayload, audience: string) => {
-  if (payload.aud !== undefined) return [payload.aud].flat().includes(audience);
-  return payload.token_use === 'access' && payload.client_id === audience;
+/** An audience in `aud`, or in a Cognito access token's `client_id` (jose's needs an `aud`). */
+const isForAudience = ({ aud, token_use, client_id }: JWTPayload, audiences: unknown[]) => {
+  if (aud !== undefined) return [aud].flat().some((name) => audiences.includes(name));
+  return token_use === 'access' && audiences.includes(client_id);
 };
 
 export interface TokenVerifierOptions {
   issuer: string;
-  audience: string;
+  audiences: string[];
   keySet: JWTVerifyGetKey;
   /** The clock `exp` and `nbf` are checked against (tests move it). */
   now?: () => Date;
@@ -131,28 +131,21 @@ export interface VerifiedToken {
 
 /** Verifies a token fully (signature and every claim) and says until when it is valid. */
 export const createClaimsVerifier =
-  ({ issuer, audience, keySet, now }: TokenVerifierOptions) =>
+  ({ issuer, audiences, keySet, now }: TokenVerifierOptions) =>
   async (token: string): Promise<VerifiedToken> => {
     if (token.length > MAX_TOKEN_LENGTH) throw new TokenRejectedError('the token is too long');
-    let payload: JWTPayload;
-    try {
-      ({ payload } = await jwtVerify(token, keySet, {
-        issuer,
-        algorithms: ALLOWED_ALGORITHMS,
-        clockTolerance: CLOCK_TOLERANCE_SECONDS,
-        requiredClaims: ['sub', 'exp'],
-        ...(now ? { currentDate: now() } : {}),
-      }));
-    } catch (error) {
-      throw toVerificationError(error);
-    }
-    if (!isForAudience(payload, audience)) {
+    const { payload } = await jwtVerify(token, keySet, {
+      issuer,
+      algorithms: ALLOWED_ALGORITHMS,
+      clockTolerance: CLOCK_TOLERANCE_SECONDS,
+      requiredClaims: ['sub', 'exp'],
+      ...(now ? { currentDate: now() } : {}),
+    }).catch((error: unknown) => Promise.reject(toVerificationError(error)));
+    if (!isForAudience(payload, audiences))
       throw new TokenRejectedError('the token\'s "aud" claim is not accepted');
-    }
     // the creator stored with each plant: a claim of any other type would be stored mangled
-    if (typeof payload.sub !== 'string' || payload.sub === '') {
+    if (typeof payload.sub !== 'string' || payload.sub === '')
       throw new TokenRejectedError('the token\'s "sub" claim must be a non-empty string');
-    }
     return {
       caller: { sub: payload.sub, scopes: scopesOf(payload) },
       expiresAt: payload.exp as number,

@@ -8,18 +8,26 @@ export type KeySource =
 
 export interface AuthSettings {
   issuer: string;
-  audience: string;
+  audiences: string[];
   keys: KeySource;
   /** The scope reading routes require, and writing ones; none when undefined. */
   scopes: { read: string | undefined; write: string | undefined };
 }
+
+/** AUTH_AUDIENCE's app clients or API identifiers: comma-separated, each trimmed. */
+export const audiencesOf = (text: string) => text.split(',').map((entry) => entry.trim());
+export const AUDIENCES_RULE =
+  'must be audiences separated by commas, none empty: write "<web client id>,<smoke client id>"';
 
 const ONE_SCOPE = /^\S+$/;
 const ONE_SCOPE_RULE = 'must be one scope, without spaces';
 
 export const authSettings: SettingsLoader<AuthSettings> = (read) => {
   const issuer = read.required('AUTH_ISSUER', "the tokens' issuer (iss)");
-  const audience = read.required('AUTH_AUDIENCE', "the tokens' audience (aud) for this API");
+  const audience = read.required('AUTH_AUDIENCE', "the tokens' audiences (aud), comma-separated");
+  const audiences = audiencesOf(audience);
+  // an empty one ("a,,b", a trailing comma) is a typing mistake; a missing one is noted already
+  if (audience && audiences.includes('')) read.problem(`AUTH_AUDIENCE ${AUDIENCES_RULE}`);
   const jwksUrl = read.secureUrl('AUTH_JWKS_URL');
   const jwksFile = read.optional('AUTH_JWKS_FILE');
   // a token naming an unknown key refetches the key set at most this often
@@ -41,25 +49,22 @@ export const authSettings: SettingsLoader<AuthSettings> = (read) => {
     return url ? { kind: 'url', url, cooldownMs: cooldownSeconds * 1000, timeoutMs } : undefined;
   };
   // no keys only where a problem has been noted: these settings are then never used
-  return { issuer, audience, keys: keys() ?? { kind: 'file', path: '' }, scopes };
+  return { issuer, audiences, keys: keys() ?? { kind: 'file', path: '' }, scopes };
 };
 
 /** The issuer's key set, if the issuer can serve it safely; else the problem is noted. */
-const keySetOfIssuer = (issuer: string, read: Variables): URL | null => {
+const keySetOfIssuer = (issuer: string, read: Variables): URL | undefined => {
   // a missing issuer is noted already
-  if (!issuer) return null;
-  if (!URL.canParse(issuer)) {
-    read.problem(
+  if (!issuer) return undefined;
+  if (!URL.canParse(issuer))
+    return read.problem(
       'AUTH_ISSUER must be a URL when neither AUTH_JWKS_URL nor AUTH_JWKS_FILE is set (the keys are then fetched from <issuer>/.well-known/jwks.json)',
     );
-    return null;
-  }
   // the issuer's conventional key-set address (OIDC discovery, Cognito)
   const url = new URL(`${issuer.replace(/\/+$/, '')}/.well-known/jwks.json`);
   // keys fetched in clear text could be swapped in transit
   if (isSecureUrl(url.href)) return url;
-  read.problem(
+  return read.problem(
     'AUTH_ISSUER must be an https URL (http only for localhost) when the keys are fetched from it: set AUTH_JWKS_URL to an https key set otherwise',
   );
-  return null;
 };

@@ -106,8 +106,8 @@ const variablesOf = (env: Env, problems: Set<string>) => {
       if (raw(name) !== undefined) refuse(name, `is no longer read: ${instead}`);
     },
     isSet: (name: string) => raw(name) !== undefined,
-    /** A problem that involves more than one variable. */
-    problem: (message: string) => {
+    /** A problem that involves more than one variable; undefined, for a loader to return. */
+    problem: (message: string): undefined => {
       problems.add(message);
     },
   };

@@ -4,10 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type JwksServer, startJwksServer } from '../support/jwksServer.ts';
 import { type LocalService, startLocalService } from '../support/localService.ts';
 import { expectResponseMatchesContract } from '../support/openapiResponses.ts';
-import { jwksOf, makeKey, signToken, type TestKey } from '../support/tokens.ts';
+import { cognitoStyle, jwksOf, makeKey, signToken, type TestKey } from '../support/tokens.ts';
 
 const ISSUER = 'https://idp.e2e.test/';
 const AUDIENCE = 'plant-store-e2e';
+/** A second app client the stage accepts tokens of, as a smoke test's own (docs/authentication.md). */
+const SMOKE_CLIENT = 'smoke-client-e2e';
 const COOLDOWN_SECONDS = 2;
 
 let jwks: JwksServer;
@@ -46,7 +48,7 @@ beforeAll(async () => {
   jwks = await startJwksServer(await jwksOf(signing));
   service = await startLocalService(undefined, {
     AUTH_ISSUER: ISSUER,
-    AUTH_AUDIENCE: AUDIENCE,
+    AUTH_AUDIENCE: `${AUDIENCE}, ${SMOKE_CLIENT}`,
     AUTH_JWKS_URL: jwks.url,
     AUTH_JWKS_COOLDOWN_SECONDS: String(COOLDOWN_SECONDS),
   });
@@ -66,6 +68,16 @@ describe('bearer auth over HTTP with a remote key set', () => {
   });
 
   it.each([
+    ['an aud of the second app client', () => tokenFrom(signing, { audience: SMOKE_CLIENT })],
+    [
+      'a Cognito access token whose client_id is the second app client',
+      () => cognitoStyle(signing, { iss: ISSUER, token_use: 'access', client_id: SMOKE_CLIENT }),
+    ],
+  ])('accepts %s, of the audiences listed in AUTH_AUDIENCE', async (_case, makeToken) => {
+    expect((await post(await makeToken())).status).toBe(200);
+  });
+
+  it.each([
     ['no token', () => Promise.resolve(undefined), 'Bearer realm="plants"'],
     [
       'an expired token',
@@ -73,7 +85,7 @@ describe('bearer auth over HTTP with a remote key set', () => {
       'Bearer realm="plants", error="invalid_token"',
     ],
     [
-      'a token for another audience',
+      'a token for an audience not in the list',
       () => tokenFrom(signing, { audience: 'other-api' }),
       'Bearer realm="plants", error="invalid_token"',
     ],

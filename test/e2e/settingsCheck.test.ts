@@ -75,6 +75,18 @@ describe('the deploy, before anything is created', () => {
     expect(said).not.toMatch(/Packaging/);
   });
 
+  it('stops on an audience list with an empty entry, which every function would refuse', async () => {
+    const said = await deploy({ AUTH_ISSUER: 'https://issuer.example.com/' }, [
+      '--stage',
+      'check',
+      '--param=authAudience=web-client,,smoke-client',
+    ]);
+    expect(said).toContain(
+      'authAudience (AUTH_AUDIENCE) must be audiences separated by commas, none empty: write "<web client id>,<smoke client id>"',
+    );
+    expect(said).not.toMatch(/Packaging/);
+  });
+
   it('stops on a stage name its deploy role could not hold to the stage', async () => {
     const said = await deploy(
       { AUTH_ISSUER: 'https://issuer.example.com/', AUTH_AUDIENCE: 'plant-store' },

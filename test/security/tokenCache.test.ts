@@ -44,7 +44,7 @@ const verifier = (
   let fullVerifications = 0;
   const verifyClaims = createClaimsVerifier({
     issuer: TEST_ISSUER,
-    audience: TEST_AUDIENCE,
+    audiences: [TEST_AUDIENCE],
     keySet,
     now: () => new Date(clock),
   });

@@ -62,6 +62,12 @@ export const signClaims = (key: TestKey, claims: JWTPayload): Promise<string> =>
     .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'JWT' })
     .sign(key.privateKey);
 
+/** A token without the standard aud claim, as Amazon Cognito issues access tokens. */
+export const cognitoStyle = (key: TestKey, claims: JWTPayload): Promise<string> => {
+  const { aud: _withoutAud, ...standard } = acceptableClaims();
+  return signClaims(key, { ...standard, ...claims });
+};
+
 export interface TokenOptions {
   /** more claims; a standard one given here replaces the option's */
   claims?: JWTPayload;
@@ -88,13 +94,9 @@ export const signToken = (key: TestKey, options: TokenOptions = {}): Promise<str
   });
 };
 
-/** The real verifier, for the test issuer and audience, trusting `keySet` (no token cache). */
-export const verifierFor = (keySet: JWTVerifyGetKey): VerifyToken => {
-  const verifyClaims = createClaimsVerifier({
-    issuer: TEST_ISSUER,
-    audience: TEST_AUDIENCE,
-    keySet,
-  });
+/** The real verifier, for the test issuer and `audiences`, trusting `keySet` (no token cache). */
+export const verifierFor = (keySet: JWTVerifyGetKey, audiences = [TEST_AUDIENCE]): VerifyToken => {
+  const verifyClaims = createClaimsVerifier({ issuer: TEST_ISSUER, audiences, keySet });
   return async (token) => (await verifyClaims(token)).caller;
 };
 

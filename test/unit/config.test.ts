@@ -45,7 +45,7 @@ describe('loadConfig', () => {
       requestTimeoutMs: 1000,
     });
     expect(config.auth.issuer).toBe('https://issuer.example/');
-    expect(config.auth.audience).toBe('plant-store');
+    expect(config.auth.audiences).toEqual(['plant-store']);
     expect(config.auth.scopes).toEqual({ read: undefined, write: undefined });
     expect(keyUrl(config)).toBe('https://issuer.example/.well-known/jwks.json');
   });
@@ -137,6 +137,20 @@ describe('loadConfig', () => {
     const message = configError({ ...minimal, PLANTS_TABLE: '' });
     expect(message).toMatch(/PLANTS_TABLE/);
   });
+
+  it('reads AUTH_AUDIENCE as a list: each app client whose tokens are accepted', () => {
+    const config = loadConfig({ ...minimal, AUTH_AUDIENCE: ' web-client ,smoke-client ' });
+    expect(config.auth.audiences).toEqual(['web-client', 'smoke-client']);
+  });
+
+  it.each(['web-client,,smoke-client', 'web-client,', ',', ', ,'])(
+    'refuses AUTH_AUDIENCE=%s, an empty entry, saying what to write',
+    (value) => {
+      expect(configError({ ...minimal, AUTH_AUDIENCE: value })).toBe(
+        'Invalid configuration, fix these environment variables: AUTH_AUDIENCE must be audiences separated by commas, none empty: write "<web client id>,<smoke client id>"',
+      );
+    },
+  );
 
   it('lists every missing required variable in one error', () => {
     const message = configError({});
@@ -275,7 +289,7 @@ describe('a function reads only the settings it uses', () => {
       { auth: authSettings, telemetry: telemetrySettings },
     );
     expect(Object.keys(config).sort()).toEqual(['auth', 'telemetry']);
-    expect(config.auth.audience).toBe('plant-store');
+    expect(config.auth.audiences).toEqual(['plant-store']);
   });
 
   it('needs no auth settings when it authenticates nobody', () => {

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { errors as joseErrors } from 'jose';
+import { createLocalJWKSet, errors as joseErrors } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   KeySetUnavailableError,
@@ -13,6 +13,7 @@ import {
 } from '#lib/auth/tokenVerifier.ts';
 import {
   acceptableClaims,
+  cognitoStyle,
   hmacToken,
   jwksOf,
   makeKey,
@@ -30,6 +31,12 @@ const es256 = await makeKey('ES256');
 const rs256 = await makeKey('RS256');
 const stranger = await makeKey('ES256');
 const verify = await verifierTrusting(es256, rs256);
+const SMOKE_CLIENT = 'smoke-client';
+/** A deployment's AUTH_AUDIENCE of two app clients: its web app's and its smoke test's. */
+const verifySeveral = verifierFor(createLocalJWKSet(await jwksOf(es256)), [
+  TEST_AUDIENCE,
+  SMOKE_CLIENT,
+]);
 
 /** The error verify() rejects with, or a failure when it accepts the token. */
 const rejection = async (verifier: VerifyToken, token: string): Promise<Error> => {
@@ -305,20 +312,50 @@ describe('keySetFrom', () => {
 });
 
 describe('the audience', () => {
-  /** A token without the standard aud claim, as Amazon Cognito issues access tokens. */
-  const cognitoStyle = (claims: Record<string, unknown>) => {
-    const { aud: _withoutAud, ...standard } = acceptableClaims();
-    return signClaims(es256, { ...standard, ...claims });
-  };
-
   it('accepts an aud array that names this API', async () => {
     const token = await signToken(es256, { claims: { aud: ['other-api', TEST_AUDIENCE] } });
     await expect(verify(token)).resolves.toMatchObject({ sub: 'user-1' });
   });
 
   it('accepts a Cognito access token whose client_id is the audience', async () => {
-    const token = await cognitoStyle({ token_use: 'access', client_id: TEST_AUDIENCE });
+    const token = await cognitoStyle(es256, { token_use: 'access', client_id: TEST_AUDIENCE });
     await expect(verify(token)).resolves.toMatchObject({ sub: 'user-1' });
+  });
+
+  describe("of a deployment with several app clients (a web one, the smoke test's)", () => {
+    it.each([
+      ['an aud of the first', () => signToken(es256, { audience: TEST_AUDIENCE })],
+      ['an aud of the second', () => signToken(es256, { audience: SMOKE_CLIENT })],
+      [
+        'an aud array naming the second',
+        () => signToken(es256, { claims: { aud: ['x', SMOKE_CLIENT] } }),
+      ],
+      [
+        'a Cognito access token whose client_id is the second',
+        () => cognitoStyle(es256, { token_use: 'access', client_id: SMOKE_CLIENT }),
+      ],
+    ])('accepts %s', async (_case, makeToken) => {
+      await expect(verifySeveral(await makeToken())).resolves.toMatchObject({ sub: 'user-1' });
+    });
+
+    it.each([
+      ['an aud of a third', () => signToken(es256, { audience: 'third-client' })],
+      [
+        'a Cognito access token whose client_id is a third',
+        () => cognitoStyle(es256, { token_use: 'access', client_id: 'third-client' }),
+      ],
+      [
+        'an aud of a third, whatever its client_id (the aud decides)',
+        () => signToken(es256, { audience: 'third-client', claims: { client_id: SMOKE_CLIENT } }),
+      ],
+      [
+        'a Cognito ID token without aud whose client_id is the second',
+        () => cognitoStyle(es256, { token_use: 'id', client_id: SMOKE_CLIENT }),
+      ],
+    ])('rejects %s', async (_case, makeToken) => {
+      const error = await expectTokenRejected(await makeToken(), verifySeveral);
+      expect(error.message).toBe('the token\'s "aud" claim is not accepted');
+    });
   });
 
   it.each([
@@ -329,7 +366,7 @@ describe('the audience', () => {
     ],
     ['neither aud nor client_id', { token_use: 'access' }],
   ])('rejects a token without aud that has %s', async (_case, claims) => {
-    const error = await expectTokenRejected(await cognitoStyle(claims));
+    const error = await expectTokenRejected(await cognitoStyle(es256, claims));
     expect(error.message).toMatch(/aud/);
   });
 });
