@@ -1,44 +1,32 @@
 // A serverless.yml plugin: `sls deploy` and `sls package` stop at once, before anything is built or
-// created, when a setting the stage needs is missing, and a deploy when the operator's webhook
-// secret is not in the stack's region (infra/stage/settings.ts says what to do for each).
-class SettingsCheck {
+// created, when a setting the stage needs is missing; a deploy also when the region lacks the
+// webhook secret or the concurrency the stage takes (infra/stage/settings.ts says what to do).
+const check = async ({ service, processedInput, classes }, provider) => {
+  const { stage } = service.provider;
+  const command = processedInput.commands[0];
+  if (stage === 'local' || !['deploy', 'package'].includes(command)) return;
+  const { concurrencyProblem, missingSettings, secretParameterProblem, stageNameProblem } =
+    await import('./stage/settings.ts');
+  const settings = { ...service.custom.environment.route, ...service.custom.environment.webhook };
+  const problems = [...stageNameProblem(stage), ...missingSettings(settings, stage)];
+  // only a deploy asks AWS: a package is made offline
+  if (problems.length === 0 && command === 'deploy') {
+    const { LambdaClient } = await import('@aws-sdk/client-lambda');
+    const { SSMClient } = await import('@aws-sdk/client-ssm');
+    const config = await provider.getAwsSdkV3Config();
+    const region = provider.getRegion();
+    const parameter = settings.WEBHOOK_SECRET_PARAMETER;
+    const found = await Promise.all([
+      parameter && secretParameterProblem(new SSMClient(config), parameter, region),
+      concurrencyProblem(new LambdaClient(config), service.functions, region),
+    ]);
+    problems.push(...found.filter(Boolean));
+  }
+  if (problems.length > 0) throw new classes.Error(problems.join('\n'));
+};
+
+module.exports = class SettingsCheck {
   constructor(serverless) {
-    this.serverless = serverless;
-    this.hooks = { initialize: () => this.check() };
+    this.hooks = { initialize: () => check(serverless, serverless.getProvider('aws')) };
   }
-
-  async check() {
-    const { service, processedInput } = this.serverless;
-    const command = processedInput.commands[0];
-    if (service.provider.stage === 'local' || !['deploy', 'package'].includes(command)) return;
-    const { missingSettings, secretParameterProblem, stageNameProblem } = await import(
-      './stage/settings.ts'
-    );
-    const { route, webhook } = service.custom.environment;
-    const settings = {
-      authIssuer: route.AUTH_ISSUER,
-      authAudience: route.AUTH_AUDIENCE,
-      webhookUrl: webhook.WEBHOOK_URL,
-      webhookSecretParameter: webhook.WEBHOOK_SECRET_PARAMETER,
-      webhookSecret: webhook.WEBHOOK_SECRET,
-    };
-    const problems = [
-      ...stageNameProblem(service.provider.stage),
-      ...missingSettings(settings, service.provider.stage),
-    ];
-    if (problems.length === 0 && command === 'deploy' && settings.webhookSecretParameter) {
-      const { SSMClient } = await import('@aws-sdk/client-ssm');
-      const provider = this.serverless.getProvider('aws');
-      const ssm = new SSMClient(await provider.getAwsSdkV3Config());
-      const problem = await secretParameterProblem(
-        ssm,
-        settings.webhookSecretParameter,
-        provider.getRegion(),
-      );
-      if (problem) problems.push(problem);
-    }
-    if (problems.length > 0) throw new this.serverless.classes.Error(problems.join('\n'));
-  }
-}
-
-module.exports = SettingsCheck;
+};
