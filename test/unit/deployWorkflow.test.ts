@@ -45,4 +45,13 @@ describe('the deploy workflow', () => {
       for (const step of job.steps) expect(step.run ?? '').not.toMatch(/\bgit\b/);
     }
   });
+
+  it("never lets npx fetch a package the install did not bring, with the role's credentials", () => {
+    const runs = workflow.jobs.deploy.steps
+      .map((step: { run?: string }) => step.run ?? '')
+      .join('\n');
+    expect(runs).toContain('npx --no sls deploy');
+    // every npx command, a comment's word aside
+    expect(runs.match(/^(?!\s*#).*\bnpx (?!--no )/gm)).toBeNull();
+  });
 });
