@@ -1,49 +1,36 @@
 // A serverless.yml plugin: `sls deploy` and `sls package` stop at once, before anything is built or
-// created, when a setting the stage needs is missing, and a deploy when the stage's deploy role stack
-// or the operator's webhook secret is not in the stack's region (infra/stage/settings.ts says what
-// to do for each).
-class SettingsCheck {
+// created, when a setting the stage needs is missing; a deploy also when the region lacks the stage's
+// deploy role stack, the webhook secret or the concurrency the stage takes (infra/stage/settings.ts
+// says what to do).
+const check = async ({ service, processedInput, classes }, provider) => {
+  const { stage } = service.provider;
+  const command = processedInput.commands[0];
+  if (stage === 'local' || !['deploy', 'package'].includes(command)) return;
+  const settingsModule = await import('./stage/settings.ts');
+  const { concurrencyProblem, missingSettings, roleStackProblem } = settingsModule;
+  const { secretParameterProblem, stageNameProblem } = settingsModule;
+  const settings = { ...service.custom.environment.route, ...service.custom.environment.webhook };
+  const problems = [...stageNameProblem(stage), ...missingSettings(settings, stage)];
+  // only a deploy asks AWS: a package is made offline
+  if (problems.length === 0 && command === 'deploy') {
+    const { CloudFormationClient } = await import('@aws-sdk/client-cloudformation');
+    const { LambdaClient } = await import('@aws-sdk/client-lambda');
+    const { SSMClient } = await import('@aws-sdk/client-ssm');
+    const config = await provider.getAwsSdkV3Config();
+    const region = provider.getRegion();
+    const parameter = settings.WEBHOOK_SECRET_PARAMETER;
+    const found = await Promise.all([
+      roleStackProblem(new CloudFormationClient(config), stage, region),
+      parameter && secretParameterProblem(new SSMClient(config), parameter, region),
+      concurrencyProblem(new LambdaClient(config), service.functions, region),
+    ]);
+    problems.push(...found.filter(Boolean));
+  }
+  if (problems.length > 0) throw new classes.Error(problems.join('\n'));
+};
+
+module.exports = class SettingsCheck {
   constructor(serverless) {
-    this.serverless = serverless;
-    this.hooks = { initialize: () => this.check() };
+    this.hooks = { initialize: () => check(serverless, serverless.getProvider('aws')) };
   }
-
-  async check() {
-    const { service, processedInput } = this.serverless;
-    const command = processedInput.commands[0];
-    if (service.provider.stage === 'local' || !['deploy', 'package'].includes(command)) return;
-    const { missingSettings, roleStackProblem, secretParameterProblem, stageNameProblem } =
-      await import('./stage/settings.ts');
-    const { route, webhook } = service.custom.environment;
-    const settings = {
-      authIssuer: route.AUTH_ISSUER,
-      authAudience: route.AUTH_AUDIENCE,
-      webhookUrl: webhook.WEBHOOK_URL,
-      webhookSecretParameter: webhook.WEBHOOK_SECRET_PARAMETER,
-      webhookSecret: webhook.WEBHOOK_SECRET,
-    };
-    const { stage } = service.provider;
-    const problems = [...stageNameProblem(stage), ...missingSettings(settings, stage)];
-    if (problems.length === 0 && command === 'deploy') {
-      const { CloudFormationClient } = await import('@aws-sdk/client-cloudformation');
-      const { SSMClient } = await import('@aws-sdk/client-ssm');
-      const provider = this.serverless.getProvider('aws');
-      const config = await provider.getAwsSdkV3Config();
-      const region = provider.getRegion();
-      problems.push(
-        ...[
-          await roleStackProblem(new CloudFormationClient(config), stage, region),
-          settings.webhookSecretParameter &&
-            (await secretParameterProblem(
-              new SSMClient(config),
-              settings.webhookSecretParameter,
-              region,
-            )),
-        ].filter(Boolean),
-      );
-    }
-    if (problems.length > 0) throw new this.serverless.classes.Error(problems.join('\n'));
-  }
-}
-
-module.exports = SettingsCheck;
+};

@@ -1,20 +1,12 @@
 // What a deploy needs, checked before anything is created (infra/settingsCheck.cjs runs it): each
-// missing setting named with what to give, and the operator's webhook secret looked up in the
-// stack's own region, where its functions will read it.
+// missing setting named with what to give, the stage's deploy role stack and the operator's
+// webhook secret looked up in the stack's own region, where its functions will read it, and the
+// account's Lambda concurrency there.
 import { type CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+import { GetAccountSettingsCommand, type LambdaClient } from '@aws-sdk/client-lambda';
 import { DescribeParametersCommand, type SSMClient } from '@aws-sdk/client-ssm';
 import { AUDIENCES_RULE, audiencesOf } from '#lib/config/auth.ts';
 import { yamlOf } from '../local/paths.ts';
-
-/** A stage's settings as the functions will get them (serverless.yml, custom.environment). */
-export interface StageSettings {
-  authIssuer: string;
-  authAudience: string;
-  webhookUrl: string;
-  webhookSecretParameter: string;
-  /** the secrets themselves, instead of a parameter (the local run) */
-  webhookSecret: string;
-}
 
 const WHAT_YOU_NEED = 'docs/deployment.md, "What you need"';
 
@@ -23,36 +15,33 @@ export const stageNameProblem = (stage: string): string[] => {
   const rule: string = yamlOf('infra', 'deploy-role.yml').Parameters.Stage.AllowedPattern;
   if (new RegExp(rule).test(stage)) return [];
   return [
-    `The stage name "${stage}" is not allowed: lowercase letters and digits, starting with a letter (${rule}): its deploy role covers plant-store-<stage>-*, which a dash would stretch to another stage's resources (infra/deploy-role.yml)`,
+    `The stage name "${stage}" is not allowed: up to 10 lowercase letters and digits, starting with a letter (${rule}): its deploy role covers plant-store-<stage>-*, which a dash would stretch to another stage's resources, and every name of the stack must fit AWS's limits (infra/deploy-role.yml)`,
   ];
 };
 
 /** Where a stage's SSM parameters are: its roles' boundary lets them read there only. */
 export const secretParameterPrefix = (stage: string) => `/plant-store/${stage}/`;
 
-/** Every setting the deploy needs and does not have, each a message saying what to give. */
-export const missingSettings = (settings: StageSettings, stage: string): string[] => {
-  const missing: string[] = [];
-  if (!settings.authIssuer)
-    missing.push(
-      `authIssuer is not set: give --param="authIssuer=<your issuer URL>" or set AUTH_ISSUER (${WHAT_YOU_NEED})`,
-    );
-  if (!settings.authAudience)
-    missing.push(
-      `authAudience is not set: give --param="authAudience=<your API's audience>" or set AUTH_AUDIENCE (${WHAT_YOU_NEED})`,
-    );
-  else if (audiencesOf(settings.authAudience).includes(''))
-    missing.push(`authAudience (AUTH_AUDIENCE) ${AUDIENCES_RULE} (docs/authentication.md)`);
+/** Each setting the deploy needs and lacks (serverless.yml's custom.environment): what to give. */
+export const missingSettings = (settings: Record<string, string>, stage: string): string[] => {
   const prefix = secretParameterPrefix(stage);
-  if (settings.webhookSecretParameter && !settings.webhookSecretParameter.startsWith(prefix))
-    missing.push(
-      `webhookSecretParameter ${settings.webhookSecretParameter} is not under ${prefix}: name it there (aws ssm put-parameter --name ${prefix}webhook-secret ...), where the stage's functions, and only they, may read it (docs/deployment.md, "The operator's webhook")`,
-    );
-  if (settings.webhookUrl && !settings.webhookSecretParameter && !settings.webhookSecret)
-    missing.push(
+  const parameter = settings.WEBHOOK_SECRET_PARAMETER;
+  return [
+    !settings.AUTH_ISSUER &&
+      `authIssuer is not set: give --param="authIssuer=<your issuer URL>" or set AUTH_ISSUER (${WHAT_YOU_NEED})`,
+    !settings.AUTH_AUDIENCE &&
+      `authAudience is not set: give --param="authAudience=<your API's audience>" or set AUTH_AUDIENCE (${WHAT_YOU_NEED})`,
+    settings.AUTH_AUDIENCE &&
+      audiencesOf(settings.AUTH_AUDIENCE).includes('') &&
+      `authAudience (AUTH_AUDIENCE) ${AUDIENCES_RULE} (docs/authentication.md)`,
+    parameter &&
+      !parameter.startsWith(prefix) &&
+      `webhookSecretParameter ${parameter} is not under ${prefix}: name it there (aws ssm put-parameter --name ${prefix}webhook-secret ...), where the stage's functions, and only they, may read it (docs/deployment.md, "The operator's webhook")`,
+    // the local run gives the secrets themselves (WEBHOOK_SECRET) instead of a parameter
+    settings.WEBHOOK_URL &&
+      !(parameter || settings.WEBHOOK_SECRET) &&
       `webhookSecretParameter is not set, and webhookUrl is: create the SSM SecureString of the receiver's secret and give --param="webhookSecretParameter=<its name>" or set WEBHOOK_SECRET_PARAMETER (docs/deployment.md, "The operator's webhook")`,
-    );
-  return missing;
+  ].filter((problem): problem is string => Boolean(problem));
 };
 
 /** The secret's parameter, when the stack's region does not hold it: what to do. */
@@ -85,4 +74,28 @@ export const roleStackProblem = async (
     if (!(error instanceof Error && error.message.endsWith('does not exist'))) throw error;
   }
   return `The stage ${stage} has no deploy role stack (${StackName}) in ${region}: a stage lives in its role stack's region, whose permissions boundary names it. Deploy to that region (export AWS_REGION=<its region>), or create the role stack in ${region} first (docs/deployment.md, "Deploying from CI")`;
+};
+
+interface FunctionEvents {
+  events?: { sqs?: { maximumConcurrency?: number }; stream?: { parallelizationFactor?: number } }[];
+}
+
+/** What to do when the account's unreserved Lambda concurrency is less than the stage takes. */
+export const concurrencyProblem = async (
+  lambda: LambdaClient,
+  functions: Record<string, FunctionEvents>,
+  region: string,
+): Promise<string | undefined> => {
+  // at their most: each queue's batches, each stream's per shard (a new table's stream has one),
+  // one of each other function (a route, a queue consumer without a maximum)
+  let need = 0;
+  for (const { events = [] } of Object.values(functions)) {
+    let batches = 0;
+    for (const { sqs, stream } of events)
+      batches += sqs?.maximumConcurrency ?? (stream ? (stream.parallelizationFactor ?? 1) : 0);
+    need += Math.max(batches, 1);
+  }
+  const { AccountLimit: limit } = await lambda.send(new GetAccountSettingsCommand({}));
+  if ((limit?.UnreservedConcurrentExecutions ?? 0) >= need) return undefined;
+  return `The account's Lambda concurrency in ${region} is ${limit?.ConcurrentExecutions} (${limit?.UnreservedConcurrentExecutions} unreserved), and the stage takes up to ${need} concurrent executions (its queues' maximumConcurrency, its streams' parallelizationFactor, one for each other function: serverless.yml's custom.deliveryConcurrency and custom.streamParallelization). Raise the quota "Concurrent executions" (L-B99A9384) in the Service Quotas console, or: aws service-quotas request-service-quota-increase --region ${region} --service-code lambda --quota-code L-B99A9384 --desired-value 1000 (docs/troubleshooting.md, "The account's Lambda concurrency ... is ...")`;
 };
