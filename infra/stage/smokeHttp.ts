@@ -1,5 +1,6 @@
 // The smoke test's HTTP: one request as a client sends it, and what a check expects of its answer;
-// each failure says what was expected, what came, and what to do.
+// each failure says what was expected, what came (its status and field names only: an answer may
+// hold a secret or a receiver's URL), and what to do.
 import { isDeepStrictEqual } from 'node:util';
 import * as z from 'zod/mini';
 import { ErrorBody } from '#lib/http/errorBody.ts';
@@ -18,9 +19,9 @@ export interface Answer {
   json: unknown;
 }
 
-/** One request's answer, however long, shown in a line. */
-export const shown = ({ status, text }: Answer) =>
-  `${status}${text ? ` ${text.length > 300 ? `${text.slice(0, 300)}…` : text}` : ''}`;
+/** An answer's status and the shape of its body, never a value. */
+export const shown = ({ status, json, text }: Answer) =>
+  `${status} ${Array.isArray(json) ? `[${json.length} items]` : json && typeof json === 'object' ? `{${Object.keys(json).join(', ')}}` : text ? 'a body that is no JSON object' : 'no body'}`;
 
 /** What to do about an answer's unexpected status. */
 export const HINTS: Record<number, string> = {
@@ -74,8 +75,16 @@ export const stageClient =
       auth = true,
     }: { body?: unknown; headers?: Record<string, string>; auth?: boolean } = {},
   ): Promise<Answer> => {
-    // a Link header's next page is absolute
+    // a Link header's next page is absolute: the token goes to the API's own origin only
     const url = /^https?:/.test(path) ? path : `${baseUrl}${path}`;
+    const { origin } = new URL(baseUrl);
+    if (URL.parse(url)?.origin !== origin) {
+      throw new CheckFailed(
+        `a Link to the API's origin ${origin}`,
+        `one to ${URL.parse(url)?.origin ?? 'no URL'}, not followed`,
+        'does a proxy in front of the API keep its Host from it? Give --url the origin its Links name',
+      );
+    }
     let response: Response;
     try {
       response = await fetch(url, {

@@ -1,9 +1,10 @@
-// A deployed stage's API URL: the output HttpApiUrl (osls adds it for an HTTP API) of its stack,
-// read with DescribeStacks; every failure a message saying what to do.
+// A deployed stage's stack outputs, read with DescribeStacks: its API's URL (HttpApiUrl, which osls
+// adds for an HTTP API), and the version and commit it was deployed from (Version and Commit,
+// serverless.yml; none in a stack deployed before them). Every failure says what to do.
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { stackName } from './stageData.ts';
 
-export const stackUrl = async (stage: string, region: string): Promise<string> => {
+export const stackOutputs = async (stage: string, region: string) => {
   const name = stackName(stage);
   const client = new CloudFormationClient({ region });
   const stack = await client
@@ -13,13 +14,15 @@ export const stackUrl = async (stage: string, region: string): Promise<string> =
       throw new Error(whatToDo(error, stage, region), { cause: error });
     })
     .finally(() => client.destroy());
-  const url = stack?.Outputs?.find(({ OutputKey }) => OutputKey === 'HttpApiUrl')?.OutputValue;
+  const output = (key: string) =>
+    stack?.Outputs?.find(({ OutputKey }) => OutputKey === key)?.OutputValue;
+  const url = output('HttpApiUrl');
   if (!url) {
     throw new Error(
       `the stack ${name} in ${region} has no output HttpApiUrl (its status: ${stack?.StackStatus ?? 'unknown'}): deploy the stage (npx sls deploy --stage ${stage}), or give the API's URL with --url`,
     );
   }
-  return url;
+  return { url, version: output('Version'), commit: output('Commit') };
 };
 
 /** Why DescribeStacks failed, and what to do about it. */
