@@ -1,10 +1,7 @@
-// The commit a stage is packaged from, its stack's output Commit: 'unknown' outside a git checkout.
-const { execSync } = require('node:child_process');
+// The commit a stage is packaged from, its stack's output Commit: 'unknown' outside a git checkout
+// (or without git).
+const { spawnSync } = require('node:child_process');
 
-module.exports = () => {
-  try {
-    return execSync('git rev-parse HEAD', { cwd: __dirname, stdio: 'pipe' }).toString().trim();
-  } catch {
-    return 'unknown';
-  }
-};
+module.exports = () =>
+  spawnSync('git', ['rev-parse', 'HEAD'], { cwd: __dirname, encoding: 'utf8' }).stdout?.trim() ||
+  'unknown';

@@ -8,19 +8,15 @@ const usage = `usage: npm run smoke -- (--stage <stage> [--region <region>] | --
                       [--receiver <https url>] [--origin <origin>] [--wait <seconds>] [--allow-http]
 
 Checks a deployed stage as a client would, one line per check; exits 0 only when every check passed.
-It prints the version and commit its stack was deployed from, and never a secret, a token or the
-receiver's URL.
 
 Without a token: GET /plants answers 401 with the Error body, an unknown path 404, and a CORS
 preflight as the stage's corsAllowedOrigins say. With a token, also: a plant of its own created,
 read, listed (and by its tag), patched with If-Match, deleted and gone. With --receiver too: an
 endpoint registered to it, pinged, and a plant added, each answered 2xx by the receiver within
---wait. What it made is deleted at the end, even when a check failed; what it leaves is said at the
-end: each plant it added sent as plant.added to the stage's operator receiver, if it has one, and
-the attempts of the endpoint it registered (kept 14 days).
+--wait. What it made is deleted at the end, even when a check failed; it says what it leaves.
 
-  --stage <stage>     the stage: its URL is the output HttpApiUrl of the stack
-                      plant-store-<stage>, read with your AWS credentials
+  --stage <stage>     the stage: its URL, version and commit are the outputs HttpApiUrl, Version
+                      and Commit of the stack plant-store-<stage>, read with your AWS credentials
   --region <region>   the stage's region (default: AWS_REGION, else us-east-1)
   --url <url>         the API's URL instead (npx sls info --stage <stage> shows it): no AWS call
   --token <jwt>       a test caller's token (default: PLANT_STORE_TOKEN), with the stage's read and
@@ -79,13 +75,8 @@ const { url, version, commit } = options.url
   : await stackOutputs(options.stage ?? '', region).catch((e) => fail(e.message, 1));
 const baseUrl = url.replace(/\/+$/, '');
 // the token goes to the API and an endpoint's secret comes back: https only, but for npm start
-for (const [what, value] of [
-  ['the API', url],
-  ['the receiver', options.receiver],
-]) {
-  if (!options['allow-http'] && URL.parse(value ?? '')?.protocol === 'http:') {
-    fail(`${what}'s URL is plain http: give an https one, or pass --allow-http for a local run`);
-  }
+if (!options['allow-http'] && [url, options.receiver].some((u) => /^http:/i.test(u ?? ''))) {
+  fail("the API's and the receiver's URLs must be https: pass --allow-http for a local run");
 }
 
 // Ctrl-C stops the checks, not the clean-up; a second one stops everything

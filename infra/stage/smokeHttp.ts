@@ -20,8 +20,8 @@ export interface Answer {
 }
 
 /** An answer's status and the shape of its body, never a value. */
-export const shown = ({ status, json, text }: Answer) =>
-  `${status} ${Array.isArray(json) ? `[${json.length} items]` : json && typeof json === 'object' ? `{${Object.keys(json).join(', ')}}` : text ? 'a body that is no JSON object' : 'no body'}`;
+export const shown = ({ status, json }: Answer) =>
+  `${status} ${Array.isArray(json) ? `[${json.length} items]` : json && typeof json === 'object' ? `{${Object.keys(json).join(', ')}}` : 'with no JSON object'}`;
 
 /** What to do about an answer's unexpected status. */
 export const HINTS: Record<number, string> = {
@@ -46,7 +46,8 @@ export const expectErrorBody = (answer: Answer, status: number) => {
   return body.data.message;
 };
 
-export const expectBody = (answer: Answer, expected: unknown) => {
+export const expectBody = (answer: Answer, status: number, expected: unknown) => {
+  expectStatus(answer, status);
   if (!isDeepStrictEqual(answer.json, expected)) {
     throw new CheckFailed(JSON.stringify(expected), shown(answer));
   }
@@ -76,41 +77,39 @@ export const stageClient =
     }: { body?: unknown; headers?: Record<string, string>; auth?: boolean } = {},
   ): Promise<Answer> => {
     // a Link header's next page is absolute: the token goes to the API's own origin only
-    const url = /^https?:/.test(path) ? path : `${baseUrl}${path}`;
-    const { origin } = new URL(baseUrl);
-    if (URL.parse(url)?.origin !== origin) {
+    const url = new URL(/^https?:/.test(path) ? path : `${baseUrl}${path}`);
+    if (url.origin !== new URL(baseUrl).origin) {
       throw new CheckFailed(
-        `a Link to the API's origin ${origin}`,
-        `one to ${URL.parse(url)?.origin ?? 'no URL'}, not followed`,
+        `a Link to the API's origin ${new URL(baseUrl).origin}`,
+        `one to ${url.origin}, not followed`,
         'does a proxy in front of the API keep its Host from it? Give --url the origin its Links name',
       );
     }
-    let response: Response;
-    try {
-      response = await fetch(url, {
-        method,
-        headers: {
-          ...(auth && token ? { authorization: `Bearer ${token}` } : {}),
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          ...headers,
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: AbortSignal.timeout(15_000),
-      });
-    } catch (error) {
-      const cause = error instanceof Error ? (error.cause ?? error) : error;
+    const response = await fetch(url, {
+      method,
+      headers: {
+        ...(auth && token ? { authorization: `Bearer ${token}` } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      signal: AbortSignal.timeout(15_000),
+    }).catch((error: Error) => {
+      const cause = error.cause instanceof Error ? error.cause : error;
       throw new CheckFailed(
         `an answer to ${method} ${url}`,
-        `none (${cause instanceof Error ? cause.message : String(cause)})`,
+        `none (${cause.message})`,
         "check the URL (--url, or the stack's HttpApiUrl) and that this machine reaches it",
       );
-    }
-    const text = await response.text();
-    let json: unknown;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
-    return { status: response.status, headers: response.headers, text, json };
+    });
+    const json: unknown = await response
+      .clone()
+      .json()
+      .catch(() => undefined);
+    return {
+      status: response.status,
+      headers: response.headers,
+      text: await response.text(),
+      json,
+    };
   };

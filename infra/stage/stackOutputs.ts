@@ -11,7 +11,7 @@ export const stackOutputs = async (stage: string, region: string) => {
     .send(new DescribeStacksCommand({ StackName: name }))
     .then(({ Stacks }) => Stacks?.[0])
     .catch((error: unknown) => {
-      throw new Error(whatToDo(error, stage, region), { cause: error });
+      throw new Error(whatToDo(error, name, stage, region), { cause: error });
     })
     .finally(() => client.destroy());
   const output = (key: string) =>
@@ -26,8 +26,7 @@ export const stackOutputs = async (stage: string, region: string) => {
 };
 
 /** Why DescribeStacks failed, and what to do about it. */
-const whatToDo = (error: unknown, stage: string, region: string) => {
-  const name = stackName(stage);
+const whatToDo = (error: unknown, name: string, stage: string, region: string) => {
   const { name: kind = '', message = String(error) } = error instanceof Error ? error : {};
   if (kind === 'ValidationError' && /does not exist/.test(message)) {
     return `the stack ${name} does not exist in ${region}: deploy the stage (npx sls deploy --stage ${stage}), or if it is in another region, give --region or export AWS_REGION=<its region>`;

@@ -356,7 +356,7 @@ describe('npm run smoke, when something is wrong', () => {
 
       expect(run.code).toBe(2);
       expect(run.stderr).toMatch(
-        /^smoke: the (API|receiver)'s URL is plain http: give an https one, or pass --allow-http for a local run\n$/,
+        /^smoke: the API's and the receiver's URLs must be https: pass --allow-http for a local run\n$/,
       );
       expect(run.stdout).toBe('');
     }
@@ -414,7 +414,7 @@ describe('npm run smoke --stage', () => {
     const plain = await smoke(['--stage', 'old'], aws(credentials));
     expect(plain.code).toBe(2);
     expect(plain.stderr).toBe(
-      "smoke: the API's URL is plain http: give an https one, or pass --allow-http for a local run\n",
+      "smoke: the API's and the receiver's URLs must be https: pass --allow-http for a local run\n",
     );
   });
 
