@@ -102,14 +102,7 @@ export const stageClient =
         "check the URL (--url, or the stack's HttpApiUrl) and that this machine reaches it",
       );
     });
-    const json: unknown = await response
-      .clone()
-      .json()
-      .catch(() => undefined);
-    return {
-      status: response.status,
-      headers: response.headers,
-      text: await response.text(),
-      json,
-    };
+    const text = await response.text();
+    const json: unknown = await new Response(text).json().catch(() => undefined);
+    return { status: response.status, headers: response.headers, text, json };
   };
