@@ -1,11 +1,11 @@
 // `npm run smoke`: a deployed stage checked over HTTP as a client would, as the usage below says.
 import { parseArgs } from 'node:util';
 import { runSmoke } from './smokeChecks.ts';
-import { stackUrl } from './stackUrl.ts';
+import { stackOutputs } from './stackOutputs.ts';
 import { stackName, stageRegion } from './stageData.ts';
 
 const usage = `usage: npm run smoke -- (--stage <stage> [--region <region>] | --url <url>) [--token <jwt>]
-                      [--receiver <https url>] [--origin <origin>] [--wait <seconds>]
+                      [--receiver <https url>] [--origin <origin>] [--wait <seconds>] [--allow-http]
 
 Checks a deployed stage as a client would, one line per check; exits 0 only when every check passed.
 
@@ -13,10 +13,10 @@ Without a token: GET /plants answers 401 with the Error body, an unknown path 40
 preflight as the stage's corsAllowedOrigins say. With a token, also: a plant of its own created,
 read, listed (and by its tag), patched with If-Match, deleted and gone. With --receiver too: an
 endpoint registered to it, pinged, and a plant added, each answered 2xx by the receiver within
---wait. What it made is deleted at the end, even when a check failed.
+--wait. What it made is deleted at the end, even when a check failed; it says what it leaves.
 
-  --stage <stage>     the stage: its URL is the output HttpApiUrl of the stack
-                      plant-store-<stage>, read with your AWS credentials
+  --stage <stage>     the stage: its URL, version and commit are the outputs HttpApiUrl, Version
+                      and Commit of the stack plant-store-<stage>, read with your AWS credentials
   --region <region>   the stage's region (default: AWS_REGION, else us-east-1)
   --url <url>         the API's URL instead (npx sls info --stage <stage> shows it): no AWS call
   --token <jwt>       a test caller's token (default: PLANT_STORE_TOKEN), with the stage's read and
@@ -25,7 +25,8 @@ endpoint registered to it, pinged, and a plant added, each answered 2xx by the r
                       addresses)
   --origin <origin>   an origin of the stage's corsAllowedOrigins: its preflight must be allowed;
                       without it, an origin no stage lists (https://smoke.invalid) must not be
-  --wait <seconds>    how long the receiver's answers may take (default 60)`;
+  --wait <seconds>    how long the receiver's answers may take (default 60)
+  --allow-http        let the API's URL and the receiver be plain http: for a local run (npm start)`;
 
 const fail = (message: string, code = 2): never => {
   process.stderr.write(`smoke: ${message}\n`);
@@ -43,6 +44,7 @@ const options = (() => {
         receiver: { type: 'string' },
         origin: { type: 'string' },
         wait: { type: 'string', default: '60' },
+        'allow-http': { type: 'boolean', default: false },
         help: { type: 'boolean' },
       },
     });
@@ -58,7 +60,7 @@ const options = (() => {
     for (const flag of ['url', 'receiver', 'origin'] as const) {
       const value = values[flag];
       if (value !== undefined && !/^https?:$/.test(URL.parse(value)?.protocol ?? '')) {
-        throw new Error(`--${flag} must be an http(s) URL, got "${value}"`);
+        throw new Error(`--${flag} must be an http(s) URL`);
       }
     }
     return { ...values, waitSeconds };
@@ -68,9 +70,14 @@ const options = (() => {
 })();
 
 const region = stageRegion(options.region);
-const url =
-  options.url ?? (await stackUrl(options.stage ?? '', region).catch((e) => fail(e.message, 1)));
+const { url, version, commit } = options.url
+  ? { url: options.url, version: undefined, commit: undefined }
+  : await stackOutputs(options.stage ?? '', region).catch((e) => fail(e.message, 1));
 const baseUrl = url.replace(/\/+$/, '');
+// the token goes to the API and an endpoint's secret comes back: https only, but for npm start
+if (!options['allow-http'] && [url, options.receiver].some((u) => /^http:/i.test(u ?? ''))) {
+  fail("the API's and the receiver's URLs must be https: pass --allow-http for a local run");
+}
 
 // Ctrl-C stops the checks, not the clean-up; a second one stops everything
 const interrupted = new AbortController();
@@ -80,8 +87,8 @@ process.once('SIGINT', () => {
 });
 
 const where = options.url
-  ? baseUrl
-  : `${baseUrl} (stack ${stackName(options.stage ?? '')}, ${region})`;
+  ? `${baseUrl}: version and commit not known (--url reads no stack; --stage does)`
+  : `${baseUrl} (stack ${stackName(options.stage ?? '')}, ${region}): ${version ? `version ${version}, commit ${commit}` : 'no version recorded: deployed by 1.0.0 or earlier (docs/upgrading.md)'}`;
 process.stdout.write(`Smoke test of ${where}\n`);
 const result = await runSmoke({
   baseUrl,

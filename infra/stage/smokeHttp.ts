@@ -1,5 +1,6 @@
 // The smoke test's HTTP: one request as a client sends it, and what a check expects of its answer;
-// each failure says what was expected, what came, and what to do.
+// each failure says what was expected, what came (its status and field names only: an answer may
+// hold a secret or a receiver's URL), and what to do.
 import { isDeepStrictEqual } from 'node:util';
 import * as z from 'zod/mini';
 import { ErrorBody } from '#lib/http/errorBody.ts';
@@ -18,9 +19,9 @@ export interface Answer {
   json: unknown;
 }
 
-/** One request's answer, however long, shown in a line. */
-export const shown = ({ status, text }: Answer) =>
-  `${status}${text ? ` ${text.length > 300 ? `${text.slice(0, 300)}…` : text}` : ''}`;
+/** An answer's status and the shape of its body, never a value. */
+export const shown = ({ status, json }: Answer) =>
+  `${status} ${Array.isArray(json) ? `[${json.length} items]` : json && typeof json === 'object' ? `{${Object.keys(json).join(', ')}}` : 'with no JSON object'}`;
 
 /** What to do about an answer's unexpected status. */
 export const HINTS: Record<number, string> = {
@@ -45,7 +46,8 @@ export const expectErrorBody = (answer: Answer, status: number) => {
   return body.data.message;
 };
 
-export const expectBody = (answer: Answer, expected: unknown) => {
+export const expectBody = (answer: Answer, status: number, expected: unknown) => {
+  expectStatus(answer, status);
   if (!isDeepStrictEqual(answer.json, expected)) {
     throw new CheckFailed(JSON.stringify(expected), shown(answer));
   }
@@ -74,34 +76,33 @@ export const stageClient =
       auth = true,
     }: { body?: unknown; headers?: Record<string, string>; auth?: boolean } = {},
   ): Promise<Answer> => {
-    // a Link header's next page is absolute
-    const url = /^https?:/.test(path) ? path : `${baseUrl}${path}`;
-    let response: Response;
-    try {
-      response = await fetch(url, {
-        method,
-        headers: {
-          ...(auth && token ? { authorization: `Bearer ${token}` } : {}),
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          ...headers,
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: AbortSignal.timeout(15_000),
-      });
-    } catch (error) {
-      const cause = error instanceof Error ? (error.cause ?? error) : error;
+    // a Link header's next page is absolute: the token goes to the API's own origin only
+    const url = new URL(/^https?:/.test(path) ? path : `${baseUrl}${path}`);
+    if (url.origin !== new URL(baseUrl).origin) {
       throw new CheckFailed(
-        `an answer to ${method} ${url}`,
-        `none (${cause instanceof Error ? cause.message : String(cause)})`,
-        "check the URL (--url, or the stack's HttpApiUrl) and that this machine reaches it",
+        `a Link to the API's origin ${new URL(baseUrl).origin}`,
+        `one to ${url.origin}, not followed`,
+        'does a proxy in front of the API keep its Host from it? Give --url the origin its Links name',
       );
     }
+    const response = await fetch(url, {
+      method,
+      headers: {
+        ...(auth && token ? { authorization: `Bearer ${token}` } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      signal: AbortSignal.timeout(15_000),
+    }).catch((error: Error) => {
+      const cause = error.cause instanceof Error ? error.cause : error;
+      throw new CheckFailed(
+        `an answer to ${method} ${url}`,
+        `none (${cause.message})`,
+        "check the URL (--url, or the stack's HttpApiUrl) and that this machine reaches it",
+      );
+    });
     const text = await response.text();
-    let json: unknown;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
+    const json: unknown = await new Response(text).json().catch(() => undefined);
     return { status: response.status, headers: response.headers, text, json };
   };

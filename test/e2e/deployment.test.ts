@@ -1,4 +1,8 @@
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { MAX_ATTEMPT_TIMEOUT_MS } from '#lib/config/webhook.ts';
 import { callerPartition, deliveriesPartition } from '#lib/endpoints/keys.ts';
@@ -11,7 +15,7 @@ import {
   type RouteEntry,
   routeKey,
 } from '#lib/routes/routeList.ts';
-import { declaredFunctions, yamlOf } from '../../infra/local/paths.ts';
+import { declaredFunctions, repoRoot, yamlOf } from '../../infra/local/paths.ts';
 import { operatorWebhook, packageStage as packageTemplate } from '../support/packagedTemplate.ts';
 
 /** The memory serverless.yml gives a function: its own, a route's (custom.memorySize), the provider's. */
@@ -267,6 +271,16 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
     expect(templates.get(stage)?.Conditions?.KeepRetiredIndex).toEqual({
       'Fn::Equals': ['false', 'true'],
     });
+  });
+
+  it('records the version and the commit it is deployed from (npm run smoke prints them)', () => {
+    const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
+    const head = execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
+    expect((templates.get(stage) as { Outputs?: Record<string, unknown> }).Outputs).toMatchObject({
+      Version: { Value: version },
+      Commit: { Value: head },
+    });
+    expect(head).toMatch(/^[0-9a-f]{40}$/);
   });
 
   it('describes the grants of every function it deploys', () => {
@@ -819,6 +833,14 @@ describe("the operator's webhook", () => {
       ],
       Threshold: 1,
     });
+  });
+});
+
+describe('the commit a stage records', () => {
+  it("is 'unknown' when packaged outside a git checkout", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'no-checkout-'));
+    copyFileSync(join(repoRoot, 'infra', 'commit.cjs'), join(dir, 'commit.cjs'));
+    expect(createRequire(import.meta.url)(join(dir, 'commit.cjs'))()).toBe('unknown');
   });
 });
 

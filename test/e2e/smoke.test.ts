@@ -4,10 +4,12 @@
 // receivers are on this machine (npm start allows private addresses); --stage reads a stub of
 // CloudFormation, at the SDK's HTTP boundary.
 import { execFile, spawn } from 'node:child_process';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenLocally } from '../../infra/local/listen.ts';
 import { repoRoot } from '../../infra/local/paths.ts';
 import { startCloudFormationStub } from '../support/cloudFormationStub.ts';
 import { type Receiver, startReceiver } from '../support/endpointReceiver.ts';
@@ -67,9 +69,14 @@ const passedLine = (name: string) => new RegExp(`^✓ ${name}: `, 'm');
 describe('npm run smoke, with a token', () => {
   it('passes every check of a plant’s life, one line each, and leaves no plant behind', async () => {
     const token = (await service.token('--sub', 'smoke-plants')).trim();
-    const run = await smoke(['--url', service.baseUrl], { PLANT_STORE_TOKEN: token });
+    const run = await smoke(['--url', service.baseUrl, '--allow-http'], {
+      PLANT_STORE_TOKEN: token,
+    });
 
     expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toMatch(
+      /^Smoke test of http:\S+: version and commit not known \(--url reads no stack; --stage does\)$/m,
+    );
     for (const name of [...PUBLIC_CHECKS, ...PLANT_CHECKS]) {
       expect(run.stdout).toMatch(passedLine(name));
     }
@@ -79,7 +86,11 @@ describe('npm run smoke, with a token', () => {
       /^✓ CORS preflight: OPTIONS \/plants from https:\/\/smoke\.invalid \d+, no Access-Control-Allow-Origin/m,
     );
     expect(run.stdout).toMatch(/^– skipped webhook delivery: no --receiver/m);
+    expect(run.stdout).toMatch(
+      /^ {2}left behind: its 1 plant\.added sent to the stage's operator receiver, if it has one$/m,
+    );
     expect(run.stdout).toMatch(/^10 passed, 0 failed, skipped: webhooks: all passed$/m);
+    expect(run.stdout + run.stderr).not.toContain(token);
 
     const id = captured(run.stdout, /^✓ create: 200 plant (-?\d+) /m);
     expect((await sendAs(service.baseUrl, token, 'GET', `/plants/${id}`)).status).toBe(404);
@@ -90,7 +101,7 @@ describe('npm run smoke, with a token', () => {
 
 describe('npm run smoke, without a token', () => {
   it('checks what anyone can see, and says what it skipped and why', async () => {
-    const run = await smoke(['--url', service.baseUrl, '--origin', ALLOWED_ORIGIN]);
+    const run = await smoke(['--url', service.baseUrl, '--origin', ALLOWED_ORIGIN, '--allow-http']);
 
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toMatch(
@@ -119,9 +130,12 @@ describe('npm run smoke, with a receiver', () => {
     const token = (await service.token('--sub', 'smoke-webhooks')).trim();
     // the endpoint's secret is answered only to the script: read it on the way
     const proxy = await startRecordingProxy(service.baseUrl);
-    const run = await smoke(['--url', proxy.url, '--receiver', receiver.url, '--wait', '30'], {
-      PLANT_STORE_TOKEN: token,
-    }).finally(() => proxy.stop());
+    const run = await smoke(
+      ['--url', proxy.url, '--receiver', receiver.url, '--wait', '30', '--allow-http'],
+      {
+        PLANT_STORE_TOKEN: token,
+      },
+    ).finally(() => proxy.stop());
 
     expect(run.code, run.stdout + run.stderr).toBe(0);
     for (const name of [...PUBLIC_CHECKS, ...PLANT_CHECKS, ...WEBHOOK_CHECKS, 'clean up']) {
@@ -129,6 +143,9 @@ describe('npm run smoke, with a receiver', () => {
     }
     expect(run.stdout).toMatch(/^✓ webhook ping delivered: the receiver answered 200/m);
     expect(run.stdout).toMatch(/docs\/webhooks\.md, "Verifying a signature"/);
+    expect(run.stdout).toMatch(
+      /^ {2}left behind: its 2 plant\.added sent to the stage's operator receiver, if it has one; the attempts of ep_\S+, kept 14 days$/m,
+    );
     expect(run.stdout).toMatch(/^16 passed, 0 failed: all passed$/m);
 
     const endpointId = captured(run.stdout, /^✓ register endpoint: 201 (ep_\S+) /m);
@@ -138,6 +155,9 @@ describe('npm run smoke, with a receiver', () => {
       ({ method, path, status }) => method === 'POST' && path === '/webhooks' && status === 201,
     );
     const { secret } = JSON.parse(registration?.body ?? '{}') as { secret: string };
+    for (const kept of [secret, token, receiver.url]) {
+      expect(run.stdout + run.stderr).not.toContain(kept);
+    }
     const verified = receiver.received.map(({ body, headers }) =>
       new Webhook(secret).verify(body, {
         'webhook-id': String(headers['webhook-id']),
@@ -173,19 +193,23 @@ describe('npm run smoke, when something is wrong', () => {
 
   it('exits non-zero naming the webhook checks when the receiver answers 500, and still cleans up', async () => {
     const token = (await service.token('--sub', 'smoke-failing')).trim();
-    const run = await smoke(['--url', service.baseUrl, '--receiver', failing.url, '--wait', '8'], {
-      PLANT_STORE_TOKEN: token,
-    });
+    const run = await smoke(
+      ['--url', service.baseUrl, '--receiver', failing.url, '--wait', '8', '--allow-http'],
+      {
+        PLANT_STORE_TOKEN: token,
+      },
+    );
 
     expect(run.code, run.stdout + run.stderr).toBe(1);
     expect(run.stdout).toMatch(
-      /^✗ webhook ping delivered: expected a 2xx answer from the receiver within 8 s, got 500 \(attempt 1\).*: see what http:\/\/127\.0\.0\.1:\d+\/hooks answered/m,
+      /^✗ webhook ping delivered: expected a 2xx answer from the receiver within 8 s, got 500 \(attempt 1\).*: see what the receiver answered/m,
     );
     expect(run.stdout).toMatch(/^✗ webhook plant\.added delivered: expected a 2xx answer/m);
     expect(run.stderr).toMatch(/… waiting for the ping msg_\S+: 500 \(attempt 1\)/);
     expect(run.stdout).toMatch(/^✓ clean up: deleted \/plants\/-?\d+, \/webhooks\/ep_\S+$/m);
     expect(run.stdout).toMatch(/^14 passed, 2 failed: FAILED: see the ✗ lines for what to do$/m);
     expect(failing.received.length).toBeGreaterThan(0);
+    expect(run.stdout + run.stderr).not.toContain(failing.url);
 
     const endpoints = await sendAs(service.baseUrl, token, 'GET', '/webhooks');
     expect(await endpoints.json()).toEqual([]);
@@ -197,7 +221,16 @@ describe('npm run smoke, when something is wrong', () => {
     const token = (await service.token('--sub', 'smoke-interrupted')).trim();
     const child = spawn(
       process.execPath,
-      [smokeScript, '--url', service.baseUrl, '--receiver', failing.url, '--wait', '60'],
+      [
+        smokeScript,
+        '--url',
+        service.baseUrl,
+        '--receiver',
+        failing.url,
+        '--wait',
+        '60',
+        '--allow-http',
+      ],
       { cwd: repoRoot, env: userEnv({ PLANT_STORE_TOKEN: token }) },
     );
     let stdout = '';
@@ -228,7 +261,13 @@ describe('npm run smoke, when something is wrong', () => {
   });
 
   it('fails the CORS check for an origin the stage does not allow', async () => {
-    const run = await smoke(['--url', service.baseUrl, '--origin', 'https://elsewhere.example']);
+    const run = await smoke([
+      '--url',
+      service.baseUrl,
+      '--origin',
+      'https://elsewhere.example',
+      '--allow-http',
+    ]);
 
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(
@@ -245,7 +284,7 @@ describe('npm run smoke, when something is wrong', () => {
       });
       expect(answer.status).toBe(201);
     }
-    const run = await smoke(['--url', service.baseUrl, '--receiver', failing.url], {
+    const run = await smoke(['--url', service.baseUrl, '--receiver', failing.url, '--allow-http'], {
       PLANT_STORE_TOKEN: token,
     });
 
@@ -262,13 +301,75 @@ describe('npm run smoke, when something is wrong', () => {
     const endpoints = await sendAs(service.baseUrl, token, 'GET', '/webhooks');
     expect(await endpoints.json()).toHaveLength(10);
   });
+
+  it('follows no Link to another origin, and prints no secret, token or receiver URL of a wrong answer', async () => {
+    const token = (await service.token('--sub', 'smoke-leaks')).trim();
+    // another origin, keeping what it is sent: the token must never reach it
+    const elsewhere: IncomingHttpHeaders[] = [];
+    const other = await listenLocally(
+      createServer((request, response) => {
+        elsewhere.push(request.headers);
+        response.end('[]');
+      }),
+    );
+    const otherOrigin = `http://127.0.0.1:${other.port}`;
+    const proxy = await startRecordingProxy(service.baseUrl, ({ method, path, status, body }) => {
+      if (method === 'GET' && path === '/plants?limit=100') {
+        return { body: '[]', headers: { link: `<${otherOrigin}/plants?cursor=x>; rel="next"` } };
+      }
+      // the endpoint with its secret and URL, but no id
+      if (method === 'POST' && path === '/webhooks' && status === 201) {
+        const { id: _id, ...endpoint } = JSON.parse(body) as Record<string, unknown>;
+        return { body: JSON.stringify(endpoint) };
+      }
+      return undefined;
+    });
+    const run = await smoke(['--url', proxy.url, '--receiver', failing.url, '--allow-http'], {
+      PLANT_STORE_TOKEN: token,
+    }).finally(() => Promise.all([proxy.stop(), other.stop()]));
+
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      `✗ list: expected a Link to the API's origin ${proxy.url}, got one to ${otherOrigin}, not followed: `,
+    );
+    expect(elsewhere).toEqual([]);
+    expect(run.stdout).toMatch(
+      /^✗ register endpoint: expected an endpoint with its secret, got 201 \{[\w, ]*\bsecret\b[\w, ]*\}$/m,
+    );
+    const registered = proxy.exchanges.find(
+      ({ method, path }) => method === 'POST' && path === '/webhooks',
+    );
+    const { secret } = JSON.parse(registered?.body ?? '{}') as { secret?: string };
+    expect(secret).toMatch(/^whsec_/);
+    for (const kept of ['whsec_', token, failing.url]) {
+      expect(run.stdout + run.stderr).not.toContain(kept);
+    }
+  });
+
+  it('refuses a plain-http API or receiver without --allow-http, asking nothing of them', async () => {
+    const before = failing.received.length;
+    for (const args of [
+      ['--url', service.baseUrl],
+      ['--url', service.baseUrl.replace('http:', 'https:'), '--receiver', failing.url],
+    ]) {
+      const run = await smoke(args, { PLANT_STORE_TOKEN: 'not-sent' });
+
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(
+        /^smoke: the API's and the receiver's URLs must be https: pass --allow-http for a local run\n$/,
+      );
+      expect(run.stdout).toBe('');
+    }
+    expect(failing.received).toHaveLength(before);
+  });
 });
 
 describe('npm run smoke --stage', () => {
   let cloudFormation: Awaited<ReturnType<typeof startCloudFormationStub>>;
   beforeAll(async () => {
     cloudFormation = await startCloudFormationStub({
-      'plant-store-smoke': { HttpApiUrl: service.baseUrl },
+      'plant-store-smoke': { HttpApiUrl: service.baseUrl, Version: '1.2.3', Commit: 'c0ffee' },
+      'plant-store-old': { HttpApiUrl: service.baseUrl },
     });
   });
   afterAll(() => cloudFormation?.stop());
@@ -284,12 +385,15 @@ describe('npm run smoke --stage', () => {
   const credentials = { AWS_ACCESS_KEY_ID: 'AKIDSMOKETEST', AWS_SECRET_ACCESS_KEY: 'smoke' };
 
   it('reads the URL from the stack plant-store-<stage>, in --region', async () => {
-    const run = await smoke(['--stage', 'smoke', '--region', 'eu-west-3'], aws(credentials));
+    const run = await smoke(
+      ['--stage', 'smoke', '--region', 'eu-west-3', '--allow-http'],
+      aws(credentials),
+    );
 
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toMatch(
       new RegExp(
-        `^Smoke test of ${service.baseUrl} \\(stack plant-store-smoke, eu-west-3\\)$`,
+        `^Smoke test of ${service.baseUrl} \\(stack plant-store-smoke, eu-west-3\\): version 1\\.2\\.3, commit c0ffee$`,
         'm',
       ),
     );
@@ -298,6 +402,20 @@ describe('npm run smoke --stage', () => {
     expect(request?.form.get('Action')).toBe('DescribeStacks');
     expect(request?.form.get('StackName')).toBe('plant-store-smoke');
     expect(request?.authorization).toMatch(/\/eu-west-3\/cloudformation\//);
+  });
+
+  it('says when its stack records no version, and takes its plain-http URL only with --allow-http', async () => {
+    const run = await smoke(['--stage', 'old', '--allow-http'], aws(credentials));
+
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toMatch(
+      /^Smoke test of http:\S+ \(stack plant-store-old, us-east-1\): no version recorded: deployed by 1\.0\.0 or earlier \(docs\/upgrading\.md\)$/m,
+    );
+    const plain = await smoke(['--stage', 'old'], aws(credentials));
+    expect(plain.code).toBe(2);
+    expect(plain.stderr).toBe(
+      "smoke: the API's and the receiver's URLs must be https: pass --allow-http for a local run\n",
+    );
   });
 
   it('says a stack that does not exist does not exist, and what to do', async () => {

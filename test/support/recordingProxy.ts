@@ -1,5 +1,6 @@
 // An HTTP proxy in front of a service that keeps every exchange: for a test that runs a client as
 // a user would and then reads what the service told it (an endpoint's secret, shown only once).
+// `alter` may change an answer on its way to the client (a service that misbehaves).
 import { createServer } from 'node:http';
 import { listenLocally } from '../../infra/local/listen.ts';
 
@@ -20,7 +21,17 @@ const NOT_FORWARDED = new Set([
   'content-length',
 ]);
 
-export const startRecordingProxy = async (target: string) => {
+/** What replaces an answer's status, headers (added to its own) or body. */
+export interface Altered {
+  status?: number;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export const startRecordingProxy = async (
+  target: string,
+  alter: (exchange: Exchange) => Altered | undefined = () => undefined,
+) => {
   const exchanges: Exchange[] = [];
   const server = createServer(async (request, response) => {
     const chunks: Buffer[] = [];
@@ -40,10 +51,16 @@ export const startRecordingProxy = async (target: string) => {
         ...body,
         redirect: 'manual',
       });
-      const text = await answer.text();
-      exchanges.push({ method, path, status: answer.status, body: text });
+      const exchange = { method, path, status: answer.status, body: await answer.text() };
+      exchanges.push(exchange);
       const relayed = [...answer.headers].filter(([name]) => !NOT_FORWARDED.has(name));
-      response.writeHead(answer.status, Object.fromEntries(relayed)).end(text);
+      const altered = alter(exchange);
+      response
+        .writeHead(altered?.status ?? exchange.status, {
+          ...Object.fromEntries(relayed),
+          ...altered?.headers,
+        })
+        .end(altered?.body ?? exchange.body);
     } catch (error) {
       response
         .writeHead(502)

@@ -1,30 +1,32 @@
-// A deployed stage's API URL: the output HttpApiUrl (osls adds it for an HTTP API) of its stack,
-// read with DescribeStacks; every failure a message saying what to do.
+// A deployed stage's stack outputs, read with DescribeStacks: its API's URL (HttpApiUrl, which osls
+// adds for an HTTP API), and the version and commit it was deployed from (Version and Commit,
+// serverless.yml; none in a stack deployed before them). Every failure says what to do.
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { stackName } from './stageData.ts';
 
-export const stackUrl = async (stage: string, region: string): Promise<string> => {
+export const stackOutputs = async (stage: string, region: string) => {
   const name = stackName(stage);
   const client = new CloudFormationClient({ region });
   const stack = await client
     .send(new DescribeStacksCommand({ StackName: name }))
     .then(({ Stacks }) => Stacks?.[0])
     .catch((error: unknown) => {
-      throw new Error(whatToDo(error, stage, region), { cause: error });
+      throw new Error(whatToDo(error, name, stage, region), { cause: error });
     })
     .finally(() => client.destroy());
-  const url = stack?.Outputs?.find(({ OutputKey }) => OutputKey === 'HttpApiUrl')?.OutputValue;
+  const output = (key: string) =>
+    stack?.Outputs?.find(({ OutputKey }) => OutputKey === key)?.OutputValue;
+  const url = output('HttpApiUrl');
   if (!url) {
     throw new Error(
       `the stack ${name} in ${region} has no output HttpApiUrl (its status: ${stack?.StackStatus ?? 'unknown'}): deploy the stage (npx sls deploy --stage ${stage}), or give the API's URL with --url`,
     );
   }
-  return url;
+  return { url, version: output('Version'), commit: output('Commit') };
 };
 
 /** Why DescribeStacks failed, and what to do about it. */
-const whatToDo = (error: unknown, stage: string, region: string) => {
-  const name = stackName(stage);
+const whatToDo = (error: unknown, name: string, stage: string, region: string) => {
   const { name: kind = '', message = String(error) } = error instanceof Error ? error : {};
   if (kind === 'ValidationError' && /does not exist/.test(message)) {
     return `the stack ${name} does not exist in ${region}: deploy the stage (npx sls deploy --stage ${stage}), or if it is in another region, give --region or export AWS_REGION=<its region>`;
