@@ -10,9 +10,11 @@ import { SSMClient } from '@aws-sdk/client-ssm';
 import { repoRoot } from '../local/paths.ts';
 import { secretParameterPrefix, stageNameProblem } from './settings.ts';
 import {
+  backUpTables,
   deleteStageData,
   describeStageData,
   findStageData,
+  protectsData,
   stackName,
   stageRegion,
 } from './stageData.ts';
@@ -24,8 +26,10 @@ holds data is kept and listed: its two tables, its queues (with the messages the
 operator's webhook secret (SSM, under /plant-store/<stage>/). A later deploy of the stage takes
 the tables back.
 
-  --delete-data   deletes those too, for good, after listing them and asking for the stage's name
-  --yes           with --delete-data: asks nothing (CI)
+  --delete-data   deletes those too, for good, after listing them, asking for the stage's name
+                  and an on-demand backup of each table
+  --yes           with --delete-data: asks nothing (CI), but for a stage whose serverless.yml
+                  params set protectData (prod): its name is typed at a terminal
   --region        the stage's region; else AWS_REGION, else serverless.yml's
 
 Needs the stage's deploy role, or credentials allowed as much (docs/deployment.md, "Removing a stage").`;
@@ -61,10 +65,15 @@ if (stage === 'local')
 // a name no deploy accepts is no stage of this service: nothing of another is taken for it
 for (const problem of stageNameProblem(stage)) fail(problem);
 const deleteData = values['delete-data'] === true;
+// a protected stage's data goes on a person's word only, typed: no flag stands for it
+const guarded = deleteData && protectsData(stage);
+const asks = guarded || (deleteData && !values.yes);
 // refused before any AWS call: nothing is removed by a command no one can confirm
-if (deleteData && !values.yes && !process.stdin.isTTY)
+if (asks && !process.stdin.isTTY)
   fail(
-    "--delete-data deletes the stage's tables and queues for good: add --yes to confirm without a terminal",
+    guarded
+      ? `the stage ${stage} protects its data (serverless.yml, params.${stage}.protectData): --delete-data deletes it only from a terminal, where you type its name (--yes does not do): run it from one, or set protectData to 'false' first`
+      : "--delete-data deletes the stage's tables and queues for good: add --yes to confirm without a terminal",
   );
 const region = stageRegion(values.region);
 const stack = stackName(stage);
@@ -95,14 +104,30 @@ const notOurs =
     ? [`SSM parameter ${named} (not under ${secretParameterPrefix(stage)}: not deleted)`]
     : [];
 
-if (deleteData && !values.yes) {
-  say(`npm run remove deletes, in ${region}, for good:`);
+if (asks) {
+  say(`npm run remove deletes, in ${region}, for good (each table backed up first):`);
   say(`  the stack ${outputs ? stack : `${stack} (none: already removed)`}`);
   for (const line of held) say(`  ${line}`);
   const prompt = createInterface({ input: process.stdin, output: process.stdout });
   const answer = (await prompt.question("Type the stage's name to go on: ")).trim();
   prompt.close();
   if (answer !== stage) fail(`"${answer}" is not ${stage}: nothing removed`);
+}
+
+if (deleteData) {
+  const backups = await backUpTables(data, clients.dynamodb).catch((error: Error) =>
+    fail(
+      `${error.message}\nNothing was removed: mend that (the credentials need dynamodb:CreateBackup and dynamodb:DescribeBackup on the stage's tables) and run npm run remove again`,
+    ),
+  );
+  if (backups.length > 0)
+    say(
+      'Backed up; restore a table with the command beside it (docs/deployment.md, "Restoring a table"):',
+    );
+  for (const { table, arn } of backups)
+    say(
+      `  aws dynamodb restore-table-from-backup --region ${region} --target-table-name ${table} --backup-arn ${arn}`,
+    );
 }
 
 if (outputs) {

@@ -1,8 +1,12 @@
 // What a stage keeps when its stack goes (CloudFormation's Retain): its two tables, its queues and
 // the operator's webhook secret; found by the names serverless.yml and infra/ give them, and
-// deleted for good only when asked (npm run remove -- --delete-data).
+// deleted for good only when asked (npm run remove -- --delete-data), each table backed up first.
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
+  type BackupDetails,
+  CreateBackupCommand,
   DeleteTableCommand,
+  DescribeBackupCommand,
   DescribeTableCommand,
   type DynamoDBClient,
   ResourceNotFoundException,
@@ -21,7 +25,9 @@ const serverlessYml = () =>
   yamlOf('serverless.yml') as {
     service: string;
     provider: { region: string };
-    params: { default: { tableName: string; webhooksTableName: string } };
+    params: Record<string, { protectData?: string } | undefined> & {
+      default: { tableName: string; webhooksTableName: string; protectData: string };
+    };
   };
 
 /** The stage's stack, as osls names it. */
@@ -33,6 +39,12 @@ export const stageRegion = (region = process.env.AWS_REGION): string => {
   const fallback = /'([a-z0-9-]+)'\}$/.exec(serverlessYml().provider.region)?.[1];
   if (!fallback) throw new Error("serverless.yml's provider.region ends in no default region");
   return fallback;
+};
+
+/** Whether the stage's data is deleted only on its name typed at a terminal (its param protectData). */
+export const protectsData = (stage: string) => {
+  const { params } = serverlessYml();
+  return (params[stage]?.protectData ?? params.default.protectData) === 'true';
 };
 
 /** The stage's table names: serverless.yml's params, resolved for the stage. */
@@ -102,6 +114,39 @@ export const describeStageData = ({ tables, queues, secretParameter }: StageData
   ...queues.map(({ url, messages }) => `queue ${url.split('/').pop()} (${messages} messages)`),
   ...(secretParameter ? [`SSM parameter ${secretParameter}`] : []),
 ];
+
+/**
+ * An on-demand backup of each table, `<table>-removed-<UTC time>`, waited for until AVAILABLE:
+ * DynamoDB deletes no table while its backup is being made. Throws, naming the table, at the first
+ * that fails.
+ */
+export const backUpTables = async ({ tables }: StageData, dynamodb: DynamoDBClient) => {
+  const time = new Date().toISOString().replace(/[-:]|\.\d+/g, '');
+  const backups: { table: string; arn: string }[] = [];
+  for (const { name } of tables) {
+    try {
+      const created = await dynamodb.send(
+        new CreateBackupCommand({ TableName: name, BackupName: `${name}-removed-${time}` }),
+      );
+      let backup: BackupDetails | undefined = created.BackupDetails;
+      while (backup?.BackupStatus === 'CREATING') {
+        await sleep(2000);
+        const { BackupDescription } = await dynamodb.send(
+          new DescribeBackupCommand({ BackupArn: backup.BackupArn }),
+        );
+        backup = BackupDescription?.BackupDetails;
+      }
+      if (backup?.BackupStatus !== 'AVAILABLE' || !backup.BackupArn)
+        throw new Error(
+          `its backup is ${backup?.BackupStatus ?? 'missing'} (${backup?.BackupArn})`,
+        );
+      backups.push({ table: name, arn: backup.BackupArn });
+    } catch (error) {
+      throw new Error(`the table ${name} was not backed up: ${(error as Error).message}`);
+    }
+  }
+  return backups;
+};
 
 /** Deletes what the stage kept, each table's deletion protection lifted first; says each. */
 export const deleteStageData = async (
