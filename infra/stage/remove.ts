@@ -21,18 +21,12 @@ import {
 
 const usage = `usage: npm run remove -- --stage <stage> [--region <region>] [--delete-data [--yes]]
 
-Removes the stage's stack (sls remove): its API, functions, roles, log groups and alarms. What
-holds data is kept and listed: its two tables, its queues (with the messages they hold) and the
-operator's webhook secret (SSM, under /plant-store/<stage>/). A later deploy of the stage takes
-the tables back.
+Removes the stage's stack (sls remove), keeping and listing what holds data: its two tables, its
+queues and the operator's webhook secret (docs/deployment.md, "Removing a stage").
 
-  --delete-data   deletes those too, for good, after listing them, asking for the stage's name
-                  and an on-demand backup of each table
-  --yes           with --delete-data: asks nothing (CI), but for a stage whose serverless.yml
-                  params set protectData (prod): its name is typed at a terminal
-  --region        the stage's region; else AWS_REGION, else serverless.yml's
-
-Needs the stage's deploy role, or credentials allowed as much (docs/deployment.md, "Removing a stage").`;
+  --delete-data   deletes those too, for good, each table backed up first; asks the stage's name
+  --yes           with --delete-data: asks nothing (CI), but a protected stage's (prod) name
+  --region        the stage's region; else AWS_REGION, else serverless.yml's`;
 
 const fail = (message: string): never => {
   process.stderr.write(`${message}\n`);
@@ -40,17 +34,11 @@ const fail = (message: string): never => {
 };
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
+const [text, flag] = [{ type: 'string' }, { type: 'boolean' }] as const;
+const options = { stage: text, region: text, 'delete-data': flag, yes: flag, help: flag };
 const { values } = (() => {
   try {
-    return parseArgs({
-      options: {
-        stage: { type: 'string' },
-        region: { type: 'string' },
-        'delete-data': { type: 'boolean' },
-        yes: { type: 'boolean' },
-        help: { type: 'boolean' },
-      },
-    });
+    return parseArgs({ options });
   } catch (error) {
     return fail(`${(error as Error).message}\n\n${usage}`);
   }
@@ -99,10 +87,6 @@ const named =
 const ours = named?.startsWith(secretParameterPrefix(stage)) ? named : undefined;
 const data = await findStageData(stage, clients, ours);
 const held = describeStageData(data);
-const notOurs =
-  named && !ours
-    ? [`SSM parameter ${named} (not under ${secretParameterPrefix(stage)}: not deleted)`]
-    : [];
 
 if (asks) {
   say(`npm run remove deletes, in ${region}, for good (each table backed up first):`);
@@ -114,20 +98,15 @@ if (asks) {
   if (answer !== stage) fail(`"${answer}" is not ${stage}: nothing removed`);
 }
 
-if (deleteData) {
-  const backups = await backUpTables(data, clients.dynamodb).catch((error: Error) =>
+if (deleteData && data.tables.length > 0) {
+  say(
+    'Backing up each table; to restore one, its command (docs/deployment.md, "Restoring a table"):',
+  );
+  await backUpTables(data, clients.dynamodb, say).catch((error: Error) =>
     fail(
       `${error.message}\nNothing was removed: mend that (the credentials need dynamodb:CreateBackup and dynamodb:DescribeBackup on the stage's tables) and run npm run remove again`,
     ),
   );
-  if (backups.length > 0)
-    say(
-      'Backed up; restore a table with the command beside it (docs/deployment.md, "Restoring a table"):',
-    );
-  for (const { table, arn } of backups)
-    say(
-      `  aws dynamodb restore-table-from-backup --region ${region} --target-table-name ${table} --backup-arn ${arn}`,
-    );
 }
 
 if (outputs) {
@@ -156,4 +135,5 @@ if (held.length === 0) {
   for (const line of held) say(`  ${line}`);
   say(`To delete them for good: npm run remove -- --stage ${stage} --delete-data`);
 }
-for (const line of notOurs) say(line);
+if (named && !ours)
+  say(`SSM parameter ${named} (not under ${secretParameterPrefix(stage)}: not deleted)`);

@@ -3,7 +3,6 @@
 // deleted for good only when asked (npm run remove -- --delete-data), each table backed up first.
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
-  type BackupDetails,
   CreateBackupCommand,
   DeleteTableCommand,
   DescribeBackupCommand,
@@ -25,9 +24,7 @@ const serverlessYml = () =>
   yamlOf('serverless.yml') as {
     service: string;
     provider: { region: string };
-    params: Record<string, { protectData?: string } | undefined> & {
-      default: { tableName: string; webhooksTableName: string; protectData: string };
-    };
+    params: { default: { tableName: string; webhooksTableName: string } };
   };
 
 /** The stage's stack, as osls names it. */
@@ -41,11 +38,9 @@ export const stageRegion = (region = process.env.AWS_REGION): string => {
   return fallback;
 };
 
-/** Whether the stage's data is deleted only on its name typed at a terminal (its param protectData). */
-export const protectsData = (stage: string) => {
-  const { params } = serverlessYml();
-  return (params[stage]?.protectData ?? params.default.protectData) === 'true';
-};
+/** Whether the stage's data goes only on its name typed at a terminal (its protectData param). */
+export const protectsData = (stage: string) =>
+  yamlOf('serverless.yml').params[stage]?.protectData === 'true';
 
 /** The stage's table names: serverless.yml's params, resolved for the stage. */
 export const tableNames = (stage: string): string[] => {
@@ -115,37 +110,35 @@ export const describeStageData = ({ tables, queues, secretParameter }: StageData
   ...(secretParameter ? [`SSM parameter ${secretParameter}`] : []),
 ];
 
-/**
- * An on-demand backup of each table, `<table>-removed-<UTC time>`, waited for until AVAILABLE:
- * DynamoDB deletes no table while its backup is being made. Throws, naming the table, at the first
- * that fails.
- */
-export const backUpTables = async ({ tables }: StageData, dynamodb: DynamoDBClient) => {
+// An on-demand backup of each table, `<table>-removed-<UTC time>`, said with its restore command;
+// waited for (DynamoDB deletes no table while its backup is being made); throws naming the table.
+export const backUpTables = async (
+  { tables }: StageData,
+  dynamodb: DynamoDBClient,
+  say: (line: string) => void,
+) => {
   const time = new Date().toISOString().replace(/[-:]|\.\d+/g, '');
-  const backups: { table: string; arn: string }[] = [];
   for (const { name } of tables) {
     try {
-      const created = await dynamodb.send(
-        new CreateBackupCommand({ TableName: name, BackupName: `${name}-removed-${time}` }),
-      );
-      let backup: BackupDetails | undefined = created.BackupDetails;
+      const make = new CreateBackupCommand({
+        TableName: name,
+        BackupName: `${name}-removed-${time}`,
+      });
+      let backup = (await dynamodb.send(make)).BackupDetails;
       while (backup?.BackupStatus === 'CREATING') {
         await sleep(2000);
-        const { BackupDescription } = await dynamodb.send(
-          new DescribeBackupCommand({ BackupArn: backup.BackupArn }),
-        );
-        backup = BackupDescription?.BackupDetails;
+        const describe = new DescribeBackupCommand({ BackupArn: backup.BackupArn });
+        backup = (await dynamodb.send(describe)).BackupDescription?.BackupDetails;
       }
-      if (backup?.BackupStatus !== 'AVAILABLE' || !backup.BackupArn)
-        throw new Error(
-          `its backup is ${backup?.BackupStatus ?? 'missing'} (${backup?.BackupArn})`,
-        );
-      backups.push({ table: name, arn: backup.BackupArn });
+      if (backup?.BackupStatus !== 'AVAILABLE')
+        throw new Error(`its backup is ${backup?.BackupStatus}`);
+      say(
+        `  aws dynamodb restore-table-from-backup --region ${await dynamodb.config.region()} --target-table-name ${name} --backup-arn ${backup.BackupArn}`,
+      );
     } catch (error) {
       throw new Error(`the table ${name} was not backed up: ${(error as Error).message}`);
     }
   }
-  return backups;
 };
 
 /** Deletes what the stage kept, each table's deletion protection lifted first; says each. */
