@@ -99,9 +99,7 @@ if (asks) {
 }
 
 if (deleteData && data.tables.length > 0) {
-  say(
-    'Backing up each table; to restore one, its command (docs/deployment.md, "Restoring a table"):',
-  );
+  say('Backing up each table; each line restores one (docs/deployment.md#restoring-a-table):');
   await backUpTables(data, clients.dynamodb, say).catch((error: Error) =>
     fail(
       `${error.message}\nNothing was removed: mend that (the credentials need dynamodb:CreateBackup and dynamodb:DescribeBackup on the stage's tables) and run npm run remove again`,

@@ -133,7 +133,7 @@ export const backUpTables = async (
       if (backup?.BackupStatus !== 'AVAILABLE')
         throw new Error(`its backup is ${backup?.BackupStatus}`);
       say(
-        `  aws dynamodb restore-table-from-backup --region ${await dynamodb.config.region()} --target-table-name ${name} --backup-arn ${backup.BackupArn}`,
+        `  aws dynamodb restore-table-from-backup --region ${await dynamodb.config.region()} --target-table-name ${name} --backup-arn ${backup.BackupArn} --sse-specification-override Enabled=true,SSEType=KMS`,
       );
     } catch (error) {
       throw new Error(`the table ${name} was not backed up: ${(error as Error).message}`);

@@ -28,9 +28,9 @@ import { startSsmStub } from '../support/ssmStub.ts';
 
 const stage = `rm${Date.now().toString(36)}`;
 const otherStage = `${stage}-2`;
-// stages the command removes (its names: letters and digits), one whose backup is refused
-const removed = `${stage}x`;
-const refused = `${stage}y`;
+// stages the command removes (its names: up to 10 letters and digits), one whose backup is refused
+const removed = `rmx${Date.now().toString(36).slice(-6)}`;
+const refused = `rmy${Date.now().toString(36).slice(-6)}`;
 const dynamodb = localDynamoClient(inject('dynamodbEndpoint'));
 let sqs: LocalSqs;
 const deleted: string[] = [];
@@ -235,7 +235,7 @@ describe('npm run remove', () => {
       expect(restores).toEqual(
         [plants, webhooks].map(
           (table) =>
-            `  aws dynamodb restore-table-from-backup --region us-east-1 --target-table-name ${table} --backup-arn ${backupArnOf(String(table))}`,
+            `  aws dynamodb restore-table-from-backup --region us-east-1 --target-table-name ${table} --backup-arn ${backupArnOf(String(table))} --sse-specification-override Enabled=true,SSEType=KMS`,
         ),
       );
       // named before anything is deleted
