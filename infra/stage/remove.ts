@@ -7,14 +7,13 @@ import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-clo
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { SSMClient } from '@aws-sdk/client-ssm';
-import { repoRoot } from '../local/paths.ts';
+import { repoRoot, yamlOf } from '../local/paths.ts';
 import { secretParameterPrefix, stageNameProblem } from './settings.ts';
 import {
   backUpTables,
   deleteStageData,
   describeStageData,
   findStageData,
-  protectsData,
   stackName,
   stageRegion,
 } from './stageData.ts';
@@ -54,7 +53,7 @@ if (stage === 'local')
 for (const problem of stageNameProblem(stage)) fail(problem);
 const deleteData = values['delete-data'] === true;
 // a protected stage's data goes on a person's word only, typed: no flag stands for it
-const guarded = deleteData && protectsData(stage);
+const guarded = deleteData && yamlOf('serverless.yml').params[stage]?.protectData === 'true';
 const asks = guarded || (deleteData && !values.yes);
 // refused before any AWS call: nothing is removed by a command no one can confirm
 if (asks && !process.stdin.isTTY)

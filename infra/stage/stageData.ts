@@ -38,10 +38,6 @@ export const stageRegion = (region = process.env.AWS_REGION): string => {
   return fallback;
 };
 
-/** Whether the stage's data goes only on its name typed at a terminal (its protectData param). */
-export const protectsData = (stage: string) =>
-  yamlOf('serverless.yml').params[stage]?.protectData === 'true';
-
 /** The stage's table names: serverless.yml's params, resolved for the stage. */
 export const tableNames = (stage: string): string[] => {
   const { service, params } = serverlessYml();
@@ -56,6 +52,8 @@ const queueIds = (): string[] =>
   Object.entries(declaredWebhookResources())
     .filter(([, resource]) => resource.Type === 'AWS::SQS::Queue')
     .map(([id]) => id);
+
+type Say = (line: string) => void;
 
 export interface StageData {
   tables: { name: string; items: number }[];
@@ -112,19 +110,12 @@ export const describeStageData = ({ tables, queues, secretParameter }: StageData
 
 // An on-demand backup of each table, `<table>-removed-<UTC time>`, said with its restore command;
 // waited for (DynamoDB deletes no table while its backup is being made); throws naming the table.
-export const backUpTables = async (
-  { tables }: StageData,
-  dynamodb: DynamoDBClient,
-  say: (line: string) => void,
-) => {
+export const backUpTables = async ({ tables }: StageData, dynamodb: DynamoDBClient, say: Say) => {
   const time = new Date().toISOString().replace(/[-:]|\.\d+/g, '');
   for (const { name } of tables) {
     try {
-      const make = new CreateBackupCommand({
-        TableName: name,
-        BackupName: `${name}-removed-${time}`,
-      });
-      let backup = (await dynamodb.send(make)).BackupDetails;
+      const input = { TableName: name, BackupName: `${name}-removed-${time}` };
+      let backup = (await dynamodb.send(new CreateBackupCommand(input))).BackupDetails;
       while (backup?.BackupStatus === 'CREATING') {
         await sleep(2000);
         const describe = new DescribeBackupCommand({ BackupArn: backup.BackupArn });
@@ -145,7 +136,7 @@ export const backUpTables = async (
 export const deleteStageData = async (
   data: StageData,
   { dynamodb, sqs, ssm }: { dynamodb: DynamoDBClient; sqs: SQSClient; ssm: SSMClient },
-  say: (line: string) => void,
+  say: Say,
 ) => {
   for (const { name } of data.tables) {
     await dynamodb.send(
