@@ -7,9 +7,10 @@ import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-clo
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { SSMClient } from '@aws-sdk/client-ssm';
-import { repoRoot } from '../local/paths.ts';
+import { repoRoot, yamlOf } from '../local/paths.ts';
 import { secretParameterPrefix, stageNameProblem } from './settings.ts';
 import {
+  backUpTables,
   deleteStageData,
   describeStageData,
   findStageData,
@@ -19,16 +20,12 @@ import {
 
 const usage = `usage: npm run remove -- --stage <stage> [--region <region>] [--delete-data [--yes]]
 
-Removes the stage's stack (sls remove): its API, functions, roles, log groups and alarms. What
-holds data is kept and listed: its two tables, its queues (with the messages they hold) and the
-operator's webhook secret (SSM, under /plant-store/<stage>/). A later deploy of the stage takes
-the tables back.
+Removes the stage's stack (sls remove), keeping and listing what holds data: its two tables, its
+queues and the operator's webhook secret (docs/deployment.md, "Removing a stage").
 
-  --delete-data   deletes those too, for good, after listing them and asking for the stage's name
-  --yes           with --delete-data: asks nothing (CI)
-  --region        the stage's region; else AWS_REGION, else serverless.yml's
-
-Needs the stage's deploy role, or credentials allowed as much (docs/deployment.md, "Removing a stage").`;
+  --delete-data   deletes those too, for good, each table backed up first; asks the stage's name
+  --yes           with --delete-data: asks nothing (CI), but a protected stage's (prod) name
+  --region        the stage's region; else AWS_REGION, else serverless.yml's`;
 
 const fail = (message: string): never => {
   process.stderr.write(`${message}\n`);
@@ -36,17 +33,11 @@ const fail = (message: string): never => {
 };
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
+const [text, flag] = [{ type: 'string' }, { type: 'boolean' }] as const;
+const options = { stage: text, region: text, 'delete-data': flag, yes: flag, help: flag };
 const { values } = (() => {
   try {
-    return parseArgs({
-      options: {
-        stage: { type: 'string' },
-        region: { type: 'string' },
-        'delete-data': { type: 'boolean' },
-        yes: { type: 'boolean' },
-        help: { type: 'boolean' },
-      },
-    });
+    return parseArgs({ options });
   } catch (error) {
     return fail(`${(error as Error).message}\n\n${usage}`);
   }
@@ -61,10 +52,15 @@ if (stage === 'local')
 // a name no deploy accepts is no stage of this service: nothing of another is taken for it
 for (const problem of stageNameProblem(stage)) fail(problem);
 const deleteData = values['delete-data'] === true;
+// a protected stage's data goes on a person's word only, typed: no flag stands for it
+const guarded = deleteData && yamlOf('serverless.yml').params[stage]?.protectData === 'true';
+const asks = guarded || (deleteData && !values.yes);
 // refused before any AWS call: nothing is removed by a command no one can confirm
-if (deleteData && !values.yes && !process.stdin.isTTY)
+if (asks && !process.stdin.isTTY)
   fail(
-    "--delete-data deletes the stage's tables and queues for good: add --yes to confirm without a terminal",
+    guarded
+      ? `the stage ${stage} protects its data (serverless.yml, params.${stage}.protectData): --delete-data deletes it only from a terminal, where you type its name (--yes does not do): run it from one, or set protectData to 'false' first`
+      : "--delete-data deletes the stage's tables and queues for good: add --yes to confirm without a terminal",
   );
 const region = stageRegion(values.region);
 const stack = stackName(stage);
@@ -90,19 +86,24 @@ const named =
 const ours = named?.startsWith(secretParameterPrefix(stage)) ? named : undefined;
 const data = await findStageData(stage, clients, ours);
 const held = describeStageData(data);
-const notOurs =
-  named && !ours
-    ? [`SSM parameter ${named} (not under ${secretParameterPrefix(stage)}: not deleted)`]
-    : [];
 
-if (deleteData && !values.yes) {
-  say(`npm run remove deletes, in ${region}, for good:`);
+if (asks) {
+  say(`npm run remove deletes, in ${region}, for good (each table backed up first):`);
   say(`  the stack ${outputs ? stack : `${stack} (none: already removed)`}`);
   for (const line of held) say(`  ${line}`);
   const prompt = createInterface({ input: process.stdin, output: process.stdout });
   const answer = (await prompt.question("Type the stage's name to go on: ")).trim();
   prompt.close();
   if (answer !== stage) fail(`"${answer}" is not ${stage}: nothing removed`);
+}
+
+if (deleteData && data.tables.length > 0) {
+  say('Backing up each table; each line restores one (docs/deployment.md#restoring-a-table):');
+  await backUpTables(data, clients.dynamodb, say).catch((error: Error) =>
+    fail(
+      `${error.message}\nNothing was removed: mend that (the credentials need dynamodb:CreateBackup and dynamodb:DescribeBackup on the stage's tables) and run npm run remove again`,
+    ),
+  );
 }
 
 if (outputs) {
@@ -131,4 +132,5 @@ if (held.length === 0) {
   for (const line of held) say(`  ${line}`);
   say(`To delete them for good: npm run remove -- --stage ${stage} --delete-data`);
 }
-for (const line of notOurs) say(line);
+if (named && !ours)
+  say(`SSM parameter ${named} (not under ${secretParameterPrefix(stage)}: not deleted)`);

@@ -1,8 +1,11 @@
 // What a stage keeps when its stack goes (CloudFormation's Retain): its two tables, its queues and
 // the operator's webhook secret; found by the names serverless.yml and infra/ give them, and
-// deleted for good only when asked (npm run remove -- --delete-data).
+// deleted for good only when asked (npm run remove -- --delete-data), each table backed up first.
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
+  CreateBackupCommand,
   DeleteTableCommand,
+  DescribeBackupCommand,
   DescribeTableCommand,
   type DynamoDBClient,
   ResourceNotFoundException,
@@ -49,6 +52,8 @@ const queueIds = (): string[] =>
   Object.entries(declaredWebhookResources())
     .filter(([, resource]) => resource.Type === 'AWS::SQS::Queue')
     .map(([id]) => id);
+
+type Say = (line: string) => void;
 
 export interface StageData {
   tables: { name: string; items: number }[];
@@ -103,11 +108,35 @@ export const describeStageData = ({ tables, queues, secretParameter }: StageData
   ...(secretParameter ? [`SSM parameter ${secretParameter}`] : []),
 ];
 
+// An on-demand backup of each table, `<table>-removed-<UTC time>`, said with its restore command;
+// waited for (DynamoDB deletes no table while its backup is being made); throws naming the table.
+export const backUpTables = async ({ tables }: StageData, dynamodb: DynamoDBClient, say: Say) => {
+  const time = new Date().toISOString().replace(/[-:]|\.\d+/g, '');
+  for (const { name } of tables) {
+    try {
+      const input = { TableName: name, BackupName: `${name}-removed-${time}` };
+      let backup = (await dynamodb.send(new CreateBackupCommand(input))).BackupDetails;
+      while (backup?.BackupStatus === 'CREATING') {
+        await sleep(2000);
+        const describe = new DescribeBackupCommand({ BackupArn: backup.BackupArn });
+        backup = (await dynamodb.send(describe)).BackupDescription?.BackupDetails;
+      }
+      if (backup?.BackupStatus !== 'AVAILABLE')
+        throw new Error(`its backup is ${backup?.BackupStatus}`);
+      say(
+        `  aws dynamodb restore-table-from-backup --region ${await dynamodb.config.region()} --target-table-name ${name} --backup-arn ${backup.BackupArn} --sse-specification-override Enabled=true,SSEType=KMS`,
+      );
+    } catch (error) {
+      throw new Error(`the table ${name} was not backed up: ${(error as Error).message}`);
+    }
+  }
+};
+
 /** Deletes what the stage kept, each table's deletion protection lifted first; says each. */
 export const deleteStageData = async (
   data: StageData,
   { dynamodb, sqs, ssm }: { dynamodb: DynamoDBClient; sqs: SQSClient; ssm: SSMClient },
-  say: (line: string) => void,
+  say: Say,
 ) => {
   for (const { name } of data.tables) {
     await dynamodb.send(

@@ -1,7 +1,9 @@
 // What `npm run remove` finds a stage keeping and deletes with --delete-data: its tables (deletion
 // protection lifted first), its queues as CloudFormation names them and the webhook secret, and
 // nothing of another stage; against DynamoDB Local, the local SQS and SSM's answer from a local
-// server. And the command refusing to delete data without the stage's name confirmed.
+// server. And the command itself: refusing to delete data without the stage's name confirmed, a
+// protected stage's (prod) on --yes alone, or any table it could not back up first; DynamoDB Local
+// has no backups, so they are answered in front of it (test/support/dynamodbBackups.ts).
 import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,10 +22,15 @@ import {
   findStageData,
   tableNames,
 } from '../../infra/stage/stageData.ts';
+import { startCloudFormationStub } from '../support/cloudFormationStub.ts';
+import { backupArnOf, startDynamoDbWithBackups } from '../support/dynamodbBackups.ts';
 import { startSsmStub } from '../support/ssmStub.ts';
 
 const stage = `rm${Date.now().toString(36)}`;
 const otherStage = `${stage}-2`;
+// stages the command removes (its names: up to 10 letters and digits), one whose backup is refused
+const removed = `rmx${Date.now().toString(36).slice(-6)}`;
+const refused = `rmy${Date.now().toString(36).slice(-6)}`;
 const dynamodb = localDynamoClient(inject('dynamodbEndpoint'));
 let sqs: LocalSqs;
 const deleted: string[] = [];
@@ -42,7 +49,8 @@ const createTable = (name: string) =>
   );
 
 beforeAll(async () => {
-  for (const name of [...tableNames(stage), ...tableNames(otherStage)]) await createTable(name);
+  for (const name of [stage, otherStage, removed, refused, 'prod'].flatMap(tableNames))
+    await createTable(name);
   sqs = await startLocalSqs({
     dir: mkdtempSync(join(tmpdir(), 'stage-data-')),
     queues: {
@@ -73,7 +81,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await sqs.stop();
   await ssmServer.close();
-  const others = tableNames(otherStage).map((name) => ({ name, items: 0 }));
+  const others = [otherStage, refused, 'prod']
+    .flatMap(tableNames)
+    .map((name) => ({ name, items: 0 }));
   await deleteStageData(
     { tables: others, queues: [] },
     { dynamodb, sqs: sqs.client, ssm },
@@ -125,14 +135,14 @@ describe("a stage's data", () => {
 });
 
 describe('npm run remove', () => {
-  const remove = (args: string[]) =>
+  const remove = (args: string[], endpoints: Record<string, string> = {}) =>
     promisify(execFile)(
       process.execPath,
       [join(repoRoot, 'infra', 'stage', 'remove.ts'), ...args],
       {
         cwd: repoRoot,
         // no AWS call may be made before the confirmation: none could answer here
-        env: { ...process.env, AWS_ENDPOINT_URL: 'http://127.0.0.1:9' },
+        env: { ...process.env, AWS_ENDPOINT_URL: 'http://127.0.0.1:9', ...endpoints },
       },
     ).then(
       ({ stdout }) => ({ code: 0, said: stdout }),
@@ -143,7 +153,7 @@ describe('npm run remove', () => {
     );
 
   it('deletes no data unless the stage is named again, or --yes given', async () => {
-    expect(await remove(['--stage', 'prod', '--delete-data'])).toEqual({
+    expect(await remove(['--stage', 'dev', '--delete-data'])).toEqual({
       code: 1,
       said: "--delete-data deletes the stage's tables and queues for good: add --yes to confirm without a terminal\n",
     });
@@ -152,5 +162,107 @@ describe('npm run remove', () => {
   it('asks for the stage, and leaves the local one to npm start', async () => {
     expect((await remove([])).said).toMatch(/^--stage is missing\n\nusage: npm run remove/);
     expect((await remove(['--stage', 'local'])).code).toBe(1);
+  });
+
+  describe("against the stage's services", () => {
+    let dynamodbWithBackups: Awaited<ReturnType<typeof startDynamoDbWithBackups>>;
+    let cloudFormation: Awaited<ReturnType<typeof startCloudFormationStub>>;
+    // the stacks are gone already (none here): what they kept is what the command deletes; no
+    // queues (the local SQS's URLs name a host only its own clients reach: deleted above)
+    const endpoints = () => ({
+      AWS_REGION: 'us-east-1',
+      AWS_ENDPOINT_URL_CLOUDFORMATION: cloudFormation.url,
+      AWS_ENDPOINT_URL_DYNAMODB: dynamodbWithBackups.endpoint,
+      AWS_ENDPOINT_URL_SQS: sqs.endpoint,
+      AWS_ENDPOINT_URL_SSM: ssmServer.endpoint,
+    });
+    const tablesLeft = async (of: string) => {
+      const { TableNames = [] } = await dynamodb.send(new ListTablesCommand({}));
+      return TableNames.filter((name) => name.startsWith(`plant-store-${of}-`));
+    };
+    const operationsOn = (of: string) =>
+      dynamodbWithBackups.operations.filter((line) => line.includes(`plant-store-${of}-`));
+
+    beforeAll(async () => {
+      dynamodbWithBackups = await startDynamoDbWithBackups(inject('dynamodbEndpoint'), [
+        `plant-store-${refused}-webhooks`,
+      ]);
+      cloudFormation = await startCloudFormationStub({});
+    });
+    afterAll(async () => {
+      await dynamodbWithBackups.stop();
+      await cloudFormation.stop();
+    });
+
+    it("never deletes a protected stage's data on --yes: prod without a terminal is refused, nothing touched", async () => {
+      expect(await remove(['--stage', 'prod', '--delete-data', '--yes'], endpoints())).toEqual({
+        code: 1,
+        said: "the stage prod protects its data (serverless.yml, params.prod.protectData): --delete-data deletes it only from a terminal, where you type its name (--yes does not do): run it from one, or set protectData to 'false' first\n",
+      });
+      expect(dynamodbWithBackups.operations).toEqual([]);
+      expect(cloudFormation.requests).toEqual([]);
+      expect(await tablesLeft('prod')).toEqual(tableNames('prod'));
+    });
+
+    it("deletes an unprotected stage's data on --yes, each table backed up first and its backup named with how to restore it", async () => {
+      const { code, said } = await remove(
+        ['--stage', removed, '--delete-data', '--yes'],
+        endpoints(),
+      );
+      expect(code, said).toBe(0);
+      const [plants, webhooks] = tableNames(removed);
+      const backupName = (table: string) =>
+        expect.stringMatching(
+          new RegExp(`^CreateBackup ${table} ${table}-removed-\\d{8}T\\d{6}Z$`),
+        );
+      // each backup AVAILABLE (DescribeBackup) before the first table goes: DynamoDB deletes no
+      // table while its backup is being made
+      expect(operationsOn(removed)).toEqual([
+        `DescribeTable ${plants}`,
+        `DescribeTable ${webhooks}`,
+        backupName(String(plants)),
+        `DescribeBackup ${plants}`,
+        backupName(String(webhooks)),
+        `DescribeBackup ${webhooks}`,
+        `UpdateTable ${plants}`,
+        `DeleteTable ${plants}`,
+        `UpdateTable ${webhooks}`,
+        `DeleteTable ${webhooks}`,
+      ]);
+      const restores = said
+        .split('\n')
+        .filter((line) => line.includes('aws dynamodb restore-table-from-backup'));
+      expect(restores).toEqual(
+        [plants, webhooks].map(
+          (table) =>
+            `  aws dynamodb restore-table-from-backup --region us-east-1 --target-table-name ${table} --backup-arn ${backupArnOf(String(table))} --sse-specification-override Enabled=true,SSEType=KMS`,
+        ),
+      );
+      // named before anything is deleted
+      expect(said.indexOf(String(restores[1]))).toBeLessThan(
+        said.indexOf(`deleted table ${plants}`),
+      );
+      expect(said).toContain(`The stage ${removed} is gone, its data too.`);
+      expect(await tablesLeft(removed)).toEqual([]);
+    });
+
+    it('deletes nothing when a table cannot be backed up, saying why and what to do', async () => {
+      const { code, said } = await remove(
+        ['--stage', refused, '--delete-data', '--yes'],
+        endpoints(),
+      );
+      expect(code).toBe(1);
+      const [, webhooks] = tableNames(refused);
+      expect(said).toContain(
+        `the table ${webhooks} was not backed up: User: arn:aws:sts::123456789012:assumed-role/plant-store-deploy/remove is not authorized to perform: dynamodb:CreateBackup`,
+      );
+      expect(said).toMatch(
+        /\nNothing was removed: mend that \(the credentials need dynamodb:CreateBackup and dynamodb:DescribeBackup on the stage's tables\) and run npm run remove again\n$/,
+      );
+      expect(
+        operationsOn(refused).filter((line) => /^(UpdateTable|DeleteTable) /.test(line)),
+      ).toEqual([]);
+      expect(await tablesLeft(refused)).toEqual(tableNames(refused));
+    });
   });
 });
