@@ -741,5 +741,12 @@ export const scriptNeeds = (template: Template, names: Names): Need[] => {
       ['dynamodb:CreateBackup'],
       of('AWS::DynamoDB::Table').map((id) => String(names.atts[id]?.Arn)),
     ),
+    ...each(
+      'npm run remove -- --delete-data: each backup waited for',
+      ['dynamodb:DescribeBackup'],
+      of('AWS::DynamoDB::Table').map(
+        (id) => `${names.atts[id]?.Arn}/backup/01795791182085-a1b2c3d4`,
+      ),
+    ),
   ];
 };
