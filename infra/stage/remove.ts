@@ -53,7 +53,9 @@ if (stage === 'local')
 for (const problem of stageNameProblem(stage)) fail(problem);
 const deleteData = values['delete-data'] === true;
 // a protected stage's data goes on a person's word only, typed: no flag stands for it
-const guarded = deleteData && yamlOf('serverless.yml').params[stage]?.protectData === 'true';
+const { params } = yamlOf('serverless.yml');
+const guarded =
+  deleteData && String(params[stage]?.protectData ?? params.default?.protectData) === 'true';
 const asks = guarded || (deleteData && !values.yes);
 // refused before any AWS call: nothing is removed by a command no one can confirm
 if (asks && !process.stdin.isTTY)
@@ -97,15 +99,6 @@ if (asks) {
   if (answer !== stage) fail(`"${answer}" is not ${stage}: nothing removed`);
 }
 
-if (deleteData && data.tables.length > 0) {
-  say('Backing up each table; each line restores one (docs/deployment.md#restoring-a-table):');
-  await backUpTables(data, clients.dynamodb, say).catch((error: Error) =>
-    fail(
-      `${error.message}\nNothing was removed: mend that (the credentials need dynamodb:CreateBackup and dynamodb:DescribeBackup on the stage's tables) and run npm run remove again`,
-    ),
-  );
-}
-
 if (outputs) {
   say(`Removing the stack ${stack} in ${region} (sls remove)`);
   const serverless = join(repoRoot, 'node_modules', 'osls', 'bin', 'serverless.js');
@@ -125,6 +118,15 @@ if (outputs) {
 if (held.length === 0) {
   say(`The stage ${stage} holds nothing more in ${region}.`);
 } else if (deleteData) {
+  // once the stack is gone: no function writes to the tables any more
+  if (data.tables.length > 0) {
+    say('Backing up each table; each line restores one (docs/deployment.md#restoring-a-table):');
+    await backUpTables(data, clients.dynamodb, say).catch((error: Error) =>
+      fail(
+        `${error.message}\nNo data was deleted: mend that (the credentials need dynamodb:CreateBackup and dynamodb:DescribeBackup on the stage's tables) and run npm run remove again`,
+      ),
+    );
+  }
   await deleteStageData(data, clients, say);
   say(`The stage ${stage} is gone, its data too.`);
 } else {

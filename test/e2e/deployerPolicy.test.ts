@@ -224,6 +224,12 @@ const forbidden = ({ stage, region }: Place, other: string): Need[] => {
       context: { 'aws:ResourceTag/STAGE': stage, 'aws:TagKeys': ['STAGE'] },
       by: 'its HTTP API freed of its STAGE tag',
     },
+    {
+      action: 'apigateway:POST',
+      resource: `arn:aws:apigateway:${region}::/tags/${encodeURIComponent(apiPath(region, '/u1v2w3x4y5'))}`,
+      context: { 'aws:RequestTag/STAGE': stage, 'aws:TagKeys': ['STAGE'] },
+      by: 'an untagged HTTP API (another stage’s, of an older version) claimed',
+    },
   ];
 };
 

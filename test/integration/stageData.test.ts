@@ -257,7 +257,7 @@ describe('npm run remove', () => {
         `the table ${webhooks} was not backed up: User: arn:aws:sts::123456789012:assumed-role/plant-store-deploy/remove is not authorized to perform: dynamodb:CreateBackup`,
       );
       expect(said).toMatch(
-        /\nNothing was removed: mend that \(the credentials need dynamodb:CreateBackup and dynamodb:DescribeBackup on the stage's tables\) and run npm run remove again\n$/,
+        /\nNo data was deleted: mend that \(the credentials need dynamodb:CreateBackup and dynamodb:DescribeBackup on the stage's tables\) and run npm run remove again\n$/,
       );
       expect(
         operationsOn(refused).filter((line) => /^(UpdateTable|DeleteTable) /.test(line)),

@@ -727,9 +727,15 @@ export const scriptNeeds = (template: Template, names: Names): Need[] => {
       [arn('ssm', region, `parameter/plant-store/${stage}/webhook-secret`)],
     ),
     ...each(
-      "the deploy's settings check: the stage's deploy role stack in the region",
+      "the deploy's settings check: the stage's deploy role stack, in its region and another",
       ['cloudformation:DescribeStacks'],
-      [stackArn(place, '-deploy-role')],
+      [
+        stackArn(place, '-deploy-role'),
+        stackArn(
+          { stage, region: region === 'eu-west-1' ? 'us-west-2' : 'eu-west-1' },
+          '-deploy-role',
+        ),
+      ],
     ),
     ...each(
       "the deploy's settings check: the account's Lambda quota",
