@@ -23,13 +23,11 @@ export interface InputSchemas<Body, Path, Query> {
 
 /** The query's parameters: a string if given once, else every value (so a schema can refuse it). */
 export const queryParameters = (event: HttpEvent): Record<string, string | string[]> => {
-  const grouped = new Map<string, string[]>();
   // HTTP API joins repeated values with commas in queryStringParameters: the raw query keeps them
-  for (const [name, value] of new URLSearchParams(event.rawQueryString)) {
-    grouped.set(name, [...(grouped.get(name) ?? []), value]);
-  }
+  const query = new URLSearchParams(event.rawQueryString);
+  const oneOrAll = (values: string[]) => (values.length === 1 ? (values[0] ?? '') : values);
   return Object.fromEntries(
-    [...grouped].map(([name, values]) => [name, values.length === 1 ? (values[0] ?? '') : values]),
+    [...new Set(query.keys())].map((name) => [name, oneOrAll(query.getAll(name))]),
   );
 };
 
