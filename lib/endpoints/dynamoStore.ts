@@ -112,7 +112,7 @@ export const dynamoReplaceEndpoint =
     const set = ['#url = :url', '#disabled = :disabled'];
     // a description left out is none, events left out every type; enabling clears why the service
     // had disabled it; a replaced endpoint starts with no failures or slow attempts counted against it
-    const remove = ['failingSince', 'slowSince', ...(disabled ? [] : ['#disabledReason'])];
+    const remove = ['failingSince', 'slowSince', ...(disabled ? [] : ['disabledReason'])];
     if (description === undefined) remove.push('#description');
     else set.push('#description = :description');
     if (events === undefined) remove.push('#events');
@@ -129,7 +129,6 @@ export const dynamoReplaceEndpoint =
             '#events': 'events',
             '#disabled': 'disabled',
             '#description': 'description',
-            ...(disabled ? {} : { '#disabledReason': 'disabledReason' }),
           },
           ExpressionAttributeValues: {
             ':url': url,
