@@ -3,15 +3,12 @@
 import type { MiddlewareObj } from '@middy/core';
 import type * as z from 'zod/mini';
 import { httpError } from '#lib/http/httpError.ts';
+import type { JsonBodyOptions } from '#lib/http/jsonBody.ts';
 import type { HttpEvent, RouteContext, RouteInput } from '#lib/http/types.ts';
 
-/** A JSON body: the stage that parses it (lib/http/jsonBody.ts), and its schema. */
-export interface RequestBody<Body> {
+/** A JSON body: the stage that parses it (lib/http/jsonBody.ts), its schema, and its options. */
+export interface RequestBody<Body> extends Pick<JsonBodyOptions, 'describedAs' | 'mediaTypes'> {
   schema: z.ZodMiniType<Body>;
-  /** What the body must be, for messages: "a NewPlant". */
-  describedAs: string;
-  /** The media types it is sent as, when not any JSON (for the document). */
-  mediaTypes?: readonly string[] | undefined;
   parser: MiddlewareObj<HttpEvent, unknown, Error, RouteContext>;
 }
 
