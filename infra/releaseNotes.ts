@@ -35,10 +35,8 @@ export const releaseNotes = (changelog: string, version: string): string => {
     throw new Error(
       `CHANGELOG.md's section for ${version} has no entry: write its changes under ### Added, ### Changed or ### Fixed (${RELEASING})`,
     );
-  return kept
-    .map((block) => block.join('\n').trim())
-    .join('\n\n')
-    .trim();
+  // each block trimmed and none empty: the notes begin and end with text
+  return kept.map((block) => block.join('\n').trim()).join('\n\n');
 };
 
 if (import.meta.main) {

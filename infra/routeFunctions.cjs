@@ -12,14 +12,9 @@ const QUEUES = {
 
 module.exports = async ({ resolveVariable }) => {
   const { ROUTES } = await import('#lib/routes/routeList.ts');
-  const settingsOf = async (tables, queues, groups) => {
+  const settingsOf = async (groups) => {
     const environment = { ...(await resolveVariable('self:custom.environment.route')) };
-    const all = [
-      ...Object.keys(tables).map((table) => TABLES[table].settings),
-      ...queues,
-      ...groups,
-    ];
-    for (const group of all) {
+    for (const group of groups) {
       Object.assign(environment, await resolveVariable(`self:custom.environment.${group}`));
     }
     return environment;
@@ -45,11 +40,11 @@ module.exports = async ({ resolveVariable }) => {
     functions[name] = {
       handler: `handlers/${name}.handler`,
       ...(memorySizes[name] ? { memorySize: memorySizes[name] } : {}),
-      environment: await settingsOf(
-        tables,
-        queues.map((queue) => queue.settings),
-        settings,
-      ),
+      environment: await settingsOf([
+        ...Object.keys(tables).map((table) => TABLES[table].settings),
+        ...queues.map((queue) => queue.settings),
+        ...settings,
+      ]),
       events: [{ httpApi: { method, path } }],
       iamRoleStatements: [
         ...Object.entries(tables).flatMap(([table, actions]) =>

@@ -187,9 +187,7 @@ export const createTelemetry = (
         ...(countsColdStart ? [counted('ColdStart', ['service'])] : []),
       ];
       const metrics = {
-        ...(directives.length > 0
-          ? { _aws: { Timestamp: now, CloudWatchMetrics: directives } }
-          : {}),
+        ...(directives.length > 0 && { _aws: { Timestamp: now, CloudWatchMetrics: directives } }),
         [metric]: 1,
         ...(countsColdStart ? { ColdStart: 1 } : {}),
       };

@@ -31,8 +31,7 @@ export const declaredWebhookResources = (): Record<string, ReturnType<typeof yam
 export const dynamoDbLocalDir = resolve(repoRoot, '.local', 'dynamodb-local');
 
 /** The local run's data: DynamoDB files and signing keys. PLANTS_LOCAL_DATA points elsewhere (tests do). */
-export const localDataDir = (env: NodeJS.ProcessEnv = process.env) =>
-  resolve(repoRoot, env.PLANTS_LOCAL_DATA || resolve(repoRoot, '.local', 'data'));
+export const localDataDir = () => resolve(repoRoot, process.env.PLANTS_LOCAL_DATA || '.local/data');
 
 /** Every JSON line the functions of npm start wrote, appended as written, for `npm run trace`. */
 export const localLogsPath = (dataDir: string) => resolve(dataDir, 'logs.jsonl');

@@ -48,8 +48,7 @@ const asLambdaRecord = (message: Message, eventSourceARN: string): SQSRecord =>
 const failedIds = (answer: unknown, batch: SQSRecord[]): Set<string> => {
   const ids = batch.map((record) => record.messageId);
   // no answer, or one without batchItemFailures: every message succeeded
-  if (answer === undefined || answer === null || answer === '') return new Set();
-  const failures = (answer as { batchItemFailures?: unknown }).batchItemFailures;
+  const failures = (answer as { batchItemFailures?: unknown } | null)?.batchItemFailures;
   if (failures === undefined || failures === null) return new Set();
   if (!Array.isArray(failures)) return new Set(ids);
   const listed = failures.map(

@@ -2,7 +2,7 @@
 // retried from the first failed record, a function error split in two (bisect), each retry later,
 // then an invocation record sent to the on-failure destination and the records behind go on.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import type { StreamInvocationRecord } from '#lib/webhooks/streamFailures.ts';
 
 export interface FailedBatch {
@@ -60,9 +60,8 @@ export const batchHandler = (settings: BatchSettings) => {
       const exhausted = retries >= maximumRetryAttempts;
       let failures: { itemIdentifier?: string }[];
       try {
-        const answer = (await invoke({ Records: pending })) as {
-          batchItemFailures?: { itemIdentifier?: string }[];
-        } | null;
+        // Lambda's answer; none, or one without batchItemFailures, failed nothing
+        const answer = (await invoke({ Records: pending })) as DynamoDBBatchResponse | null;
         failures = answer?.batchItemFailures ?? [];
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);

@@ -125,7 +125,7 @@ export const startLocalWebhooks = async ({
     queuesUrl: `${sqs.endpoint}/_fauxqs/queues`,
     startPoller: ({ dynamodbEndpoint, streamArn, lambdaPort }) => {
       const log = (line: string) => process.stderr.write(`${line}\n`);
-      const queuePoller = (queue: string, batchSize: number, name: string) =>
+      const queuePoller = (queue: string, { batchSize }: typeof sources.queue, name: string) =>
         startQueuePoller({
           client: sqs.client,
           queueUrl: sqs.queueUrl(queue),
@@ -155,14 +155,10 @@ export const startLocalWebhooks = async ({
           log,
         });
       pollers.push(
-        queuePoller(RETRY_QUEUE, sources.queue.batchSize, 'retryPlantAdded'),
-        queuePoller(DELIVERY_QUEUE, sources.deliveryQueue.batchSize, 'deliverToEndpoint'),
-        queuePoller(SLOW_DELIVERY_QUEUE, sources.slowDeliveryQueue.batchSize, 'deliverToEndpoint'),
-        queuePoller(
-          STREAM_FAILURE_QUEUE,
-          sources.failureQueue.batchSize,
-          'keepFailedStreamRecords',
-        ),
+        queuePoller(RETRY_QUEUE, sources.queue, 'retryPlantAdded'),
+        queuePoller(DELIVERY_QUEUE, sources.deliveryQueue, 'deliverToEndpoint'),
+        queuePoller(SLOW_DELIVERY_QUEUE, sources.slowDeliveryQueue, 'deliverToEndpoint'),
+        queuePoller(STREAM_FAILURE_QUEUE, sources.failureQueue, 'keepFailedStreamRecords'),
         streamPoller(
           'deliverPlantAdded',
           sources.stream,

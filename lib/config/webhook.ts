@@ -78,12 +78,9 @@ const queueUrl = (read: Variables, name: string, what: string) => {
   return read.httpUrl(name) ?? '';
 };
 
-/**
- * The longest an attempt may wait: a third of the webhook functions' 30 s timeout (serverless.yml),
- * so that a batch's attempts, its writes and its sends end well inside it.
- */
 /** How long an attempt waits for the receiver's answer, unless WEBHOOK_TIMEOUT_MS says. */
 export const DEFAULT_ATTEMPT_TIMEOUT_MS = 5000;
+/** A third of the webhook functions' 30 s timeout: a batch's attempts, writes and sends end inside it. */
 export const MAX_ATTEMPT_TIMEOUT_MS = 10_000;
 
 /** How long one attempt waits for an answer. */

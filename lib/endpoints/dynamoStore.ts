@@ -109,28 +109,23 @@ export const dynamoGetEndpoint =
 export const dynamoReplaceEndpoint =
   ({ client, table }: DynamoTarget): EndpointStore['replace'] =>
   async (owner, id, { url, events, description, disabled }, { signal } = {}) => {
-    const set = ['#url = :url', '#disabled = :disabled'];
+    const set = ['#url = :url', 'disabled = :disabled'];
     // a description left out is none, events left out every type; enabling clears why the service
     // had disabled it; a replaced endpoint starts with no failures or slow attempts counted against it
-    const remove = ['failingSince', 'slowSince', ...(disabled ? [] : ['#disabledReason'])];
-    if (description === undefined) remove.push('#description');
-    else set.push('#description = :description');
-    if (events === undefined) remove.push('#events');
-    else set.push('#events = :events');
+    const remove = ['failingSince', 'slowSince', ...(disabled ? [] : ['disabledReason'])];
+    if (description === undefined) remove.push('description');
+    else set.push('description = :description');
+    if (events === undefined) remove.push('events');
+    else set.push('events = :events');
     try {
       const { Attributes = {} } = await client.send(
         new UpdateCommand({
           TableName: table,
           Key: endpointKey(owner, id),
-          UpdateExpression: `SET ${set.join(', ')}${remove.length ? ` REMOVE ${remove.join(', ')}` : ''}`,
+          UpdateExpression: `SET ${set.join(', ')} REMOVE ${remove.join(', ')}`,
           ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeNames: {
-            '#url': 'url',
-            '#events': 'events',
-            '#disabled': 'disabled',
-            '#description': 'description',
-            ...(disabled ? {} : { '#disabledReason': 'disabledReason' }),
-          },
+          // url is a reserved word; the other names are not
+          ExpressionAttributeNames: { '#url': 'url' },
           ExpressionAttributeValues: {
             ':url': url,
             ':disabled': disabled,

@@ -3,15 +3,12 @@
 import type { MiddlewareObj } from '@middy/core';
 import type * as z from 'zod/mini';
 import { httpError } from '#lib/http/httpError.ts';
+import type { JsonBodyOptions } from '#lib/http/jsonBody.ts';
 import type { HttpEvent, RouteContext, RouteInput } from '#lib/http/types.ts';
 
-/** A JSON body: the stage that parses it (lib/http/jsonBody.ts), and its schema. */
-export interface RequestBody<Body> {
+/** A JSON body: the stage that parses it (lib/http/jsonBody.ts), its schema, and its options. */
+export interface RequestBody<Body> extends Pick<JsonBodyOptions, 'describedAs' | 'mediaTypes'> {
   schema: z.ZodMiniType<Body>;
-  /** What the body must be, for messages: "a NewPlant". */
-  describedAs: string;
-  /** The media types it is sent as, when not any JSON (for the document). */
-  mediaTypes?: readonly string[] | undefined;
   parser: MiddlewareObj<HttpEvent, unknown, Error, RouteContext>;
 }
 
@@ -23,13 +20,11 @@ export interface InputSchemas<Body, Path, Query> {
 
 /** The query's parameters: a string if given once, else every value (so a schema can refuse it). */
 export const queryParameters = (event: HttpEvent): Record<string, string | string[]> => {
-  const grouped = new Map<string, string[]>();
   // HTTP API joins repeated values with commas in queryStringParameters: the raw query keeps them
-  for (const [name, value] of new URLSearchParams(event.rawQueryString)) {
-    grouped.set(name, [...(grouped.get(name) ?? []), value]);
-  }
+  const query = new URLSearchParams(event.rawQueryString);
+  const oneOrAll = (values: string[]) => (values.length === 1 ? (values[0] ?? '') : values);
   return Object.fromEntries(
-    [...grouped].map(([name, values]) => [name, values.length === 1 ? (values[0] ?? '') : values]),
+    [...new Set(query.keys())].map((name) => [name, oneOrAll(query.getAll(name))]),
   );
 };
 

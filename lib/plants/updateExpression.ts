@@ -10,12 +10,13 @@ export const plantUpdateExpressions = (
   { changes, expectedVersions }: UpdateRequest,
   traceId?: string,
 ) => {
-  const versions = expectedVersions ?? [];
+  // none of ours named: version 0, which no plant has
+  const versions = expectedVersions?.length === 0 ? [0] : (expectedVersions ?? []);
   // a plant without a version attribute is at version 1
   const versionCondition =
     expectedVersions === undefined
       ? ''
-      : ` AND (version IN (${versions.map((_, i) => `:v${i}`).join(', ') || ':none'})${
+      : ` AND (version IN (${versions.map((_, i) => `:v${i}`).join(', ')})${
           versions.includes(1) ? ' OR attribute_not_exists(version)' : ''
         })`;
   const given = PLANT_FIELDS.filter((field) => changes[field] != null);
@@ -48,11 +49,7 @@ export const plantUpdateExpressions = (
       ...Object.fromEntries(given.map((field) => [`:f_${field}`, changes[field]])),
       ...(typeof tag === 'string' ? { ':creatorTag': creatorTagOf(owner, tag) } : {}),
       ...(traceId ? { ':traceId': traceId } : {}),
-      ...(expectedVersions === undefined
-        ? {}
-        : versions.length === 0
-          ? { ':none': 0 }
-          : Object.fromEntries(versions.map((version, i) => [`:v${i}`, version]))),
+      ...Object.fromEntries(versions.map((version, i) => [`:v${i}`, version])),
     },
   };
 };

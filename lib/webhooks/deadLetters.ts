@@ -13,7 +13,5 @@ export const sqsDeadLetters = <Letter>(
   client: SQSClient,
   queueUrl: string,
 ): DeadLetterSink<Letter> => ({
-  async put(letter) {
-    await sendMessages(client, queueUrl, [{ body: letter }]);
-  },
+  put: (letter) => sendMessages(client, queueUrl, [{ body: letter }]),
 });
