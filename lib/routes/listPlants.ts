@@ -31,11 +31,7 @@ export const listPlantsHandler = ({
         status: 200,
         body: result.plants.map(toIdentifiedPlant),
         headers: result.next
-          ? nextPageLink(url, {
-              limit: String(limit),
-              tag,
-              cursor: encodeCursor(result.next, list),
-            })
+          ? nextPageLink(url, { limit: String(limit), tag, cursor: encodeCursor(result.next, list) })
           : {},
         metric: 'PlantsListed',
         outcome: 'listed',
