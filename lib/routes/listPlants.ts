@@ -31,7 +31,11 @@ export const listPlantsHandler = ({
         status: 200,
         body: result.plants.map(toIdentifiedPlant),
         headers: result.next
-          ? nextPageLink(url, { limit: String(limit), tag, cursor: encodeCursor(result.next, list) })
+          ? nextPageLink(url, {
+              limit: String(limit),
+              tag,
+              cursor: encodeCursor(result.next, list),
+            })
           : {},
         metric: 'PlantsListed',
         outcome: 'listed',
