@@ -15,8 +15,6 @@ const target = dynamoTargetFrom(config.store);
 export const handler = pingEndpointHandler({
   endpointStore: { get: dynamoGetEndpoint(target) },
   attemptStore: { countSend: dynamoCountSend(target), uncountSend: dynamoUncountSend(target) },
-  queue: sqsDeliveryQueue(sqsClient(config.queue.region), {
-    main: config.queue.queueUrl,
-  }),
+  queue: sqsDeliveryQueue(sqsClient(config.queue.region), { main: config.queue.queueUrl }),
   ...httpDependencies(config),
 });

@@ -23,8 +23,6 @@ export const handler = resendEndpointEventHandler({
     countSend: dynamoCountSend(target),
     uncountSend: dynamoUncountSend(target),
   },
-  queue: sqsDeliveryQueue(sqsClient(config.queue.region), {
-    main: config.queue.queueUrl,
-  }),
+  queue: sqsDeliveryQueue(sqsClient(config.queue.region), { main: config.queue.queueUrl }),
   ...httpDependencies(config),
 });

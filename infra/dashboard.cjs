@@ -87,11 +87,8 @@ module.exports = async ({ resolveVariable }) => {
     search('Queues: oldest message (s)', 'AWS/SQS,QueueName', 'ApproximateAgeOfOldestMessage'),
     search('Stream functions: iterator age (ms)', 'AWS/Lambda,FunctionName', 'IteratorAge'),
   ];
-  const DashboardBody = { 'Fn::Sub': JSON.stringify({ widgets }) };
   // named per region too: dashboards are account-wide
-  const Properties = {
-    DashboardName: { 'Fn::Sub': `${stack}-${sub('AWS::Region')}` },
-    DashboardBody,
-  };
+  const DashboardName = { 'Fn::Sub': `${stack}-${region}` };
+  const Properties = { DashboardName, DashboardBody: { 'Fn::Sub': JSON.stringify({ widgets }) } };
   return { Resources: { Dashboard: { Type: 'AWS::CloudWatch::Dashboard', Properties } } };
 };

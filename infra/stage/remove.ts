@@ -3,12 +3,12 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
-import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { SSMClient } from '@aws-sdk/client-ssm';
 import { repoRoot, yamlOf } from '../local/paths.ts';
-import { secretParameterPrefix, stageNameProblem } from './settings.ts';
+import { describeStack, secretParameterPrefix, stageNameProblem } from './settings.ts';
 import {
   backUpTables,
   deleteStageData,
@@ -72,18 +72,10 @@ const clients = {
   ssm: new SSMClient({ region }),
 };
 
-const outputs = await new CloudFormationClient({ region })
-  .send(new DescribeStacksCommand({ StackName: stack }))
-  .then(
-    ({ Stacks }) => Stacks?.[0]?.Outputs ?? [],
-    (error: Error) => {
-      if (!/does not exist/.test(error.message)) throw error;
-      return undefined;
-    },
-  );
+const found = await describeStack(new CloudFormationClient({ region }), stack);
 // the stage's own parameter only: one named elsewhere may be another stage's
 const named =
-  outputs?.find((output) => output.OutputKey === 'WebhookSecretParameter')?.OutputValue ||
+  found?.Outputs?.find((output) => output.OutputKey === 'WebhookSecretParameter')?.OutputValue ||
   process.env.WEBHOOK_SECRET_PARAMETER;
 const ours = named?.startsWith(secretParameterPrefix(stage)) ? named : undefined;
 const data = await findStageData(stage, clients, ours);
@@ -91,7 +83,7 @@ const held = describeStageData(data);
 
 if (asks) {
   say(`npm run remove deletes, in ${region}, for good (each table backed up first):`);
-  say(`  the stack ${outputs ? stack : `${stack} (none: already removed)`}`);
+  say(`  the stack ${found ? stack : `${stack} (none: already removed)`}`);
   for (const line of held) say(`  ${line}`);
   const prompt = createInterface({ input: process.stdin, output: process.stdout });
   const answer = (await prompt.question("Type the stage's name to go on: ")).trim();
@@ -99,7 +91,7 @@ if (asks) {
   if (answer !== stage) fail(`"${answer}" is not ${stage}: nothing removed`);
 }
 
-if (outputs) {
+if (found) {
   say(`Removing the stack ${stack} in ${region} (sls remove)`);
   const serverless = join(repoRoot, 'node_modules', 'osls', 'bin', 'serverless.js');
   const removed = spawnSync(

@@ -60,6 +60,16 @@ export const secretParameterProblem = async (
   return `The SSM parameter ${name} is not in ${region}, the stack's region: create it there (aws ssm put-parameter --region ${region} ...) or deploy the stage to the region that holds it (export AWS_REGION=<its region>) (docs/troubleshooting.md, "The SSM parameter ... is not in ...")`;
 };
 
+/** The stack named, or undefined when CloudFormation says it does not exist (a ValidationError). */
+export const describeStack = (cloudformation: CloudFormationClient, StackName: string) =>
+  cloudformation.send(new DescribeStacksCommand({ StackName })).then(
+    ({ Stacks }) => Stacks?.[0],
+    (error: Error) => {
+      if (!/does not exist/.test(error.message)) throw error;
+      return undefined;
+    },
+  );
+
 /** The stage's deploy role stack, when the region deployed to does not hold it: what to do. */
 export const roleStackProblem = async (
   cloudformation: CloudFormationClient,
@@ -67,12 +77,7 @@ export const roleStackProblem = async (
   region: string,
 ): Promise<string | undefined> => {
   const StackName = `plant-store-${stage}-deploy-role`;
-  try {
-    await cloudformation.send(new DescribeStacksCommand({ StackName }));
-    return undefined;
-  } catch (error) {
-    if (!(error instanceof Error && error.message.endsWith('does not exist'))) throw error;
-  }
+  if (await describeStack(cloudformation, StackName)) return undefined;
   return `The stage ${stage} has no deploy role stack (${StackName}) in ${region}: a stage lives in its role stack's region, whose permissions boundary names it. Deploy to that region (export AWS_REGION=<its region>), or create the role stack in ${region} first (docs/deployment.md, "Deploying from CI")`;
 };
 

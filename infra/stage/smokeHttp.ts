@@ -23,8 +23,8 @@ export interface Answer {
 export const shown = ({ status, json }: Answer) =>
   `${status} ${Array.isArray(json) ? `[${json.length} items]` : json && typeof json === 'object' ? `{${Object.keys(json).join(', ')}}` : 'with no JSON object'}`;
 
-/** What to do about an answer's unexpected status. */
-export const HINTS: Record<number, string> = {
+/** What to do about an answer's unexpected status, unless its check's own hints say. */
+const HINTS: Record<number, string> = {
   401: "the token was refused: get a fresh one from the stage's identity provider for a test caller (docs/authentication.md)",
   403: 'the token lacks the stage\'s read or write scope: get one with both (docs/authentication.md, "Scopes")',
   429: "throttled (API Gateway's limit, or the endpoint's pings in a minute): wait a minute and run again",
@@ -32,7 +32,8 @@ export const HINTS: Record<number, string> = {
   503: 'the service or its store was unavailable: run again in a few seconds; if it persists, see docs/operations.md',
 };
 
-export const expectStatus = (answer: Answer, status: number, hint = HINTS[answer.status]) => {
+export const expectStatus = (answer: Answer, status: number, hints: typeof HINTS = {}) => {
+  const hint = hints[answer.status] ?? HINTS[answer.status];
   if (answer.status !== status) throw new CheckFailed(String(status), shown(answer), hint);
 };
 

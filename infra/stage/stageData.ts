@@ -138,12 +138,10 @@ export const deleteStageData = async (
   { dynamodb, sqs, ssm }: { dynamodb: DynamoDBClient; sqs: SQSClient; ssm: SSMClient },
   say: Say,
 ) => {
-  for (const { name } of data.tables) {
-    await dynamodb.send(
-      new UpdateTableCommand({ TableName: name, DeletionProtectionEnabled: false }),
-    );
-    await dynamodb.send(new DeleteTableCommand({ TableName: name }));
-    say(`deleted table ${name}`);
+  for (const { name: TableName } of data.tables) {
+    await dynamodb.send(new UpdateTableCommand({ TableName, DeletionProtectionEnabled: false }));
+    await dynamodb.send(new DeleteTableCommand({ TableName }));
+    say(`deleted table ${TableName}`);
   }
   for (const { url } of data.queues) {
     await sqs.send(new DeleteQueueCommand({ QueueUrl: url }));

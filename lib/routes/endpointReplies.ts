@@ -88,56 +88,48 @@ export const ownedEndpoint = async (
 export const sendsLimitedMessage = (id: string, seconds: number) =>
   `Endpoint ${id} had its ${MAX_SENDS_PER_MINUTE} pings and resends of this minute: try again in ${seconds} s`;
 
-/**
- * A ping or resend counted in the endpoint's minute, and how to give the count back if the queue
- * does not take it; or the 429 past its most (or a 503).
- */
-export const countedSend = async (
-  attemptStore: Pick<AttemptStore, 'countSend' | 'uncountSend'>,
-  id: string,
-  signal: AbortSignal,
-): Promise<{ refusal: ErrorReply } | { giveBack: () => Promise<void> }> => {
-  const count = await attemptStore.countSend(id, { signal });
-  const log = { endpointId: id };
-  if (count.outcome === 'counted')
-    return { giveBack: () => attemptStore.uncountSend(id, count.minute) };
-  if (count.outcome === 'unavailable') return { refusal: endpointsUnavailable(count.cause, log) };
-  const seconds = count.retryAfterSeconds;
-  const [message, headers] = [sendsLimitedMessage(id, seconds), retryAfterIn(seconds)];
-  const metric = 'EndpointSendsLimited';
-  return { refusal: { status: 429, message, headers, metric, outcome: 'limited', log } };
-};
-
 export const DELIVERIES_UNAVAILABLE =
   'The deliveries queue is busy or unreachable, so nothing was sent: retry in a few seconds';
 
+/** What a ping or resend is counted in and sent through. */
+export interface SendDependencies {
+  attemptStore: Pick<AttemptStore, 'countSend' | 'uncountSend'>;
+  queue: DeliveryQueue;
+}
+
 /**
- * A delivery due now on the queue: 202 with its webhook-id, or 503 when the queue did not take it,
- * its count given back (`giveBack`): a send that did not happen uses none of the endpoint's minute.
+ * A ping or resend: counted in the endpoint's minute (429 past its most, or 503), then put on the
+ * queue due now: 202 with its webhook-id, or 503 when the queue did not take it, its count given
+ * back: a send that did not happen uses none of the endpoint's minute.
  */
-export const queued = async (
-  queue: DeliveryQueue,
+export const countedSend = async (
+  { attemptStore, queue }: SendDependencies,
   delivery: Omit<EndpointDelivery, 'attempts' | 'dueAt' | 'requestTraceId'>,
-  {
-    metric,
-    outcome,
-    giveBack,
-  }: { metric: MetricName; outcome: string; giveBack: () => Promise<void> },
+  { metric, outcome, signal }: { metric: MetricName; outcome: string; signal: AbortSignal },
 ): Promise<Reply> => {
-  const log = { endpointId: delivery.endpointId, webhookId: delivery.webhookId };
+  const { endpointId: id, webhookId } = delivery;
+  const log = { endpointId: id };
+  const count = await attemptStore.countSend(id, { signal });
+  if (count.outcome === 'unavailable') return endpointsUnavailable(count.cause, log);
+  if (count.outcome === 'limited') {
+    const seconds = count.retryAfterSeconds;
+    const [message, headers] = [sendsLimitedMessage(id, seconds), retryAfterIn(seconds)];
+    const limited = { metric: 'EndpointSendsLimited', outcome: 'limited' } as const;
+    return { status: 429, message, headers, ...limited, log };
+  }
   try {
     // each attempt's line carries this request's trace id, as a plant change's do its writer's
     const requestTraceId = currentTraceId();
     await queue.send([{ ...delivery, attempts: 0, dueAt: Date.now(), requestTraceId }]);
   } catch (cause) {
     // the store unreachable too: the count stays, one of the minute's 10 used
-    await giveBack().catch(() => {});
+    await attemptStore.uncountSend(id, count.minute).catch(() => {});
     return unavailable(DELIVERIES_UNAVAILABLE, {
       metric: 'DeliveryQueueUnavailable',
       outcome: 'unavailable',
       cause,
-      log,
+      log: { ...log, webhookId },
     });
   }
-  return { status: 202, body: { webhookId: delivery.webhookId }, metric, outcome, log };
+  return { status: 202, body: { webhookId }, metric, outcome, log: { ...log, webhookId } };
 };

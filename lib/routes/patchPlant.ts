@@ -22,13 +22,7 @@ export const patchPlantHandler = ({
   plantStore,
   ...http
 }: HttpDependencies & { plantStore: Pick<PlantStore, 'update'> }) =>
-  httpRoute(
-    http,
-    patchPlantRoute,
-    ({ path: { id }, body: { id: bodyId, ...changes }, headers, caller, signal }) =>
-      updatePlant(
-        plantStore,
-        { id, bodyId, ifMatch: headers['if-match'], owner: caller.sub, signal },
-        changes,
-      ),
-  );
+  httpRoute(http, patchPlantRoute, (request) => {
+    const { id, ...changes } = request.body;
+    return updatePlant(plantStore, request, changes);
+  });

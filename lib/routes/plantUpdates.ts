@@ -1,5 +1,6 @@
 // What PUT and PATCH /plants/{id} share: the body's id checked, If-Match as versions, one update.
 import { parseIfMatch } from '#lib/http/conditional.ts';
+import type { RouteRequest } from '#lib/http/pipeline.ts';
 import type { Reply } from '#lib/http/reply.ts';
 import type { PlantChanges, PlantStore } from '#lib/plants/store.ts';
 import { plantRefusal, plantWithEtag } from '#lib/routes/plantReplies.ts';
@@ -18,14 +19,8 @@ const versionsOf = (tags: string[]) => [
 /** DynamoDB's limit on the values of one IN condition. */
 const MAX_IF_MATCH_VERSIONS = 100;
 
-interface UpdateOfPlant {
-  id: number;
-  /** The id the body carries, if any: it must be the path's. */
-  bodyId: number | undefined;
-  ifMatch: string | undefined;
-  owner: string;
-  signal: AbortSignal;
-}
+/** What PUT and PATCH read of their request. */
+type PlantRequest = RouteRequest<{ id?: number | undefined }, { id: number }, undefined>;
 
 const invalid = (message: string): Reply => ({
   status: 400,
@@ -33,14 +28,17 @@ const invalid = (message: string): Reply => ({
   metric: 'ValidationFailures',
 });
 
-/** Updates the caller's plant with `changes`, only at the version If-Match names (when given). */
+/**
+ * Updates the caller's plant with `changes`, only at the version If-Match names (when given); the
+ * id the body carries, if any, must be the path's.
+ */
 export const updatePlant = async (
   plantStore: Pick<PlantStore, 'update'>,
-  { id, bodyId, ifMatch: header, owner, signal }: UpdateOfPlant,
+  { path: { id }, body: { id: bodyId }, headers, caller, signal }: PlantRequest,
   changes: PlantChanges,
 ): Promise<Reply> => {
   if (bodyId !== undefined && bodyId !== id) return invalid(otherIdMessage(bodyId, id));
-  const ifMatch = parseIfMatch(header);
+  const ifMatch = parseIfMatch(headers['if-match']);
   if (ifMatch === 'malformed')
     return invalid('If-Match must be * or the ETag of the plant as read, such as "1"');
   const expectedVersions = ifMatch && !ifMatch.any ? versionsOf(ifMatch.tags) : undefined;
@@ -48,7 +46,7 @@ export const updatePlant = async (
     return invalid(
       `If-Match lists more than ${MAX_IF_MATCH_VERSIONS} entity tags: send the one ETag the plant was read with`,
     );
-  const result = await plantStore.update(id, owner, { changes, expectedVersions }, { signal });
+  const result = await plantStore.update(id, caller.sub, { changes, expectedVersions }, { signal });
   switch (result.outcome) {
     case 'updated':
       return plantWithEtag(result.plant, { metric: 'PlantsUpdated', outcome: 'updated' });

@@ -5,12 +5,7 @@ import { EventPath } from '#lib/endpoints/requestSchemas.ts';
 import type { EndpointStore } from '#lib/endpoints/store.ts';
 import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import { notFound } from '#lib/http/reply.ts';
-import {
-  countedSend,
-  endpointsUnavailable,
-  ownedEndpoint,
-  queued,
-} from '#lib/routes/endpointReplies.ts';
+import { countedSend, endpointsUnavailable, ownedEndpoint } from '#lib/routes/endpointReplies.ts';
 import { listedRoute } from '#lib/routes/routeList.ts';
 
 /** What the pipeline checks of the request (no body: one sent is ignored), and the document describes. */
@@ -48,9 +43,7 @@ export const resendEndpointEventHandler = ({
       return { status: 409, message, metric: 'EndpointResendsRefused', outcome: 'disabled', log };
     }
     // counted last: a refused resend (404, 409) uses up none of the endpoint's 10 a minute
-    const counted = await countedSend(attemptStore, id, signal);
-    if ('refusal' in counted) return counted.refusal;
     const delivery = { owner: caller.sub, endpointId: id, webhookId, ...sent.event };
-    const { giveBack } = counted;
-    return queued(queue, delivery, { metric: 'EndpointEventsResent', outcome: 'resent', giveBack });
+    const resent = { metric: 'EndpointEventsResent', outcome: 'resent', signal } as const;
+    return countedSend({ attemptStore, queue }, delivery, resent);
   });

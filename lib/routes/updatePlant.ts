@@ -17,13 +17,7 @@ export const updatePlantHandler = ({
   plantStore,
   ...http
 }: HttpDependencies & { plantStore: Pick<PlantStore, 'update'> }) =>
-  httpRoute(
-    http,
-    updatePlantRoute,
-    ({ path: { id }, body: { id: bodyId, ...content }, headers, caller, signal }) =>
-      updatePlant(
-        plantStore,
-        { id, bodyId, ifMatch: headers['if-match'], owner: caller.sub, signal },
-        replacedBy(content),
-      ),
-  );
+  httpRoute(http, updatePlantRoute, (request) => {
+    const { id, ...content } = request.body;
+    return updatePlant(plantStore, request, replacedBy(content));
+  });
