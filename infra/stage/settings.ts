@@ -77,7 +77,11 @@ export const roleStackProblem = async (
   region: string,
 ): Promise<string | undefined> => {
   const StackName = `plant-store-${stage}-deploy-role`;
-  if (await describeStack(cloudformation, StackName)) return undefined;
+  const status = (await describeStack(cloudformation, StackName))?.StackStatus;
+  // a stack whose creation failed and rolled back holds no role and no boundary
+  if (status && !/^(ROLLBACK|CREATE_FAILED)/.test(status)) return undefined;
+  if (status)
+    return `The stage ${stage}'s deploy role stack (${StackName}) in ${region} is ${status}: its creation failed (its events say why), so it holds no role and no boundary. Delete it (aws cloudformation delete-stack --stack-name ${StackName}) and create it again (docs/deployment.md, "Deploying from CI")`;
   return `The stage ${stage} has no deploy role stack (${StackName}) in ${region}: a stage lives in its role stack's region, whose permissions boundary names it. Deploy to that region (export AWS_REGION=<its region>), or create the role stack in ${region} first (docs/deployment.md, "Deploying from CI")`;
 };
 

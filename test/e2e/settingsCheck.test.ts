@@ -33,7 +33,10 @@ let lambda: Awaited<ReturnType<typeof startSsmStub>>;
 
 beforeAll(async () => {
   withRoleStack = await startCloudFormationStub({ 'plant-store-check-deploy-role': {} });
-  withoutRoleStack = await startCloudFormationStub({});
+  withoutRoleStack = await startCloudFormationStub(
+    { 'plant-store-rolledback-deploy-role': {} },
+    { 'plant-store-rolledback-deploy-role': 'ROLLBACK_COMPLETE' },
+  );
   ssm = await startSsmStub((request) => {
     asked.push(request);
     const [filter] = request.input.ParameterFilters as { Values: string[] }[];
@@ -153,6 +156,19 @@ describe('the deploy, before anything is created', () => {
     const [asked] = withoutRoleStack.requests;
     expect(asked?.form.get('StackName')).toBe('plant-store-check-deploy-role');
     expect(asked?.authorization).toContain('/ap-northeast-1/cloudformation/');
+    // one whose creation rolled back holds no role and no boundary
+    const rolledBack = await deploy(
+      {
+        AUTH_ISSUER: 'https://issuer.example.com/',
+        AUTH_AUDIENCE: 'plant-store',
+        AWS_ENDPOINT_URL_CLOUDFORMATION: withoutRoleStack.url,
+      },
+      ['--stage', 'rolledback'],
+    );
+    expect(rolledBack).toContain(
+      "The stage rolledback's deploy role stack (plant-store-rolledback-deploy-role) in us-east-1 is ROLLBACK_COMPLETE: its creation failed",
+    );
+    expect(rolledBack).not.toMatch(/Packaging/);
   });
 
   it("stops when the secret's parameter is not in the stack's region, naming both", async () => {

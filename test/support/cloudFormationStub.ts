@@ -15,7 +15,11 @@ const escaped = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** Answers each stack in `stacks` with its outputs, any other name as AWS does: a ValidationError. */
-export const startCloudFormationStub = async (stacks: Record<string, Record<string, string>>) => {
+export const startCloudFormationStub = async (
+  stacks: Record<string, Record<string, string>>,
+  /** a stack's StackStatus, when not UPDATE_COMPLETE */
+  statuses: Record<string, string> = {},
+) => {
   const requests: StubbedRequest[] = [];
   const server = createServer(async (request, response) => {
     let body = '';
@@ -46,7 +50,7 @@ export const startCloudFormationStub = async (stacks: Record<string, Record<stri
     response
       .writeHead(200)
       .end(
-        `<DescribeStacksResponse xmlns="${NS}"><DescribeStacksResult><Stacks><member><StackName>${escaped(name)}</StackName><StackStatus>UPDATE_COMPLETE</StackStatus><CreationTime>2026-01-01T00:00:00Z</CreationTime><Outputs>${members}</Outputs></member></Stacks></DescribeStacksResult><ResponseMetadata><RequestId>stub</RequestId></ResponseMetadata></DescribeStacksResponse>`,
+        `<DescribeStacksResponse xmlns="${NS}"><DescribeStacksResult><Stacks><member><StackName>${escaped(name)}</StackName><StackStatus>${statuses[name] ?? 'UPDATE_COMPLETE'}</StackStatus><CreationTime>2026-01-01T00:00:00Z</CreationTime><Outputs>${members}</Outputs></member></Stacks></DescribeStacksResult><ResponseMetadata><RequestId>stub</RequestId></ResponseMetadata></DescribeStacksResponse>`,
       );
   });
   const { port, stop } = await listenLocally(server);
