@@ -2,13 +2,10 @@
 // specification (@aws-cdk/aws-service-spec): each resource type, each property set and the type of
 // its literal, each required property, each Ref, Fn::GetAtt, DependsOn and condition named. What
 // CloudFormation would refuse only at deploy time fails here, naming the template and the path.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { loadAwsServiceSpecSync } from '@aws-cdk/aws-service-spec';
 import type { PropertyType, ResourceProperties } from '@aws-cdk/service-spec-types';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parse, type YAMLSeq } from 'yaml';
-import { repoRoot } from '../../infra/local/paths.ts';
+import { cloudFormationYaml } from '../support/cloudFormationYaml.ts';
 import { operatorWebhook, packageStage } from '../support/packagedTemplate.ts';
 
 interface Resource {
@@ -212,28 +209,6 @@ const problems = (template: Template): string[] => [
   ...referenceProblems(template),
 ];
 
-// CloudFormation's YAML short forms, as their JSON long forms (!GetAtt Id.Attribute as a list)
-const customTags = [
-  'Ref',
-  'Condition',
-  ...['And', 'Base64', 'Equals', 'FindInMap', 'GetAZs', 'GetAtt', 'If', 'ImportValue', 'Join'],
-  ...['Not', 'Or', 'Select', 'Split', 'Sub'],
-].flatMap((name) => {
-  const key = name === 'Ref' || name === 'Condition' ? name : `Fn::${name}`;
-  return [
-    {
-      tag: `!${name}`,
-      resolve: (value: string) => ({
-        [key]: name === 'GetAtt' ? value.split(/\.(.*)/).slice(0, 2) : value,
-      }),
-    },
-    {
-      tag: `!${name}`,
-      collection: 'seq' as const,
-      resolve: (seq: YAMLSeq) => ({ [key]: seq.toJSON() }),
-    },
-  ];
-});
 const HAND_WRITTEN = ['infra/deploy-role.yml', 'infra/github-oidc.yml'];
 const PACKAGINGS = ['dev', 'prod'].flatMap((stage) => [
   { name: `the ${stage} stage`, stage, env: {} },
@@ -241,10 +216,7 @@ const PACKAGINGS = ['dev', 'prod'].flatMap((stage) => [
 ]);
 
 const templates = new Map<string, Template>(
-  HAND_WRITTEN.map((file) => [
-    file,
-    parse(readFileSync(join(repoRoot, file), 'utf8'), { customTags }) as Template,
-  ]),
+  HAND_WRITTEN.map((file) => [file, cloudFormationYaml<Template>(file)]),
 );
 const templateOf = (name: string) => {
   const template = templates.get(name);

@@ -3,10 +3,7 @@
 // resource it acts on and the condition keys IAM sees; infra/deploy-role.yml resolved for a stage.
 // The IAM decisions themselves are iam-simulate's (test/e2e/deployerPolicy.test.ts).
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { parse, type YAMLSeq } from 'yaml';
-import { repoRoot } from '../../infra/local/paths.ts';
+import { cloudFormationYaml } from './cloudFormationYaml.ts';
 
 export const ACCOUNT = '123456789012';
 export const REPOSITORY = 'octo-org/plant-store';
@@ -99,30 +96,9 @@ export const resolve = (value: Value, names: Names): Value => {
 
 // --- infra/deploy-role.yml for a stage ---
 
-const cfnTags = [
-  'Ref',
-  'Sub',
-  'GetAtt',
-  'If',
-  'Equals',
-  'Not',
-  'And',
-  'Condition',
-  'ImportValue',
-].flatMap((name) => {
-  const key = name === 'Ref' ? 'Ref' : `Fn::${name}`;
-  return [
-    { tag: `!${name}`, resolve: (value: string) => ({ [key]: value }) },
-    {
-      tag: `!${name}`,
-      collection: 'seq' as const,
-      resolve: (seq: YAMLSeq) => ({ [key]: seq.toJSON() }),
-    },
-  ];
-});
-const roleTemplate = parse(readFileSync(join(repoRoot, 'infra', 'deploy-role.yml'), 'utf8'), {
-  customTags: cfnTags,
-}) as Template & { Parameters: { Stage: { AllowedPattern: string } } };
+const roleTemplate = cloudFormationYaml<
+  Template & { Parameters: { Stage: { AllowedPattern: string } } }
+>('infra/deploy-role.yml');
 export const STAGE_RULE = new RegExp(roleTemplate.Parameters.Stage.AllowedPattern);
 const pseudo = (region: string): Record<string, string> => ({
   'AWS::Partition': 'aws',
