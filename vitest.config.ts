@@ -5,6 +5,15 @@ const globalSetup = (...more: string[]) => ['test/support/runTmpdir.ts', ...more
 
 export default defineConfig({
   test: {
+    // the e2e HTTP tests' markers for npm run smoke (test/smoke/smoke.ts), which runs them on a stage
+    tags: [
+      {
+        name: 'local',
+        description: 'never against a stage: other callers, the local key or lines',
+      },
+      { name: 'public', description: 'needs no token: what anyone can see of a stage' },
+      { name: 'receiver', description: 'needs a receiver answering 2xx: --receiver on a stage' },
+    ],
     // the handler module reads its config at import; these values never reach a network
     env: {
       // DynamoDB Local accepts any credentials; tests must never pick up real AWS ones

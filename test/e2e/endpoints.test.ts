@@ -1,13 +1,13 @@
 // A caller's own webhook endpoints over real HTTP, as `npm start` runs them (its table on DynamoDB
-// Local, http receivers on this machine allowed), through the client typed by openapi.yaml; every
-// answer checked against the document.
+// Local, http receivers on this machine allowed) or (npm run smoke) a deployed stage, through the
+// client typed by openapi.yaml; every answer checked against the document.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '#lib/plants/eventTypes.ts';
-import { type LocalService, startLocalService } from '../support/localService.ts';
-import { typedClient } from '../support/typedClient.ts';
+import { startTarget, type Target, WAIT_SECONDS } from '../support/target.ts';
 
-let service: LocalService;
-let api: ReturnType<typeof typedClient>;
+let target: Target;
+let api: Target['api'];
 const tokens: Record<'carol' | 'dave', string> = { carol: '', dave: '' };
 
 const as = (caller: keyof typeof tokens) => ({
@@ -15,36 +15,37 @@ const as = (caller: keyof typeof tokens) => ({
 });
 
 beforeAll(async () => {
-  service = await startLocalService();
-  tokens.carol = (await service.token('--sub', 'carol')).trim();
-  tokens.dave = (await service.token('--sub', 'dave')).trim();
-  api = typedClient(service.baseUrl);
+  target = await startTarget();
+  tokens.carol = await target.token('carol');
+  tokens.dave = await target.token('dave');
+  api = target.api;
 });
-afterAll(() => service?.stop());
+afterAll(() => target?.stop());
 
 describe('a caller’s own webhook endpoints over HTTP', () => {
   it('registers, lists, reads, replaces, rotates and deletes one; the secret is shown only twice', async () => {
     const created = await api.POST('/webhooks', {
       ...as('carol'),
-      body: { url: 'http://127.0.0.1:9/hooks', events: ['plant.added'], description: 'Ours' },
+      body: { url: target.endpointUrl('/hooks'), events: ['plant.added'], description: 'Ours' },
     });
     expect(created.response.status).toBe(201);
     const endpoint = created.data;
     if (!endpoint) throw new Error('no endpoint answered');
     expect(endpoint).toMatchObject({
-      url: 'http://127.0.0.1:9/hooks',
+      url: target.endpointUrl('/hooks'),
       events: ['plant.added'],
       description: 'Ours',
       disabled: false,
       secret: expect.stringMatching(/^whsec_/),
     });
     expect(created.response.headers.get('location')).toBe(
-      `${service.baseUrl}/webhooks/${endpoint.id}`,
+      `${target.baseUrl}/webhooks/${endpoint.id}`,
     );
     const path = { path: { id: endpoint.id } };
 
     const listed = await api.GET('/webhooks', as('carol'));
-    expect(listed.data?.map((e) => e.id)).toEqual([endpoint.id]);
+    // a stage's test caller may have endpoints of its own
+    expect(listed.data?.map((e) => e.id)).toContain(endpoint.id);
     const read = await api.GET('/webhooks/{id}', { ...as('carol'), params: path });
     expect(read.data).toEqual({
       id: endpoint.id,
@@ -58,10 +59,10 @@ describe('a caller’s own webhook endpoints over HTTP', () => {
     const replaced = await api.PUT('/webhooks/{id}', {
       ...as('carol'),
       params: path,
-      body: { url: 'http://127.0.0.1:9/other', disabled: true },
+      body: { url: target.endpointUrl('/other'), disabled: true },
     });
     expect(replaced.data).toMatchObject({
-      url: 'http://127.0.0.1:9/other',
+      url: target.endpointUrl('/other'),
       events: EVENT_TYPES,
       disabled: true,
     });
@@ -79,7 +80,9 @@ describe('a caller’s own webhook endpoints over HTTP', () => {
     ).toBe(404);
   });
 
-  it("answers another caller's endpoint as a missing one, and never lists it", async () => {
+  it("answers another caller's endpoint as a missing one, and never lists it", {
+    tags: ['local'],
+  }, async () => {
     const { data } = await api.POST('/webhooks', {
       ...as('carol'),
       body: { url: 'http://127.0.0.1:9/hooks' },
@@ -98,7 +101,9 @@ describe('a caller’s own webhook endpoints over HTTP', () => {
     ).toBe(200);
   });
 
-  it('refuses the 11th endpoint of a caller with a 409 saying so', async () => {
+  it('refuses the 11th endpoint of a caller with a 409 saying so', {
+    tags: ['local'],
+  }, async () => {
     const { data: before = [] } = await api.GET('/webhooks', as('dave'));
     for (let i = before.length; i < 10; i++) {
       const { response } = await api.POST('/webhooks', {
@@ -115,4 +120,47 @@ describe('a caller’s own webhook endpoints over HTTP', () => {
     expect(eleventh.error?.message).toMatch(/10 webhook endpoints/);
     expect((await api.GET('/webhooks', as('dave'))).data).toHaveLength(10);
   });
+
+  it('delivers a ping and a plant added to a receiver that answers 2xx, and resends the ping', {
+    tags: ['receiver'],
+    timeout: (WAIT_SECONDS + 30) * 1000,
+  }, async () => {
+    const registered = await api.POST('/webhooks', {
+      ...as('carol'),
+      body: { url: await target.receiver(), events: ['plant.added'], description: 'smoke test' },
+    });
+    expect(registered.response.status, REGISTRATION_HINTS[registered.response.status]).toBe(201);
+    const path = { path: { id: registered.data?.id ?? '' } };
+    const pinged = await api.POST('/webhooks/{id}/ping', { ...as('carol'), params: path });
+    expect(pinged.response.status).toBe(202);
+    const webhookId = pinged.data?.webhookId ?? '';
+    const id = target.plantId(1);
+    const body = { id, name: 'smoke test webhook' };
+    expect((await api.POST('/plants', { ...as('carol'), body })).response.status).toBe(200);
+
+    const deadline = Date.now() + WAIT_SECONDS * 1000;
+    let answered: string[] = [];
+    for (let delivered = false; !delivered && Date.now() < deadline; await sleep(1000)) {
+      const attempts = await api.GET('/webhooks/{id}/attempts', { ...as('carol'), params: path });
+      const succeeded = (attempts.data ?? []).filter((a) => a.status && a.status < 300);
+      answered = [...new Set(succeeded.map((a) => (a.webhookId === webhookId ? 'ping' : a.type)))];
+      delivered = answered.length === 2;
+    }
+    expect(
+      answered.sort(),
+      `a 2xx answer from the receiver to each within ${WAIT_SECONDS} s: see what the receiver answered (GET /webhooks/{id}/attempts shows each attempt)`,
+    ).toEqual(['ping', 'plant.added']);
+
+    const resent = await api.POST('/webhooks/{id}/attempts/{webhookId}/resend', {
+      ...as('carol'),
+      params: { path: { ...path.path, webhookId } },
+    });
+    expect(resent.response.status).toBe(202);
+  });
 });
+
+/** What to do when the receiver cannot be registered. */
+const REGISTRATION_HINTS: Record<number, string> = {
+  400: 'the service refused the receiver: a deployed stage takes only a public https URL (docs/webhooks.md, "A caller\'s own endpoints")',
+  409: 'the test caller has 10 endpoints already, the most a caller may have: delete one (GET /webhooks, then DELETE /webhooks/{id}) and run again',
+};

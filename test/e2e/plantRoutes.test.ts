@@ -1,14 +1,13 @@
-// Every route over real HTTP, as `npm start` runs them, through a client typed by openapi.yaml
-// (openapi-fetch with openapi-typescript's types): the document and the service cannot drift
-// apart without this file failing its type check or its tests. Every answer is also checked
-// against the document's schemas and headers.
+// Every plant route over real HTTP, as `npm start` runs them or (npm run smoke) a deployed stage,
+// through a client typed by openapi.yaml (openapi-fetch with openapi-typescript's types): the
+// document and the service cannot drift apart without this file failing its type check or its
+// tests. Every answer is also checked against the document's schemas and headers.
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalService, startLocalService } from '../support/localService.ts';
-import { typedClient } from '../support/typedClient.ts';
+import { nextPage, startTarget, type Target } from '../support/target.ts';
 
-let service: LocalService;
-let api: ReturnType<typeof typedClient>;
+let target: Target;
+let api: Target['api'];
 const tokens: Record<'alice' | 'bob', string> = { alice: '', bob: '' };
 
 const as = (caller: keyof typeof tokens) => ({
@@ -16,17 +15,17 @@ const as = (caller: keyof typeof tokens) => ({
 });
 
 beforeAll(async () => {
-  service = await startLocalService();
-  tokens.alice = (await service.token('--sub', 'alice')).trim();
-  tokens.bob = (await service.token('--sub', 'bob')).trim();
-  api = typedClient(service.baseUrl);
+  target = await startTarget();
+  tokens.alice = await target.token('alice');
+  tokens.bob = await target.token('bob');
+  api = target.api;
 });
-afterAll(() => service?.stop());
+afterAll(() => target?.stop());
 
 /** A raw request, for what a fetch client cannot send: a body without Content-Type. */
 const rawRequest = (method: string, path: string, headers: Record<string, string>, body = '') =>
   new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const request = httpRequest(`${service.baseUrl}${path}`, { method, headers }, (response) => {
+    const request = httpRequest(`${target.baseUrl}${path}`, { method, headers }, (response) => {
       let text = '';
       response.on('data', (chunk: Buffer) => {
         text += chunk.toString();
@@ -39,29 +38,35 @@ const rawRequest = (method: string, path: string, headers: Record<string, string
 
 describe('the plant lifecycle over HTTP', () => {
   it('creates, reads, updates with If-Match, lists and deletes a plant', async () => {
+    const id = target.plantId(101);
     const created = await api.POST('/plants', {
       ...as('alice'),
-      body: { id: 101, name: 'Monstera', tag: 'indoor' },
+      body: { id, name: 'Monstera', tag: 'indoor' },
     });
     expect(created.response.status).toBe(200);
     expect(created.data).toEqual({ name: 'Monstera', tag: 'indoor' });
 
-    const read = await api.GET('/plants/{id}', { ...as('alice'), params: { path: { id: 101 } } });
-    expect(read.data).toEqual({ id: 101, name: 'Monstera', tag: 'indoor' });
+    const read = await api.GET('/plants/{id}', { ...as('alice'), params: { path: { id } } });
+    expect(read.data).toEqual({ id, name: 'Monstera', tag: 'indoor' });
+    const tagged = await api.GET('/plants', {
+      ...as('alice'),
+      params: { query: { tag: 'indoor' } },
+    });
+    expect(tagged.data).toContainEqual({ id, name: 'Monstera', tag: 'indoor' });
     const etag = read.response.headers.get('etag') ?? '';
     expect(etag).toBe('"1"');
 
     const updated = await api.PUT('/plants/{id}', {
       ...as('alice'),
-      params: { path: { id: 101 }, header: { 'If-Match': etag } },
+      params: { path: { id }, header: { 'If-Match': etag } },
       body: { name: 'Monstera deliciosa' },
     });
-    expect(updated.data).toEqual({ id: 101, name: 'Monstera deliciosa' });
+    expect(updated.data).toEqual({ id, name: 'Monstera deliciosa' });
     expect(updated.response.headers.get('etag')).toBe('"2"');
 
     const stale = await api.PUT('/plants/{id}', {
       ...as('alice'),
-      params: { path: { id: 101 }, header: { 'If-Match': etag } },
+      params: { path: { id }, header: { 'If-Match': etag } },
       body: { name: 'lost update' },
     });
     expect(stale.response.status).toBe(412);
@@ -70,43 +75,46 @@ describe('the plant lifecycle over HTTP', () => {
     // replaying the original create after an update is a conflict, not a 200
     const replay = await api.POST('/plants', {
       ...as('alice'),
-      body: { id: 101, name: 'Monstera', tag: 'indoor' },
+      body: { id, name: 'Monstera', tag: 'indoor' },
     });
     expect(replay.response.status).toBe(409);
 
-    const listed = await api.GET('/plants', as('alice'));
-    expect(listed.data).toContainEqual({ id: 101, name: 'Monstera deliciosa' });
+    // oldest first: a stage's test caller with many plants has this one on a later page
+    const listed = [];
+    let cursor: string | null | undefined;
+    do {
+      const query = { limit: 100, ...(cursor ? { cursor } : {}) };
+      const page = await api.GET('/plants', { ...as('alice'), params: { query } });
+      listed.push(...(page.data ?? []));
+      cursor = nextPage(target.baseUrl, page.response)?.get('cursor');
+    } while (cursor && !listed.some((plant) => plant.id === id));
+    expect(listed).toContainEqual({ id, name: 'Monstera deliciosa' });
 
-    const deleted = await api.DELETE('/plants/{id}', {
-      ...as('alice'),
-      params: { path: { id: 101 } },
-    });
+    const deleted = await api.DELETE('/plants/{id}', { ...as('alice'), params: { path: { id } } });
     expect(deleted.response.status).toBe(204);
-    const again = await api.DELETE('/plants/{id}', {
-      ...as('alice'),
-      params: { path: { id: 101 } },
-    });
+    const again = await api.DELETE('/plants/{id}', { ...as('alice'), params: { path: { id } } });
     expect(again.response.status).toBe(404);
-    const gone = await api.GET('/plants/{id}', { ...as('alice'), params: { path: { id: 101 } } });
+    const gone = await api.GET('/plants/{id}', { ...as('alice'), params: { path: { id } } });
     expect(gone.response.status).toBe(404);
   });
 
   it('patches a plant: only the fields given, null removing the tag, If-Match as PUT', async () => {
-    await api.POST('/plants', { ...as('alice'), body: { id: 151, name: 'Pothos', tag: 'indoor' } });
+    const id = target.plantId(151);
+    await api.POST('/plants', { ...as('alice'), body: { id, name: 'Pothos', tag: 'indoor' } });
     const mergePatch = { 'Content-Type': 'application/merge-patch+json' };
 
     const renamed = await api.PATCH('/plants/{id}', {
       headers: { ...as('alice').headers, ...mergePatch },
-      params: { path: { id: 151 }, header: { 'If-Match': '"1"' } },
+      params: { path: { id }, header: { 'If-Match': '"1"' } },
       body: { name: 'Golden pothos' },
     });
     expect(renamed.response.status).toBe(200);
-    expect(renamed.data).toEqual({ id: 151, name: 'Golden pothos', tag: 'indoor' });
+    expect(renamed.data).toEqual({ id, name: 'Golden pothos', tag: 'indoor' });
     expect(renamed.response.headers.get('etag')).toBe('"2"');
 
     const stale = await api.PATCH('/plants/{id}', {
       headers: { ...as('alice').headers, ...mergePatch },
-      params: { path: { id: 151 }, header: { 'If-Match': '"1"' } },
+      params: { path: { id }, header: { 'If-Match': '"1"' } },
       body: { name: 'lost update' },
     });
     expect(stale.response.status).toBe(412);
@@ -114,31 +122,27 @@ describe('the plant lifecycle over HTTP', () => {
     // application/json is a merge patch too
     const untagged = await api.PATCH('/plants/{id}', {
       ...as('alice'),
-      params: { path: { id: 151 } },
+      params: { path: { id } },
       body: { tag: null },
     });
-    expect(untagged.data).toEqual({ id: 151, name: 'Golden pothos' });
+    expect(untagged.data).toEqual({ id, name: 'Golden pothos' });
     const listed = await api.GET('/plants', {
       ...as('alice'),
       params: { query: { tag: 'indoor' } },
     });
-    expect(listed.data?.map((plant) => plant.id)).not.toContain(151);
+    expect(listed.data?.map((plant) => plant.id)).not.toContain(id);
 
-    const others = await api.PATCH('/plants/{id}', {
-      ...as('bob'),
-      params: { path: { id: 151 } },
-      body: { name: 'mine now' },
-    });
-    expect(others.response.status).toBe(404);
     const missing = await api.PATCH('/plants/{id}', {
       ...as('alice'),
-      params: { path: { id: 152 } },
+      params: { path: { id: target.plantId(152) } },
       body: { name: 'new' },
     });
     expect(missing.response.status).toBe(404);
   });
 
-  it("keeps each caller's plants private: another's answers as missing, and is never listed", async () => {
+  it("keeps each caller's plants private: another's answers as missing, and is never listed", {
+    tags: ['local'],
+  }, async () => {
     await api.POST('/plants', { ...as('bob'), body: { id: 201, name: "Bob's fern" } });
 
     const read = await api.GET('/plants/{id}', { ...as('alice'), params: { path: { id: 201 } } });
@@ -156,6 +160,11 @@ describe('the plant lifecycle over HTTP', () => {
       params: { path: { id: 201 } },
       body: { name: 'mine now' },
     });
+    const patch = await api.PATCH('/plants/{id}', {
+      ...as('alice'),
+      params: { path: { id: 201 } },
+      body: { name: 'mine now' },
+    });
     const removal = await api.DELETE('/plants/{id}', {
       ...as('alice'),
       params: { path: { id: 201 } },
@@ -164,9 +173,8 @@ describe('the plant lifecycle over HTTP', () => {
       ...as('alice'),
       body: { id: 201, name: "Bob's fern" },
     });
-    expect([update.response.status, removal.response.status, taken.response.status]).toEqual([
-      404, 404, 409,
-    ]);
+    const statuses = [update, patch, removal, taken].map(({ response }) => response.status);
+    expect(statuses).toEqual([404, 404, 404, 409]);
     expect(taken.error?.message).not.toContain('bob');
 
     const alicesList = await api.GET('/plants', as('alice'));
@@ -177,8 +185,10 @@ describe('the plant lifecycle over HTTP', () => {
 });
 
 describe('paging over HTTP', () => {
-  it('walks every page by its Link header, with plants created between pages', async () => {
-    const carol = (await service.token('--sub', 'carol')).trim();
+  it('walks every page by its Link header, with plants created between pages', {
+    tags: ['local'],
+  }, async () => {
+    const carol = await target.token('carol');
     const auth = { headers: { Authorization: `Bearer ${carol}` } };
     for (let id = 301; id <= 305; id++) {
       await api.POST('/plants', { ...auth, body: { id, name: `P${id}` } });
@@ -192,7 +202,7 @@ describe('paging over HTTP', () => {
       const link = page.response.headers.get('link');
       if (!link) break;
       const next = new URL(/^<([^>]+)>; rel="next"$/.exec(link)?.[1] ?? '');
-      expect(next.origin).toBe(service.baseUrl);
+      expect(next.origin).toBe(target.baseUrl);
       expect(next.pathname).toBe('/plants');
       if (created <= 307)
         await api.POST('/plants', { ...auth, body: { id: created++, name: 'new' } });
@@ -225,8 +235,10 @@ describe('paging over HTTP', () => {
 });
 
 describe('listing by tag over HTTP', () => {
-  it("walks one tag's pages by Link, with creates and a re-tag between pages", async () => {
-    const dave = (await service.token('--sub', 'dave')).trim();
+  it("walks one tag's pages by Link, with creates and a re-tag between pages", {
+    tags: ['local'],
+  }, async () => {
+    const dave = await target.token('dave');
     const auth = { headers: { Authorization: `Bearer ${dave}` } };
     for (let id = 401; id <= 406; id++) {
       const tag = id === 403 ? undefined : id === 404 ? 'Indoor' : 'indoor';
@@ -273,7 +285,7 @@ describe('listing by tag over HTTP', () => {
   });
 
   it('refuses an empty tag, a cursor from another list and an unknown parameter with 400s naming them', async () => {
-    for (let id = 411; id <= 413; id++) {
+    for (let id = target.plantId(411); id <= target.plantId(413); id++) {
       await api.POST('/plants', { ...as('alice'), body: { id, name: `P${id}`, tag: 'fern' } });
     }
     const first = await api.GET('/plants', {
@@ -308,8 +320,10 @@ describe('listing by tag over HTTP', () => {
   });
 });
 
-describe('the local gateway behaves as API Gateway', () => {
-  it('answers 415 to a body sent without Content-Type (serverless-offline would invent one)', async () => {
+describe('the gateway answers as API Gateway', () => {
+  it('answers 415 to a body sent without Content-Type (serverless-offline would invent one)', {
+    tags: ['local'],
+  }, async () => {
     const response = await rawRequest(
       'POST',
       '/plants',
@@ -324,9 +338,11 @@ describe('the local gateway behaves as API Gateway', () => {
     });
   });
 
-  it('answers an unknown path with our 404 and a known path with another method with 405 and Allow', async () => {
-    const unknown = await fetch(`${service.baseUrl}/gardens`);
-    const wrongMethod = await fetch(`${service.baseUrl}/plants/1`, { method: 'POST' });
+  it('answers an unknown path with our 404 and a known path with another method with 405 and Allow', {
+    tags: ['public'],
+  }, async () => {
+    const unknown = await fetch(`${target.baseUrl}/gardens`);
+    const wrongMethod = await fetch(`${target.baseUrl}/plants/1`, { method: 'POST' });
 
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject({ error: 404 });
@@ -335,8 +351,36 @@ describe('the local gateway behaves as API Gateway', () => {
     expect(await wrongMethod.json()).toMatchObject({ error: 405 });
   });
 
+  it('answers a call without a token 401 with the Error body and a Bearer challenge', {
+    tags: ['public'],
+  }, async () => {
+    const { response, error } = await api.GET('/plants');
+
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toMatch(/^Bearer realm="plants"/);
+    expect(error).toEqual({ error: 401, message: expect.stringMatching(/Authorization/) });
+  });
+
+  it("answers a CORS preflight as the stage's corsAllowedOrigins say", {
+    tags: ['public'],
+  }, async () => {
+    // without an origin said to be allowed: one no stage lists (.invalid never resolves, RFC 2606)
+    const origin = target.origin || 'https://smoke.invalid';
+    const response = await fetch(`${target.baseUrl}/plants`, {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': 'POST' },
+    });
+
+    expect(
+      response.headers.get('access-control-allow-origin'),
+      target.origin
+        ? "the stage does not allow this origin: add it to the stage's corsAllowedOrigins and deploy (docs/deployment.md)"
+        : 'the API allows an origin it does not list: check corsAllowedOrigins, or give --origin <an allowed origin>',
+    ).toBe(target.origin || null);
+  });
+
   it('refuses a path id that is not canonical', async () => {
-    const response = await fetch(`${service.baseUrl}/plants/007`, as('alice'));
+    const response = await fetch(`${target.baseUrl}/plants/007`, as('alice'));
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ message: expect.stringMatching(/\bid\b/) });
   });
