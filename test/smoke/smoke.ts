@@ -134,7 +134,7 @@ const vitest = spawn(
       PLANT_STORE_ORIGIN: origin ?? '',
       PLANT_STORE_WAIT: options.wait,
       PLANT_STORE_LEDGER: ledger,
-      FORCE_COLOR: process.stdout.isTTY ? '1' : '0',
+      ...(process.stdout.isTTY ? {} : { NO_COLOR: '1' }),
     },
   },
 );

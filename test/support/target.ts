@@ -26,7 +26,7 @@ export interface Target {
   token: (caller: string) => Promise<string>;
   /** Plant `n` of this file: `n` locally; on a stage an id of this run, unlikely to be anyone's. */
   plantId: (n: number) => number;
-  /** An endpoint URL that is no one's receiver: a closed local port, or IANA's example.com. */
+  /** An endpoint URL that is no one's receiver: the API's own (public on a stage), a 404 to a POST. */
   endpointUrl: (path: string) => string;
   /** A receiver that answers 2xx: a local one, or the stage's --receiver. */
   receiver: () => Promise<string>;
@@ -53,7 +53,7 @@ export const startTarget = async (): Promise<Target> => {
     stage: url !== undefined,
     token: async (caller) => (local ? (await local.token('--sub', caller)).trim() : token),
     plantId: (n) => (local ? n : (base + n) % ID_MAX),
-    endpointUrl: (path) => (local ? `http://127.0.0.1:9${path}` : `https://example.com${path}`),
+    endpointUrl: (path) => `${baseUrl}${path}`,
     receiver: async () => {
       if (PLANT_STORE_RECEIVER || !local) return PLANT_STORE_RECEIVER ?? '';
       receivers.push(await startReceiver());
