@@ -130,7 +130,8 @@ describe('npm run smoke, when something is wrong', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(line('×', DELIVERY));
     expect(run.all).toMatch(/a 2xx answer from the receiver to each within 8 s: see what/);
-    expect(run.stdout).toMatch(/^FAILED: see the failed checks for what to do$/m);
+    expect(run.stdout).toMatch(/^ {2}got 401: the token was refused: get a fresh one/m);
+    expect(run.stdout).toMatch(/^FAILED$/m);
     expect(failing.received.length).toBeGreaterThan(0);
     expect(run.all).not.toContain(failing.url);
     expect(await leftOf(token)).toEqual({ plants: [], endpoints: [] });

@@ -177,8 +177,20 @@ if (problems.length > 0) {
     `✗ clean up: expected 204, got ${problems.join('; ')}: delete it yourself (curl -X DELETE ${baseUrl}<path> -H "Authorization: Bearer $TOKEN")\n`,
   );
 }
+/** What to do about a check that got one of these statuses where it expected another. */
+const HINTS: Record<number, string> = {
+  401: "the token was refused: get a fresh one from the stage's identity provider for a test caller (docs/authentication.md)",
+  403: 'the token lacks the stage\'s read or write scope: get one with both (docs/authentication.md, "Scopes")',
+  429: "throttled (API Gateway's limit, or the endpoint's pings in a minute): wait a minute and run again",
+  500: "the service failed: see the function's log for this request (docs/operations.md)",
+  503: 'the service or its store was unavailable: run again in a few seconds; if it persists, see docs/operations.md',
+};
 const passed = code === 0 && !interrupted && problems.length === 0;
-process.stdout.write(
-  `${interrupted ? 'interrupted' : passed ? 'all passed' : 'FAILED: see the failed checks for what to do'}\n`,
-);
+if (!passed && !interrupted) {
+  const hints = Object.entries(HINTS).map(([status, hint]) => `  got ${status}: ${hint}`);
+  process.stdout.write(
+    `What to do about a check that got an unexpected status:\n${hints.join('\n')}\n`,
+  );
+}
+process.stdout.write(`${interrupted ? 'interrupted' : passed ? 'all passed' : 'FAILED'}\n`);
 process.exit(passed ? 0 : 1);
