@@ -7,22 +7,18 @@ import type { StoredPlant } from '#lib/plants/store.ts';
 import { toIdentifiedPlant } from '#lib/plants/views.ts';
 
 /** A change of one plant, as its stream record tells it: its name, and the images it carries. */
-export interface PlantChange {
+interface PlantChange {
   name: 'INSERT' | 'MODIFY' | 'REMOVE' | undefined;
   before: StoredPlant | undefined;
   after: StoredPlant | undefined;
 }
 
 /** What a data schema is made of, handed in by its readers: no function's bundle builds a schema. */
-export interface SchemaParts {
-  z: typeof z;
-  IdentifiedPlant: typeof IdentifiedPlant;
-}
+export type SchemaParts = { z: typeof z; IdentifiedPlant: typeof IdentifiedPlant };
 
 interface EventTypeRow<Data> {
   /** The plant this change is the event of; undefined when it is not this event. */
   of: (change: PlantChange) => StoredPlant | undefined;
-  /** The event's data, as receivers are sent it. */
   data: (plant: StoredPlant, change: PlantChange) => Data;
   /** Its schema, as the document publishes it: one that lacks a field of the data fails to compile. */
   schema: (parts: SchemaParts) => z.ZodMiniType<NoInfer<Data>>;
