@@ -30,16 +30,11 @@ export const handler = async (event: DynamoDBStreamEvent) => {
       const events = EVENT_TYPES.flatMap((type) => {
         const plant = EVENTS[type].of(images);
         if (!plant) return [];
-        const { id, name, tag, createdAt, createdBy: owner, version = 1 } = plant;
+        const { id, createdAt, createdBy: owner, version = 1 } = plant;
         const digest = createHash('sha256')
           .update(`${type}\n${id}\n${createdAt}\n${version}`)
           .digest('base64url');
-        const data =
-          EVENTS[type].data === 'id'
-            ? { id }
-            : tag === undefined
-              ? { id, name }
-              : { id, name, tag };
+        const data = EVENTS[type].data(plant, images);
         const body = JSON.stringify({ type, timestamp: at.toISOString(), data });
         return [{ owner, type, webhookId: `msg_${digest.slice(0, 32)}`, body }];
       });

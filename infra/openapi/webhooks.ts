@@ -1,10 +1,13 @@
 // What the service POSTs to receivers (OpenAPI 3.1 `webhooks`): the operator's "plant added"
 // webhook, published as `/plant/webhook`, and the events a caller's own endpoints
-// are sent, one per delivered type (a type without its words here fails the typecheck).
-import type { DeliveredType } from '#lib/endpointDeliveries/store.ts';
-import { IdentifiedPlant } from '#lib/plants/schemas.ts';
+// are sent, one per delivered type (a type without its words here fails the typecheck), its
+// `data` its row's schema (lib/plants/eventTypes.ts).
+import * as z from 'zod/mini';
+import { type DeliveredType, PING, pingSchema } from '#lib/endpointDeliveries/store.ts';
+import { EVENTS } from '#lib/plants/eventTypes.ts';
+import { IdentifiedPlant, schemaNames } from '#lib/plants/schemas.ts';
 import { monstera } from './examples.ts';
-import { type Json, schemaRef } from './schemas.ts';
+import { type Json, jsonSchema, schemaRef } from './schemas.ts';
 
 /** Standard Webhooks' headers, as every delivery carries them. */
 const signatureHeaders = [
@@ -37,33 +40,33 @@ const signatureHeaders = [
   },
 ];
 
-const WORDS: Record<DeliveredType, { summary: string; description: string; data: Json }> = {
+/** The schema of a delivered type's data: its row's, or the ping's. */
+export const dataSchemaOf = (type: DeliveredType): z.ZodMiniType =>
+  ({ ...EVENTS, [PING]: { schema: pingSchema } })[type].schema({ z, IdentifiedPlant });
+
+const WORDS: Record<DeliveredType, { summary: string; description: string }> = {
   'plant.added': {
     summary: 'One of your plants was added',
     description: 'A first create of one of your plants (never a replay).',
-    data: schemaRef(IdentifiedPlant),
   },
   'plant.updated': {
     summary: 'One of your plants was changed',
     description: 'A `PUT` or `PATCH` of one of your plants that wrote: the plant as it now is.',
-    data: schemaRef(IdentifiedPlant),
   },
   'plant.deleted': {
     summary: 'One of your plants was deleted',
     description: 'A `DELETE` of one of your plants that deleted it: its id.',
-    data: { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } },
   },
   'webhook.ping': {
     summary: 'A ping of your endpoint',
     description:
       'Sent by `POST /webhooks/{id}/ping`, even to a disabled endpoint; no type of `events`.',
-    data: {
-      type: 'object',
-      required: ['endpointId'],
-      properties: { endpointId: { type: 'string' } },
-    },
   },
 };
+
+/** A schema named in components.schemas as a reference to it, any other as itself. */
+const published = (schema: z.ZodMiniType) =>
+  schemaNames.has(schema) ? schemaRef(schema) : jsonSchema(schema, 'output');
 
 /** A delivery as a receiver is POSTed it, signed; its 200 says which answers count as arrived. */
 const delivery = (
@@ -85,7 +88,7 @@ const delivery = (
 });
 
 const endpointEvents = Object.fromEntries(
-  Object.entries(WORDS).map(([type, { summary, description, data }]) => [
+  Object.entries(WORDS).map(([type, { summary, description }]) => [
     type,
     delivery(
       // endpointPlantAdded: the operator's receiver has plantAdded
@@ -101,7 +104,7 @@ const endpointEvents = Object.fromEntries(
               properties: {
                 type: { const: type },
                 timestamp: { type: 'string', format: 'date-time' },
-                data,
+                data: published(dataSchemaOf(type as DeliveredType)),
               },
             },
           },

@@ -15,7 +15,6 @@ import {
 import { type EndpointStore, takesType } from '#lib/endpoints/store.ts';
 import { EVENT_TYPES, EVENTS } from '#lib/plants/eventTypes.ts';
 import type { StoredPlant } from '#lib/plants/store.ts';
-import { toIdentifiedPlant } from '#lib/plants/views.ts';
 import {
   NonRetryableError,
   type StreamConsumerDependencies,
@@ -37,7 +36,7 @@ export const plantEventsOf = ({ eventName: name, dynamodb: change }: DynamoDBRec
     const digest = createHash('sha256')
       .update(`${type}\n${id}\n${createdAt}\n${version}`)
       .digest('base64url');
-    const data = EVENTS[type].data === 'id' ? { id } : toIdentifiedPlant(plant);
+    const data = EVENTS[type].data(plant, images);
     const webhookId = `msg_${digest.slice(0, 32)}`;
     // the writing request's id is in the new image; a delete writes none, its old image is older
     const requestTraceId = images.after?.traceId;

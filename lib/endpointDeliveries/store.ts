@@ -5,11 +5,16 @@ import type * as z from 'zod/mini';
 import type { StoreCallOptions, Unavailable } from '#lib/dynamo/results.ts';
 import type { Attempt as AttemptSchema } from '#lib/endpointDeliveries/answerSchemas.ts';
 import type { StoredEndpoint } from '#lib/endpoints/store.ts';
-import type { EventType } from '#lib/plants/eventTypes.ts';
+import type { EVENTS, EventType, SchemaParts } from '#lib/plants/eventTypes.ts';
 
-/** A ping is delivered as any event, but is no type an endpoint subscribes to. */
+/** A ping is delivered as any event, but is no type an endpoint subscribes to: its data, the endpoint pinged. */
 export const PING = 'webhook.ping';
+export const pingSchema = ({ z }: SchemaParts) => z.object({ endpointId: z.string() });
 export type DeliveredType = EventType | typeof PING;
+/** A delivered type's data, as its schema has it (an event type's: its row's). */
+type DataOf<Type extends DeliveredType> = z.output<
+  ReturnType<Type extends EventType ? (typeof EVENTS)[Type]['schema'] : typeof pingSchema>
+>;
 
 /** How long attempts are kept, and a resend may name their event (docs/api.md, "Limits"). */
 export const ATTEMPTS_KEPT_MS = 14 * 24 * 3600 * 1000;
@@ -57,7 +62,7 @@ export const endpointDeliveryOf = (text: string): EndpointDelivery => {
 };
 
 /** Standard Webhooks' body: the type, when it happened (ISO 8601, UTC), and its data. */
-export const eventBody = (type: DeliveredType, at: Date, data: object) =>
+export const eventBody = <Type extends DeliveredType>(type: Type, at: Date, data: DataOf<Type>) =>
   JSON.stringify({ type, timestamp: at.toISOString(), data });
 
 /** A webhook-id of an event made here and now (a ping). */

@@ -156,12 +156,12 @@ export const expectResponseMatchesContract = (
   }
 };
 
-/** What is wrong with a "plant added" delivery's body by the document: empty when it matches. */
-export const webhookBodyViolations = (body: string): string[] => {
+/** What is wrong with a delivery's body by the document's `webhook` (by default the operator's "plant added"): empty when it matches. */
+export const webhookBodyViolations = (body: string, webhook = '/plant/webhook'): string[] => {
   const { ajv } = contract();
   const validate = ajv.getSchema(
-    `${DOCUMENT}#/webhooks/${escapePointer('/plant/webhook')}/post/requestBody/content/application~1json/schema`,
+    `${DOCUMENT}#/webhooks/${escapePointer(webhook)}/post/requestBody/content/application~1json/schema`,
   );
-  if (!validate) return ['the document declares no "plant added" webhook body'];
+  if (!validate) return [`the document declares no ${webhook} webhook body`];
   return validate(JSON.parse(body)) ? [] : [describeErrors(validate.errors ?? [])];
 };

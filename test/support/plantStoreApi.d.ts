@@ -2612,6 +2612,11 @@ export interface operations {
                     /** Format: date-time */
                     timestamp: string;
                     data: {
+                        /**
+                         * Format: int64
+                         * @description Identification number of the plant: an integer from -9007199254740991 to 9007199254740991, the integers every JSON parser represents exactly (I-JSON, RFC 7493). 7 and 7.0 are the same id.
+                         * @example 1
+                         */
                         id: number;
                     };
                 };
