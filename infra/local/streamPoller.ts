@@ -54,8 +54,7 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
   const iterators = new Map<string, string | undefined>();
   const closed = new Set<string>();
   let stopping = false;
-  /** Waiting for so many more polls that find nothing. */
-  let idleWaiters: { polls: number; resolve: () => void }[] = [];
+  let emptyPolls = 0;
 
   const handleBatch = batchHandler({ ...options, log, stopping: () => stopping });
 
@@ -131,9 +130,7 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
         iterators.clear();
       }
       if (read) continue;
-      for (const waiter of idleWaiters) waiter.polls -= 1;
-      for (const waiter of idleWaiters.filter((w) => w.polls <= 0)) waiter.resolve();
-      idleWaiters = idleWaiters.filter((w) => w.polls > 0);
+      emptyPolls += 1;
       await sleep(POLL_INTERVAL_MS);
     }
   })();
@@ -145,9 +142,9 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
     },
     // three polls in a row that find nothing new: a record appears in the stream some
     // milliseconds after its write, so one empty poll could have started too early
-    drained: () =>
-      new Promise<void>((resolve) => {
-        idleWaiters.push({ polls: 3, resolve });
-      }),
+    drained: async () => {
+      const until = emptyPolls + 3;
+      while (emptyPolls < until && !stopping) await sleep(POLL_INTERVAL_MS / 2);
+    },
   };
 };
