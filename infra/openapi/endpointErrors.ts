@@ -70,10 +70,7 @@ const alsoUnavailable = (cause: string, example: ErrorStatus['examples']) => ({
   examples: { ...endpointsUnavailable.examples, ...example },
 });
 
-/**
- * The wordings of the endpoints' routes: their 400 (a body's, or a path's), 404, and 503, which a
- * route that checks a url (its settings) or sends a delivery (its queue) meets in one more way.
- */
+/** The endpoints' 400, 404 and 503 (one more cause with a url's check or a delivery's queue). */
 export const endpointErrors = (
   { queues, settings }: RouteEntry,
   { body }: RouteSchemas,

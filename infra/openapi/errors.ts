@@ -125,12 +125,7 @@ const API_STATUSES: Record<number, ErrorStatus> = {
   },
 };
 
-/**
- * The statuses the route list and a route's schemas decide: a body, a query or a path parameter
- * can be refused (400), an access other than anyone's needs a token (401) and a scope (403), a path
- * parameter names what may not be there (404), a body may be too large (413) or not JSON (415),
- * and every route can fail (500) or meet an outage (503).
- */
+/** The statuses the route list and a route's schemas decide. */
 const statusesOf = ({ access, path }: RouteEntry, { body, query }: RouteSchemas) => {
   const hasPathParameters = path.includes('{');
   return [
@@ -143,10 +138,7 @@ const statusesOf = ({ access, path }: RouteEntry, { body, query }: RouteSchemas)
   ];
 };
 
-/**
- * An operation's error responses: its route's statuses and its own, each worded as the route, its
- * resource's routes or docs/api.md word it.
- */
+/** An operation's error responses: its route's statuses and its own, each worded. */
 export const errorResponses = (
   entry: RouteEntry,
   route: RouteSchemas,
