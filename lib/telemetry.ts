@@ -1,7 +1,5 @@
-// One JSON line per request or attempt, one stdout write: the log line (Powertools Logger's keys),
-// the outcome it counts as a field, and, for the few outcomes published as CloudWatch metrics, its
-// Embedded Metric Format count (`_aws`) at once. Powertools writes the two apart, which measured
-// costlier than the rest of a webhook delivery's own work (docs/performance.md).
+// One JSON line per request or attempt in one write: Powertools Logger's keys, the outcome as a field
+// and its EMF count (`_aws`) if published; Powertools writes them apart, costlier (docs/performance.md).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'aws-lambda';

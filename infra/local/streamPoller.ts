@@ -1,6 +1,5 @@
-// The table's stream, read as Lambda's event source mapping reads it, for the local run and the
-// tests: per shard, the filter's records in batches, each handled as Lambda does (streamBatches.ts);
-// a checkpoint file per shard, so a restart resumes.
+// The table's stream read as Lambda's event source mapping reads it: per shard, the filter's records
+// in batches (streamBatches.ts), a checkpoint per shard so that a restart resumes.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -140,8 +139,7 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
       stopping = true;
       await loop;
     },
-    // three polls in a row that find nothing new: a record appears in the stream some
-    // milliseconds after its write, so one empty poll could have started too early
+    // three empty polls: a record appears some milliseconds after its write, one could be too early
     drained: async () => {
       const until = emptyPolls + 3;
       while (emptyPolls < until && !stopping) await sleep(POLL_INTERVAL_MS / 2);

@@ -1,6 +1,5 @@
-// The tables for DynamoDB Local, each made from its definition in infra/dynamodb.yml (keys, indexes,
-// stream, time to live), so the local run and the tests use the tables the stages deploy. A table
-// made by an older version gets what it lacks, as a stack update adds it to a deployed one.
+// The tables for DynamoDB Local as infra/dynamodb.yml defines them, the stages' own; a table made by
+// an older version gets what it lacks, as a stack update adds it to a deployed one.
 import {
   type AttributeDefinition,
   CreateTableCommand,

@@ -1,6 +1,5 @@
-// A webhook receiver on this machine, for `npm start` (without WEBHOOK_URL) and the tests: it
-// verifies each delivery's Standard Webhooks signature with the standardwebhooks package, keeps
-// what it received, and answers the status its test sets (200 by default).
+// A webhook receiver for `npm start` (without WEBHOOK_URL) and the tests: Standard Webhooks
+// signatures verified (standardwebhooks), each delivery kept, answered as its test sets (200).
 import { createServer } from 'node:http';
 import { text } from 'node:stream/consumers';
 import { Webhook } from 'standardwebhooks';

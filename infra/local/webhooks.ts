@@ -1,7 +1,5 @@
-// The webhooks in the local run: the operator's deliveries (to WEBHOOK_URL, or a local receiver
-// that verifies and prints each), the queues as infra/ deploys them (fauxqs, kept under the data
-// folder), and each function's event sources as serverless.yml declares them, fed through
-// serverless-offline as Lambda's event source mappings would.
+// The webhooks in the local run: the operator's receiver (WEBHOOK_URL, or one that prints each), the
+// queues as infra/ deploys them, and each function's event sources as serverless.yml declares them.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,7 +1,5 @@
-// How the operations on a caller's own webhook endpoints word the statuses they share: a bad path
-// id or body (400), an endpoint that is not there (404), and the outages (503) of the endpoint
-// store, of the resolver a url's check asks, and of the deliveries queue; and what a ping and a
-// resend share: their answer (202) and their most per minute (429).
+// How the operations on a caller's webhook endpoints word the statuses they share (400, 404, 503),
+// and what a ping and a resend share (202, 429).
 
 import { QueuedDelivery } from '#lib/endpointDeliveries/answerSchemas.ts';
 import { MAX_SENDS_PER_MINUTE } from '#lib/endpointDeliveries/store.ts';

@@ -1,7 +1,5 @@
-// An operation's error responses: the statuses its route's line in the route list and its schemas
-// decide, and the route's own; each worded as docs/api.md words it, as its resource's routes word it,
-// or as the route does, with messages the service sends (taken from the code that sends them, or
-// from running the schema that refuses).
+// An operation's error responses, each worded as docs/api.md, its resource or the route words it,
+// with messages the service sends (from the code that sends them, or the schema that refuses).
 import { TOKEN_EXPIRED } from '#lib/auth/tokenVerifier.ts';
 import { BEARER_REFUSALS } from '#lib/http/bearerAuth.ts';
 import { ErrorBody } from '#lib/http/errorBody.ts';

@@ -1,6 +1,5 @@
-// Verified tokens, remembered per container (a signature check is half a warm invocation's work):
-// each use still checks `exp` and `nbf`; none outlives a key set change or its refetch (a rotated key
-// must not keep its tokens valid); and a bound on their number keeps a flood from growing memory.
+// Verified tokens remembered per container (a signature check is half a warm invocation): each use
+// checks `exp` and `nbf`, a key set change or refetch forgets them all, and their number is bounded.
 import type { JSONWebKeySet } from 'jose';
 import {
   CLOCK_TOLERANCE_SECONDS,

@@ -1,6 +1,5 @@
-// The request body, checked in docs/api.md's order (media type, size, JSON) into context.json by Middy's
-// parser (which refuses prototype-pollution keys; its 422s become 400s); the reviver reads integer
-// fields' source text (patches/@middy+util+7.9.2.patch). Only routes with a body bundle it.
+// The request body checked in docs/api.md's order (media type, size, JSON) into context.json by
+// Middy's parser, its reviver reading integer fields' source (patches/); only routes with a body.
 import type { MiddlewareObj } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import { httpError } from '#lib/http/httpError.ts';

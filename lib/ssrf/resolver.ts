@@ -1,6 +1,5 @@
-// An endpoint's host resolved with c-ares, not getaddrinfo: a name server that does not answer holds
-// none of libuv's 4 threads, which the other attempts' and the AWS SDK's lookups need; a Resolver
-// of its own per lookup, to cancel.
+// An endpoint's host resolved with c-ares, not getaddrinfo, so a silent name server holds none of
+// libuv's 4 threads, which the SDK's lookups need; a Resolver of its own per lookup, to cancel.
 import type { LookupAddress } from 'node:dns';
 import { Resolver as NameResolver } from 'node:dns/promises';
 

@@ -1,7 +1,5 @@
-// A POST to a caller's own webhook endpoint, safe from SSRF (the operator's trusted WEBHOOK_URL is
-// delivery.ts's): the host's every address resolved once must be public (publicAddress.ts), and the
-// connection goes to those addresses, never to a second lookup's answer, which a DNS rebinding could
-// have turned private; TLS still verifies the URL's host. No redirect is followed.
+// A POST to a caller's endpoint safe from SSRF: every address of the host, resolved once, must be
+// public, and only those are connected to (no second lookup to rebind); no redirect is followed.
 import type { LookupAddress } from 'node:dns';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';

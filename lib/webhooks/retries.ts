@@ -108,8 +108,7 @@ export const sqsRetryQueue = (client: SQSClient, queueUrl: string): RetryQueue =
 /** A caller's tenant on a fair queue: its `sub` hashed, as MessageGroupId takes 128 ASCII at most. */
 export const tenantOf = (owner: string) => createHash('sha256').update(owner).digest('base64url');
 
-/** Deliveries to callers' endpoints: a message each on its lane's queue, delayed until due, its
- * caller its tenant (docs/webhooks.md, "How delivery is shared"). */
+/** Callers' deliveries: a message each on its lane's queue, delayed until due, its caller its tenant. */
 export const sqsDeliveryQueue = (client: SQSClient, queueUrls: { main: string; slow?: string }) => {
   const urlOf = (lane: 'main' | 'slow') => {
     const url = queueUrls[lane];
