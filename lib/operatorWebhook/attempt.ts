@@ -47,14 +47,8 @@ export const attemptDelivery =
       });
       return;
     }
-    await deadLetters.put({
-      webhookId,
-      plantId,
-      body,
-      attempts,
-      lastError: next.reason,
-      failedAt: new Date().toISOString(),
-    });
+    const failedAt = new Date().toISOString();
+    await deadLetters.put({ webhookId, plantId, body, attempts, lastError: next.reason, failedAt });
     record(invocation, {
       level: 'ERROR',
       message: 'webhook kept as a dead letter',
