@@ -26,7 +26,6 @@ export interface QueuePoller {
   stop: () => Promise<void>;
 }
 
-/** The local emulator's region. */
 const REGION = 'us-east-1';
 
 /** A received message as Lambda hands it to the function. */

@@ -15,7 +15,6 @@ export interface LocalSqs {
   /** http://127.0.0.1:<port>, for a client's endpoint setting (AWS_ENDPOINT_URL_SQS). */
   endpoint: string;
   queueUrl: (name: string) => string;
-  /** A client of it, with the credentials it accepts (any). */
   client: SQSClient;
   stop: () => Promise<void>;
 }

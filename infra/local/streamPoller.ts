@@ -38,7 +38,6 @@ const loadCheckpoints = (file: string | undefined): Record<string, string> => {
   }
 };
 
-/** The wait between two polls of the shards. */
 const POLL_INTERVAL_MS = 100;
 
 export const startStreamPoller = (options: StreamPollerOptions): StreamPoller => {

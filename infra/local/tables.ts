@@ -18,7 +18,6 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { yamlOf } from './paths.ts';
 
-/** The tables infra/dynamodb.yml defines, by resource name. */
 export type TableResource = 'PlantsTable' | 'WebhooksTable';
 
 interface TableDefinition {
@@ -149,7 +148,6 @@ export const ensureTable = async (
   await enableTimeToLive(client, tableName, definition);
 };
 
-/** The ARN of the stream of a table that has one. */
 export const tableStreamArn = async (client: DynamoDBClient, tableName: string) => {
   const streamArn = (await describe(client, tableName))?.LatestStreamArn;
   if (!streamArn) throw new Error(`table ${tableName} has no stream`);

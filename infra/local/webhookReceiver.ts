@@ -13,7 +13,6 @@ export interface ReceivedWebhook {
   verified: boolean;
   /** The status it was answered with, or 'hang' when it got none. */
   answered: number | 'hang';
-  /** When it arrived (ms since the epoch). */
   receivedAt: number;
 }
 

@@ -2,7 +2,6 @@
 // so a document that no longer says what the service does fails them.
 import './typescript5.ts';
 
-/** The types' file, beside the tests that use them. */
 export const CLIENT_TYPES_FILE = 'test/support/plantStoreApi.d.ts';
 
 export const clientTypes = async (document: string): Promise<string> => {

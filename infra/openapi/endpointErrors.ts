@@ -107,7 +107,6 @@ export const sendsLimited = {
   },
 };
 
-/** The 202 of a ping or resend. */
 export const deliveryQueued = (description: string) =>
   jsonSuccess(description, QueuedDelivery, {
     queued: { summary: 'On its way', value: { webhookId } },

@@ -35,7 +35,6 @@ const bearerChallenge = (description: string, error: string) => ({
   },
 });
 
-/** The scope the 403's examples name. */
 const EXAMPLE_SCOPE = 'plants:write';
 
 /** The example of every 503: the identity provider's outage. */

@@ -14,7 +14,6 @@ type ObservableKeySet = KeySet & { readonly fresh?: boolean; jwks?(): JSONWebKey
 export interface TokenCacheOptions {
   /** The full verification, signature included. */
   verifyClaims: (token: string) => Promise<VerifiedToken>;
-  /** The key set the full verification uses. */
   keySet: ObservableKeySet;
   /** How many tokens are remembered at most; the oldest are forgotten first. */
   maxEntries?: number;
@@ -24,7 +23,6 @@ export interface TokenCacheOptions {
 export const DEFAULT_CACHED_TOKENS = 1000;
 
 export type CachedVerifyToken = VerifyToken & {
-  /** How many tokens are remembered now. */
   readonly size: number;
 };
 

@@ -58,7 +58,6 @@ const anyJson = /^application\/([a-z0-9!#$&^_.+-]+\+)?json$/;
 // the answer the same body gets as text (RFC 8259 forbids senders to add one)
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** A refusal of the body, counted as a validation failure. */
 const invalid = (status: number, message: string, cause?: unknown) =>
   httpError(status, message, { metric: 'ValidationFailures', cause });
 

@@ -16,7 +16,6 @@ export interface WaitingEvent {
   body: string;
   /** The trace id of the request that added the plant, for every attempt's line. */
   requestTraceId?: string | undefined;
-  /** Attempts made so far. */
   attempts: number;
   lastError: string;
   /** When the next attempt is due, in ms since the epoch. */
@@ -77,7 +76,6 @@ export const hideIfNotDue = async (
 const MAX_DELAY_SECONDS = 900;
 
 export interface RetryQueue {
-  /** Keep the event until it is due. */
   wait(event: WaitingEvent): Promise<void>;
   /** A message received before it is due goes back, hidden until then (at most 12 hours). */
   hideUntil(receiptHandle: string, dueAt: number): Promise<void>;
