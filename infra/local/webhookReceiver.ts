@@ -47,12 +47,8 @@ export const startWebhookReceiver = async ({
   let answer: Parameters<WebhookReceiver['answerWith']>[0] = () => 200;
   const server = createServer(async (request, response) => {
     const body = await text(request);
-    const header = (name: string) => String(request.headers[name] ?? '');
-    const headers = {
-      'webhook-id': header('webhook-id'),
-      'webhook-timestamp': header('webhook-timestamp'),
-      'webhook-signature': header('webhook-signature'),
-    };
+    // Node joins a header sent twice into one string (set-cookie aside)
+    const headers = request.headers as Record<string, string>;
     const verified = verifiers.some((verifier) => {
       try {
         verifier.verify(body, headers);
@@ -61,12 +57,8 @@ export const startWebhookReceiver = async ({
         return false;
       }
     });
-    const delivery = {
-      webhookId: headers['webhook-id'],
-      timestamp: headers['webhook-timestamp'],
-      body,
-      verified,
-    };
+    const { 'webhook-id': webhookId = '', 'webhook-timestamp': timestamp = '' } = headers;
+    const delivery = { webhookId, timestamp, body, verified };
     const given = verified ? answer(delivery) : 401;
     const status = typeof given === 'object' ? given.status : given;
     const answered = { ...delivery, answered: status, receivedAt: Date.now() };
