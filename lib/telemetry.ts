@@ -1,16 +1,11 @@
-// One JSON line per request or attempt, one stdout write: the log line (Powertools Logger's keys),
-// the outcome it counts as a field, and, for the few outcomes published as CloudWatch metrics, its
-// Embedded Metric Format count (`_aws`) at once. Powertools writes the two apart, which measured
-// costlier than the rest of a webhook delivery's own work (docs/performance.md).
+// One JSON line per request or attempt in one write: Powertools Logger's keys, the outcome as a field
+// and its EMF count (`_aws`) if published; Powertools writes them apart, costlier (docs/performance.md).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import type { TelemetrySettings } from '#lib/config/telemetry.ts';
 
-/**
- * Every outcome, each counted once per request or attempt as a field of its line (`"PlantsCreated":
- * 1`), which CloudWatch Logs Insights sums (docs/operations.md, Metrics, lists them).
- */
+/** Every outcome: a field of its line (`"PlantsCreated": 1`) that Logs Insights sums (docs/operations.md). */
 export const METRIC_NAMES = [
   // a request's outcome: one of these per request
   'PlantsCreated',
@@ -69,11 +64,8 @@ export const METRIC_NAMES = [
 
 export type MetricName = (typeof METRIC_NAMES)[number];
 
-/**
- * The outcomes also published as CloudWatch custom metrics, each $0.30 a month while sent: only
- * those an operator acts on and AWS publishes nothing for (a fault of ours; a caller's delivery given
- * up). Requests, 4xx and 5xx, latency, errors, queues and streams are AWS's own metrics, free.
- */
+// also CloudWatch custom metrics ($0.30 a month each): only those an operator acts on and AWS has
+// nothing for; requests, 4xx, 5xx, latency, errors, queues and streams are AWS's own, free
 export const PUBLISHED_METRICS = [
   'InternalErrors',
   'EndpointEventsExhausted',
@@ -81,18 +73,16 @@ export const PUBLISHED_METRICS = [
 
 /** Every custom metric a stage can have: the published outcomes, and the cold starts. */
 export const CUSTOM_METRICS = [...PUBLISHED_METRICS, 'ColdStart'] as const;
-const published = new Set<string>(PUBLISHED_METRICS);
+const published = new Set<string>(CUSTOM_METRICS);
 
-/** The Lambda invocation a line belongs to. */
 export type Invocation = Pick<Context, 'functionName' | 'awsRequestId'>;
 
-/** The keys every line writes itself: no field may take one (it would hide the line's own). */
+// the keys every line writes itself, which no field may take (it would hide the line's own); refused
+// only in objects typed LineFields, not `Record<string, unknown>`: pass fields on with this type
 type LoggerKey = 'level' | 'message' | 'timestamp' | 'service' | 'cold_start' | 'function_name';
 type IdKey = 'function_request_id' | 'xray_trace_id';
 type LineKey = LoggerKey | IdKey | '_aws' | 'ColdStart' | MetricName;
-
-// What a line says besides its own keys, as plain data (an Error via describeError). It refuses a
-// line key only in objects typed as it, not `Record<string, unknown>`: pass fields on with this type.
+/** What a line says besides its own keys, as plain data (an Error via describeError). */
 export type LineFields = Record<string, unknown> & { [key in LineKey]?: never };
 
 export interface LogEntry {
@@ -106,7 +96,6 @@ export interface LogEntry {
 export interface Telemetry {
   /** Called as an invocation starts: the container's first is its cold start. */
   start: (invocation: Invocation) => void;
-  /** Writes `entry` as one line of `invocation`. */
   record: (invocation: Invocation, entry: LogEntry) => void;
 }
 
@@ -125,19 +114,15 @@ export const describeError = (error: unknown, depth = 0): unknown => {
   };
 };
 
-// the ids made where Lambda sets none (the local run), one per invocation
+// where Lambda sets no trace id (the local run): one made per invocation, in X-Ray's form
 const madeTraceIds = new WeakMap<Invocation, string>();
 
-/**
- * The invocation's X-Ray trace id: the Root of `_X_AMZN_TRACE_ID`, which Lambda sets per invocation;
- * where it is unset (the local run), one made once per invocation in the same form.
- */
+/** The invocation's X-Ray trace id: the Root of `_X_AMZN_TRACE_ID`, set by Lambda per invocation. */
 export const traceIdOf = (invocation: Invocation): string => {
   const root = /Root=(1-[0-9a-f]{8}-[0-9a-f]{24})/.exec(process.env._X_AMZN_TRACE_ID ?? '')?.[1];
   if (root) return root;
-  const made =
-    madeTraceIds.get(invocation) ??
-    `1-${Math.floor(Date.now() / 1000).toString(16)}-${randomBytes(12).toString('hex')}`;
+  const seconds = Math.floor(Date.now() / 1000).toString(16);
+  const made = madeTraceIds.get(invocation) ?? `1-${seconds}-${randomBytes(12).toString('hex')}`;
   madeTraceIds.set(invocation, made);
   return made;
 };
@@ -162,10 +147,10 @@ export const createTelemetry = (
   write: (line: string) => void = (line) => process.stdout.write(line),
 ): Telemetry => {
   const threshold = SEVERITY[logLevel];
-  const counted = (name: string, dimensions: string[]) => ({
+  const counted = (Name: string) => ({
     Namespace: metricsNamespace,
-    Dimensions: [dimensions],
-    Metrics: [{ Name: name, Unit: 'Count' }],
+    Dimensions: [['service']],
+    Metrics: [{ Name, Unit: 'Count' }],
   });
   // the container's first invocation: its lines say cold_start, and the first counts ColdStart
   // (Lambda hands each invocation a context object of its own, and they may overlap)
@@ -180,12 +165,10 @@ export const createTelemetry = (
       firstInvocation ??= invocation;
       const coldStart = coldStarts && invocation === firstInvocation;
       const countsColdStart = coldStart && !coldStartCounted;
-      if (coldStart) coldStartCounted = true;
+      coldStartCounted ||= coldStart;
       const now = Date.now();
-      const directives = [
-        ...(published.has(metric) ? [counted(metric, ['service'])] : []),
-        ...(countsColdStart ? [counted('ColdStart', ['service'])] : []),
-      ];
+      const names = [metric, ...(countsColdStart ? ['ColdStart'] : [])];
+      const directives = names.filter((name) => published.has(name)).map(counted);
       const metrics = {
         ...(directives.length > 0 && { _aws: { Timestamp: now, CloudWatchMetrics: directives } }),
         [metric]: 1,

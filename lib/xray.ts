@@ -1,6 +1,5 @@
-// X-Ray subsegments without the X-Ray SDK (its size and cold start, docs/performance.md): each ended
-// one is a UDP datagram to the daemon Lambda runs beside a sampled invocation; none where there is
-// no daemon or no sampled trace (the local run, the tests), and a lost one fails nothing.
+// X-Ray subsegments without the SDK (its size, its cold start): a UDP datagram each to Lambda's daemon
+// of a sampled invocation; none without one (the local run, the tests); a lost one fails nothing.
 import { randomBytes } from 'node:crypto';
 import type { Socket } from 'node:dgram';
 

@@ -1,5 +1,4 @@
-// Clients of the local emulators (DynamoDB Local, its streams, fauxqs), which accept any
-// credentials: fixed ones keep this machine's real AWS credentials out of local runs.
+// Clients of the local emulators, with fixed credentials: this machine's real ones stay out.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 

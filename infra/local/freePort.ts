@@ -1,5 +1,6 @@
 // Ports on this machine: a free one, a setting's, whether one is taken, and waiting for a child's.
 import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -12,14 +13,11 @@ export const freePort = async () => {
   return port;
 };
 
-const portAccepts = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port }, () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.on('error', () => resolve(false));
-  });
+const portAccepts = (port: number) => {
+  const socket = connect({ host: '127.0.0.1', port });
+  const connected = once(socket, 'connect').then(() => true);
+  return connected.catch(() => false).finally(() => socket.destroy());
+};
 
 export interface AwaitedServer {
   /** Who listens, for the messages: "DynamoDB Local". */

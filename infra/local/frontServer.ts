@@ -1,7 +1,5 @@
-// What listens on PORT in the local run: the API reference at /docs, and every other request
-// passed on unchanged to serverless-offline on a port of its own. One origin for the page and the
-// API, so that the page's "Try it" needs no CORS. npm start opens it only once serverless-offline
-// listens, so that a script waiting for PORT waits for the API.
+// What listens on PORT in the local run: the API reference at /docs, every other request passed on
+// to serverless-offline; one origin, so that the page's "Try it" needs no CORS.
 import { createReadStream } from 'node:fs';
 import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
 import type { ErrorBody } from '#lib/http/errorBody.ts';
@@ -13,10 +11,7 @@ export interface FrontServerOptions {
   apiPort: number;
   /** The reference page, for the URL the browser used to reach it (http://host:port). */
   page: (origin: string) => Promise<string>;
-  /**
-   * Whether the stage answers browsers' CORS (CORS_ALLOWED_ORIGINS set). Without it API Gateway
-   * adds no Access-Control-* header, while serverless-offline allows any origin: those are taken off.
-   */
+  /** CORS_ALLOWED_ORIGINS set; else API Gateway adds no Access-Control-* header: those are taken off. */
   cors: boolean;
 }
 

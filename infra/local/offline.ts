@@ -1,6 +1,5 @@
-// serverless-offline for `npm start`: the bundled functions behind the front server (HTTP on
-// apiPort, invoke on lambdaPort), their JSON log lines shown as one line per request (or as
-// deployed, with --json) and appended whole to `logs` (npm run trace reads them).
+// serverless-offline for `npm start`: the bundled functions behind the front server, their JSON log
+// lines shown by terminal.ts and appended whole to `logs` (npm run trace reads them).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -47,8 +46,7 @@ export const spawnOffline = (
   return offline;
 };
 
-// Once serverless-offline serves (it bundles first): PORT opens only then, so a script waiting
-// for it waits for the API.
+// once serverless-offline serves (it bundles first): PORT opens only then, for whoever waits for it
 export const untilOfflineServes = async (offline: ChildProcess, ports: number[]) => {
   for (const port of ports) {
     await untilListening({

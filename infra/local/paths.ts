@@ -9,11 +9,7 @@ export const repoRoot = resolve(import.meta.dirname, '..', '..');
 export const yamlOf = (...path: string[]) =>
   parse(readFileSync(resolve(repoRoot, ...path), 'utf8'), { logLevel: 'error' });
 
-/**
- * The functions serverless.yml declares as written, by name: its own and the operator's webhook's
- * (infra/operatorWebhook.yml, in a stage with a receiver); the routes' come from
- * infra/routeFunctions.cjs.
- */
+/** serverless.yml's functions as written, and the operator's webhook's; not the routes' (derived). */
 export const declaredFunctions = () =>
   Object.assign(
     {},
@@ -36,8 +32,7 @@ export const localDataDir = () => resolve(repoRoot, process.env.PLANTS_LOCAL_DAT
 /** Every JSON line the functions of npm start wrote, appended as written, for `npm run trace`. */
 export const localLogsPath = (dataDir: string) => resolve(dataDir, 'logs.jsonl');
 
-/** The functions' environment of the npm start running on `dataDir`, kept there while it runs, for
- * `sls invoke local --stage local` (stageParams.cjs) and `npm run webhooks:redrive`. */
+/** The running npm start's functions' environment, for stageParams.cjs and webhooks:redrive. */
 export const runningEnvPath = (dataDir: string) => resolve(dataDir, 'running-env.json');
 
 /** What runningEnvPath holds; undefined when no npm start runs on `dataDir`. */

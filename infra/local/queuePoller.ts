@@ -1,7 +1,6 @@
-// An SQS queue read as Lambda's event source mapping reads it (ReportBatchItemFailures on), for the
-// local run and the tests: up to batchSize messages a poll, one invocation at a time. Batch item
-// failures come back after their visibility timeout, the others are deleted; a function error
-// deletes none, and an answer Lambda could not read (naming no message of the batch) fails all.
+// An SQS queue read as Lambda's event source mapping reads it (ReportBatchItemFailures on): batch
+// item failures come back, the others are deleted; a function error or an answer naming no message
+// of the batch fails all.
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   DeleteMessageCommand,
@@ -27,7 +26,6 @@ export interface QueuePoller {
   stop: () => Promise<void>;
 }
 
-/** The local emulator's region. */
 const REGION = 'us-east-1';
 
 /** A received message as Lambda hands it to the function. */

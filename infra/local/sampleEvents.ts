@@ -1,8 +1,5 @@
-// `npm run events`: a sample event for every function of serverless.yml, in events/ (git-ignored),
-// for `npx sls invoke local --stage local -f <function> --path events/<function>.json` while npm
-// start runs. Each route's request is derived from the route list and carries a token of the local
-// key, as `npm run token` mints it: when a route answers 401, the token has expired; run this again.
-//   --out DIR  where to write them (default: events/)
+// `npm run events [-- --out DIR]`: a sample event per function in events/, for `npx sls invoke local`
+// while npm start runs (docs/local-development.md); each route's carries a local token.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';

@@ -1,6 +1,5 @@
-// SQS for `npm start` and the tests: fauxqs in this process, its queues in SQLite so a waiting
-// message survives a restart; on 127.0.0.1 only (patches/fauxqs+*.patch). Queue URLs name its
-// endpoint, as its own need *.localhost to resolve; fauxqs finds a queue by the URL's last segment.
+// SQS for `npm start` and the tests: fauxqs on 127.0.0.1 (patches/), its queues in SQLite to outlast
+// a restart; URLs name its endpoint (its own need *.localhost), found by their last segment.
 import { SetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { startFauxqs } from 'fauxqs';
 import { localClientConfig } from './dynamoClient.ts';
@@ -16,7 +15,6 @@ export interface LocalSqs {
   /** http://127.0.0.1:<port>, for a client's endpoint setting (AWS_ENDPOINT_URL_SQS). */
   endpoint: string;
   queueUrl: (name: string) => string;
-  /** A client of it, with the credentials it accepts (any). */
   client: SQSClient;
   stop: () => Promise<void>;
 }

@@ -1,7 +1,5 @@
-// serverless.yml's params of the `local` stage. npm start passes every setting in the environment
-// (infra/local/start.ts); `npx sls invoke local --stage local` passes none, and gets those the
-// npm start running on the same data folder (PLANTS_LOCAL_DATA) gives its functions, which it
-// publishes while it runs. A setting in the environment wins, as under npm start.
+// serverless.yml's params of the `local` stage: npm start's environment, or for `sls invoke local`
+// those the npm start running on PLANTS_LOCAL_DATA publishes; the environment wins.
 module.exports = async ({ options }) => {
   // resolved whatever the stage: nothing below may touch a deploy
   if (options.stage !== 'local') return {};

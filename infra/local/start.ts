@@ -1,18 +1,5 @@
-// `npm start`: the whole service on this machine, nothing in the cloud. DynamoDB Local keeps its
-// data in .local/data (git-ignored), a local key pair signs tokens (`npm run token`), and
-// serverless-offline serves the bundled functions behind a front server that also serves the API
-// reference at /docs (infra/local/frontServer.ts), which opens PORT only once the functions can
-// answer. Ctrl-C stops everything this started.
-//
-// Settings (environment): PORT (3000), LAMBDA_PORT (PORT+2, serverless-offline's invoke port),
-// DYNAMODB_PORT (8000), PLANTS_LOCAL_DATA (.local/data). With AUTH_JWKS_URL set (and AUTH_ISSUER,
-// AUTH_AUDIENCE), tokens are verified against that identity provider instead of the local key;
-// AUTH_READ_SCOPE, AUTH_WRITE_SCOPE and AUTH_JWKS_COOLDOWN_SECONDS pass through to the functions.
-// Each new plant is POSTed as the "plant added" webhook to WEBHOOK_URL (with WEBHOOK_SECRET), or
-// without it to a local receiver that verifies and prints each delivery (infra/local/webhooks.ts).
-// The terminal shows one line per request and per webhook attempt (infra/local/terminal.ts);
-// `npm start -- --json` shows the functions' JSON log lines as deployed instead. Every such line is
-// kept in PLANTS_LOCAL_DATA's logs.jsonl, where `npm run trace -- <plant id>` reads one plant's changes.
+// `npm start`: the whole service on this machine, nothing in the cloud; Ctrl-C stops everything it
+// started. Its settings and what it shows: docs/local-development.md.
 import type { ChildProcess } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,7 +12,7 @@ import { localAuth } from './keys.ts';
 import { spawnOffline, untilOfflineServes } from './offline.ts';
 import { localDataDir, localLogsPath, runningEnvPath } from './paths.ts';
 import { ensureTable, tableStreamArn } from './tables.ts';
-import { type LocalWebhooks, startLocalWebhooks } from './webhooks.ts';
+import { startLocalWebhooks } from './webhooks.ts';
 
 // named as serverless.yml names every stage's tables
 const PLANTS_TABLE = 'plant-store-local-plants';
@@ -35,7 +22,7 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 const dataDir = localDataDir();
 
 const children: ChildProcess[] = [];
-let webhooks: LocalWebhooks | undefined;
+let webhooks: Awaited<ReturnType<typeof startLocalWebhooks>> | undefined;
 let front: { close: () => Promise<void> } | undefined;
 let stopping = false;
 /** Whether this run published its functions' environment (runningEnvPath). */
@@ -100,7 +87,7 @@ try {
   await ensureTable(client, 'WebhooksTable', WEBHOOKS_TABLE);
   const streamArn = await tableStreamArn(client, PLANTS_TABLE);
   client.destroy();
-  webhooks = await startLocalWebhooks({ dataDir, say });
+  webhooks = await startLocalWebhooks(dataDir, say);
 
   // what the functions are given; published beside the data while this runs (runningEnvPath), with
   // where to invoke them, the secret too: readable by this user alone
@@ -133,7 +120,7 @@ try {
     // as infra/cors.cjs reads it
     cors: /\S/.test(process.env.CORS_ALLOWED_ORIGINS?.replaceAll(',', '') ?? ''),
   });
-  webhooks.startPoller({ dynamodbEndpoint: dynamo.endpoint, streamArn, lambdaPort });
+  webhooks.startPoller(dynamo.endpoint, streamArn, lambdaPort);
 
   const base = `http://127.0.0.1:${httpPort}`;
   say('');

@@ -1,6 +1,5 @@
-// One batch of a stream's records as Lambda's event source mapping handles it: a partial failure
-// retried from the first failed record, a function error split in two (bisect), each retry later,
-// then an invocation record sent to the on-failure destination and the records behind go on.
+// A stream batch as Lambda's event source mapping handles it: retried from the first failed record,
+// split on a function error, then described to the on-failure destination.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import type { StreamInvocationRecord } from '#lib/webhooks/streamFailures.ts';

@@ -1,6 +1,5 @@
-// The table's stream, read as Lambda's event source mapping reads it, for the local run and the
-// tests: per shard, the filter's records in batches, each handled as Lambda does (streamBatches.ts);
-// a checkpoint file per shard, so a restart resumes.
+// The table's stream read as Lambda's event source mapping reads it: per shard, the filter's records
+// in batches (streamBatches.ts), a checkpoint per shard so that a restart resumes.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -39,7 +38,6 @@ const loadCheckpoints = (file: string | undefined): Record<string, string> => {
   }
 };
 
-/** The wait between two polls of the shards. */
 const POLL_INTERVAL_MS = 100;
 
 export const startStreamPoller = (options: StreamPollerOptions): StreamPoller => {
@@ -54,8 +52,7 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
   const iterators = new Map<string, string | undefined>();
   const closed = new Set<string>();
   let stopping = false;
-  /** Waiting for so many more polls that find nothing. */
-  let idleWaiters: { polls: number; resolve: () => void }[] = [];
+  let emptyPolls = 0;
 
   const handleBatch = batchHandler({ ...options, log, stopping: () => stopping });
 
@@ -131,9 +128,7 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
         iterators.clear();
       }
       if (read) continue;
-      for (const waiter of idleWaiters) waiter.polls -= 1;
-      for (const waiter of idleWaiters.filter((w) => w.polls <= 0)) waiter.resolve();
-      idleWaiters = idleWaiters.filter((w) => w.polls > 0);
+      emptyPolls += 1;
       await sleep(POLL_INTERVAL_MS);
     }
   })();
@@ -143,11 +138,10 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
       stopping = true;
       await loop;
     },
-    // three polls in a row that find nothing new: a record appears in the stream some
-    // milliseconds after its write, so one empty poll could have started too early
-    drained: () =>
-      new Promise<void>((resolve) => {
-        idleWaiters.push({ polls: 3, resolve });
-      }),
+    // three empty polls: a record appears some milliseconds after its write, one could be too early
+    drained: async () => {
+      const until = emptyPolls + 3;
+      while (emptyPolls < until && !stopping) await sleep(POLL_INTERVAL_MS / 2);
+    },
   };
 };

@@ -1,6 +1,5 @@
-// The tables for DynamoDB Local, each made from its definition in infra/dynamodb.yml (keys, indexes,
-// stream, time to live), so the local run and the tests use the tables the stages deploy. A table
-// made by an older version gets what it lacks, as a stack update adds it to a deployed one.
+// The tables for DynamoDB Local as infra/dynamodb.yml defines them, the stages' own; a table made by
+// an older version gets what it lacks, as a stack update adds it to a deployed one.
 import {
   type AttributeDefinition,
   CreateTableCommand,
@@ -19,7 +18,6 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { yamlOf } from './paths.ts';
 
-/** The tables infra/dynamodb.yml defines, by resource name. */
 export type TableResource = 'PlantsTable' | 'WebhooksTable';
 
 interface TableDefinition {
@@ -150,7 +148,6 @@ export const ensureTable = async (
   await enableTimeToLive(client, tableName, definition);
 };
 
-/** The ARN of the stream of a table that has one. */
 export const tableStreamArn = async (client: DynamoDBClient, tableName: string) => {
   const streamArn = (await describe(client, tableName))?.LatestStreamArn;
   if (!streamArn) throw new Error(`table ${tableName} has no stream`);

@@ -1,7 +1,5 @@
-// What `npm start` shows of serverless-offline's output: a line per request and per webhook attempt
-// from the functions' JSON log lines, each with its change's trace id cut short, warnings and errors
-// marked, its banner and EMF documents left out (`--json`: the JSON lines as deployed). Any other
-// line (a bundling error, a crash) as it is.
+// What `npm start` shows of serverless-offline's output: a line per request and webhook attempt from
+// the JSON log lines (`--json`: those as deployed); its banner and EMF left out, any other line as is.
 
 /** serverless-offline's own lines, which tell a user nothing the ready line does not. */
 const NOISE = [

@@ -1,6 +1,5 @@
-// `npm run trace -- <plant id>`: one plant's changes in order, from the lines npm start keeps
-// (localLogsPath): each change's request line, its fan-out's and each delivery attempt's, together
-// by the writing request's trace id (request_trace_id), as the terminal shows them.
+// `npm run trace -- <plant id>`: one plant's changes in order from npm start's kept lines, each the
+// lines of its writing request's trace id (request_trace_id), as the terminal shows them.
 import { existsSync, readFileSync } from 'node:fs';
 import { localDataDir, localLogsPath } from './paths.ts';
 import { logLineOf, terminalLine } from './terminal.ts';

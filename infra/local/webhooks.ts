@@ -1,6 +1,5 @@
-// The webhooks in the local run: the operator's deliveries (to WEBHOOK_URL, or a local receiver
-// that verifies and prints each), the queues as deployed (fauxqs, kept under the data folder), and
-// the pollers feeding the functions through serverless-offline as event source mappings would.
+// The webhooks in the local run: the operator's receiver (WEBHOOK_URL, or one that prints each), the
+// queues as infra/ deploys them, and each function's event sources as serverless.yml declares them.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,20 +8,56 @@ import { loadConfig } from '#lib/config/load.ts';
 import { webhookSettings } from '#lib/config/webhook.ts';
 import { sendMessages } from '#lib/webhooks/sqsMessages.ts';
 import { localStreamsClient } from './dynamoClient.ts';
-import { deployedEventSources, invoker } from './eventSources.ts';
+import { declaredFunctions, declaredWebhookResources, yamlOf } from './paths.ts';
 import { startQueuePoller } from './queuePoller.ts';
-import { type LocalSqs, startLocalSqs } from './sqs.ts';
+import { startLocalSqs } from './sqs.ts';
 import { invocationRecordOf } from './streamBatches.ts';
 import { startStreamPoller } from './streamPoller.ts';
-import { startWebhookReceiver, type WebhookReceiver } from './webhookReceiver.ts';
+import { startWebhookReceiver } from './webhookReceiver.ts';
 
-const RETRY_QUEUE = 'plant-store-local-webhook-retries';
-const DEAD_LETTER_QUEUE = 'plant-store-local-webhook-dead-letters';
-const DELIVERY_QUEUE = 'plant-store-local-endpoint-deliveries';
-const SLOW_DELIVERY_QUEUE = 'plant-store-local-endpoint-deliveries-slow';
-const DELIVERY_POISON_QUEUE = 'plant-store-local-endpoint-delivery-poison';
-const STREAM_DEAD_LETTER_QUEUE = 'plant-store-local-stream-dead-letters';
-const STREAM_FAILURE_QUEUE = 'plant-store-local-webhook-stream-failures';
+/** Each queue of infra/'s templates by logical id: its local name's end, the setting it fills. */
+const QUEUES: Record<string, [string, string?]> = {
+  WebhookRetryQueue: ['webhook-retries', 'WEBHOOK_RETRY_QUEUE_URL'],
+  WebhookDeadLetterQueue: ['webhook-dead-letters', 'WEBHOOK_DEAD_LETTER_QUEUE_URL'],
+  EndpointDeliveryQueue: ['endpoint-deliveries', 'ENDPOINT_DELIVERY_QUEUE_URL'],
+  EndpointSlowDeliveryQueue: ['endpoint-deliveries-slow', 'ENDPOINT_SLOW_DELIVERY_QUEUE_URL'],
+  EndpointDeliveryPoisonQueue: ['endpoint-delivery-poison'],
+  StreamDeadLetterQueue: ['stream-dead-letters', 'STREAM_DEAD_LETTER_QUEUE_URL'],
+  WebhookStreamFailureQueue: ['webhook-stream-failures'],
+};
+
+/** Each stream function's checkpoints in the data folder, as earlier runs kept them. */
+const CHECKPOINTS: Record<string, string> = {
+  deliverPlantAdded: 'stream-checkpoints.json',
+  queueEndpointEvents: 'endpoint-stream-checkpoints.json',
+};
+
+/** An event source as serverless.yml declares it; an ARN is `Id.Arn` (its !GetAtt tag left off). */
+type Stream = {
+  batchSize: number;
+  maximumRetryAttempts: unknown;
+  bisectBatchOnFunctionError?: boolean;
+};
+type SourceEvent = {
+  sqs?: { arn: string; batchSize: number };
+  stream?: Stream & {
+    filterPatterns?: Record<string, unknown[]>[];
+    destinations: { onFailure: { arn: string } };
+  };
+};
+
+const idOf = (arn: string) => arn.split('.')[0] ?? arn;
+
+/** Invokes a local function (as serverless-offline names it) with `event`: its result, or throws. */
+export const invoker = (lambdaPort: number, name: string) => async (event: unknown) => {
+  const url = `http://127.0.0.1:${lambdaPort}/2015-03-31/functions/plant-store-local-${name}/invocations`;
+  const response = await fetch(url, { method: 'POST', body: JSON.stringify(event) });
+  const text = await response.text();
+  if (!response.ok || response.headers.get('x-amz-function-error')) {
+    throw new Error(`the function failed: ${text.slice(0, 300)}`);
+  }
+  return text ? JSON.parse(text) : null;
+};
 
 /** The local receiver's secret: made on first start, kept with the local keys. */
 const localSecret = (dataDir: string) => {
@@ -34,77 +69,61 @@ const localSecret = (dataDir: string) => {
   return secret;
 };
 
-export interface LocalWebhooks {
-  /** The function's settings, for serverless-offline. */
-  env: Record<string, string>;
-  description: string;
-  /** The queues and what waits in each, read without receiving (fauxqs's inspection page). */
-  queuesUrl: string;
-  /** Starts reading the table's stream once the function can be invoked. */
-  startPoller: (options: {
-    dynamodbEndpoint: string;
-    streamArn: string;
-    lambdaPort: number;
-  }) => void;
-  stop: () => Promise<void>;
-}
-
-export const startLocalWebhooks = async ({
-  dataDir,
-  say,
-}: {
-  dataDir: string;
-  say: (line: string) => void;
-}): Promise<LocalWebhooks> => {
+/** The operator's receiver, the queues, and (startPoller) every function's event sources. */
+export const startLocalWebhooks = async (dataDir: string, say: (line: string) => void) => {
   const { WEBHOOK_URL, WEBHOOK_SECRET } = process.env;
   if (WEBHOOK_URL && !WEBHOOK_SECRET) {
     throw new Error(
       'WEBHOOK_URL needs WEBHOOK_SECRET too (whsec_ secrets separated by spaces): set both, or neither for the local receiver',
     );
   }
-  let receiver: WebhookReceiver | undefined;
-  let url = WEBHOOK_URL;
-  let secret = WEBHOOK_SECRET;
-  if (!url) {
-    secret = localSecret(dataDir);
-    receiver = await startWebhookReceiver({
-      secrets: secret,
-      onDelivery: ({ webhookId, body, verified }) => {
-        const plant = JSON.parse(body) as { id?: unknown; name?: unknown };
-        say(
-          `webhook: plant ${String(plant.id)} ${JSON.stringify(plant.name)} (webhook-id ${webhookId}): signature ${verified ? 'ok' : 'NOT VALID'}`,
-        );
+  const secret = WEBHOOK_URL ? WEBHOOK_SECRET : localSecret(dataDir);
+  const receiver = WEBHOOK_URL
+    ? undefined
+    : await startWebhookReceiver({
+        secrets: secret ?? '',
+        onDelivery: ({ webhookId, body, verified }) => {
+          const plant = JSON.parse(body) as { id?: unknown; name?: unknown };
+          say(
+            `webhook: plant ${String(plant.id)} ${JSON.stringify(plant.name)} (webhook-id ${webhookId}): signature ${verified ? 'ok' : 'NOT VALID'}`,
+          );
+        },
+      });
+  const url = receiver?.url ?? WEBHOOK_URL ?? '';
+  const nameOf = (id: string) => {
+    const [name] = QUEUES[id] ?? [];
+    if (!name) throw new Error(`infra/local/webhooks.ts names no local queue for ${id}`);
+    return `plant-store-local-${name}`;
+  };
+  // each queue's visibility, and its redrive to its dead-letter queue, as deployed
+  const queues = Object.entries(declaredWebhookResources())
+    .filter(([, { Type }]) => Type === 'AWS::SQS::Queue')
+    .map(
+      ([
+        id,
+        {
+          Properties: { VisibilityTimeout, RedrivePolicy: redrive },
+        },
+      ]) => {
+        const deadLetterQueue = redrive && nameOf(idOf(redrive.deadLetterTargetArn));
+        const redriven = redrive && { deadLetterQueue, maxReceiveCount: redrive.maxReceiveCount };
+        return [nameOf(id), { visibilityTimeoutSeconds: VisibilityTimeout, redrive: redriven }];
       },
-    });
-    url = receiver.url;
-  }
-  const sources = deployedEventSources();
-  // each source queue's visibility, and its redrive to the queue beside it, as deployed
-  const redriven = (source: typeof sources.queue, deadLetterQueue: string) => ({
-    visibilityTimeoutSeconds: source.visibilityTimeoutSeconds,
-    redrive: { deadLetterQueue, maxReceiveCount: source.maxReceiveCount },
-  });
-  const sqs: LocalSqs = await startLocalSqs({
+    );
+  const sqs = await startLocalSqs({
     dir: join(dataDir, 'sqs'),
-    queues: {
-      [RETRY_QUEUE]: redriven(sources.queue, DEAD_LETTER_QUEUE),
-      [DEAD_LETTER_QUEUE]: {},
-      [DELIVERY_QUEUE]: redriven(sources.deliveryQueue, DELIVERY_POISON_QUEUE),
-      [SLOW_DELIVERY_QUEUE]: redriven(sources.slowDeliveryQueue, DELIVERY_POISON_QUEUE),
-      [DELIVERY_POISON_QUEUE]: {},
-      [STREAM_DEAD_LETTER_QUEUE]: {},
-      [STREAM_FAILURE_QUEUE]: redriven(sources.failureQueue, STREAM_DEAD_LETTER_QUEUE),
-    },
+    queues: Object.fromEntries(queues),
   });
+  const queueUrl = (id: string) => sqs.queueUrl(nameOf(id));
   const pollers: { stop: () => Promise<void> }[] = [];
   const env = {
     WEBHOOK_URL: url,
     WEBHOOK_SECRET: secret ?? '',
-    WEBHOOK_RETRY_QUEUE_URL: sqs.queueUrl(RETRY_QUEUE),
-    WEBHOOK_DEAD_LETTER_QUEUE_URL: sqs.queueUrl(DEAD_LETTER_QUEUE),
-    ENDPOINT_DELIVERY_QUEUE_URL: sqs.queueUrl(DELIVERY_QUEUE),
-    ENDPOINT_SLOW_DELIVERY_QUEUE_URL: sqs.queueUrl(SLOW_DELIVERY_QUEUE),
-    STREAM_DEAD_LETTER_QUEUE_URL: sqs.queueUrl(STREAM_DEAD_LETTER_QUEUE),
+    ...Object.fromEntries(
+      Object.entries(QUEUES).flatMap(([id, [, setting]]) =>
+        setting ? [[setting, queueUrl(id)]] : [],
+      ),
+    ),
     // the SDK then sends every SQS request to the emulator, without a warning per request
     AWS_ENDPOINT_URL_SQS: sqs.endpoint,
   };
@@ -118,60 +137,55 @@ export const startLocalWebhooks = async ({
     throw error;
   }
   return {
+    /** The functions' settings, for serverless-offline. */
     env,
     description: receiver
       ? `delivered to the local receiver at ${url}, which verifies and prints each one`
       : `delivered to ${url}`,
+    /** The queues and what waits in each, read without receiving (fauxqs's inspection page). */
     queuesUrl: `${sqs.endpoint}/_fauxqs/queues`,
-    startPoller: ({ dynamodbEndpoint, streamArn, lambdaPort }) => {
+    /** Starts reading the table's stream and the queues once the functions can be invoked. */
+    startPoller: (dynamodbEndpoint: string, streamArn: string, lambdaPort: number) => {
       const log = (line: string) => process.stderr.write(`${line}\n`);
-      const queuePoller = (queue: string, { batchSize }: typeof sources.queue, name: string) =>
-        startQueuePoller({
-          client: sqs.client,
-          queueUrl: sqs.queueUrl(queue),
-          batchSize,
-          invoke: invoker(lambdaPort, name),
-          log,
-        });
-      // each stream function reads the stream on its own, as Lambda's event source mappings do
-      const streamPoller = (
-        name: string,
-        settings: typeof sources.stream,
-        accepts: (record: DynamoDBRecord) => boolean,
-        checkpoints: string,
-      ) =>
-        startStreamPoller({
-          client: localStreamsClient(dynamodbEndpoint),
-          streamArn,
-          ...settings,
-          accepts,
-          invoke: invoker(lambdaPort, name),
-          // Lambda's on-failure destination, told as Lambda tells it (an invocation record)
-          onFailure: (batch) =>
-            sendMessages(sqs.client, sqs.queueUrl(STREAM_FAILURE_QUEUE), [
-              { body: invocationRecordOf(batch, `plant-store-local-${name}`, streamArn) },
-            ]),
-          checkpointFile: join(dataDir, checkpoints),
-          log,
-        });
-      pollers.push(
-        queuePoller(RETRY_QUEUE, sources.queue, 'retryPlantAdded'),
-        queuePoller(DELIVERY_QUEUE, sources.deliveryQueue, 'deliverToEndpoint'),
-        queuePoller(SLOW_DELIVERY_QUEUE, sources.slowDeliveryQueue, 'deliverToEndpoint'),
-        queuePoller(STREAM_FAILURE_QUEUE, sources.failureQueue, 'keepFailedStreamRecords'),
-        streamPoller(
-          'deliverPlantAdded',
-          sources.stream,
-          (record) => record.eventName === 'INSERT',
-          'stream-checkpoints.json',
-        ),
-        streamPoller(
-          'queueEndpointEvents',
-          sources.endpointStream,
-          () => true,
-          'endpoint-stream-checkpoints.json',
-        ),
-      );
+      // a number written once under custom, as ${self:custom.name}
+      const { custom } = yamlOf('serverless.yml');
+      const numberOf = (value: unknown) =>
+        Number(String(value).replace(/^\$\{self:custom\.(\w+)\}$/, (_, name) => custom[name]));
+      const functions: Record<string, { events?: SourceEvent[] }> = declaredFunctions();
+      for (const [name, { events = [] }] of Object.entries(functions)) {
+        const invoke = invoker(lambdaPort, name);
+        for (const { sqs: queue, stream } of events) {
+          if (queue) {
+            const source = { queueUrl: queueUrl(idOf(queue.arn)), batchSize: queue.batchSize };
+            pollers.push(startQueuePoller({ client: sqs.client, ...source, invoke, log }));
+          }
+          if (!stream) continue;
+          const { filterPatterns = [{}], destinations } = stream;
+          // each stream function reads the stream on its own, as Lambda's event source mappings do
+          const poller = startStreamPoller({
+            ...stream,
+            client: localStreamsClient(dynamodbEndpoint),
+            streamArn,
+            maximumRetryAttempts: numberOf(stream.maximumRetryAttempts),
+            // its filter patterns on the record's own fields (eventName: [INSERT])
+            accepts: (record) =>
+              filterPatterns.some((pattern) =>
+                Object.entries(pattern).every(([field, values]) =>
+                  values.includes(record[field as keyof DynamoDBRecord]),
+                ),
+              ),
+            invoke,
+            // Lambda's on-failure destination, told as Lambda tells it (an invocation record)
+            onFailure: (batch) =>
+              sendMessages(sqs.client, queueUrl(idOf(destinations.onFailure.arn)), [
+                { body: invocationRecordOf(batch, `plant-store-local-${name}`, streamArn) },
+              ]),
+            checkpointFile: join(dataDir, CHECKPOINTS[name] ?? `${name}-stream-checkpoints.json`),
+            log,
+          });
+          pollers.push(poller);
+        }
+      }
     },
     stop: async () => {
       await Promise.all(pollers.map((poller) => poller.stop()));

@@ -1,9 +1,7 @@
-// The TypeScript types of openapi.yaml, as openapi-typescript makes them for openapi-fetch: the
-// end-to-end tests call the service through a client typed by the published document, so a
-// document that no longer says what the service does fails the type check or the tests.
+// openapi.yaml's types for openapi-fetch: the e2e tests' client is typed by the published document,
+// so a document that no longer says what the service does fails them.
 import './typescript5.ts';
 
-/** The types' file, beside the tests that use them. */
 export const CLIENT_TYPES_FILE = 'test/support/plantStoreApi.d.ts';
 
 export const clientTypes = async (document: string): Promise<string> => {

@@ -1,7 +1,5 @@
-// How the operations on a caller's own webhook endpoints word the statuses they share: a bad path
-// id or body (400), an endpoint that is not there (404), and the outages (503) of the endpoint
-// store, of the resolver a url's check asks, and of the deliveries queue; and what a ping and a
-// resend share: their answer (202) and their most per minute (429).
+// How the operations on a caller's webhook endpoints word the statuses they share (400, 404, 503),
+// and what a ping and a resend share (202, 429).
 
 import { QueuedDelivery } from '#lib/endpointDeliveries/answerSchemas.ts';
 import { MAX_SENDS_PER_MINUTE } from '#lib/endpointDeliveries/store.ts';
@@ -70,10 +68,7 @@ const alsoUnavailable = (cause: string, example: ErrorStatus['examples']) => ({
   examples: { ...endpointsUnavailable.examples, ...example },
 });
 
-/**
- * The wordings of the endpoints' routes: their 400 (a body's, or a path's), 404, and 503, which a
- * route that checks a url (its settings) or sends a delivery (its queue) meets in one more way.
- */
+/** The endpoints' 400, 404 and 503 (one more cause with a url's check or a delivery's queue). */
 export const endpointErrors = (
   { queues, settings }: RouteEntry,
   { body }: RouteSchemas,
@@ -112,7 +107,6 @@ export const sendsLimited = {
   },
 };
 
-/** The 202 of a ping or resend. */
 export const deliveryQueued = (description: string) =>
   jsonSuccess(description, QueuedDelivery, {
     queued: { summary: 'On its way', value: { webhookId } },

@@ -1,7 +1,5 @@
-// An operation's error responses: the statuses its route's line in the route list and its schemas
-// decide, and the route's own; each worded as docs/api.md words it, as its resource's routes word it,
-// or as the route does, with messages the service sends (taken from the code that sends them, or
-// from running the schema that refuses).
+// An operation's error responses, each worded as docs/api.md, its resource or the route words it,
+// with messages the service sends (from the code that sends them, or the schema that refuses).
 import { TOKEN_EXPIRED } from '#lib/auth/tokenVerifier.ts';
 import { BEARER_REFUSALS } from '#lib/http/bearerAuth.ts';
 import { ErrorBody } from '#lib/http/errorBody.ts';
@@ -37,7 +35,6 @@ const bearerChallenge = (description: string, error: string) => ({
   },
 });
 
-/** The scope the 403's examples name. */
 const EXAMPLE_SCOPE = 'plants:write';
 
 /** The example of every 503: the identity provider's outage. */
@@ -125,12 +122,7 @@ const API_STATUSES: Record<number, ErrorStatus> = {
   },
 };
 
-/**
- * The statuses the route list and a route's schemas decide: a body, a query or a path parameter
- * can be refused (400), an access other than anyone's needs a token (401) and a scope (403), a path
- * parameter names what may not be there (404), a body may be too large (413) or not JSON (415),
- * and every route can fail (500) or meet an outage (503).
- */
+/** The statuses the route list and a route's schemas decide. */
 const statusesOf = ({ access, path }: RouteEntry, { body, query }: RouteSchemas) => {
   const hasPathParameters = path.includes('{');
   return [
@@ -143,10 +135,7 @@ const statusesOf = ({ access, path }: RouteEntry, { body, query }: RouteSchemas)
   ];
 };
 
-/**
- * An operation's error responses: its route's statuses and its own, each worded as the route, its
- * resource's routes or docs/api.md word it.
- */
+/** An operation's error responses: its route's statuses and its own, each worded. */
 export const errorResponses = (
   entry: RouteEntry,
   route: RouteSchemas,

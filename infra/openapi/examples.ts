@@ -17,5 +17,4 @@ export const allEvents = { ...endpoint, events: [...EVENT_TYPES] };
 export const secret = exampleOf(EndpointSecret.shape.secret);
 export const webhookId = exampleOf(QueuedDelivery.shape.webhookId);
 
-/** An attempt that succeeded. */
 export const attempt = exampleOf(Attempt);

@@ -6,7 +6,6 @@ import { headerRef, type Json, schemaRef } from './schemas.ts';
 
 export type Examples = Record<string, { summary: string; value: unknown }>;
 
-/** Headers on every response. */
 export const commonHeaders = {
   'Cache-Control': headerRef('CacheControl'),
   'X-Content-Type-Options': headerRef('XContentTypeOptions'),
@@ -51,7 +50,6 @@ export const ifMatchParameter = {
   example: '"1"',
 };
 
-/** The reusable headers every operation may refer to. */
 export const componentHeaders = {
   CacheControl: {
     description: '`no-store`: no response may be cached.',

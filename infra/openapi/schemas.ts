@@ -13,12 +13,8 @@ export type RouteSchemas = InputSchemas<unknown, unknown, unknown>;
 // the Error object's name: lib/http/errorBody.ts, which every function loads, leaves it to the document
 schemaNames.add(ErrorBody, { id: 'Error' });
 
-/**
- * A schema as OpenAPI 3.1 embeds it (JSON Schema 2020-12, its default dialect). A request body is
- * what a client may send: Zod's input view, where an object allows other properties (they are
- * ignored). A response is what the service sends: Zod's output view, where an object has exactly
- * its declared properties (`additionalProperties: false`).
- */
+// a schema as OpenAPI 3.1 embeds it (JSON Schema 2020-12): a request body in Zod's input view
+// (other properties allowed, ignored), a response in its output view (exactly those declared)
 export const jsonSchema = (schema: z.ZodMiniType, io: 'input' | 'output'): Json => {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, target: 'draft-2020-12' });
   return rest;
@@ -53,10 +49,7 @@ export const exampleOf = <T>(schema: z.ZodMiniType<T>): T => {
   return example;
 };
 
-/**
- * The parameters of a path or query schema (an object of texts), as OpenAPI describes them: the
- * JSON Schema each text's metadata gives (what it stands for), its description and first example.
- */
+/** A path or query schema's parameters: each text's JSON Schema, description and first example. */
 export const parametersOf = (schema: z.ZodMiniType, location: 'path' | 'query'): Json[] => {
   const { properties = {}, required = [] } = jsonSchema(schema, 'input') as {
     properties?: Record<string, Json>;

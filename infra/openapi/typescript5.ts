@@ -1,6 +1,5 @@
-// openapi-typescript writes its output with TypeScript 5's compiler API, which TypeScript 7 (the
-// project's compiler, a native binary) no longer ships: its imports of "typescript" get the
-// typescript5 devDependency instead. Loaded by infra/openapi.ts before openapi-typescript.
+// openapi-typescript needs TypeScript 5's compiler API, which TypeScript 7 no longer ships: its
+// imports of "typescript" get the typescript5 devDependency instead.
 import { registerHooks } from 'node:module';
 
 registerHooks({

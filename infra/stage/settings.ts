@@ -1,7 +1,5 @@
-// What a deploy needs, checked before anything is created (infra/settingsCheck.cjs runs it): each
-// missing setting named with what to give, the stage's deploy role stack and the operator's
-// webhook secret looked up in the stack's own region, where its functions will read it, and the
-// account's Lambda concurrency there.
+// What a deploy needs, checked before anything is created (infra/settingsCheck.cjs): its settings, and
+// in the stack's region its deploy role stack, its webhook secret and the account's concurrency.
 import { type CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { GetAccountSettingsCommand, type LambdaClient } from '@aws-sdk/client-lambda';
 import { DescribeParametersCommand, type SSMClient } from '@aws-sdk/client-ssm';

@@ -1,6 +1,5 @@
-// A deployed stage's stack outputs, read with DescribeStacks: its API's URL (HttpApiUrl, which osls
-// adds for an HTTP API), and the version and commit it was deployed from (Version and Commit,
-// serverless.yml; none in a stack deployed before them). Every failure says what to do.
+// A deployed stage's stack outputs: its API's URL (osls's HttpApiUrl), the version and commit it was
+// deployed from (none in an older stack); every failure says what to do.
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { stackName } from './stageData.ts';
 

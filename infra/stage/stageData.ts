@@ -1,6 +1,5 @@
-// What a stage keeps when its stack goes (CloudFormation's Retain): its two tables, its queues and
-// the operator's webhook secret; found by the names serverless.yml and infra/ give them, and
-// deleted for good only when asked (npm run remove -- --delete-data), each table backed up first.
+// What a stage keeps when its stack goes (Retain): its tables, queues and webhook secret, found by
+// their names; deleted only when asked (npm run remove -- --delete-data), each table backed up first.
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   CreateBackupCommand,

@@ -52,16 +52,9 @@ export async function* queueLetters(client: SQSClient, queueUrl: string): AsyncG
     }
   } finally {
     for (const ReceiptHandle of kept) {
-      await client
-        .send(
-          new ChangeMessageVisibilityCommand({
-            QueueUrl: queueUrl,
-            ReceiptHandle,
-            VisibilityTimeout: 0,
-          }),
-        )
-        // a handle its message was received with again: that receipt shows it
-        .catch(() => {});
+      const shown = { QueueUrl: queueUrl, ReceiptHandle, VisibilityTimeout: 0 };
+      // a handle its message was received with again: that receipt shows it
+      await client.send(new ChangeMessageVisibilityCommand(shown)).catch(() => {});
     }
   }
 }

@@ -1,6 +1,5 @@
-// Verified tokens, remembered per container (a signature check is half a warm invocation's work):
-// each use still checks `exp` and `nbf`; none outlives a key set change or its refetch (a rotated key
-// must not keep its tokens valid); and a bound on their number keeps a flood from growing memory.
+// Verified tokens remembered per container (a signature check is half a warm invocation): each use
+// checks `exp` and `nbf`, a key set change or refetch forgets them all, and their number is bounded.
 import type { JSONWebKeySet } from 'jose';
 import {
   CLOCK_TOLERANCE_SECONDS,
@@ -15,7 +14,6 @@ type ObservableKeySet = KeySet & { readonly fresh?: boolean; jwks?(): JSONWebKey
 export interface TokenCacheOptions {
   /** The full verification, signature included. */
   verifyClaims: (token: string) => Promise<VerifiedToken>;
-  /** The key set the full verification uses. */
   keySet: ObservableKeySet;
   /** How many tokens are remembered at most; the oldest are forgotten first. */
   maxEntries?: number;
@@ -25,7 +23,6 @@ export interface TokenCacheOptions {
 export const DEFAULT_CACHED_TOKENS = 1000;
 
 export type CachedVerifyToken = VerifyToken & {
-  /** How many tokens are remembered now. */
   readonly size: number;
 };
 

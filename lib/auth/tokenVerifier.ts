@@ -82,10 +82,7 @@ const scopesOf = ({ scope, scp }: JWTPayload): string[] => {
   return Array.isArray(scopes) ? scopes.filter((s): s is string => typeof s === 'string') : [];
 };
 
-/**
- * The key set a deployment trusts: a local file, or a remote JWKS cached by jose and refetched for an
- * unknown key at most once per cooldown (made-up kids cannot hammer the provider).
- */
+/** A local file's key set, or a remote JWKS refetched at most once per cooldown (made-up kids). */
 export const keySetFrom = (source: KeySource): KeySet => {
   if (source.kind === 'file') {
     // read once: the keys a file gave never change

@@ -25,15 +25,12 @@ export const createDocumentClient = (settings: DynamoDbSettings): DynamoDBDocume
 export const abortable = (signal: AbortSignal | undefined) =>
   signal ? { abortSignal: signal } : {};
 
-/** The table, and the client that reaches it. */
 export interface DynamoTarget {
   client: DynamoDBDocumentClient;
   table: string;
-  /** The clock creation times come from. */
   now?: () => Date;
 }
 
-/** The table the settings name, through a client made for them. */
 export const dynamoTargetFrom = ({ table, dynamodb }: StoreSettings): DynamoTarget => ({
   client: createDocumentClient(dynamodb),
   table,

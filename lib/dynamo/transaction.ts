@@ -13,10 +13,7 @@ import { isCancelledForNow } from '#lib/dynamo/errors.ts';
 /** How many times, in all, a transaction is sent while DynamoDB cancels it only for a while. */
 const TRANSACTION_ATTEMPTS = 5;
 
-/**
- * Writes `items` all or none: the index of the item whose condition failed, if one did. A cancelled
- * transaction wrote nothing, so it is sent again safely; the last cancellation is thrown (an outage).
- */
+/** Writes `items` all or none: the index of the item whose condition failed, if one did. */
 export const transactWrite = async (
   client: DynamoDBDocumentClient,
   items: NonNullable<TransactWriteCommandInput['TransactItems']>,

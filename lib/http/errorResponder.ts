@@ -5,7 +5,6 @@ import type { Context } from 'aws-lambda';
 import { isRouteError } from '#lib/http/httpError.ts';
 import type { ErrorReply, Reply } from '#lib/http/reply.ts';
 
-/** All a client learns of a fault of ours. */
 export const INTERNAL_ERROR = 'Internal server error';
 
 export const errorReply = (error: unknown): ErrorReply =>

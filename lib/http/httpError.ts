@@ -4,7 +4,6 @@ import { createError, type HttpError } from '@middy/util';
 import type { MetricName } from '#lib/telemetry.ts';
 
 export interface RouteError extends HttpError {
-  /** The metric this refusal counts toward. */
   metric: MetricName;
   headers?: Record<string, string>;
 }

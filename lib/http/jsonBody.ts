@@ -1,6 +1,5 @@
-// The request body, checked in docs/api.md's order (media type, size, JSON) into context.json by Middy's
-// parser (which refuses prototype-pollution keys; its 422s become 400s); the reviver reads integer
-// fields' source text (patches/@middy+util+7.9.2.patch). Only routes with a body bundle it.
+// The request body checked in docs/api.md's order (media type, size, JSON) into context.json by
+// Middy's parser, its reviver reading integer fields' source (patches/); only routes with a body.
 import type { MiddlewareObj } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import { httpError } from '#lib/http/httpError.ts';
@@ -59,7 +58,6 @@ const anyJson = /^application\/([a-z0-9!#$&^_.+-]+\+)?json$/;
 // the answer the same body gets as text (RFC 8259 forbids senders to add one)
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** A refusal of the body, counted as a validation failure. */
 const invalid = (status: number, message: string, cause?: unknown) =>
   httpError(status, message, { metric: 'ValidationFailures', cause });
 

@@ -1,6 +1,5 @@
-// A list's pages: one spelling per limit and cursor (one page, one address), any other parameter
-// refused, and the cursor sealed with a check binding it to its list, so that an edited or foreign
-// one is a 400 instead of DynamoDB's ValidationException (a 500). The check is no secret: a forger only pages their own list.
+// A list's pages: one spelling per limit and cursor, any other parameter refused, the cursor sealed to
+// its list (an edited one a 400, not DynamoDB's 500); no secret: a forger pages only their own list.
 import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
 

@@ -15,10 +15,7 @@ export interface AttemptDependencies extends Telemetry {
 
 export type EventToDeliver = Omit<WaitingEvent, 'attempts' | 'lastError' | 'dueAt'>;
 
-/**
- * After a failure the event waits in the retry queue or goes to the dead-letter queue; when that
- * cannot keep it, this throws, so its source (stream, queue) offers it again: never lost.
- */
+/** After a failure the event waits or is dead-lettered; where neither keeps it, this throws. */
 export const attemptDelivery =
   ({ target, schedule, retryQueue, deadLetters, record }: AttemptDependencies) =>
   async (invocation: Invocation, event: EventToDeliver, attemptsBefore: number) => {
@@ -50,14 +47,8 @@ export const attemptDelivery =
       });
       return;
     }
-    await deadLetters.put({
-      webhookId,
-      plantId,
-      body,
-      attempts,
-      lastError: next.reason,
-      failedAt: new Date().toISOString(),
-    });
+    const failedAt = new Date().toISOString();
+    await deadLetters.put({ webhookId, plantId, body, attempts, lastError: next.reason, failedAt });
     record(invocation, {
       level: 'ERROR',
       message: 'webhook kept as a dead letter',

@@ -1,5 +1,4 @@
-// The "plant added" event: what a receiver is told of a newly stored plant, made from the table's
-// stream record of its insert.
+// The "plant added" event, made from the stream record of a plant's insert.
 import { createHash } from 'node:crypto';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
@@ -9,8 +8,7 @@ import { toIdentifiedPlant } from '#lib/plants/views.ts';
 import { NonRetryableError } from '#lib/webhooks/batchResponse.ts';
 
 export interface PlantAddedEvent {
-  /** webhook-id: the same for every attempt and redrive (receivers deduplicate); from the plant's
-   * id and creation time, so a plant deleted and created again under its id is a new event. */
+  /** The same for every attempt (receivers deduplicate): a plant created again is a new event. */
   webhookId: string;
   plantId: number;
   /** Who stored it (its createdBy): its retries' tenant on the fair retry queue. */

@@ -1,9 +1,6 @@
-// Whether an IP address is public: one a caller's webhook endpoint may point at, so that a delivery
-// never reaches this service's own network, its cloud's metadata or a special-purpose range (SSRF).
-// IPv4: every special-purpose range of the IANA registry is refused. IPv6: an address carrying an
-// IPv4 one (mapped, compatible, NAT64, 6to4) is judged as that IPv4 address, as that is where a
-// packet to it ends up; any other is public only within global unicast (2000::/3), less its
-// special ranges, so loopback, unspecified, unique local, link-local and multicast are all refused.
+// Whether an IP address is public, one a caller's endpoint may point at (SSRF): IPv4 outside IANA's
+// special-purpose ranges; IPv6 carrying an IPv4 address (mapped, compatible, NAT64, 6to4) as that
+// address, where its packets end up; any other IPv6 within global unicast (2000::/3) less its special ranges.
 import { BlockList, isIP } from 'node:net';
 
 const listOf = (family: 'ipv4' | 'ipv6', subnets: readonly (readonly [string, number])[]) => {

@@ -1,16 +1,11 @@
-// A POST to a caller's own webhook endpoint, safe from SSRF (the operator's WEBHOOK_URL is
-// delivery.ts's: trusted, it needs none of this). The host's every address is resolved once and must
-// be public (publicAddress.ts), and the connection goes to the addresses checked, in turn, never to
-// a second lookup's answer, which a DNS rebinding could have turned private; TLS still verifies the
-// certificate for the URL's host. No redirect is followed; the status line is the answer, and at
-// most 1 KiB of the body is read.
-
+// A POST to a caller's endpoint safe from SSRF: every address of the host, resolved once, must be
+// public, and only those are connected to (no second lookup to rebind); no redirect is followed.
 import type { LookupAddress } from 'node:dns';
-import { Resolver as NameResolver } from 'node:dns/promises';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type TcpSocketConnectOpts } from 'node:net';
 import { isPublicAddress } from '#lib/ssrf/publicAddress.ts';
+import { dnsResolver, type Resolver } from '#lib/ssrf/resolver.ts';
 import { retryAfter } from '#lib/webhooks/delivery.ts';
 import { postFields, type Subsegment, startSubsegment } from '#lib/xray.ts';
 
@@ -19,8 +14,7 @@ export const MAX_URL_CHARACTERS = 2048;
 /** 2,048, as the words write it: by hand, as toLocaleString loads ICU (~12 ms of a cold start). */
 export const MAX_URL_CHARACTERS_TEXT = String(MAX_URL_CHARACTERS).replace(/\B(?=(\d{3})+$)/g, ',');
 
-/** Every A and AAAA address of a host name; `signal` abandons the lookup. */
-export type Resolver = (host: string, signal?: AbortSignal) => Promise<readonly LookupAddress[]>;
+export type { Resolver };
 
 export interface EndpointPolicy {
   /** WEBHOOK_ALLOW_PRIVATE_URLS=true (npm start's receivers on this machine): any address, http too. */
@@ -33,37 +27,6 @@ export interface EndpointPolicy {
   /** The name servers asked instead of the system's: a test's. */
   nameServers?: string[];
 }
-
-// RFC 6761: localhost is the loopback, asked of no name server (c-ares reads no /etc/hosts)
-const LOOPBACK = [
-  { address: '127.0.0.1', family: 4 },
-  { address: '::1', family: 6 },
-];
-
-// c-ares, not getaddrinfo: a name server that does not answer holds none of libuv's 4 threads,
-// which the other attempts' and the AWS SDK's lookups need; a Resolver of its own, to cancel
-const dnsResolver =
-  (nameServers?: string[]): Resolver =>
-  async (host, signal) => {
-    if (host === 'localhost') return LOOPBACK;
-    // about 4 s at most (each query asked twice): a registration has no other deadline
-    const resolver = new NameResolver({ timeout: 1000, tries: 2 });
-    if (nameServers) resolver.setServers(nameServers);
-    signal?.addEventListener('abort', () => resolver.cancel(), { once: true });
-    const answers = await Promise.allSettled([resolver.resolve4(host), resolver.resolve6(host)]);
-    const addresses = answers.flatMap((answer, index) =>
-      answer.status === 'fulfilled'
-        ? answer.value.map((address) => ({ address, family: index === 0 ? 4 : 6 }))
-        : [],
-    );
-    const errors = answers.flatMap((answer) =>
-      answer.status === 'rejected' ? [answer.reason as NodeJS.ErrnoException] : [],
-    );
-    // one family's addresses are enough (only those checked are connected to), whatever the other's
-    if (addresses.length > 0 || errors.length === 0) return addresses;
-    // none: a failure that may pass (unsettled) tells more than a family that has no address
-    throw errors.find(({ code }) => code !== 'ENODATA' && code !== 'ENOTFOUND') ?? errors[0];
-  };
 
 /** A lookup's failure that says nothing of the url: it could not be answered now. */
 const UNSETTLED = ['EAI_AGAIN', 'ETIMEOUT', 'ECONNREFUSED', 'ESERVFAIL', 'EREFUSED', 'ECANCELLED'];
@@ -158,7 +121,7 @@ export const postToEndpoint = async (request: EndpointRequest, policy: EndpointP
 const postChecked = async (
   { url, body, headers, timeoutMs }: EndpointRequest,
   policy: EndpointPolicy,
-  post: Subsegment | undefined,
+  post?: Subsegment,
 ): Promise<EndpointAnswer> => {
   const target = new URL(url);
   const signal = AbortSignal.timeout(timeoutMs);
@@ -175,8 +138,8 @@ const postChecked = async (
   const connect: Omit<TcpSocketConnectOpts, 'port'> = {
     // the socket's own lookup answers the checked addresses: there is no second lookup to rebind
     lookup: (_host, _options, callback) => callback(null, [...checked]),
-    // each checked address in turn, within the attempt's timeout, until one connects, each given a
-    // second (Node's 250 ms would pass over a distant receiver); the error is the first address's
+    // each checked address in turn until one connects, each given a second (Node's 250 ms would
+    // pass over a distant receiver); the error is the first address's
     autoSelectFamily: true,
     autoSelectFamilyAttemptTimeout: 1000,
   };

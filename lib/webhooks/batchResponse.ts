@@ -87,10 +87,7 @@ export interface StreamConsumerDependencies extends Telemetry {
   streamDeadLetters: DeadLetterSink<StreamDeadLetter>;
 }
 
-/**
- * A stream's consumer: a record failing for good (NonRetryableError) is set aside whole at once, so
- * those behind it go on; any other failure is retried by the mapping (serverless.yml's bound).
- */
+/** A stream's consumer: a NonRetryableError sets its record aside whole; any other is retried. */
 export const streamConsumer = (
   { streamDeadLetters, ...telemetry }: StreamConsumerDependencies,
   handle: (invocation: Context, record: DynamoDBRecord) => Promise<void>,

@@ -1,6 +1,5 @@
-// One delivery attempt of a webhook: signed, POSTed with a timeout, and its outcome classified.
-// Any 2xx is delivered; 410 Gone says never again; anything else, no answer or no answer in time
-// is worth another attempt, after at least the Retry-After of a 429 or 503 (Standard Webhooks).
+// One delivery attempt of a webhook: signed, POSTed with a timeout, its outcome classified (2xx
+// delivered, 410 never again, else another attempt after at least a 429's or 503's Retry-After).
 import type { KeyObject } from 'node:crypto';
 import { webhookHeaders } from '#lib/webhooks/signature.ts';
 import { postFields, startSubsegment } from '#lib/xray.ts';

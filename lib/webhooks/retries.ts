@@ -1,7 +1,5 @@
-// What becomes of an event after a failed attempt: it waits in the retry queue (SQS) for the next
-// step of the schedule, or longer when the receiver asked for it with Retry-After; or it ends in
-// the dead-letter queue, when the receiver answered 410 Gone or the schedule is used up. No function
-// sleeps through a wait: the queue keeps the event, durably, until it is due.
+// After a failed attempt an event waits in a queue (SQS), durably, for its schedule's next step or a
+// longer Retry-After, or ends in the dead-letter queue (410 Gone, schedule used up): no function sleeps.
 import { createHash } from 'node:crypto';
 import { ChangeMessageVisibilityCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { MAX_WAIT_MS } from '#lib/config/webhook.ts';
@@ -18,17 +16,13 @@ export interface WaitingEvent {
   body: string;
   /** The trace id of the request that added the plant, for every attempt's line. */
   requestTraceId?: string | undefined;
-  /** Attempts made so far. */
   attempts: number;
   lastError: string;
   /** When the next attempt is due, in ms since the epoch. */
   dueAt: number;
 }
 
-/**
- * The event a retry queue message holds; an Error for any other message (one sent by hand), which
- * the queue's redrive policy then moves to the dead-letter queue.
- */
+/** The event a retry queue message holds; an Error for any other (the redrive policy moves it). */
 export const waitingEventOf = (body: string): WaitingEvent => {
   const event = JSON.parse(body) as Partial<WaitingEvent> | null;
   const { webhookId, plantId, attempts, dueAt } = event ?? {};
@@ -82,7 +76,6 @@ export const hideIfNotDue = async (
 const MAX_DELAY_SECONDS = 900;
 
 export interface RetryQueue {
-  /** Keep the event until it is due. */
   wait(event: WaitingEvent): Promise<void>;
   /** A message received before it is due goes back, hidden until then (at most 12 hours). */
   hideUntil(receiptHandle: string, dueAt: number): Promise<void>;
@@ -110,18 +103,10 @@ export const sqsRetryQueue = (client: SQSClient, queueUrl: string): RetryQueue =
   },
 });
 
-/**
- * A caller's tenant on a fair queue: its `sub` hashed, as MessageGroupId takes at most 128
- * printable ASCII characters and a `sub` may be any string.
- */
+/** A caller's tenant on a fair queue: its `sub` hashed, as MessageGroupId takes 128 ASCII at most. */
 export const tenantOf = (owner: string) => createHash('sha256').update(owner).digest('base64url');
 
-/**
- * The deliveries to callers' endpoints: each a message of its own on its lane's queue, delayed
- * until it is due, its caller its tenant: one caller's backlog is served after the others'
- * messages, and a slow endpoint's after none of the quick ones' (docs/webhooks.md, "How delivery
- * is shared").
- */
+/** Callers' deliveries: a message each on its lane's queue, delayed until due, its caller its tenant. */
 export const sqsDeliveryQueue = (client: SQSClient, queueUrls: { main: string; slow?: string }) => {
   const urlOf = (lane: 'main' | 'slow') => {
     const url = queueUrls[lane];

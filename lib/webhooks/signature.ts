@@ -1,6 +1,5 @@
-// Standard Webhooks signatures (standardwebhooks.com): HMAC-SHA256 of "id.timestamp.body" with each
-// secret, base64, as `v1,<signature>`, several separated by spaces (during a rotation every secret
-// signs, so receivers holding either one accept the delivery).
+// Standard Webhooks signatures: one `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` per secret, so
+// that during a rotation a receiver holding either accepts the delivery.
 import { createHmac, type KeyObject } from 'node:crypto';
 
 /** The webhook-signature header: one `v1,<base64 HMAC-SHA256>` per key; `timestamp` in seconds. */

@@ -9,11 +9,8 @@ import {
 import { NonRetryableError } from '#lib/webhooks/batchResponse.ts';
 import { traceCalls } from '#lib/xray.ts';
 
-/**
- * An SQS client whose calls give up in time: at most 2 tries of 1 s to connect and 2 s without an
- * answer, so a hung call fails within about 6 s, well inside a route's 10 s and a stream or queue
- * function's 30 s (it would otherwise wait for the function's timeout and fail its whole batch).
- */
+// calls that give up in time: 2 tries of 1 s to connect and 2 s to answer fail a hung call in about
+// 6 s, inside a route's 10 s and a consumer's 30 s (else the timeout fails its whole batch)
 export const sqsClient = (region: string, more: SQSClientConfig = {}) => {
   const client = new SQSClient({
     region,
@@ -45,11 +42,8 @@ export interface OutgoingMessage {
 const MAX_ENTRIES = 10;
 const MAX_BATCH_BYTES = 1024 * 1024;
 
-/**
- * SQS's answers that refuse the messages as sent, which no retry mends; any other (AccessDenied,
- * QueueDoesNotExist, a KMS key's error, a throttle) is the deployment's or passing: it is thrown
- * as it is, so that its source offers the record or message again, and nothing is set aside.
- */
+// SQS's refusals of the messages as sent, which no retry mends; any other (AccessDenied, a throttle)
+// is thrown as it is, so that its source offers the record or message again
 const REFUSED_AS_SENT = new Set([
   'InvalidMessageContents',
   'MessageTooLong',
