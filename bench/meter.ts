@@ -7,40 +7,26 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ASSUMPTIONS } from './cost/prices.ts';
 
-/** What one run asked of AWS, in the units AWS bills. */
-export interface Metered {
-  /** DynamoDB commands, by name. */
-  dynamoCalls: Record<string, number>;
-  /**
-   * The times the function waited on DynamoDB, and on SQS: calls made together (Promise.all) are
-   * one wait, so a call that starts while another of its service is under way adds none.
-   */
-  dynamoWaits: number;
-  sqsWaits: number;
-  readUnits: number;
-  writeUnits: number;
-  /** Of the write units, those of the table's indexes. */
-  indexWriteUnits: number;
-  /** SQS actions, by name, and the billed requests (a 64 KB chunk of payload each). */
-  sqsCalls: Record<string, number>;
-  sqsRequests: number;
-  /** Webhook POSTs to the receiver, and their bytes (body and headers). */
-  receiverPosts: number;
-  receiverBytes: number;
-}
-/** A run that asked nothing of AWS. */
-export const nothingMetered = (): Metered => ({
-  dynamoCalls: {},
+/**
+ * A run that asked nothing of AWS, in the units AWS bills: DynamoDB's commands and SQS's actions by
+ * name; the times the function waited on each (calls made together, Promise.all, are one wait);
+ * read and write units, the indexes' among them; SQS's billed requests (64 KB of payload each);
+ * the webhook POSTs to the receiver and their bytes (body and headers).
+ */
+export const nothingMetered = () => ({
+  dynamoCalls: {} as Record<string, number>,
   dynamoWaits: 0,
   sqsWaits: 0,
   readUnits: 0,
   writeUnits: 0,
   indexWriteUnits: 0,
-  sqsCalls: {},
+  sqsCalls: {} as Record<string, number>,
   sqsRequests: 0,
   receiverPosts: 0,
   receiverBytes: 0,
 });
+/** What one run asked of AWS. */
+export type Metered = ReturnType<typeof nothingMetered>;
 
 /** The commands that take ReturnConsumedCapacity, each as reading or writing. */
 const CONSUMING: Record<string, 'read' | 'write'> = {

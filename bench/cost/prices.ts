@@ -30,15 +30,13 @@ export const PRICES = {
     usd: 1.0 / 1e6,
     per: 'HTTP API request (each 512 KB of request or response counts as one; see ASSUMPTIONS)',
     source:
-      'https://docs.aws.amazon.com/fr_fr/whitepapers/latest/' +
-      'best-practices-api-gateway-private-apis-integration/cost-optimization.html',
+      'https://docs.aws.amazon.com/fr_fr/whitepapers/latest/best-practices-api-gateway-private-apis-integration/cost-optimization.html',
     read: READ,
     note:
       'AWS whitepaper (English text), Table 4: HTTP API us-east-1 first 300 million ' +
-      'requests/month ' +
-      '$1.00 per million, 300+ million $0.90; "HTTP APIs are metered in 512 KB increments". ' +
-      'Official page https://aws.amazon.com/api-gateway/pricing/ (stored copy renders rates ' +
-      'client-side).',
+      'requests/month $1.00 per million, 300+ million $0.90; "HTTP APIs are metered in 512 KB ' +
+      'increments". Official page https://aws.amazon.com/api-gateway/pricing/ (stored copy ' +
+      'renders rates client-side).',
   },
   lambdaRequest: {
     usd: 0.2 / 1e6,
@@ -47,8 +45,8 @@ export const PRICES = {
     read: BILL_READ,
     note:
       'An older stored copy of the official page: "The monthly request price is $0.20 per 1 ' +
-      'million requests and the free tier provides 1M requests per month" (the same for x86 and ' +
-      'Arm; the free tier not counted).',
+      'million requests and the free tier provides 1M requests per month" (the same for x86 ' +
+      'and Arm; the free tier not counted).',
   },
   lambdaGbSecond: {
     usd: 0.0000133334,
@@ -56,13 +54,13 @@ export const PRICES = {
     source: 'https://aws.amazon.com/lambda/pricing/',
     read: BILL_READ,
     note:
-      "The official page's older stored copy gives x86 duration at $0.0000166667 a GB-s; the AWS " +
-      'News Blog (https://aws.amazon.com/blogs/aws/aws-lambda-functions-powered-by-aws-graviton2-' +
-      'processor-run-your-functions-on-arm-and-get-up-to-34-better-price-performance/, updated ' +
-      '2023-06-19): "For functions using the Arm/Graviton2 architecture, duration charges are 20 ' +
-      'percent lower than the current pricing for x86": $0.0000133334. Tiers per ' +
-      'https://aws.amazon.com/blogs/compute/introducing-tiered-pricing-for-aws-lambda/ : the arm64 ' +
-      'first tier is 0-7.5 billion GB-s.',
+      "The official page's older stored copy gives x86 duration at $0.0000166667 a GB-s; the " +
+      'AWS News Blog ' +
+      '(https://aws.amazon.com/blogs/aws/aws-lambda-functions-powered-by-aws-graviton2-processor-run-your-functions-on-arm-and-get-up-to-34-better-price-performance/, ' +
+      'updated 2023-06-19): "For functions using the Arm/Graviton2 architecture, duration ' +
+      'charges are 20 percent lower than the current pricing for x86": $0.0000133334. Tiers ' +
+      'per https://aws.amazon.com/blogs/compute/introducing-tiered-pricing-for-aws-lambda/ : ' +
+      'the arm64 first tier is 0-7.5 billion GB-s.',
   },
   dynamoWriteRequestUnit: {
     usd: 0.625 / 1e6,
@@ -71,8 +69,7 @@ export const PRICES = {
     read: READ,
     note:
       'Price after the 50% on-demand throughput cut effective 1 November 2024. Stored official ' +
-      'page ' +
-      'defines the unit but shows no rate; $0.625 per million checked on ' +
+      'page defines the unit but shows no rate; $0.625 per million checked on ' +
       'https://airbyte.com/data-engineering-resources/dynamodb-pricing (dated July 21, 2025).',
   },
   dynamoReadRequestUnit: {
@@ -91,10 +88,8 @@ export const PRICES = {
     read: READ,
     note:
       'Page dated 2026-06-13: standard $0.40 per million after the free million, 64 KB rule. ' +
-      'Same ' +
-      'figures on https://unanswered.io/guide/aws-sqs-pricing-and-cost-optimization. The ' +
-      'official ' +
-      'SQS pricing page was not found in the stored copies.',
+      'Same figures on https://unanswered.io/guide/aws-sqs-pricing-and-cost-optimization. The ' +
+      'official SQS pricing page was not found in the stored copies.',
   },
   logsIngestedGb: {
     usd: 0.5,
@@ -102,13 +97,11 @@ export const PRICES = {
     source: 'https://www.duckbillgroup.com/?p=9080',
     read: READ,
     note:
-      'Since 1 May 2025 Lambda logs are billed as vended logs with volume tiers; the first tier ' +
-      'equals the old flat $0.50/GB in us-east-1 (page: 60 TB/month drops from $30,000 to ' +
-      '$12,500). ' +
-      'Tiers after the first ($0.25 next 20 TB, $0.10 next 20 TB, $0.05 over 50 TB) are from ' +
-      'memory ' +
-      'and match that example. The AWS blog and CloudWatch pricing page were not found in the ' +
-      'stored copies.',
+      'Since 1 May 2025 Lambda logs are billed as vended logs with volume tiers; the first ' +
+      'tier equals the old flat $0.50/GB in us-east-1 (page: 60 TB/month drops from $30,000 to ' +
+      '$12,500). Tiers after the first ($0.25 next 20 TB, $0.10 next 20 TB, $0.05 over 50 TB) ' +
+      'are from memory and match that example. The AWS blog and CloudWatch pricing page were ' +
+      'not found in the stored copies.',
   },
   customMetricMonth: {
     usd: 0.3,
@@ -116,11 +109,12 @@ export const PRICES = {
     source: 'https://c3x.dev/blog/aws-cloudwatch-metrics-cost/',
     read: READ,
     note:
-      'Third-party page; $0.30/metric/month for the first 10k, each dimension combination is one ' +
-      'metric. The stored official https://aws.amazon.com/cloudwatch/pricing/ gives only its free ' +
-      "tier; AWS's own sample aws-samples/sample-cfm-tips-mcp (services/cloudwatch_service.py, " +
-      "its fallback prices) has 'custom_metrics_per_metric': 0.30, 'standard_alarms_per_alarm': " +
-      "0.10, 'storage_per_gb_month': 0.03 and 'dashboard_per_month': 3.00.",
+      'Third-party page; $0.30/metric/month for the first 10k, each dimension combination is ' +
+      'one metric. The stored official https://aws.amazon.com/cloudwatch/pricing/ gives only ' +
+      "its free tier; AWS's own sample aws-samples/sample-cfm-tips-mcp " +
+      "(services/cloudwatch_service.py, its fallback prices) has 'custom_metrics_per_metric': " +
+      "0.30, 'standard_alarms_per_alarm': 0.10, 'storage_per_gb_month': 0.03 and " +
+      "'dashboard_per_month': 3.00.",
   },
   dataTransferOutGb: {
     usd: 0.09,
@@ -129,10 +123,10 @@ export const PRICES = {
     read: READ,
     note:
       'Third-party: "Data transfer out starts at $0.09 per GB for the first 10 TB per month". ' +
-      'API Gateway bills data out at EC2 data transfer rates (official API Gateway pricing page ' +
-      'text); the EC2 on-demand data transfer table itself was not found in the stored copies, ' +
-      'so ' +
-      '$0.09 is also the best-known public figure from memory. Ignores the first 100 GB free.',
+      'API Gateway bills data out at EC2 data transfer rates (official API Gateway pricing ' +
+      'page text); the EC2 on-demand data transfer table itself was not found in the stored ' +
+      'copies, so $0.09 is also the best-known public figure from memory. Ignores the first ' +
+      '100 GB free.',
   },
   // what a stage pays a month whatever its requests (bench/cost/monthly.ts), read on BILL_READ
   alarmMetricMonth: {
@@ -142,11 +136,12 @@ export const PRICES = {
     read: BILL_READ,
     note:
       'The stored official page names the unit ("10 Alarm metrics (only applicable to Standard ' +
-      'resolution alarms that list metrics directly ...)", its free tier, not counted here) but ' +
-      'renders the rate client-side; $0.10 per alarm metric a month checked on ' +
+      'resolution alarms that list metrics directly ...)", its free tier, not counted here) ' +
+      'but renders the rate client-side; $0.10 per alarm metric a month checked on ' +
       'https://c3x.dev/resources/aws/aws_cloudwatch_metric_alarm . An alarm on a metric math ' +
       'expression is billed per metric it reads (each MetricStat), the expression itself free: ' +
-      'the rule as the official page states it from memory, not found verbatim in the stored copies.',
+      'the rule as the official page states it from memory, not found verbatim in the stored ' +
+      'copies.',
   },
   dynamoStorageGbMonth: {
     usd: 0.25,
@@ -175,9 +170,10 @@ export const PRICES = {
     source: 'https://aws.amazon.com/cloudwatch/pricing/',
     read: BILL_READ,
     note:
-      'Stored official page renders the rate client-side; "Storage: $0.03 per GB-month" (us-east-1, ' +
-      'June 2026) checked on https://c3x.dev/blog/cloudwatch-logs-cost-optimization . CloudWatch ' +
-      'keeps logs compressed (from memory): priced here on the bytes ingested, an upper bound.',
+      'Stored official page renders the rate client-side; "Storage: $0.03 per GB-month" ' +
+      '(us-east-1, June 2026) checked on ' +
+      'https://c3x.dev/blog/cloudwatch-logs-cost-optimization . CloudWatch keeps logs ' +
+      'compressed (from memory): priced here on the bytes ingested, an upper bound.',
   },
   kmsKeyMonth: {
     usd: 1,
@@ -185,9 +181,10 @@ export const PRICES = {
     source: 'https://aws.amazon.com/kms/pricing/',
     read: BILL_READ,
     note:
-      'Stored official page: "Each AWS KMS key that you create in KMS costs $1/month"; "You are ' +
-      'not charged for ... Creation and storage of AWS managed or AWS owned KMS keys" (requests ' +
-      'to an AWS managed key are: $0.03 per 10,000 on https://www.wring.co/blog/aws-kms-pricing-guide)',
+      'Stored official page: "Each AWS KMS key that you create in KMS costs $1/month"; "You ' +
+      'are not charged for ... Creation and storage of AWS managed or AWS owned KMS keys" ' +
+      '(requests to an AWS managed key are: $0.03 per 10,000 on ' +
+      'https://www.wring.co/blog/aws-kms-pricing-guide)',
   },
   // X-Ray active tracing (issue 43), read on BILL_READ
   xrayTraceRecorded: {
@@ -208,9 +205,9 @@ export const PRICES = {
     source: 'https://aws.amazon.com/xray/pricing/',
     read: BILL_READ,
     note:
-      'Same page: "abgerufene oder gescannte Ablaufverfolgungen werden mit 0,50 USD pro Million ' +
-      'in Rechnung gestellt (0,0000005 USD pro Ablaufverfolgung)"; the first million a month free, ' +
-      'not counted.',
+      'Same page: "abgerufene oder gescannte Ablaufverfolgungen werden mit 0,50 USD pro ' +
+      'Million in Rechnung gestellt (0,0000005 USD pro Ablaufverfolgung)"; the first million a ' +
+      'month free, not counted.',
   },
 } as const satisfies Record<string, Price>;
 
@@ -245,8 +242,9 @@ export const ASSUMPTIONS = {
     read: READ,
     note:
       '"At 1,769 MB, a function has the equivalent of one vCPU (one vCPU-second of credits per ' +
-      'second)"; "Lambda allocates CPU power in proportion to the amount of memory configured". ' +
-      'Also https://docs.aws.amazon.com/lambda/latest/operatorguide/computing-power.html.',
+      'second)"; "Lambda allocates CPU power in proportion to the amount of memory ' +
+      'configured". Also ' +
+      'https://docs.aws.amazon.com/lambda/latest/operatorguide/computing-power.html.',
   },
   dynamoCallMs: {
     value: 5,
@@ -256,8 +254,8 @@ export const ASSUMPTIONS = {
     read: READ,
     note:
       'AWS only promises "single-digit millisecond latency"; 5 ms is our choice inside that ' +
-      'range ' +
-      '(client round trip, not server-side latency). Replace with a measured value when available.',
+      'range (client round trip, not server-side latency). Replace with a measured value when ' +
+      'available.',
   },
   dynamoCallP99Ms: {
     value: 20,
@@ -310,8 +308,7 @@ export const ASSUMPTIONS = {
     note:
       '"According to an analysis of production Lambda workloads, INITs (cold starts) typically ' +
       'occur in under 1% of invocations" (AWS Compute Blog, read via a stored mirror); same ' +
-      'claim ' +
-      'in ' +
+      'claim in ' +
       'https://docs.aws.amazon.com/fr_fr/lambda/latest/operatorguide/execution-environments.html ' +
       '(English text). 1% is the upper bound, so the cost is pessimistic.',
   },
@@ -323,9 +320,8 @@ export const ASSUMPTIONS = {
     read: READ,
     note:
       '"Lambda managed runtimes offer up to 10 seconds for function initialization with burst ' +
-      'CPU" ' +
-      '(awslabs project docs, not the Lambda developer guide). Not contradicted in the stored ' +
-      'copies; its "free init CPU burst" wording predates INIT billing (see initBilled).',
+      'CPU" (awslabs project docs, not the Lambda developer guide). Not contradicted in the ' +
+      'stored copies; its "free init CPU burst" wording predates INIT billing (see initBilled).',
   },
   initBilled: {
     value: 1,
@@ -335,10 +331,9 @@ export const ASSUMPTIONS = {
     read: READ,
     note:
       '"Effective August 1, 2025, AWS will standardize billing for the initialization (INIT) ' +
-      'phase ' +
-      '... on-demand invocations of Lambda functions packaged as ZIP files that use managed ' +
-      'runtimes, for which the INIT phase duration was previously unbilled." Read via stored ' +
-      'mirrors of the AWS Compute Blog post (April 2025).',
+      'phase ... on-demand invocations of Lambda functions packaged as ZIP files that use ' +
+      'managed runtimes, for which the INIT phase duration was previously unbilled." Read via ' +
+      'stored mirrors of the AWS Compute Blog post (April 2025).',
   },
   billingGranularityMs: {
     value: 1,
@@ -361,8 +356,7 @@ export const ASSUMPTIONS = {
     unit: 'bytes',
     what: 'HTTP API requests are metered in 512 KB increments',
     source:
-      'https://docs.aws.amazon.com/fr_fr/whitepapers/latest/' +
-      'best-practices-api-gateway-private-apis-integration/cost-optimization.html',
+      'https://docs.aws.amazon.com/fr_fr/whitepapers/latest/best-practices-api-gateway-private-apis-integration/cost-optimization.html',
     read: READ,
     note: '"HTTP APIs are metered in 512 KB increments." (whitepaper, English text).',
   },
@@ -373,10 +367,10 @@ export const ASSUMPTIONS = {
     source: 'https://docs.aws.amazon.com/lambda/latest/dg/nodejs-logging.html',
     read: READ,
     note:
-      'Derived from PLATFORM_LINES_TEXT (line format as on the Node.js logging page and the AWS ' +
-      'News Blog 1 ms billing example). Cold starts add an Init Duration field; the Duration ' +
-      'digits vary by a byte or two. With loggingConfig.systemLogLevel WARN Lambda sends none ' +
-      'of them: "Lambda sends logs at that level and lower" ' +
+      'Derived from PLATFORM_LINES_TEXT (line format as on the Node.js logging page and the ' +
+      'AWS News Blog 1 ms billing example). Cold starts add an Init Duration field; the ' +
+      'Duration digits vary by a byte or two. With loggingConfig.systemLogLevel WARN Lambda ' +
+      'sends none of them: "Lambda sends logs at that level and lower" ' +
       '(https://docs.aws.amazon.com/lambda/latest/dg/monitoring-cloudwatchlogs-log-level.html). ' +
       'CloudWatch bills the uncompressed bytes: the 26 bytes per event of PutLogEvents are a ' +
       'quota rule, not billed.',
@@ -397,15 +391,16 @@ export const ASSUMPTIONS = {
     note:
       '"For standard queues, Lambda uses long polling to poll a queue until it becomes active. ' +
       'When messages are available, Lambda starts processing five batches at a time." The idle ' +
-      'count itself is not published: five, the count it starts with, is our choice (SQS_POLLING).',
+      'count itself is not published: five, the count it starts with, is our choice. Their empty ' +
+      'receives are billed: "Even an unused queue generates empty receives and charges" ' +
+      '(https://unanswered.io/guide/aws-sqs-pricing-and-cost-optimization).',
   },
   sqsLongPollSeconds: {
     value: 20,
     unit: 's',
     what: "each idle poller's wait: one ReceiveMessage per wait, SQS's longest",
     source:
-      'https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/' +
-      'sqs-short-and-long-polling.html',
+      'https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-short-and-long-polling.html',
     read: BILL_READ,
     note: 'Long polling waits at most 20 seconds (WaitTimeSeconds); from memory of that page.',
   },
@@ -417,10 +412,10 @@ export const ASSUMPTIONS = {
       'https://github.com/awsdocs/aws-xray-developer-guide/blob/main/doc-source/xray-console-sampling.md',
     read: BILL_READ,
     note:
-      '"By default, the X-Ray SDK records the first request each second, and five percent of any ' +
-      'additional requests. One request per second is the reservoir"; Lambda applies this rule ' +
-      "and it can't be changed for a function. Counted per function, an upper bound (the reservoir " +
-      "may be the rule's, shared).",
+      '"By default, the X-Ray SDK records the first request each second, and five percent of ' +
+      'any additional requests. One request per second is the reservoir"; Lambda applies this ' +
+      "rule and it can't be changed for a function. Counted per function, an upper bound (the " +
+      "reservoir may be the rule's, shared).",
   },
   xraySampledShare: {
     value: 0.05,
@@ -445,33 +440,15 @@ interface SourcedFact extends Sourced {
   what: string;
 }
 
-export const SQS_POLLING = {
-  what:
-    "Lambda's SQS event source mapping polls the queue for us: its ReceiveMessage and " +
-    'DeleteMessageBatch calls are ordinary SQS requests on our bill (each 64 KB chunk counts). ' +
-    'Lambda long-polls, so an idle queue still costs a small fixed amount per month from empty ' +
-    'receives (several pollers, one request per up-to-20 s wait each); per message, a batch of ' +
-    'N messages costs 1 receive + 1 delete batch, i.e. 2/N requests.',
-  source: 'https://unanswered.io/guide/aws-sqs-pricing-and-cost-optimization',
-  read: READ,
-  note:
-    '"When a Lambda function is configured as an SQS consumer, Lambda performs long polling. ' +
-    'Even ' +
-    'an unused queue generates empty receives and charges". Same on ' +
-    'https://github.com/brefphp/bref/discussions/1760 ; "Short polling is billed the same as ' +
-    'long ' +
-    'polling" (https://docs.aws.amazon.com/en_us/AWSSimpleQueueService/latest/SQSDeveloperGuide/' +
-    'best-practices-using-appropriate-polling-mode.html). The idle poller count is not sourced.',
-} as const satisfies SourcedFact;
-
 export const STREAM_READS_FREE = {
   what:
-    'DynamoDB Streams GetRecords calls made by Lambda triggers (event source mappings) are free; ' +
-    'only the Lambda invocations they cause are billed.',
+    'DynamoDB Streams GetRecords calls made by Lambda triggers (event source mappings) are ' +
+    'free; only the Lambda invocations they cause are billed.',
   source: 'https://notes.paulswail.com/public/DynamoDB+streams',
   read: READ,
   note:
-    'Quotes the DynamoDB pricing page: "You are not charged for GetRecords API calls invoked by ' +
-    'AWS Lambda as part of DynamoDB triggers." The official pricing page text with this sentence ' +
-    'was not in the stored excerpt of https://aws.amazon.com/dynamodb/pricing/on-demand/.',
+    'Quotes the DynamoDB pricing page: "You are not charged for GetRecords API calls invoked ' +
+    'by AWS Lambda as part of DynamoDB triggers." The official pricing page text with this ' +
+    'sentence was not in the stored excerpt of ' +
+    'https://aws.amazon.com/dynamodb/pricing/on-demand/.',
 } as const satisfies SourcedFact;
