@@ -64,17 +64,15 @@ export const kindsNamed = (only: string | undefined): Kind[] => {
 export const hasCaller = (kind: Kind) =>
   (ROUTE_NAMES as readonly FunctionName[]).includes(functionOf(kind));
 
-/** The frameworks a user would pick instead, each doing the create's job (bench/peers/<name>.ts). */
-export const peers = ['powertools', 'hono', 'express'] as const;
-export type Peer = (typeof peers)[number];
-/** The function the peers do the job of. */
+/** The function the peers do the job of, and the frameworks a user would pick instead, each doing
+ * its job (bench/peers/<name>.ts). */
 export const PEERS_KIND: Kind = 'createPlant';
+export const peers = ['powertools', 'hono', 'express'] as const;
 /**
  * The create's second reference beside its floor: the floor plus, written by hand, the log line
- * and EMF document ours writes per request (bench/baseline/observed/createPlant.ts). Measured with
- * the peers.
+ * and EMF document ours writes per request (bench/baseline/observed/createPlant.ts).
  */
 export const OBSERVED_FLOOR = 'observedFloor';
-/** What the create is measured beside, with --peers, each against its floor. */
+/** What the create is measured beside, each against its floor. */
 export const comparisons = [OBSERVED_FLOOR, ...peers] as const;
 export type Comparison = (typeof comparisons)[number];
