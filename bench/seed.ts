@@ -23,7 +23,7 @@ import { CALLER, plantItem } from './plant.mjs';
 import { PLANTS_TABLE, type Stack, WEBHOOKS_TABLE } from './stack.ts';
 
 /** DynamoDB Local, and where the caller's endpoints point: the stubs' receiver. */
-type Store = Pick<Stack, 'dynamoClient' | 'dynamoEndpoint' | 'stubs'>;
+type Store = Pick<Stack, 'dynamoClient' | 'dynamoEndpoint'> & { stubs: { WEBHOOK_URL: string } };
 
 /** Sends `requests` to `table`, 25 a batch, until none is left unprocessed. */
 const writeAll = async (client: DynamoDBClient, table: string, requests: WriteRequest[]) => {
