@@ -3,8 +3,7 @@
 // bench/probe.mjs's stubs, which take them as data (stubItems) so that a probe loads no TypeScript.
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { attemptKey, endpointKey, eventKey } from '#lib/endpoints/keys.ts';
-import { endpointId, SEEDED_ENDPOINTS, SENT_WEBHOOK_ID } from './endpoint.mjs';
-import { CALLER } from './plant.mjs';
+import { CALLER, endpointId, SEEDED_ENDPOINTS, SENT_WEBHOOK_ID } from './requests.mjs';
 
 type Item = Record<string, AttributeValue>;
 

@@ -4,7 +4,7 @@
 // queue) and the two of callers' own endpoints (the stream's events queued for the owner's
 // endpoints; each attempt of one delivery, from the endpoint-deliveries queue), and the stream's
 // on-failure destination's (a batch given up read back and set aside); and, as `<function>:large`,
-// the fan-out and delivery functions with a plant near the 64 KiB body limit (bench/plant.mjs). A
+// the fan-out and delivery functions with a plant near the 64 KiB body limit (bench/requests.mjs). A
 // route without its floor or request is not measured, and the report says what to write.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';

@@ -87,7 +87,7 @@ export const functionEnv = (work: string, jwksUrl: string, tokensFile: string): 
   AWS_LAMBDA_INITIALIZATION_TYPE: 'on-demand',
   PLANTS_TABLE,
   WEBHOOKS_TABLE,
-  // the bench's endpoints are at an address (bench/endpoint.mjs): registering one resolves no name
+  // the bench's endpoints are at an address (bench/requests.mjs): registering one resolves no name
   WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
   AUTH_ISSUER: LOCAL_ISSUER,
   AUTH_AUDIENCE: LOCAL_AUDIENCE,

@@ -19,9 +19,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { retryQueueEvent, streamInsertEvent } from '../infra/events/webhooks.mjs';
-import { endpointId } from './endpoint.mjs';
-import { CALLER, LARGE_NAME, plantItem } from './plant.mjs';
-import { requests } from './requests.mjs';
+import { CALLER, endpointId, LARGE_NAME, plantItem, requests } from './requests.mjs';
 
 const [mode, kind = '', ...rest] = process.argv.slice(2);
 const [functionName, size] = kind.split(':');

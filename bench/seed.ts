@@ -16,10 +16,9 @@ import { callerPartition, countKey, ENDPOINT_PREFIX, endpointKey } from '#lib/en
 import { MAX_ENDPOINTS_PER_CALLER } from '#lib/endpoints/store.ts';
 import { localStreamsClient } from '../infra/local/dynamoClient.ts';
 import { tableStreamArn } from '../infra/local/tables.ts';
-import { endpointId, SEEDED_ENDPOINTS } from './endpoint.mjs';
 import { attemptItem, endpointItem, eventItem } from './endpointItems.ts';
 import type { FunctionName } from './functions.ts';
-import { CALLER, plantItem } from './plant.mjs';
+import { CALLER, endpointId, plantItem, SEEDED_ENDPOINTS } from './requests.mjs';
 import { PLANTS_TABLE, type Stack, WEBHOOKS_TABLE } from './stack.ts';
 
 /** DynamoDB Local, and where the caller's endpoints point: the stubs' receiver. */

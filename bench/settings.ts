@@ -16,7 +16,7 @@ export const settings = {
   storeRuns: setting('BENCH_STORE_RUNS', 3),
   storeInvocations: setting('BENCH_STORE_INVOCATIONS', 250),
   memoryInvocations: setting('BENCH_MEMORY_INVOCATIONS', 400),
-  // a large plant's invocation (bench/plant.mjs) takes about 20 times a small one's: each process
+  // a large plant's invocation (bench/requests.mjs) takes about 20 times a small one's: each process
   // of its kinds makes this share of the invocations, its warm-up's included (30 s for the three)
   largeShare: setting('BENCH_LARGE_SHARE', 0.05),
 };
