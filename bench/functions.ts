@@ -1,11 +1,7 @@
-// The functions the bench measures, each by its name (bench/probe.mjs's kinds): every route of the
-// route list that has a floor (bench/baseline/<name>.ts) and a request (bench/requests.mjs), the
-// operator's webhook's two (its first attempt, from the stream; its later ones, from the retry
-// queue) and the two of callers' own endpoints (the stream's events queued for the owner's
-// endpoints; each attempt of one delivery, from the endpoint-deliveries queue), and the stream's
-// on-failure destination's (a batch given up read back and set aside); and, as `<function>:large`,
-// the fan-out and delivery functions with a plant near the 64 KiB body limit (bench/requests.mjs). A
-// route without its floor or request is not measured, and the report says what to write.
+// The functions the bench measures, by name (bench/probe.mjs's kinds): every route of the route list
+// with a floor (bench/baseline/<name>.ts) and a request (bench/requests.mjs; a route without them is
+// named, with what to write), the webhook and stream functions, and as `<function>:large` the
+// fan-out and delivery functions given a plant near the 64 KiB body limit.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROUTE_NAMES, type RouteName } from '#lib/routes/routeList.ts';

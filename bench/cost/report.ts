@@ -44,11 +44,8 @@ const settingOf = (value: unknown, custom: Record<string, unknown>) => {
   return resolved;
 };
 /** A function as serverless.yml declares it (its own, or the operator's webhook's file). */
-type Declared = {
-  timeout?: number;
-  memorySize?: number;
-  events?: Record<string, Record<string, unknown>>[];
-};
+type Declared = { timeout?: number; memorySize?: number; events?: Record<string, Source>[] };
+type Source = Record<string, unknown>;
 /**
  * A consumer's feed from its first event (a queue's main lane: the slow lane's batches are for slow
  * endpoints and retries), its settings read through `custom` as the deploy resolves them.
@@ -324,10 +321,7 @@ const pageSection = (rows: ReturnType<typeof rowsOf>, lines: string[]) => {
   ];
 };
 
-/**
- * Each shipped profile's monthly bill (bench/cost/profiles/), from the cost rows as results.json
- * keeps them.
- */
+/** Each shipped profile's monthly bill (bench/cost/profiles/), from results.json's cost rows. */
 export const monthlyBills = (rows: month.CostRows): month.MonthlyBill[] =>
   month.loadProfiles().map((profile) =>
     month.monthlyBill({
@@ -497,15 +491,11 @@ export const reportCost = (figures: Figures, complete: boolean, writeBudget: boo
             : `${name}: no size holds its peak RSS: look at bench/results.json's peakRssMb.`,
         );
 
+  const withTotal = (bill: Bill) => ({ ...bill, total: total(bill) });
   const costRows = Object.fromEntries(
     rows.map(({ name, what, bill, fullBatches }) => [
       name,
-      {
-        what,
-        ...bill,
-        total: total(bill),
-        ...(fullBatches ? { fullBatches: { ...fullBatches, total: total(fullBatches) } } : {}),
-      },
+      { what, ...withTotal(bill), ...(fullBatches ? { fullBatches: withTotal(fullBatches) } : {}) },
     ]),
   );
   // the shipped profiles price every route and event: a partial run (--only) has no bill
@@ -549,22 +539,17 @@ export const reportCost = (figures: Figures, complete: boolean, writeBudget: boo
       );
     }
   }
-  const overBudgetLines = [
-    ...overBudget(Object.entries(totals), readBudget().perMillion, false),
-    ...monthlyOverBudget(bills),
-  ];
   return {
     cost: {
       rows: costRows,
       memory: memoryFigures,
       ...(peers
-        ? {
-            peers: Object.fromEntries(
-              Object.entries(peers).map(([n, b]) => [n, { ...b, total: total(b) }]),
-            ),
-          }
+        ? { peers: Object.fromEntries(Object.entries(peers).map(([n, b]) => [n, withTotal(b)])) }
         : {}),
     },
-    overBudget: overBudgetLines,
+    overBudget: [
+      ...overBudget(Object.entries(totals), readBudget().perMillion, false),
+      ...monthlyOverBudget(bills),
+    ],
   };
 };
