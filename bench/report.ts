@@ -116,12 +116,8 @@ export const recost = (writeBudget = false) => {
  */
 const previousRun = () => {
   if (!existsSync(resultsFile)) return undefined;
-  const previous = JSON.parse(readFileSync(resultsFile, 'utf8')) as {
-    measuredAt?: string;
-    settings?: unknown;
-    ratios?: Ratios;
-    peers?: Ratios;
-    references?: Ratios;
+  const previous = JSON.parse(readFileSync(resultsFile, 'utf8')) as { measuredAt?: string } & {
+    [part in 'settings' | 'ratios' | 'peers' | 'references']?: Ratios;
   };
   return JSON.stringify(previous.settings) === JSON.stringify(settings) ? previous : undefined;
 };

@@ -332,10 +332,10 @@ export const monthlyBills = (rows: month.CostRows): month.MonthlyBill[] =>
     }),
   );
 
-const rateText = ({ rate }: month.Profile) =>
-  'perSecond' in rate
-    ? `${rate.perSecond.toLocaleString('en-US')} request${rate.perSecond === 1 ? '' : 's'} a second`
-    : `${rate.perMinute.toLocaleString('en-US')} request${rate.perMinute === 1 ? '' : 's'} a minute`;
+const rateText = ({ rate }: month.Profile) => {
+  const [n, per] = 'perSecond' in rate ? [rate.perSecond, 'second'] : [rate.perMinute, 'minute'];
+  return `${n.toLocaleString('en-US')} request${n === 1 ? '' : 's'} a ${per}`;
+};
 const quantity = (n: number) =>
   n >= 100 || Number.isInteger(n)
     ? Math.round(n).toLocaleString('en-US')
@@ -383,14 +383,10 @@ const monthlyTable = (bill: month.MonthlyBill) => {
 };
 
 /** A profile in one sentence: what it assumes, and its month (its events one at a time to a full batch at a time). */
-const monthlySentence = ({
-  profile,
-  usageTotal,
-  usageTotalInFullBatches,
-  fixedTotal,
-  total,
-}: month.MonthlyBill) =>
-  `\`${profile.name}\` (bench/cost/profiles/${profile.name}.json): ${profile.description} **$${dollars(total)} a month** ($${dollars(fixedTotal + usageTotalInFullBatches)} with its events' messages a full batch at a time): $${dollars(fixedTotal)} fixed (${((fixedTotal / total) * 100).toFixed(0)}%), $${dollars(usageTotal)} for its requests and events.`;
+const monthlySentence = (bill: month.MonthlyBill) => {
+  const { profile, usageTotal, usageTotalInFullBatches, fixedTotal, total } = bill;
+  return `\`${profile.name}\` (bench/cost/profiles/${profile.name}.json): ${profile.description} **$${dollars(total)} a month** ($${dollars(fixedTotal + usageTotalInFullBatches)} with its events' messages a full batch at a time): $${dollars(fixedTotal)} fixed (${((fixedTotal / total) * 100).toFixed(0)}%), $${dollars(usageTotal)} for its requests and events.`;
+};
 
 /** The monthly bills' chart: each profile a bar, its fixed costs then its usage by service. */
 const monthlyChart = (bills: month.MonthlyBill[]) =>
