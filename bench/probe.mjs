@@ -184,51 +184,48 @@ const httpEvent = (route, { path = {}, query = '', body }) => {
 };
 /** The stream record of plant `id` added by the caller. */
 const insertEvent = (id) => streamInsertEvent(String(id), plantItem(id, plantName));
-/** A retry queue message of an event that is due now, as the retry function receives it. */
-const retryEvent = (id) =>
-  retryQueueEvent(String(id), {
-    webhookId: `msg_bench${id}`,
-    plantId: id,
-    body: JSON.stringify({ id, name: 'Monstera', tag: 'indoor' }),
-    attempts: 1,
-    lastError: 'answered 503',
-    dueAt: Date.now(),
-  });
-/** The first attempt, due now, of plant `id`'s plant.added to the caller's endpoint 7. */
-const endpointDeliveryEvent = (id) =>
-  retryQueueEvent(String(id), {
-    owner: CALLER,
-    endpointId: endpointId(7),
-    webhookId: `msg_bench${id}`,
-    type: 'plant.added',
-    body: JSON.stringify({
-      type: 'plant.added',
-      timestamp: new Date().toISOString(),
-      data: { id, name: plantName, tag: 'indoor' },
-    }),
-    attempts: 0,
-    dueAt: Date.now(),
-  });
-/**
- * What Lambda tells the stream's on-failure destination of a batch given up: the stub's, or with
- * BENCH_STREAM_BATCH one of DynamoDB Local's stream (bench/seed.ts).
- */
-const streamFailureEvent = (id) =>
-  retryQueueEvent(String(id), {
-    requestContext: {
-      functionArn: 'arn:aws:lambda:us-east-1:000000000000:function:queueEndpointEvents',
-      condition: 'RetryAttemptsExhausted',
-    },
-    timestamp: new Date().toISOString(),
-    DDBStreamBatchInfo: env.BENCH_STREAM_BATCH ? JSON.parse(env.BENCH_STREAM_BATCH) : STREAM_BATCH,
-  });
 /** The batches of the functions with no caller, by kind: a stream's or a queue's, of one record. */
 const batchEvents = {
   deliverPlantAdded: insertEvent,
-  retryPlantAdded: retryEvent,
+  // an event of the retry queue, due now
+  retryPlantAdded: (id) =>
+    retryQueueEvent(String(id), {
+      webhookId: `msg_bench${id}`,
+      plantId: id,
+      body: JSON.stringify({ id, name: 'Monstera', tag: 'indoor' }),
+      attempts: 1,
+      lastError: 'answered 503',
+      dueAt: Date.now(),
+    }),
   queueEndpointEvents: insertEvent,
-  deliverToEndpoint: endpointDeliveryEvent,
-  keepFailedStreamRecords: streamFailureEvent,
+  // the first attempt, due now, of plant `id`'s plant.added to the caller's endpoint 7
+  deliverToEndpoint: (id) =>
+    retryQueueEvent(String(id), {
+      owner: CALLER,
+      endpointId: endpointId(7),
+      webhookId: `msg_bench${id}`,
+      type: 'plant.added',
+      body: JSON.stringify({
+        type: 'plant.added',
+        timestamp: new Date().toISOString(),
+        data: { id, name: plantName, tag: 'indoor' },
+      }),
+      attempts: 0,
+      dueAt: Date.now(),
+    }),
+  // what Lambda tells the stream's on-failure destination of a batch given up: the stub's, or with
+  // BENCH_STREAM_BATCH one of DynamoDB Local's stream (bench/seed.ts)
+  keepFailedStreamRecords: (id) =>
+    retryQueueEvent(String(id), {
+      requestContext: {
+        functionArn: 'arn:aws:lambda:us-east-1:000000000000:function:queueEndpointEvents',
+        condition: 'RetryAttemptsExhausted',
+      },
+      timestamp: new Date().toISOString(),
+      DDBStreamBatchInfo: env.BENCH_STREAM_BATCH
+        ? JSON.parse(env.BENCH_STREAM_BATCH)
+        : STREAM_BATCH,
+    }),
 };
 const eventOf = (id) => {
   if (batchEvents[functionName]) return batchEvents[functionName](id);
