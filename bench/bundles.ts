@@ -1,50 +1,20 @@
 // The functions' bundles as a deploy builds them: esbuild with serverless.yml's custom.esbuild
 // settings (the one place they are written). Used by the bench, to measure what Lambda would load,
 // and by the tests that check what each bundle holds.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type BuildOptions, build, type Metafile } from 'esbuild';
-import { parse } from 'yaml';
-import { repoRoot } from '../infra/local/paths.ts';
+import { repoRoot, yamlOf } from '../infra/local/paths.ts';
 
-interface EsbuildSettings {
-  bundle: boolean;
-  minify: boolean;
-  format: 'esm';
-  platform: 'node';
-  target: string;
-  mainFields: string[];
-  outputFileExtension: string;
-  alias: Record<string, string>;
-  /** serverless-esbuild's packages left out of the bundle: none, or the bundles would differ. */
-  exclude: string[];
-}
+/** The settings applied below; serverless-esbuild's `exclude` only when empty (none left out). */
+const APPLIED = 'bundle minify format platform target mainFields outputFileExtension alias exclude';
 
-const APPLIED: readonly (keyof EsbuildSettings)[] = [
-  'bundle',
-  'minify',
-  'format',
-  'platform',
-  'target',
-  'mainFields',
-  'outputFileExtension',
-  'alias',
-  'exclude',
-];
-
-const deploySettings = (): EsbuildSettings => {
-  const text = readFileSync(join(repoRoot, 'serverless.yml'), 'utf8');
-  // CloudFormation tags (!GetAtt) mean nothing here; keep them as plain values
-  const config: unknown = parse(text, {
-    customTags: [{ tag: '!GetAtt', resolve: (value: string) => value }],
-    logLevel: 'silent',
-  });
-  const settings = (config as { custom?: { esbuild?: Record<string, unknown> } }).custom?.esbuild;
+const deploySettings = () => {
+  const settings = yamlOf('serverless.yml').custom?.esbuild as Record<string, unknown> | undefined;
   if (!settings) throw new Error('serverless.yml has no custom.esbuild settings');
   // a setting this file does not apply would make its bundles differ from a deploy's
   const problems = [
     ...Object.keys(settings)
-      .filter((key) => !(APPLIED as readonly string[]).includes(key))
+      .filter((key) => !APPLIED.split(' ').includes(key))
       .map((key) => `custom.esbuild.${key} is not applied`),
     ...(Array.isArray(settings.exclude) && settings.exclude.length > 0
       ? ['custom.esbuild.exclude leaves packages out']
@@ -55,24 +25,16 @@ const deploySettings = (): EsbuildSettings => {
       `bench/bundles.ts would build other bundles than a deploy: ${problems.join('; ')}. Teach it the setting, so that the bench and the bundle tests see what Lambda loads.`,
     );
   }
-  return settings as unknown as EsbuildSettings;
+  const { exclude: _, outputFileExtension, ...options } = settings;
+  return { options: options as BuildOptions, outputFileExtension: String(outputFileExtension) };
 };
 
-const buildOptions = (entry: string): BuildOptions => {
-  const { bundle, minify, format, platform, target, mainFields, alias } = deploySettings();
-  return {
-    entryPoints: [entry],
-    bundle,
-    minify,
-    format,
-    platform,
-    target,
-    mainFields,
-    alias,
-    absWorkingDir: repoRoot,
-    logLevel: 'error',
-  };
-};
+const buildOptions = (entry: string): BuildOptions => ({
+  entryPoints: [entry],
+  ...deploySettings().options,
+  absWorkingDir: repoRoot,
+  logLevel: 'error',
+});
 
 /**
  * Bundles each entry into `outDir` as `<name>.mjs`; returns each bundle's path. `readable` keeps

@@ -1,68 +1,42 @@
 // The bench caller's endpoints, endpoint 7's attempts and its sent event, as DynamoDB stores them
 // (keyed by lib/endpoints/keys.ts): seeded into DynamoDB Local by bench/seed.ts, and answered by
 // bench/probe.mjs's stubs, which take them as data (stubItems) so that a probe loads no TypeScript.
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import { attemptKey, endpointKey, eventKey } from '#lib/endpoints/keys.ts';
-import { endpointId, SEEDED_ENDPOINTS, SENT_WEBHOOK_ID } from './endpoint.mjs';
-import { CALLER } from './plant.mjs';
-
-type Item = Record<string, AttributeValue>;
+import { CALLER, endpointId, SEEDED_ENDPOINTS, SENT_WEBHOOK_ID } from './requests.mjs';
 
 const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+// a day on: past any bench run (the store keeps them 14 days)
+const expiresAt = () => Math.ceil(Date.now() / 1000) + 24 * 3600;
 
 /**
  * The caller's endpoint `n`, pointing at `url` (the bench's receiver, which deliveries to it reach),
  * created at a millisecond of its own (the list sorts by it).
  */
-export const endpointItem = (n: number, url: string): Item => {
-  const { pk, sk } = endpointKey(CALLER, endpointId(n));
-  return {
-    pk: { S: pk },
-    sk: { S: sk },
-    url: { S: url },
-    events: { L: [{ S: 'plant.added' }] },
-    disabled: { BOOL: false },
-    createdAt: { S: new Date(Date.UTC(2026, 10, 22, 10, 0, 0, n % 1000)).toISOString() },
-    secrets: { L: [{ M: { secret: { S: SECRET } } }] },
-  };
-};
-
-const EVENT_TYPE = { S: 'plant.added' };
-// a day on: past any bench run (the store keeps them 14 days)
-const expiresAt = () => ({ N: String(Math.ceil(Date.now() / 1000) + 24 * 3600) });
+export const endpointItem = (n: number, url: string) =>
+  marshall({
+    ...endpointKey(CALLER, endpointId(n)),
+    url,
+    events: ['plant.added'],
+    disabled: false,
+    createdAt: new Date(Date.UTC(2026, 10, 22, 10, 0, 0, n % 1000)).toISOString(),
+    secrets: [{ secret: SECRET }],
+  });
 
 /** Attempt `n` of the sent event, n seconds ago (the list reads only the last 14 days'). */
-export const attemptItem = (n: number): Item => {
+export const attemptItem = (n: number) => {
   const at = new Date(Date.now() - n * 1000).toISOString();
-  const { pk, sk } = attemptKey(endpointId(7), { at, webhookId: SENT_WEBHOOK_ID, attempt: n });
-  return {
-    pk: { S: pk },
-    sk: { S: sk },
-    webhookId: { S: SENT_WEBHOOK_ID },
-    type: EVENT_TYPE,
-    attempt: { N: String(n) },
-    at: { S: at },
-    status: { N: '503' },
-    durationMs: { N: '40' },
-    expiresAt: expiresAt(),
-  };
+  const key = attemptKey(endpointId(7), { at, webhookId: SENT_WEBHOOK_ID, attempt: n });
+  const attempt = { webhookId: SENT_WEBHOOK_ID, type: 'plant.added', attempt: n, at, status: 503 };
+  return marshall({ ...key, ...attempt, durationMs: 40, expiresAt: expiresAt() });
 };
 
 /** The event as endpoint `n` (7 unless said) keeps it for a resend. */
-export const eventItem = (n = 7): Item => {
-  const { pk, sk } = eventKey(endpointId(n), SENT_WEBHOOK_ID);
-  const body = JSON.stringify({
-    type: 'plant.added',
-    timestamp: new Date().toISOString(),
-    data: { id: 7, name: 'Monstera' },
-  });
-  return {
-    pk: { S: pk },
-    sk: { S: sk },
-    type: EVENT_TYPE,
-    body: { S: body },
-    expiresAt: expiresAt(),
-  };
+export const eventItem = (n = 7) => {
+  const data = { id: 7, name: 'Monstera' };
+  const body = JSON.stringify({ type: 'plant.added', timestamp: new Date().toISOString(), data });
+  const key = eventKey(endpointId(n), SENT_WEBHOOK_ID);
+  return marshall({ ...key, type: 'plant.added', body, expiresAt: expiresAt() });
 };
 
 /**

@@ -1,11 +1,7 @@
-// The functions the bench measures, each by its name (bench/probe.mjs's kinds): every route of the
-// route list that has a floor (bench/baseline/<name>.ts) and a request (bench/requests.mjs), the
-// operator's webhook's two (its first attempt, from the stream; its later ones, from the retry
-// queue) and the two of callers' own endpoints (the stream's events queued for the owner's
-// endpoints; each attempt of one delivery, from the endpoint-deliveries queue), and the stream's
-// on-failure destination's (a batch given up read back and set aside); and, as `<function>:large`,
-// the fan-out and delivery functions with a plant near the 64 KiB body limit (bench/plant.mjs). A
-// route without its floor or request is not measured, and the report says what to write.
+// The functions the bench measures, by name (bench/probe.mjs's kinds): every route of the route list
+// with a floor (bench/baseline/<name>.ts) and a request (bench/requests.mjs; a route without them is
+// named, with what to write), the webhook and stream functions, and as `<function>:large` the
+// fan-out and delivery functions given a plant near the 64 KiB body limit.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROUTE_NAMES, type RouteName } from '#lib/routes/routeList.ts';
@@ -64,17 +60,15 @@ export const kindsNamed = (only: string | undefined): Kind[] => {
 export const hasCaller = (kind: Kind) =>
   (ROUTE_NAMES as readonly FunctionName[]).includes(functionOf(kind));
 
-/** The frameworks a user would pick instead, each doing the create's job (bench/peers/<name>.ts). */
-export const peers = ['powertools', 'hono', 'express'] as const;
-export type Peer = (typeof peers)[number];
-/** The function the peers do the job of. */
+/** The function the peers do the job of, and the frameworks a user would pick instead, each doing
+ * its job (bench/peers/<name>.ts). */
 export const PEERS_KIND: Kind = 'createPlant';
+export const peers = ['powertools', 'hono', 'express'] as const;
 /**
  * The create's second reference beside its floor: the floor plus, written by hand, the log line
- * and EMF document ours writes per request (bench/baseline/observed/createPlant.ts). Measured with
- * the peers.
+ * and EMF document ours writes per request (bench/baseline/observed/createPlant.ts).
  */
 export const OBSERVED_FLOOR = 'observedFloor';
-/** What the create is measured beside, with --peers, each against its floor. */
+/** What the create is measured beside, each against its floor. */
 export const comparisons = [OBSERVED_FLOOR, ...peers] as const;
 export type Comparison = (typeof comparisons)[number];

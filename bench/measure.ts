@@ -13,24 +13,13 @@ import { LOCAL_AUDIENCE, LOCAL_ISSUER } from '../infra/local/keys.ts';
 import { repoRoot } from '../infra/local/paths.ts';
 import { buildBundles } from './bundles.ts';
 import { stubItems } from './endpointItems.ts';
-import {
-  type Comparison,
-  comparisons,
-  functionOf,
-  functions,
-  hasCaller,
-  isLarge,
-  type Kind,
-  kinds,
-  OBSERVED_FLOOR,
-  PEERS_KIND,
-} from './functions.ts';
+import * as f from './functions.ts';
 import type { Metered } from './meter.ts';
 import { prepareRun } from './seed.ts';
 import { elapsed, say, settings, WARM_UP } from './settings.ts';
 import { PLANTS_TABLE, type Stack, WEBHOOKS_TABLE } from './stack.ts';
 import {
-  type FunctionFigures,
+  type Figures,
   figuresOf,
   newRuns,
   peerFiguresOf,
@@ -46,43 +35,44 @@ const execute = promisify(execFile);
  */
 const HEAP_OF_A_128_MB_FUNCTION = ['--max-old-space-size=64', '--max-semi-space-size=2'];
 
-/**
- * One function's bundle and its baseline's; for the create, the peers' and the observed floor's
- * too.
- */
+/** One function's bundle and its baseline's; for the create, the peers' and the observed floor's. */
 interface Pair {
   ours: string;
   baseline: string;
-  peers?: Record<Comparison, string>;
+  peers?: Record<f.Comparison, string>;
 }
 export type Env = Record<string, string | undefined>;
-export const buildFunctions = async (work: string): Promise<Record<Kind, Pair>> => {
+export const buildFunctions = async (work: string): Promise<Record<f.Kind, Pair>> => {
   say('Building every function and its baseline with the deploy settings...');
-  const entries: Record<string, string> = {};
-  for (const name of functions) {
-    entries[`ours-${name}`] = join(repoRoot, 'handlers', `${name}.ts`);
-    entries[`baseline-${name}`] = join(repoRoot, 'bench', 'baseline', `${name}.ts`);
-  }
-  for (const name of comparisons) {
-    entries[`peer-${name}`] =
-      name === OBSERVED_FLOOR
-        ? join(repoRoot, 'bench', 'baseline', 'observed', `${PEERS_KIND}.ts`)
-        : join(repoRoot, 'bench', 'peers', `${name}.ts`);
-  }
-  const bundles = await buildBundles(join(work, 'functions'), entries);
-  const peerBundles = Object.fromEntries(
-    comparisons.map((name) => [name, bundles[`peer-${name}`] ?? '']),
-  ) as Record<Comparison, string>;
+  const baseline = join(repoRoot, 'bench', 'baseline');
+  const bundles = await buildBundles(join(work, 'functions'), {
+    ...Object.fromEntries(
+      f.functions.flatMap((name) => [
+        [`ours-${name}`, join(repoRoot, 'handlers', `${name}.ts`)],
+        [`baseline-${name}`, join(baseline, `${name}.ts`)],
+      ]),
+    ),
+    ...Object.fromEntries(
+      f.comparisons.map((name) => [
+        `peer-${name}`,
+        name === f.OBSERVED_FLOOR
+          ? join(baseline, 'observed', `${f.PEERS_KIND}.ts`)
+          : join(repoRoot, 'bench', 'peers', `${name}.ts`),
+      ]),
+    ),
+  });
+  const built = (name: string) => bundles[name] ?? '';
+  const peers = Object.fromEntries(f.comparisons.map((name) => [name, built(`peer-${name}`)]));
   return Object.fromEntries(
-    kinds.map((kind) => [
+    f.kinds.map((kind) => [
       kind,
       {
-        ours: bundles[`ours-${functionOf(kind)}`] ?? '',
-        baseline: bundles[`baseline-${functionOf(kind)}`] ?? '',
-        ...(kind === PEERS_KIND ? { peers: peerBundles } : {}),
+        ours: built(`ours-${f.functionOf(kind)}`),
+        baseline: built(`baseline-${f.functionOf(kind)}`),
+        ...(kind === f.PEERS_KIND ? { peers } : {}),
       },
     ]),
-  ) as Record<Kind, Pair>;
+  ) as Record<f.Kind, Pair>;
 };
 
 /**
@@ -97,7 +87,7 @@ export const functionEnv = (work: string, jwksUrl: string, tokensFile: string): 
   AWS_LAMBDA_INITIALIZATION_TYPE: 'on-demand',
   PLANTS_TABLE,
   WEBHOOKS_TABLE,
-  // the bench's endpoints are at an address (bench/endpoint.mjs): registering one resolves no name
+  // the bench's endpoints are at an address (bench/requests.mjs): registering one resolves no name
   WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
   AUTH_ISSUER: LOCAL_ISSUER,
   AUTH_AUDIENCE: LOCAL_AUDIENCE,
@@ -118,9 +108,9 @@ export const functionEnv = (work: string, jwksUrl: string, tokensFile: string): 
 export const measureFunctions = async (
   stack: Stack,
   tokensFile: string,
-  bundles: Record<Kind, Pair>,
-  measured: readonly Kind[],
-): Promise<Partial<Record<Kind, FunctionFigures>>> => {
+  bundles: Record<f.Kind, Pair>,
+  measured: readonly f.Kind[],
+): Promise<Figures> => {
   const env = functionEnv(stack.work, stack.jwksUrl, tokensFile);
   // the cold starts' dependencies: the stubs process's, and the meter's receiver (bench/stack.ts)
   const withStubs = { ...env, BENCH_DEPENDENCIES: 'given', ...stack.stubs };
@@ -134,31 +124,25 @@ export const measureFunctions = async (
     ...freshIds(),
   });
 
-  const figures: Partial<Record<Kind, FunctionFigures>> = {};
+  const figures: Figures = {};
   for (const [index, kind] of measured.entries()) {
+    const pair = bundles[kind];
     const subject: Subject = {
       kind,
-      pair: bundles[kind],
+      pair,
       stack,
       progress: (what, done, of) =>
         say(`  [${index + 1}/${measured.length}] ${kind}: ${what} ${done}/${of} (${elapsed()})`),
     };
+    const { warmRuns: w, warmInvocations, repeatCallerRuns, storeRuns } = settings;
     // a large plant's cold start would be its function's: the same bundle and init
-    const cold = isLarge(kind) ? undefined : await coldStarts(subject, withStubs);
-    const warmCpu = await warmRuns(
-      subject,
-      'warm, CPU only',
-      settings.warmRuns,
-      settings.warmInvocations,
-      env,
-      true,
-    );
-    const { peers: peerBundles } = subject.pair;
-    const repeatCaller = hasCaller(kind)
+    const cold = f.isLarge(kind) ? undefined : await coldStarts(subject, withStubs);
+    const warmCpu = await warmRuns(subject, 'warm, CPU only', w, warmInvocations, env, true);
+    const repeatCaller = f.hasCaller(kind)
       ? await warmRuns(
           subject,
           'warm, CPU only, one repeat caller',
-          settings.repeatCallerRuns,
+          repeatCallerRuns,
           settings.repeatCallerInvocations,
           { ...env, BENCH_REPEAT_CALLER: '1' },
         )
@@ -166,26 +150,27 @@ export const measureFunctions = async (
     const warmStore = await warmRuns(
       subject,
       'warm, with the store',
-      settings.storeRuns,
+      storeRuns,
       settings.storeInvocations,
       withTheStore,
     );
     const memory = {
-      ours: await peakRss(subject, subject.pair.ours, withTheStore),
-      baseline: await peakRss(subject, subject.pair.baseline, withTheStore),
+      ours: await peakRss(subject, pair.ours, withTheStore),
+      baseline: await peakRss(subject, pair.baseline, withTheStore),
     };
     subject.progress('peak RSS', 1, 1);
-    const bundle = { ours: size(subject.pair.ours), baseline: size(subject.pair.baseline) };
+    const bundle = { ours: size(pair.ours), baseline: size(pair.baseline) };
     const usageOf = (name: string, metered?: Metered) =>
-      usage({
-        warm: warmCpu.more[name],
-        cold: cold && {
+      usage(
+        warmCpu.more[name],
+        cold && {
           firstResponseMs:
             (name === 'baseline' ? cold.runs.ours.baseline : cold.runs[name]?.ours) ?? [],
           importMs: cold.importMs[name] ?? [],
         },
         metered,
-      });
+      );
+    const { peers } = pair;
     figures[kind] = {
       ...figuresOf({
         bundle,
@@ -199,23 +184,21 @@ export const measureFunctions = async (
         ours: usageOf('ours', memory.ours.metered),
         baseline: usageOf('baseline', memory.baseline.metered),
       },
-      ...(peerBundles
-        ? {
-            peers: Object.fromEntries(
-              comparisons.map((peer) => [
-                peer,
-                {
-                  ...peerFiguresOf({
-                    bundle: { ours: size(peerBundles[peer]), baseline: bundle.baseline },
-                    cold: cold?.runs[peer] ?? newRuns(),
-                    warmCpu: warmCpu.runs[peer] ?? newRuns(),
-                  }),
-                  usage: usageOf(peer),
-                },
-              ]),
-            ),
-          }
-        : {}),
+      ...(peers && {
+        peers: Object.fromEntries(
+          f.comparisons.map((peer) => [
+            peer,
+            {
+              ...peerFiguresOf(
+                { ours: size(peers[peer]), baseline: bundle.baseline },
+                cold?.runs[peer] ?? newRuns(),
+                warmCpu.runs[peer] ?? newRuns(),
+              ),
+              usage: usageOf(peer),
+            },
+          ]),
+        ),
+      }),
     };
   }
   return figures;
@@ -223,7 +206,7 @@ export const measureFunctions = async (
 
 /** The function measured: its bundles, and how it says how far it has got. */
 interface Subject {
-  kind: Kind;
+  kind: f.Kind;
   pair: Pair;
   stack: Stack;
   progress: (what: string, done: number, of: number) => void;
@@ -231,40 +214,37 @@ interface Subject {
 
 /**
  * The bundles a run compares, by name: ours, the baseline, and with `withPeers` the create's peers
- * and observed floor (its cold and warm CPU runs; the others only ours and the baseline).
+ * and observed floor; each run's figures of every bundle but the baseline recorded against the
+ * baseline's.
  */
-const bundlesOf = (pair: Pair, withPeers: boolean): [string, string][] => [
-  ['ours', pair.ours],
-  ['baseline', pair.baseline],
-  ...(withPeers ? Object.entries(pair.peers ?? {}) : []),
-];
-
-/** Each run's figures of every bundle but the baseline, recorded against the baseline's. */
-const recorder = (names: string[]) => {
+const runsOf = (pair: Pair, withPeers: boolean) => {
+  const bundles: [string, string][] = [
+    ['ours', pair.ours],
+    ['baseline', pair.baseline],
+    ...(withPeers ? Object.entries(pair.peers ?? {}) : []),
+  ];
   const runs: Record<string, Runs> = Object.fromEntries(
-    names.filter((name) => name !== 'baseline').map((name) => [name, newRuns()]),
+    bundles.flatMap(([name]) => (name === 'baseline' ? [] : [[name, newRuns()]])),
   );
   const add = (figure: Record<string, number>) => {
     for (const [name, r] of Object.entries(runs))
       record(r, figure[name] ?? 0, figure.baseline ?? 0);
   };
-  return { runs: runs as Record<string, Runs> & { ours: Runs }, add };
+  /** The bundles in run `run`'s order: each takes each place in turn. */
+  const inTurn = (run: number): [string, string][] =>
+    bundles.map((_, k) => bundles[(run + k) % bundles.length] ?? ['', '']);
+  return { runs: runs as Record<string, Runs> & { ours: Runs }, add, inTurn };
 };
 
-/**
- * A fresh process per run, each bundle in turn, each taking each place in turn; the create's peers
- * with it, in more runs.
- */
+/** A fresh process per run, each bundle in turn; the create's peers with it, in more runs. */
 const coldStarts = async ({ kind, pair, progress }: Subject, env: Env) => {
-  const bundles = bundlesOf(pair, true);
-  const { runs, add } = recorder(bundles.map(([name]) => name));
+  const { runs, add, inTurn } = runsOf(pair, true);
   /** Each bundle's import (its init), per run: the part Lambda runs with burst CPU. */
   const importMs: Record<string, number[]> = {};
   const count = pair.peers ? settings.peersColdRuns : settings.coldRuns;
   for (let run = 0; run < count; run++) {
     const firstResponseMs: Record<string, number> = {};
-    for (let k = 0; k < bundles.length; k++) {
-      const [name, bundle] = bundles[(run + k) % bundles.length] ?? ['', ''];
+    for (const [name, bundle] of inTurn(run)) {
       const result = await probe<{ importMs: number; firstResponseMs: number }>(
         ['cold', kind, bundle],
         env,
@@ -273,9 +253,7 @@ const coldStarts = async ({ kind, pair, progress }: Subject, env: Env) => {
       importMs[name] = [...(importMs[name] ?? []), result.importMs];
     }
     add(firstResponseMs);
-    if ((run + 1) % 5 === 0 || run + 1 === count) {
-      progress('cold starts', run + 1, count);
-    }
+    if ((run + 1) % 5 === 0 || run + 1 === count) progress('cold starts', run + 1, count);
   }
   return { runs, importMs };
 };
@@ -293,19 +271,15 @@ const warmRuns = async (
   env: Env,
   withPeers = false,
 ) => {
-  const { kind, pair, progress } = subject;
-  const { warmUp, count } = invocationsOf(kind, invocations);
-  const bundles = bundlesOf(pair, withPeers);
-  const { runs, add } = recorder(bundles.map(([name]) => name));
+  const { warmUp, count } = invocationsOf(subject.kind, invocations);
+  const { runs, add, inTurn } = runsOf(subject.pair, withPeers);
   const more: Record<string, Record<WarmFigure, number[]>> = {};
   for (let run = 0; run < processes; run++) {
     const ids = freshIds();
     const given = await prepareStore(subject, env, Object.values(ids), warmUp + count);
-    const order: [string, string][] = bundles.map(
-      (_, k) => bundles[(run + k) % bundles.length] ?? ['', ''],
-    );
+    const order = inTurn(run);
     const result = await probe<{ p50Ms: number[] } & Record<WarmFigure, number[]>>(
-      ['warm', kind, String(count), ...order.map(([, bundle]) => bundle)],
+      ['warm', subject.kind, String(count), ...order.map(([, bundle]) => bundle)],
       { ...env, ...ids, ...given, BENCH_WARM_UP: String(warmUp) },
     );
     add(Object.fromEntries(order.map(([name], k) => [name, result.p50Ms[k] ?? 0])));
@@ -313,14 +287,14 @@ const warmRuns = async (
       more[name] ??= { p99Ms: [], meanMs: [], logBytes: [], responseBytes: [] };
       for (const figure of WARM_FIGURES) more[name][figure].push(result[figure][k] ?? 0);
     }
-    progress(what, run + 1, processes);
+    subject.progress(what, run + 1, processes);
   }
   return { runs, more };
 };
 
 /** A process's invocations, its warm-up's and those measured: a large plant's kind makes fewer. */
-const invocationsOf = (kind: Kind, count: number) => {
-  const share = isLarge(kind) ? settings.largeShare : 1;
+const invocationsOf = (kind: f.Kind, count: number) => {
+  const share = f.isLarge(kind) ? settings.largeShare : 1;
   return { warmUp: Math.ceil(WARM_UP * share), count: Math.ceil(count * share) };
 };
 
@@ -329,57 +303,45 @@ const invocationsOf = (kind: Kind, count: number) => {
  * RSS, and what it asked of AWS per invocation.
  */
 const peakRss = async (subject: Subject, bundle: string, env: Env) => {
+  const { stubs, meter } = subject.stack;
   const ids = freshIds();
   const { warmUp, count } = invocationsOf(subject.kind, settings.memoryInvocations);
   const given = await prepareStore(subject, env, [ids.BENCH_FIRST_ID], warmUp + count);
-  subject.stack.meter.take();
+  // DynamoDB's and SQS's URLs pointed at the meter (bench/meter.ts), the queues' too
+  const metered = Object.entries(stubs)
+    .filter(([name]) => name === 'AWS_ENDPOINT_URL_SQS' || name.endsWith('_QUEUE_URL'))
+    .map(([name, url]) => [name, url.replace(new URL(url).origin, meter.url)]);
+  meter.take();
   const result = await probe<{ peakRssMb: number }>(
     ['memory', subject.kind, String(count), bundle],
-    { ...env, ...meteredEnv(subject.stack), ...ids, ...given, BENCH_WARM_UP: String(warmUp) },
+    {
+      ...env,
+      DYNAMODB_ENDPOINT: meter.url,
+      ...Object.fromEntries(metered),
+      ...ids,
+      ...given,
+      BENCH_WARM_UP: String(warmUp),
+    },
     HEAP_OF_A_128_MB_FUNCTION,
   );
-  return {
-    peakRssMb: result.peakRssMb,
-    metered: perInvocation(subject.stack.meter.take(), warmUp + count),
-  };
-};
-
-/** DynamoDB's and SQS's URLs pointed at the meter (bench/meter.ts), the queues' too. */
-const meteredEnv = ({ stubs, meter }: Stack): Env => ({
-  DYNAMODB_ENDPOINT: meter.url,
-  ...Object.fromEntries(
-    Object.entries(stubs)
-      .filter(([name]) => name === 'AWS_ENDPOINT_URL_SQS' || name.endsWith('_QUEUE_URL'))
-      .map(([name, url]) => [name, url.replace(new URL(url).origin, meter.url)]),
-  ),
-});
-
-/** A run's counts divided among its invocations. */
-const perInvocation = (metered: Metered, invocations: number): Metered =>
-  JSON.parse(JSON.stringify(metered), (_, value) =>
-    typeof value === 'number' ? value / invocations : value,
+  // the run's counts divided among its invocations
+  const perInvocation: Metered = JSON.parse(JSON.stringify(meter.take()), (_, value) =>
+    typeof value === 'number' ? value / (warmUp + count) : value,
   );
+  return { peakRssMb: result.peakRssMb, metered: perInvocation };
+};
 
 /**
  * What a run with the store needs stored first (bench/seed.ts), for `count` invocations a bundle;
  * returns what its probe is told of it.
  */
-const prepareStore = async (
-  { kind, stack }: Subject,
-  env: Env,
-  firstIds: string[],
-  count: number,
-) => {
-  if (env.DYNAMODB_ENDPOINT !== stack.dynamoEndpoint) return undefined;
-  return (await prepareRun(stack, functionOf(kind), firstIds.map(Number), count)) ?? undefined;
-};
+const prepareStore = async ({ kind, stack }: Subject, env: Env, ids: string[], count: number) =>
+  env.DYNAMODB_ENDPOINT === stack.dynamoEndpoint
+    ? ((await prepareRun(stack, f.functionOf(kind), ids.map(Number), count)) ?? undefined)
+    : undefined;
 
 /** Runs bench/probe.mjs in a fresh process with `env`; returns the figures it wrote. */
-const probe = async <Figures>(
-  args: string[],
-  env: Env,
-  nodeFlags: string[] = [],
-): Promise<Figures> => {
+const probe = async <Figures>(args: string[], env: Env, nodeFlags: string[] = []) => {
   await execute(process.execPath, [...nodeFlags, join(repoRoot, 'bench', 'probe.mjs'), ...args], {
     env,
     maxBuffer: 256 * 1024 * 1024,
@@ -388,10 +350,7 @@ const probe = async <Figures>(
 };
 
 let nextFirstId = 10_000_000;
-/**
- * Fresh plant ids (or endpoint numbers) for one process: a block for the bundle loaded first, the
- * next for the second...
- */
+/** Fresh plant ids (or endpoint numbers) for one process: a block for each bundle loaded. */
 const freshIds = () => {
   nextFirstId += 10_000_000;
   return {

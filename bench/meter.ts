@@ -7,54 +7,30 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ASSUMPTIONS } from './cost/prices.ts';
 
-/** What one run asked of AWS, in the units AWS bills. */
-export interface Metered {
-  /** DynamoDB commands, by name. */
-  dynamoCalls: Record<string, number>;
-  /**
-   * The times the function waited on DynamoDB, and on SQS: calls made together (Promise.all) are
-   * one wait, so a call that starts while another of its service is under way adds none.
-   */
-  dynamoWaits: number;
-  sqsWaits: number;
-  readUnits: number;
-  writeUnits: number;
-  /** Of the write units, those of the table's indexes. */
-  indexWriteUnits: number;
-  /** SQS actions, by name, and the billed requests (a 64 KB chunk of payload each). */
-  sqsCalls: Record<string, number>;
-  sqsRequests: number;
-  /** Webhook POSTs to the receiver, and their bytes (body and headers). */
-  receiverPosts: number;
-  receiverBytes: number;
-}
-/** A run that asked nothing of AWS. */
-export const nothingMetered = (): Metered => ({
-  dynamoCalls: {},
+/**
+ * A run that asked nothing of AWS, in the units AWS bills: DynamoDB's commands and SQS's actions by
+ * name; the times the function waited on each (calls made together, Promise.all, are one wait);
+ * read and write units, the indexes' among them; SQS's billed requests (64 KB of payload each);
+ * the webhook POSTs to the receiver and their bytes (body and headers).
+ */
+export const nothingMetered = () => ({
+  dynamoCalls: {} as Record<string, number>,
   dynamoWaits: 0,
   sqsWaits: 0,
   readUnits: 0,
   writeUnits: 0,
   indexWriteUnits: 0,
-  sqsCalls: {},
+  sqsCalls: {} as Record<string, number>,
   sqsRequests: 0,
   receiverPosts: 0,
   receiverBytes: 0,
 });
+/** What one run asked of AWS. */
+export type Metered = ReturnType<typeof nothingMetered>;
 
-/** The commands that take ReturnConsumedCapacity, each as reading or writing. */
-const CONSUMING: Record<string, 'read' | 'write'> = {
-  GetItem: 'read',
-  Query: 'read',
-  Scan: 'read',
-  BatchGetItem: 'read',
-  TransactGetItems: 'read',
-  PutItem: 'write',
-  UpdateItem: 'write',
-  DeleteItem: 'write',
-  BatchWriteItem: 'write',
-  TransactWriteItems: 'write',
-};
+/** The commands that take ReturnConsumedCapacity: those that read, and those that write. */
+const READS = ['GetItem', 'Query', 'Scan', 'BatchGetItem', 'TransactGetItems'];
+const WRITES = ['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems'];
 /** As DynamoDB answers it: the command's units, and its indexes' among them. */
 interface Capacity {
   CapacityUnits?: number;
@@ -77,12 +53,6 @@ const sqsPayloadBytes = (input: { MessageBody?: string; Entries?: { MessageBody?
     0,
   );
 
-/** A request passed on, and its answer's bytes. */
-const forward = async (url: string, headers: Record<string, string>, body: Buffer) => {
-  const answer = await fetch(url, { method: 'POST', headers, body });
-  return { answer, answered: Buffer.from(await answer.arrayBuffer()) };
-};
-
 /**
  * Starts the proxy: DynamoDB's commands to `dynamoEndpoint`, SQS's to `sqsEndpoint`, POSTs to
  * /hooks answered 204. `take()` returns what was counted since the last take.
@@ -102,7 +72,7 @@ export const startMeter = async (dynamoEndpoint: string, sqsEndpoint: string) =>
       const input = JSON.parse((await bodyOf(request)).toString() || '{}');
       if (dynamo) {
         add(metered.dynamoCalls, action);
-        if (CONSUMING[action]) input.ReturnConsumedCapacity = 'INDEXES';
+        if ([...READS, ...WRITES].includes(action)) input.ReturnConsumedCapacity = 'INDEXES';
       } else {
         add(metered.sqsCalls, action);
         metered.sqsRequests += Math.max(
@@ -112,11 +82,12 @@ export const startMeter = async (dynamoEndpoint: string, sqsEndpoint: string) =>
       }
       // DynamoDB Local checks no signature: the body may change under it
       const { host: _host, 'content-length': _length, ...headers } = request.headers;
-      const { answer, answered } = await forward(
-        `${dynamo ? dynamoEndpoint : sqsEndpoint}${request.url}`,
-        headers as Record<string, string>,
-        Buffer.from(JSON.stringify(input)),
-      );
+      const answer = await fetch(`${dynamo ? dynamoEndpoint : sqsEndpoint}${request.url}`, {
+        method: 'POST',
+        headers: headers as Record<string, string>,
+        body: JSON.stringify(input),
+      });
+      const answered = Buffer.from(await answer.arrayBuffer());
       if (dynamo) count(action, answer.ok, answered);
       return { answer, answered };
     } finally {
@@ -125,7 +96,7 @@ export const startMeter = async (dynamoEndpoint: string, sqsEndpoint: string) =>
   };
   /** A DynamoDB command's capacity, as it answered; a failed condition bills a write unit at least. */
   const count = (action: string, ok: boolean, answered: Buffer) => {
-    const writes = CONSUMING[action] === 'write';
+    const writes = WRITES.includes(action);
     if (!ok) {
       if (writes && answered.includes('ConditionalCheckFailed')) metered.writeUnits += 1;
       return;

@@ -4,32 +4,22 @@
 //   node bench/probe.mjs warm <kind> <n> <bundle>...      all loaded, invoked in turn, n each
 //   node bench/probe.mjs memory <kind> <n> <bundle>        peak RSS over n invocations
 //   node bench/probe.mjs stubs                             the stubs alone, until stdin closes
-// kind: a function's name: a route of the list (BENCH_ROUTES), or a webhook's (bench/functions.ts);
-// `<function>:large`, the function given the large plant (bench/plant.mjs) instead.
+// kind: a function's name (bench/functions.ts), or `<function>:large`, given the large plant.
 // BENCH_DEPENDENCIES: "stubs" (default): DynamoDB, SQS and the webhook receiver are HTTP stubs in
 // this process answering success, so only the handler's own work (and the SDK's) is measured;
-// "given": the DYNAMODB_ENDPOINT, AWS_ENDPOINT_URL_SQS and WEBHOOK_URL given (DynamoDB Local and a
-// receiver, or the stubs of a `stubs` process, so that a cold start loads node:http itself, as the
-// handler does). The caller's endpoints point at WEBHOOK_URL, the receiver.
-// BENCH_TOKENS_FILE: one token a line; each invocation presents the next (a new caller each time),
-// or with BENCH_REPEAT_CALLER=1 always the first (one caller sending many requests).
-// BENCH_FIRST_ID, and BENCH_SECOND_FIRST_ID for the second bundle in warm mode: the first plant id
-// each creates or deletes, or the first endpoint number each deletes or rotates (the bench seeds
-// those); each further bundle's block follows at the same distance.
-// WEBHOOKS_TABLE: the table whose commands the stub DynamoDB answers with endpoints (and an
-// endpoint's attempts and sent event); any other's with plants, and the plants' stream with one
-// record. The stub also answers SQS's queues (SendMessage, SendMessageBatch).
+// "given": the DYNAMODB_ENDPOINT, AWS_ENDPOINT_URL_SQS and WEBHOOK_URL given (a `stubs` process's,
+// so that a cold start loads node:http itself, as the handler does, or DynamoDB Local).
+// BENCH_TOKENS_FILE: one token a line, each invocation the next (BENCH_REPEAT_CALLER=1: the first).
+// BENCH_FIRST_ID: the first plant id or endpoint number the first bundle creates or deletes; each
+// further bundle's block follows BENCH_SECOND_FIRST_ID - BENCH_FIRST_ID on (the bench seeds them).
 // BENCH_STREAM_BATCH: the stream batch the on-failure destination is told of (its stub's without).
-// BENCH_WARM_UP: the invocations a warm or memory process makes before it measures.
-// BENCH_ROUTES: the route list (lib/routes/routeList.ts) as JSON, and BENCH_STUB_ITEMS the items the
-// stub DynamoDB answers (bench/endpointItems.ts's stubItems), so that a probe loads no TypeScript.
+// BENCH_ROUTES and BENCH_STUB_ITEMS: the route list and the webhooks table's items as data, so that
+// a probe loads no TypeScript (bench/measure.ts).
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { retryQueueEvent, streamInsertEvent } from '../infra/events/webhooks.mjs';
-import { endpointId } from './endpoint.mjs';
-import { CALLER, LARGE_NAME, plantItem } from './plant.mjs';
-import { requests } from './requests.mjs';
+import { CALLER, endpointId, LARGE_NAME, plantItem, requests } from './requests.mjs';
 
 const [mode, kind = '', ...rest] = process.argv.slice(2);
 const [functionName, size] = kind.split(':');
@@ -194,51 +184,48 @@ const httpEvent = (route, { path = {}, query = '', body }) => {
 };
 /** The stream record of plant `id` added by the caller. */
 const insertEvent = (id) => streamInsertEvent(String(id), plantItem(id, plantName));
-/** A retry queue message of an event that is due now, as the retry function receives it. */
-const retryEvent = (id) =>
-  retryQueueEvent(String(id), {
-    webhookId: `msg_bench${id}`,
-    plantId: id,
-    body: JSON.stringify({ id, name: 'Monstera', tag: 'indoor' }),
-    attempts: 1,
-    lastError: 'answered 503',
-    dueAt: Date.now(),
-  });
-/** The first attempt, due now, of plant `id`'s plant.added to the caller's endpoint 7. */
-const endpointDeliveryEvent = (id) =>
-  retryQueueEvent(String(id), {
-    owner: CALLER,
-    endpointId: endpointId(7),
-    webhookId: `msg_bench${id}`,
-    type: 'plant.added',
-    body: JSON.stringify({
-      type: 'plant.added',
-      timestamp: new Date().toISOString(),
-      data: { id, name: plantName, tag: 'indoor' },
-    }),
-    attempts: 0,
-    dueAt: Date.now(),
-  });
-/**
- * What Lambda tells the stream's on-failure destination of a batch given up: the stub's, or with
- * BENCH_STREAM_BATCH one of DynamoDB Local's stream (bench/seed.ts).
- */
-const streamFailureEvent = (id) =>
-  retryQueueEvent(String(id), {
-    requestContext: {
-      functionArn: 'arn:aws:lambda:us-east-1:000000000000:function:queueEndpointEvents',
-      condition: 'RetryAttemptsExhausted',
-    },
-    timestamp: new Date().toISOString(),
-    DDBStreamBatchInfo: env.BENCH_STREAM_BATCH ? JSON.parse(env.BENCH_STREAM_BATCH) : STREAM_BATCH,
-  });
 /** The batches of the functions with no caller, by kind: a stream's or a queue's, of one record. */
 const batchEvents = {
   deliverPlantAdded: insertEvent,
-  retryPlantAdded: retryEvent,
+  // an event of the retry queue, due now
+  retryPlantAdded: (id) =>
+    retryQueueEvent(String(id), {
+      webhookId: `msg_bench${id}`,
+      plantId: id,
+      body: JSON.stringify({ id, name: 'Monstera', tag: 'indoor' }),
+      attempts: 1,
+      lastError: 'answered 503',
+      dueAt: Date.now(),
+    }),
   queueEndpointEvents: insertEvent,
-  deliverToEndpoint: endpointDeliveryEvent,
-  keepFailedStreamRecords: streamFailureEvent,
+  // the first attempt, due now, of plant `id`'s plant.added to the caller's endpoint 7
+  deliverToEndpoint: (id) =>
+    retryQueueEvent(String(id), {
+      owner: CALLER,
+      endpointId: endpointId(7),
+      webhookId: `msg_bench${id}`,
+      type: 'plant.added',
+      body: JSON.stringify({
+        type: 'plant.added',
+        timestamp: new Date().toISOString(),
+        data: { id, name: plantName, tag: 'indoor' },
+      }),
+      attempts: 0,
+      dueAt: Date.now(),
+    }),
+  // what Lambda tells the stream's on-failure destination of a batch given up: the stub's, or with
+  // BENCH_STREAM_BATCH one of DynamoDB Local's stream (bench/seed.ts)
+  keepFailedStreamRecords: (id) =>
+    retryQueueEvent(String(id), {
+      requestContext: {
+        functionArn: 'arn:aws:lambda:us-east-1:000000000000:function:queueEndpointEvents',
+        condition: 'RetryAttemptsExhausted',
+      },
+      timestamp: new Date().toISOString(),
+      DDBStreamBatchInfo: env.BENCH_STREAM_BATCH
+        ? JSON.parse(env.BENCH_STREAM_BATCH)
+        : STREAM_BATCH,
+    }),
 };
 const eventOf = (id) => {
   if (batchEvents[functionName]) return batchEvents[functionName](id);

@@ -15,7 +15,7 @@ import { startJwksServer } from '../test/support/jwksServer.ts';
 import { buildBundles } from './bundles.ts';
 import { functionOf, type Kind, kinds, toMeasure, unmeasured } from './functions.ts';
 import { functionEnv } from './measure.ts';
-import { say } from './settings.ts';
+import { out, say } from './settings.ts';
 import { writeTokens } from './tokens.ts';
 
 const [kind, count = '5000'] = process.argv.slice(2) as [Kind | undefined, string?];
@@ -87,26 +87,12 @@ try {
     say(`Profiling ${name}: ${invocations} warm invocations...`);
     const dir = join(work, 'profiles', name);
     mkdirSync(dir, { recursive: true });
-    await promisify(execFile)(
-      process.execPath,
-      [
-        '--cpu-prof',
-        `--cpu-prof-dir=${dir}`,
-        join(repoRoot, 'bench', 'probe.mjs'),
-        'warm',
-        kind,
-        String(invocations),
-        bundle,
-      ],
-      {
-        env: {
-          ...functionEnv(work, jwks.url, tokensFile),
-          BENCH_FIRST_ID: '1',
-          BENCH_SECOND_FIRST_ID: '1',
-        },
-        maxBuffer: 1024 ** 3,
-      },
-    );
+    const probe = [join(repoRoot, 'bench', 'probe.mjs'), 'warm', kind, String(invocations), bundle];
+    const ids = { BENCH_FIRST_ID: '1', BENCH_SECOND_FIRST_ID: '1' };
+    await promisify(execFile)(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, ...probe], {
+      env: { ...functionEnv(work, jwks.url, tokensFile), ...ids },
+      maxBuffer: 1024 ** 3,
+    });
     const [file] = readdirSync(dir);
     times[name] = timesOf(join(dir, file ?? ''), invocations);
   }
@@ -114,20 +100,20 @@ try {
     const names = new Set([...times.ours[what].keys(), ...times.floor[what].keys()]);
     const rows = [...names]
       .map((name) => {
-        const ours = times.ours[what].get(name) ?? 0;
-        const floor = times.floor[what].get(name) ?? 0;
+        const [ours, floor] = [times.ours[what].get(name) ?? 0, times.floor[what].get(name) ?? 0];
         return { name, ours, floor, more: ours - floor };
       })
       .sort((a, b) => Math.abs(b.more) - Math.abs(a.more))
       .slice(0, 25);
-    process.stdout.write(
-      `\n| ${what === 'own' ? 'own time' : 'with what it calls'}, µs per invocation | ours | floor | ours − floor |\n|---|---:|---:|---:|\n`,
+    out('');
+    out(
+      `| ${what === 'own' ? 'own time' : 'with what it calls'}, µs per invocation | ours | floor | ours − floor |`,
     );
-    for (const { name, ours, floor, more } of rows) {
-      process.stdout.write(
-        `| ${name} | ${ours.toFixed(1)} | ${floor.toFixed(1)} | ${more > 0 ? '+' : ''}${more.toFixed(1)} |\n`,
+    out('|---|---:|---:|---:|');
+    for (const { name, ours, floor, more } of rows)
+      out(
+        `| ${name} | ${ours.toFixed(1)} | ${floor.toFixed(1)} | ${more > 0 ? '+' : ''}${more.toFixed(1)} |`,
       );
-    }
   }
   say(
     `\nProfiled under the sampler, so slower than the bench measures. The profiles: ${join(work, 'profiles')}`,

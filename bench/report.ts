@@ -4,16 +4,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../infra/local/paths.ts';
 import { reportCost } from './cost/report.ts';
-import {
-  type Kind,
-  kinds,
-  OBSERVED_FLOOR,
-  PEERS_KIND,
-  toMeasure,
-  unmeasured,
-} from './functions.ts';
-import { elapsed, settings } from './settings.ts';
-import type { FunctionFigures, PeerFigures, Spread } from './stats.ts';
+import { kinds, OBSERVED_FLOOR, PEERS_KIND, toMeasure, unmeasured } from './functions.ts';
+import { elapsed, out, settings } from './settings.ts';
+import type { Figures, FunctionFigures, PeerFigures, Spread } from './stats.ts';
 
 const RATIO_NAMES = [
   'bundle',
@@ -23,23 +16,18 @@ const RATIO_NAMES = [
   'warmStoreP50',
 ] as const;
 type RatioName = (typeof RATIO_NAMES)[number];
-/** The functions measured: every kind, or those `--only` named. */
-type Figures = Partial<Record<Kind, FunctionFigures>>;
-interface Move {
-  name: string;
-  by: number;
-}
+type Ratios = Record<string, Record<string, number>>;
 const resultsFile = join(repoRoot, 'bench', 'results.json');
+const medianOf = (f: FunctionFigures, name: RatioName): number | undefined => {
+  const value = f.ratios[name];
+  return typeof value === 'number' ? value : value?.median;
+};
 
 export const report = (figures: Figures, writeBudget = false) => {
   const measured = kinds.flatMap((kind) => {
     const f = figures[kind];
     return f ? [[kind, f] as const] : [];
   });
-  const medianOf = (f: FunctionFigures, name: RatioName): number | undefined => {
-    const value = f.ratios[name];
-    return typeof value === 'number' ? value : value?.median;
-  };
   const perFunction = Object.fromEntries(
     measured.map(([kind, f]) => [
       kind,
@@ -50,7 +38,7 @@ export const report = (figures: Figures, writeBudget = false) => {
         }),
       ),
     ]),
-  ) as Record<Kind, Partial<Record<RatioName, number>>>;
+  );
   // the worst function's: the targets are set for it
   const worstOf = Object.fromEntries(
     RATIO_NAMES.map((name) => [
@@ -76,30 +64,18 @@ export const report = (figures: Figures, writeBudget = false) => {
       : {}),
   };
 
+  // how far each ratio moved, the peers' and the references' too
   const previous = previousRun();
-  const previousRatios = (previous?.ratios ?? {}) as Record<string, Record<string, number>>;
-  const move = (name: string, now: number | undefined, before: number | undefined): Move[] =>
-    now !== undefined && typeof before === 'number'
-      ? [{ name, by: Math.round((now - before) * 1000) / 1000 }]
-      : [];
-  // the peers' and the references' ratios move too
-  const previousComparisons = { ...previous?.peers, ...previous?.references };
-  const comparisonsNow: Record<string, Record<string, number>> = {
-    ...results.peers,
-    ...results.references,
-  };
-  const moves: Move[] = [
-    ...measured.flatMap(([kind, f]) =>
-      RATIO_NAMES.flatMap((name) =>
-        move(`${kind} ${name}`, medianOf(f, name), previousRatios[kind]?.[name]),
-      ),
-    ),
-    ...Object.entries(comparisonsNow).flatMap(([peer, ratios]) =>
-      Object.entries(ratios).flatMap(([name, now]) =>
-        move(`${peer} ${name}`, now, previousComparisons[peer]?.[name]),
-      ),
-    ),
-  ];
+  const before: Ratios = { ...previous?.ratios, ...previous?.peers, ...previous?.references };
+  const now: Ratios = { ...perFunction, ...results.peers, ...results.references };
+  const moves = Object.entries(now).flatMap(([name, ratios]) =>
+    Object.entries(ratios).flatMap(([ratio, value]) => {
+      const was = before[name]?.[ratio];
+      return typeof was === 'number'
+        ? [{ name: `${name} ${ratio}`, by: Math.round((value - was) * 1000) / 1000 }]
+        : [];
+    }),
+  );
   // a run of some functions (--only) would leave the others' figures out
   const complete = measured.length === kinds.length;
 
@@ -140,25 +116,21 @@ export const recost = (writeBudget = false) => {
  */
 const previousRun = () => {
   if (!existsSync(resultsFile)) return undefined;
-  const previous = JSON.parse(readFileSync(resultsFile, 'utf8')) as {
-    measuredAt?: string;
-    settings?: unknown;
-    ratios?: unknown;
-    peers?: Record<string, Record<string, number>>;
-    references?: Record<string, Record<string, number>>;
+  const previous = JSON.parse(readFileSync(resultsFile, 'utf8')) as { measuredAt?: string } & {
+    [part in 'settings' | 'ratios' | 'peers' | 'references']?: Ratios;
   };
   return JSON.stringify(previous.settings) === JSON.stringify(settings) ? previous : undefined;
 };
 
-const out = (line: string) => process.stdout.write(`${line}\n`);
 const cell = (s: Spread | undefined) =>
   s ? `${s.median.toFixed(2)} (${s.q1.toFixed(2)}–${s.q3.toFixed(2)})` : '–';
-const ms = (s: Spread) => s.median.toFixed(s.median >= 10 ? 0 : 2);
+const ms = (s: { ours: Spread; baseline: Spread }) =>
+  [s.ours, s.baseline].map(({ median }) => median.toFixed(median >= 10 ? 0 : 2)).join(' / ');
 /** The worst ratio, or – when no function measured has it. */
 const worst = (ratio: number) => (Number.isFinite(ratio) ? ratio.toFixed(2) : '–');
 
 const printTable = (
-  measured: (readonly [Kind, FunctionFigures])[],
+  measured: (readonly [string, FunctionFigures])[],
   worstOf: Record<RatioName, number>,
   peakRssMb: number,
 ) => {
@@ -167,11 +139,10 @@ const printTable = (
     '| function | bundle KB | ratio | cold start ms | ratio (IQR) | warm CPU p50 ms | ratio (IQR) | repeat caller (IQR) | with store p50 ms | ratio (IQR) | peak RSS MB |',
   );
   out('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-  for (const [kind, f] of measured) {
+  for (const [kind, f] of measured)
     out(
-      `| ${kind} | ${(f.bundle.ours / 1000).toFixed(0)} / ${(f.bundle.baseline / 1000).toFixed(0)} | ${f.ratios.bundle.toFixed(2)} | ${f.coldStartMs ? `${ms(f.coldStartMs.ours)} / ${ms(f.coldStartMs.baseline)}` : '–'} | ${cell(f.ratios.coldStart)} | ${ms(f.warmCpuP50Ms.ours)} / ${ms(f.warmCpuP50Ms.baseline)} | ${cell(f.ratios.warmCpuP50)} | ${cell(f.ratios.repeatCallerWarmCpuP50)} | ${ms(f.warmStoreP50Ms.ours)} / ${ms(f.warmStoreP50Ms.baseline)} | ${cell(f.ratios.warmStoreP50)} | ${f.peakRssMb.ours.toFixed(0)} / ${f.peakRssMb.baseline.toFixed(0)} |`,
+      `| ${kind} | ${(f.bundle.ours / 1000).toFixed(0)} / ${(f.bundle.baseline / 1000).toFixed(0)} | ${f.ratios.bundle.toFixed(2)} | ${f.coldStartMs ? ms(f.coldStartMs) : '–'} | ${cell(f.ratios.coldStart)} | ${ms(f.warmCpuP50Ms)} | ${cell(f.ratios.warmCpuP50)} | ${cell(f.ratios.repeatCallerWarmCpuP50)} | ${ms(f.warmStoreP50Ms)} | ${cell(f.ratios.warmStoreP50)} | ${f.peakRssMb.ours.toFixed(0)} / ${f.peakRssMb.baseline.toFixed(0)} |`,
     );
-  }
   out(
     `| **worst** | | ${worst(worstOf.bundle)} | | ${worst(worstOf.coldStart)} | | ${worst(worstOf.warmCpuP50)} | ${worst(worstOf.repeatCallerWarmCpuP50)} | | ${worst(worstOf.warmStoreP50)} | ${peakRssMb.toFixed(0)} |`,
   );
@@ -208,11 +179,10 @@ const printPeers = (
     ['floor + observability by hand', observedFloor],
     ...Object.entries(peerFigures),
   ] as const;
-  for (const [name, { ratios }] of rows) {
+  for (const [name, { ratios }] of rows)
     out(
       `| ${name} | ${ratios.bundle.toFixed(2)} | ${cell(ratios.coldStart)} | ${cell(ratios.warmCpuP50)} |`,
     );
-  }
   out('');
   out(
     'Ratios to the floor (bench/baseline), from the same interleaved runs; floor + observability by hand: the floor writing the one line ours writes per request, its log line and EMF count (bench/baseline/observed/).',

@@ -1,21 +1,11 @@
-// `npm run bench`: every function against a bare baseline of its own job (bench/baseline/<name>.ts:
-// the same jose verification, the same DynamoDB command or webhook delivery; no Middy, Zod or
-// Powertools), both built with serverless.yml's esbuild settings; a route without its baseline or
-// its request (bench/requests.mjs) is named last, not measured. For each function: bundle bytes;
-// cold start (a fresh process per run, ours and the baseline in turn, its dependencies stubbed in
-// another process); warm p50 with the dependencies stubbed in process (CPU only), for new callers
-// and for one repeat caller; warm p50 with DynamoDB Local (or, for the webhook, a receiver in
-// another process); peak RSS with the heap of a 128 MB function. Warm runs load ours and the
-// baseline into one process and invoke them in turn, so whatever slows the machine slows both
-// alike. Each ratio is a median over runs, with its interquartile range. Prints one table, writes
-// bench/results.json, and says how far each ratio moved from the previous run's. The create's peers
-// (bench/peers/: Powertools' event handler, Hono, Express) and its observed floor run in its cold
-// and warm CPU runs too, each as a ratio to the create's floor. `-- --only <name,...>`: those
-// functions alone, bench/results.json left as it was. The cost of a million of each route and event
-// (bench/cost/) and a month of each traffic profile (bench/cost/profiles/), checked against
-// bench/cost-budget.json; `-- --cost`: the cost again from
-// bench/results.json's figures, nothing measured (after a change of price, memory or logging);
-// `-- --write-budget`: this run's cost as the budget.
+// `npm run bench`: every function against a bare baseline of its own job (bench/baseline/<name>.ts),
+// both built with serverless.yml's esbuild settings, measured side by side (bench/measure.ts); the
+// create's peers (bench/peers/) and its observed floor too. Prints one table, writes
+// bench/results.json (not with `-- --only <name,...>`: those functions alone) and says how far each
+// ratio moved; then the cost of a million of each route and event and a month of each traffic
+// profile (bench/cost/), checked against bench/cost-budget.json. `-- --cost`: the cost again from
+// bench/results.json's figures, nothing measured; `-- --write-budget`: this run's cost as the
+// budget. docs/performance.md says what each figure is.
 import { parseArgs } from 'node:util';
 import { kindsNamed } from './functions.ts';
 import { buildFunctions, measureFunctions } from './measure.ts';

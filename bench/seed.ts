@@ -11,35 +11,29 @@ import {
   QueryCommand,
   type WriteRequest,
 } from '@aws-sdk/client-dynamodb';
-import {
-  DescribeStreamCommand,
-  GetRecordsCommand,
-  GetShardIteratorCommand,
-} from '@aws-sdk/client-dynamodb-streams';
+import * as streams from '@aws-sdk/client-dynamodb-streams';
 import { callerPartition, countKey, ENDPOINT_PREFIX, endpointKey } from '#lib/endpoints/keys.ts';
 import { MAX_ENDPOINTS_PER_CALLER } from '#lib/endpoints/store.ts';
 import { localStreamsClient } from '../infra/local/dynamoClient.ts';
 import { tableStreamArn } from '../infra/local/tables.ts';
-import { endpointId, SEEDED_ENDPOINTS } from './endpoint.mjs';
 import { attemptItem, endpointItem, eventItem } from './endpointItems.ts';
 import type { FunctionName } from './functions.ts';
-import { CALLER, plantItem } from './plant.mjs';
+import { CALLER, endpointId, plantItem, SEEDED_ENDPOINTS } from './requests.mjs';
 import { PLANTS_TABLE, type Stack, WEBHOOKS_TABLE } from './stack.ts';
 
 /** DynamoDB Local, and where the caller's endpoints point: the stubs' receiver. */
-type Store = Pick<Stack, 'dynamoClient' | 'dynamoEndpoint' | 'stubs'>;
+type Store = Pick<Stack, 'dynamoClient' | 'dynamoEndpoint'> & { stubs: { WEBHOOK_URL: string } };
 
 /** Sends `requests` to `table`, 25 a batch, until none is left unprocessed. */
 const writeAll = async (client: DynamoDBClient, table: string, requests: WriteRequest[]) => {
   for (let i = 0; i < requests.length; i += 25) {
-    let pending: BatchWriteItemCommand['input']['RequestItems'] = {
+    let pending: Record<string, WriteRequest[]> | undefined = {
       [table]: requests.slice(i, i + 25),
     };
-    while (pending && Object.keys(pending).length > 0) {
+    while (pending && Object.keys(pending).length > 0)
       ({ UnprocessedItems: pending } = await client.send(
         new BatchWriteItemCommand({ RequestItems: pending }),
       ));
-    }
   }
 };
 const putAll = (client: DynamoDBClient, table: string, items: Record<string, AttributeValue>[]) =>
@@ -48,13 +42,10 @@ const putAll = (client: DynamoDBClient, table: string, items: Record<string, Att
     table,
     items.map((Item) => ({ PutRequest: { Item } })),
   );
-
 const numbers = (first: number, count: number) =>
   Array.from({ length: count }, (_, i) => first + i);
-
 const seedPlants = (client: DynamoDBClient, ids: number[]) =>
   putAll(client, PLANTS_TABLE, ids.map(plantItem));
-
 /** The caller's endpoints numbered `ns`, its count left as it is (only a create reads it). */
 const seedEndpoints = ({ dynamoClient, stubs }: Store, ns: number[]) =>
   putAll(
@@ -62,16 +53,11 @@ const seedEndpoints = ({ dynamoClient, stubs }: Store, ns: number[]) =>
     WEBHOOKS_TABLE,
     ns.map((n) => endpointItem(n, stubs.WEBHOOK_URL)),
   );
-
 /** The caller's count of its endpoints set to `endpoints`. */
 const setCount = async (client: DynamoDBClient, endpoints: number) => {
   const { pk, sk } = countKey(CALLER);
-  await client.send(
-    new PutItemCommand({
-      TableName: WEBHOOKS_TABLE,
-      Item: { pk: { S: pk }, sk: { S: sk }, endpoints: { N: String(endpoints) } },
-    }),
-  );
+  const Item = { pk: { S: pk }, sk: { S: sk }, endpoints: { N: String(endpoints) } };
+  await client.send(new PutItemCommand({ TableName: WEBHOOKS_TABLE, Item }));
 };
 
 /**
@@ -123,53 +109,50 @@ const onlySeededEndpoints = async (store: Store) => {
 
 /**
  * A batch of the plants' stream as Lambda names one it gave up on: the insert of plant `id`, written
- * last, so that a read from it finds it alone (BENCH_STREAM_BATCH, bench/probe.mjs).
+ * last in the open shard, so that a read from it finds it alone (BENCH_STREAM_BATCH).
  */
 const lastStreamBatch = async ({ dynamoClient, dynamoEndpoint }: Store, id: number) => {
   const streamArn = await tableStreamArn(dynamoClient, PLANTS_TABLE);
-  const streams = localStreamsClient(dynamoEndpoint);
+  const client = localStreamsClient(dynamoEndpoint);
   try {
-    const { StreamDescription } = await streams.send(
-      new DescribeStreamCommand({ StreamArn: streamArn }),
+    const { StreamDescription } = await client.send(
+      new streams.DescribeStreamCommand({ StreamArn: streamArn }),
     );
-    // the open shard, which takes the insert
     const shardId = StreamDescription?.Shards?.find(
       ({ SequenceNumberRange }) => !SequenceNumberRange?.EndingSequenceNumber,
     )?.ShardId;
-    const { ShardIterator } = await streams.send(
-      new GetShardIteratorCommand({
+    const { ShardIterator } = await client.send(
+      new streams.GetShardIteratorCommand({
         StreamArn: streamArn,
         ShardId: shardId,
         ShardIteratorType: 'LATEST',
       }),
     );
     await seedPlants(dynamoClient, [id]);
-    const { Records = [] } = await streams.send(new GetRecordsCommand({ ShardIterator }));
-    const sequenceNumber = Records[0]?.dynamodb?.SequenceNumber;
-    if (!shardId || !sequenceNumber) throw new Error(`no stream record of plant ${id}`);
-    const batch = {
-      shardId,
-      startSequenceNumber: sequenceNumber,
-      endSequenceNumber: sequenceNumber,
-      batchSize: 1,
-      streamArn,
+    const { Records = [] } = await client.send(new streams.GetRecordsCommand({ ShardIterator }));
+    const sequence = Records[0]?.dynamodb?.SequenceNumber;
+    if (!shardId || !sequence) throw new Error(`no stream record of plant ${id}`);
+    return {
+      BENCH_STREAM_BATCH: JSON.stringify({
+        shardId,
+        startSequenceNumber: sequence,
+        endSequenceNumber: sequence,
+        batchSize: 1,
+        streamArn,
+      }),
     };
-    return { BENCH_STREAM_BATCH: JSON.stringify(batch) };
   } finally {
-    streams.destroy();
+    client.destroy();
   }
 };
 
 /**
  * What a run with the store needs before it makes `count` invocations from each of `firstIds`: the
- * plants or endpoints its deletes take, the endpoints it rotates (each a rotation of its own: one
- * adds a secret that the next would compare and copy), pings or resends to (each of its own, with
- * the event a resend reads: an endpoint takes 10 a minute), room for its creates (a caller has at most
- * MAX_ENDPOINTS_PER_CALLER: the count set that many lower than the most, so that the run's last
- * create reaches it), and for the endpoints' list and the webhooks to them, the caller's seeded
- * endpoints only, as seeded (the creates and rotations of other runs left theirs in its partition,
- * the update changed one); for the stream's on-failure destination, a batch of the stream to read,
- * returned as what its probe is told.
+ * plants or endpoints it deletes, rotates (one rotation adds a secret the next would compare and
+ * copy), pings or resends to (an endpoint takes 10 a minute), each of its own; room for its creates
+ * (the count that many under MAX_ENDPOINTS_PER_CALLER); the caller's seeded endpoints only, as
+ * seeded, for the endpoints' list and the webhooks to them; a batch of the stream to read for its
+ * on-failure destination, returned as what its probe is told.
  */
 export const prepareRun = async (
   store: Store,
@@ -187,18 +170,13 @@ export const prepareRun = async (
       return seedEndpoints(store, blocks);
     case 'resendEndpointEvent':
       await seedEndpoints(store, blocks);
-      return putAll(
-        store.dynamoClient,
-        WEBHOOKS_TABLE,
-        blocks.map((n) => eventItem(n)),
-      );
+      return putAll(store.dynamoClient, WEBHOOKS_TABLE, blocks.map(eventItem));
     case 'createEndpoint':
       return setCount(store.dynamoClient, MAX_ENDPOINTS_PER_CALLER - blocks.length);
     case 'listEndpoints':
     case 'queueEndpointEvents':
     case 'deliverToEndpoint':
-      await onlySeededEndpoints(store);
-      return;
+      return onlySeededEndpoints(store);
     case 'keepFailedStreamRecords':
       return lastStreamBatch(store, firstIds[0] ?? 1);
   }

@@ -16,7 +16,7 @@ export const settings = {
   storeRuns: setting('BENCH_STORE_RUNS', 3),
   storeInvocations: setting('BENCH_STORE_INVOCATIONS', 250),
   memoryInvocations: setting('BENCH_MEMORY_INVOCATIONS', 400),
-  // a large plant's invocation (bench/plant.mjs) takes about 20 times a small one's: each process
+  // a large plant's invocation (bench/requests.mjs) takes about 20 times a small one's: each process
   // of its kinds makes this share of the invocations, its warm-up's included (30 s for the three)
   largeShare: setting('BENCH_LARGE_SHARE', 0.05),
 };
@@ -26,3 +26,13 @@ export const WARM_UP = 50;
 export const say = (line: string) => process.stderr.write(`${line}\n`);
 const started = performance.now();
 export const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
+export const out = (line: string) => process.stdout.write(`${line}\n`);
+/** A Markdown table: its header, its rows, each column right-aligned but the first (or `align`'s). */
+export const markdownTable = (
+  head: string[],
+  rows: string[][],
+  align = ['---', ...head.slice(1).map(() => '---:')],
+) => {
+  const line = (row: string[]) => `|${row.map((c) => (c ? ` ${c} ` : ' ')).join('|')}|`;
+  return [line(head), `|${align.join('|')}|`, ...rows.map(line)];
+};

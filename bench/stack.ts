@@ -7,11 +7,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { localDynamoClient } from '../infra/local/dynamoClient.ts';
 import { startDynamoDbLocal } from '../infra/local/dynamodbLocal.ts';
 import { freePort } from '../infra/local/freePort.ts';
-import { ensureLocalKeys, type LocalKeys } from '../infra/local/keys.ts';
+import { ensureLocalKeys } from '../infra/local/keys.ts';
 import { repoRoot } from '../infra/local/paths.ts';
 import { ensureTable } from '../infra/local/tables.ts';
 import { startJwksServer } from '../test/support/jwksServer.ts';
@@ -22,24 +21,8 @@ import { say } from './settings.ts';
 export const PLANTS_TABLE = 'plants-bench';
 export const WEBHOOKS_TABLE = 'webhooks-bench';
 
-export interface Stack {
-  /** This run's own directory: bundles, tokens, keys, figures. */
-  work: string;
-  dynamoEndpoint: string;
-  dynamoClient: DynamoDBClient;
-  keys: LocalKeys;
-  jwksUrl: string;
-  /**
-   * The URLs of the stubs process, all answering success at once: DYNAMODB_ENDPOINT, SQS's and
-   * WEBHOOK_URL, the receiver the caller's endpoints point at.
-   */
-  stubs: Record<string, string> & { WEBHOOK_URL: string; AWS_ENDPOINT_URL_SQS: string };
-  /** The proxy the memory runs' AWS calls go through, counted; its /hooks is the receiver. */
-  meter: Awaited<ReturnType<typeof startMeter>>;
-}
-
 /** Starts the stack, pushing each part's stop onto `stops` as soon as the part is up. */
-export const startStack = async (stops: (() => unknown)[]): Promise<Stack> => {
+export const startStack = async (stops: (() => unknown)[]) => {
   const work = mkdtempSync(join(tmpdir(), 'plant-store-bench-'));
   stops.push(() => rmSync(work, { recursive: true, force: true }));
   say('Starting DynamoDB Local (in memory)...');
@@ -65,17 +48,21 @@ export const startStack = async (stops: (() => unknown)[]): Promise<Stack> => {
   const [stubsLine] = (await once(createInterface({ input: stubsProcess.stdout }), 'line')) as [
     string,
   ];
-  const stubs = JSON.parse(stubsLine) as Stack['stubs'];
+  const stubs = JSON.parse(stubsLine) as Record<string, string> & { AWS_ENDPOINT_URL_SQS: string };
   const meter = await startMeter(dynamo.endpoint, stubs.AWS_ENDPOINT_URL_SQS);
   stops.push(() => meter.stop());
   return {
+    /** This run's own directory: bundles, tokens, keys, figures. */
     work,
     dynamoEndpoint: dynamo.endpoint,
     dynamoClient,
     keys,
     jwksUrl: jwks.url,
+    /** The stubs' URLs (DynamoDB's, SQS's, the queues'), all answering success at once. */
     // every webhook POST of the bench to the meter's receiver, which counts its bytes
     stubs: { ...stubs, WEBHOOK_URL: meter.receiver },
+    /** The proxy the memory runs' AWS calls go through, counted; its /hooks is the receiver. */
     meter,
   };
 };
+export type Stack = Awaited<ReturnType<typeof startStack>>;

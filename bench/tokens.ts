@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { importJWK, SignJWT } from 'jose';
 import { LOCAL_AUDIENCE, LOCAL_ISSUER, type LocalKeys } from '../infra/local/keys.ts';
-import { CALLER } from './plant.mjs';
+import { CALLER } from './requests.mjs';
 import { say, settings, WARM_UP } from './settings.ts';
 
 /** Writes the tokens one a line to a file in `work`; returns the file. */

@@ -6,6 +6,10 @@ import { randomBytes } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
+import {
+  ConditionalCheckFailedException,
+  TransactionCanceledException,
+} from '@aws-sdk/client-dynamodb';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { createLocalJWKSet, createRemoteJWKSet, jwtVerify } from 'jose';
 import { ENDPOINT_PREFIX } from '#lib/endpoints/keys.ts';
@@ -20,10 +24,8 @@ const keySet = env.AUTH_JWKS_FILE
   ? createLocalJWKSet(JSON.parse(readFileSync(env.AUTH_JWKS_FILE, 'utf8')))
   : createRemoteJWKSet(new URL(env.AUTH_JWKS_URL ?? `${env.AUTH_ISSUER}/.well-known/jwks.json`));
 
-export const reply = (
-  statusCode: number,
-  body?: unknown,
-): APIGatewayProxyStructuredResultV2 & { statusCode: number } => ({
+type Reply = APIGatewayProxyStructuredResultV2 & { statusCode: number };
+export const reply = (statusCode: number, body?: unknown): Reply => ({
   statusCode,
   headers: { 'Content-Type': 'application/json' },
   ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -47,6 +49,54 @@ export const subOf = async (authorization: string | undefined): Promise<string |
   } catch {
     return undefined;
   }
+};
+
+/**
+ * A route's floor: the caller verified (401), the path's id checked with `id` (400), then `logic`;
+ * a failed condition answered `condition`, any other failure 503.
+ */
+export const floor =
+  <Id = undefined>(
+    logic: (event: APIGatewayProxyEventV2, sub: string, id: Id) => Promise<Reply>,
+    {
+      id,
+      condition,
+    }: {
+      id?: (event: APIGatewayProxyEventV2) => Id | undefined;
+      condition?: [number, string];
+    } = {},
+  ) =>
+  async (event: APIGatewayProxyEventV2): Promise<Reply> => {
+    const sub = await callerOf(event);
+    if (!sub) return fail(401, 'Unauthorized');
+    const found = id?.(event);
+    if (id && found === undefined) return fail(400, 'Invalid id');
+    try {
+      return await logic(event, sub, found as Id);
+    } catch (error) {
+      const failed =
+        error instanceof ConditionalCheckFailedException ||
+        error instanceof TransactionCanceledException;
+      return condition && failed ? fail(...condition) : fail(503, 'Unavailable');
+    }
+  };
+
+/** The JSON body (base64 or not), or undefined when it is not JSON. */
+export const jsonOf = (event: APIGatewayProxyEventV2): Record<string, unknown> | undefined => {
+  try {
+    const text = event.isBase64Encoded
+      ? Buffer.from(event.body ?? '', 'base64').toString()
+      : event.body;
+    return JSON.parse(text ?? '') ?? {};
+  } catch {
+    return undefined;
+  }
+};
+
+/** The query's limit, 20 unless given, when it is from 1 to 100. */
+export const limitOf = (event: APIGatewayProxyEventV2) => {
+  const limit = Number(event.queryStringParameters?.limit ?? 20);
+  return Number.isInteger(limit) && limit >= 1 && limit <= 100 ? limit : undefined;
 };
 
 /** The path id, when it is an integer. */
@@ -82,13 +132,9 @@ export const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
  * a host that is an address or resolves.
  */
 export const endpointBodyOf = async (event: APIGatewayProxyEventV2) => {
-  let body: { url?: unknown; events?: unknown; description?: unknown; disabled?: unknown };
-  try {
-    body = JSON.parse(event.body ?? '');
-  } catch {
-    return undefined;
-  }
-  const { url, events = [...EVENT_TYPES], description, disabled = false } = body ?? {};
+  const body = jsonOf(event);
+  if (!body) return undefined;
+  const { url, events = [...EVENT_TYPES], description, disabled = false } = body;
   const parsed = typeof url === 'string' ? URL.parse(url) : null;
   if (
     typeof url !== 'string' ||

@@ -2,30 +2,18 @@
 // transaction: the caller's count raised on the condition that it is under the most, with the
 // endpoint put.
 import { randomBytes } from 'node:crypto';
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
 import { countKey, endpointKey } from '#lib/endpoints/keys.ts';
 import { MAX_ENDPOINTS_PER_CALLER } from '#lib/endpoints/store.ts';
-import {
-  callerOf,
-  client,
-  endpointBodyOf,
-  fail,
-  newSecret,
-  reply,
-  webhooksTable,
-} from './common.ts';
+import { client, endpointBodyOf, fail, floor, newSecret, reply, webhooksTable } from './common.ts';
 
-export const handler = async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyResultV2> => {
-  const sub = await callerOf(event);
-  if (!sub) return fail(401, 'Unauthorized');
-  const body = await endpointBodyOf(event);
-  if (!body) return fail(400, 'Invalid endpoint');
-  const id = `ep_${randomBytes(16).toString('base64url')}`;
-  const secret = newSecret();
-  const endpoint = { ...body, disabled: false, createdAt: new Date().toISOString() };
-  try {
+export const handler = floor(
+  async (event, sub) => {
+    const body = await endpointBodyOf(event);
+    if (!body) return fail(400, 'Invalid endpoint');
+    const id = `ep_${randomBytes(16).toString('base64url')}`;
+    const secret = newSecret();
+    const endpoint = { ...body, disabled: false, createdAt: new Date().toISOString() };
     await client.send(
       new TransactWriteCommand({
         TransactItems: [
@@ -48,17 +36,9 @@ export const handler = async (event: APIGatewayProxyEventV2): Promise<APIGateway
         ],
       }),
     );
-  } catch (error) {
-    return error instanceof TransactionCanceledException
-      ? fail(409, 'Limit reached')
-      : fail(503, 'Unavailable');
-  }
-  const created = reply(201, { id, ...endpoint, secret });
-  return {
-    ...created,
-    headers: {
-      ...created.headers,
-      Location: `https://${event.headers.host}${event.rawPath}/${id}`,
-    },
-  };
-};
+    const created = reply(201, { id, ...endpoint, secret });
+    const Location = `https://${event.headers.host}${event.rawPath}/${id}`;
+    return { ...created, headers: { ...created.headers, Location } };
+  },
+  { condition: [409, 'Limit reached'] },
+);

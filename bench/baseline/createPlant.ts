@@ -4,7 +4,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { callerOf, client, fail, reply, table } from './common.ts';
+import { callerOf, client, fail, jsonOf, reply, table } from './common.ts';
 
 /** What a create learned of its request: the caller once verified, the id once stored, a 409's why. */
 export interface Seen {
@@ -20,16 +20,9 @@ export const createPlant = async (
   const sub = await callerOf(event);
   if (!sub) return fail(401, 'Unauthorized');
   seen.sub = sub;
-  let body: { id?: unknown; name?: unknown; tag?: unknown };
-  try {
-    const text = event.isBase64Encoded
-      ? Buffer.from(event.body ?? '', 'base64').toString()
-      : event.body;
-    body = JSON.parse(text ?? '');
-  } catch {
-    return fail(400, 'Invalid JSON');
-  }
-  const { id, name, tag } = body ?? {};
+  const body = jsonOf(event);
+  if (!body) return fail(400, 'Invalid JSON');
+  const { id, name, tag } = body;
   if (
     !Number.isSafeInteger(id) ||
     typeof name !== 'string' ||

@@ -1,15 +1,9 @@
 // DELETE /plants/{id}, bare: the same conditional DeleteItem.
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
-import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
-import { callerOf, client, fail, pathId, table } from './common.ts';
+import { client, floor, pathId, table } from './common.ts';
 
-export const handler = async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyResultV2> => {
-  const sub = await callerOf(event);
-  if (!sub) return fail(401, 'Unauthorized');
-  const id = pathId(event);
-  if (id === undefined) return fail(400, 'Invalid id');
-  try {
+export const handler = floor(
+  async (_event, sub, id) => {
     await client.send(
       new DeleteCommand({
         TableName: table,
@@ -19,9 +13,6 @@ export const handler = async (event: APIGatewayProxyEventV2): Promise<APIGateway
       }),
     );
     return { statusCode: 204 };
-  } catch (error) {
-    return error instanceof ConditionalCheckFailedException
-      ? fail(404, 'Not found')
-      : fail(503, 'Unavailable');
-  }
-};
+  },
+  { id: pathId, condition: [404, 'Not found'] },
+);

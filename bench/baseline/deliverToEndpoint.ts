@@ -89,18 +89,10 @@ export const handler = async (event: SQSEvent) => {
         const expiresAt = Math.ceil(now / 1000) + KEPT_SECONDS;
         const put = (Item: Record<string, unknown>) =>
           client.send(new PutCommand({ TableName: webhooksTable, Item }));
+        const durationMs = Date.now() - now;
+        const kept = { webhookId, type, attempt, at, status, error, durationMs, expiresAt };
         await Promise.all([
-          put({
-            ...attemptKey(endpointId, { at, webhookId, attempt }),
-            webhookId,
-            type,
-            attempt,
-            at,
-            status,
-            error,
-            durationMs: Date.now() - now,
-            expiresAt,
-          }),
+          put({ ...attemptKey(endpointId, { at, webhookId, attempt }), ...kept }),
           ...(attempts === 0
             ? [put({ ...eventKey(endpointId, webhookId), type, body, expiresAt })]
             : []),

@@ -1,21 +1,15 @@
 // POST /webhooks/{id}/secret, bare: the same GetItem, then the same UpdateItem of the secrets on
 // the condition that they are still those read: the new one first, the others kept 24 hours or
 // until they expire. A concurrent rotation is answered 409 rather than written again.
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
 import { endpointKey } from '#lib/endpoints/keys.ts';
-import { callerOf, client, endpointIdOf, fail, newSecret, reply, webhooksTable } from './common.ts';
+import { client, endpointIdOf, fail, floor, newSecret, reply, webhooksTable } from './common.ts';
 
 const DAY_MS = 24 * 3600 * 1000;
 
-export const handler = async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyResultV2> => {
-  const sub = await callerOf(event);
-  if (!sub) return fail(401, 'Unauthorized');
-  const id = endpointIdOf(event);
-  if (id === undefined) return fail(400, 'Invalid id');
-  const Key = endpointKey(sub, id);
-  try {
+export const handler = floor(
+  async (_event, sub, id) => {
+    const Key = endpointKey(sub, id);
     const { Item } = await client.send(
       new GetCommand({ TableName: webhooksTable, Key, ConsistentRead: true }),
     );
@@ -39,9 +33,6 @@ export const handler = async (event: APIGatewayProxyEventV2): Promise<APIGateway
       }),
     );
     return reply(200, { secret });
-  } catch (error) {
-    return error instanceof ConditionalCheckFailedException
-      ? fail(409, 'Conflict')
-      : fail(503, 'Unavailable');
-  }
-};
+  },
+  { id: endpointIdOf, condition: [409, 'Conflict'] },
+);

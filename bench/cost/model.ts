@@ -36,29 +36,17 @@ const meteredOf = (usage: Usage) => usage.metered ?? nothingMetered();
 
 /** The invocation's `usage` with what a failed attempt does beside the measured one. */
 export const withMore = (usage: Usage, more: Partial<Metered>): Usage => {
-  const m = meteredOf(usage);
-  const counts = (a: Record<string, number>, b: Record<string, number> = {}) =>
-    Object.fromEntries(
-      [...new Set([...Object.keys(a), ...Object.keys(b)])].map((k) => [
-        k,
-        (a[k] ?? 0) + (b[k] ?? 0),
-      ]),
-    );
-  return {
-    ...usage,
-    metered: {
-      dynamoCalls: counts(m.dynamoCalls, more.dynamoCalls),
-      sqsCalls: counts(m.sqsCalls, more.sqsCalls),
-      dynamoWaits: m.dynamoWaits + (more.dynamoWaits ?? 0),
-      sqsWaits: m.sqsWaits + (more.sqsWaits ?? 0),
-      readUnits: m.readUnits + (more.readUnits ?? 0),
-      writeUnits: m.writeUnits + (more.writeUnits ?? 0),
-      indexWriteUnits: m.indexWriteUnits + (more.indexWriteUnits ?? 0),
-      sqsRequests: m.sqsRequests + (more.sqsRequests ?? 0),
-      receiverPosts: m.receiverPosts + (more.receiverPosts ?? 0),
-      receiverBytes: m.receiverBytes + (more.receiverBytes ?? 0),
-    },
+  const add = (a: unknown, b: unknown): unknown => {
+    if (typeof a === 'number') return a + ((b as number | undefined) ?? 0);
+    const counts = { ...(a as Record<string, number>) };
+    for (const [k, n] of Object.entries(b ?? {})) counts[k] = (counts[k] ?? 0) + n;
+    return counts;
   };
+  const m = meteredOf(usage);
+  const metered = Object.fromEntries(
+    Object.entries(m).map(([key, value]) => [key, add(value, more[key as keyof Metered])]),
+  ) as Metered;
+  return { ...usage, metered };
 };
 
 const cpuShare = (memoryMb: number) => Math.min(1, memoryMb / A.fullVcpuMb.value);
@@ -189,29 +177,25 @@ export const batchMs = (
   meteredOf(usage).receiverPosts * receiverMs;
 
 /**
- * A function at one memory size: a million's cost, its modelled warm p99 and cold start, and for a
+ * A function at each memory size: a million's cost, its modelled warm p99 and cold start, and for a
  * consumer its batch's time.
  */
-export interface AtMemory {
-  memoryMb: number;
-  usdPerMillion: number;
-  warmP99Ms: number;
-  coldStartMs: number;
-  batchMs?: number;
-}
 export const atEachMemory = (
   usage: Usage,
   trigger: Trigger,
   deployed: Deployed,
   batchSize?: number,
-): AtMemory[] =>
-  MEMORY_SIZES.map((memoryMb) => ({
+) =>
+  MEMORY_SIZES.map((memoryMb: number) => ({
     memoryMb,
     usdPerMillion: total(billOf(usage, trigger, { ...deployed, memoryMb })),
     warmP99Ms: warmP99Ms(usage, memoryMb),
     coldStartMs: coldStartMs(usage, memoryMb, trigger),
     ...(batchSize === undefined ? {} : { batchMs: batchMs(usage, memoryMb, batchSize) }),
   }));
+export type AtMemory = ReturnType<typeof atEachMemory>[number];
+const byCost = (a: AtMemory, b: AtMemory) =>
+  a.usdPerMillion - b.usdPerMillion || a.memoryMb - b.memoryMb;
 /** What a p99 must gain for the memory that buys it, where no size is within the limits. */
 export const WORTH_MS = 10;
 /**
@@ -231,9 +215,7 @@ export const cheapest = (sizes: AtMemory[], peakRssMb: number): AtMemory | undef
       s.warmP99Ms <= full.warmP99Ms + WORTH_MS &&
       s.coldStartMs < Math.max(LIMITS.coldStartMs, full.coldStartMs + WORTH_MS),
   );
-  return [...(within.length > 0 ? within : nearFull)].sort(
-    (a, b) => a.usdPerMillion - b.usdPerMillion || a.memoryMb - b.memoryMb,
-  )[0];
+  return [...(within.length > 0 ? within : nearFull)].sort(byCost)[0];
 };
 
 /**
@@ -271,8 +253,6 @@ export const drainBoundMs = (
       : (batchesAtOnce * batchSize * 1000) / perSecond,
   );
 
-const byCost = (a: AtMemory, b: AtMemory) =>
-  a.usdPerMillion - b.usdPerMillion || a.memoryMb - b.memoryMb;
 /**
  * Lambda Power Tuning's cost strategy for a function nobody waits on: the cheapest size that holds
  * its peak RSS and whose batch stays within `boundMs`; where none does, the fastest batch.
@@ -314,27 +294,15 @@ export const calibrated = (usage: Usage, reference: Usage): Usage => {
     if (!at) throw new Error(`the reference has no ${key}: the calibration needs it`);
     return { [key]: value * (CALIBRATION[key] / at) };
   };
-  return {
-    ...usage,
-    ...scale('cpuMeanMs'),
-    ...scale('cpuP99Ms'),
-    ...scale('coldStartMs'),
-    ...scale('importMs'),
-  };
+  const keys = Object.keys(CALIBRATION) as (keyof typeof CALIBRATION)[];
+  return Object.assign({ ...usage }, ...keys.map(scale));
 };
 
-/** Each size of a function, the one its rule chooses, and whether none met the rule (the nearest). */
-export interface MemoryChoice {
-  sizes: AtMemory[];
-  chosen: AtMemory | undefined;
-  nearest: boolean;
-  /** a consumer's: the longest its batch may take */
-  boundMs?: number;
-}
 /**
  * The memory by what waits on the function: a route's caller waits on its answer (LIMITS,
  * `cheapest`); nobody waits on a consumer, whose batches need only keep its source drained
- * (`cheapestDrained` within `drainBoundMs` of its feed).
+ * (`cheapestDrained` within `drainBoundMs` of its feed, its `boundMs`). Each size, the one chosen,
+ * and whether none met the rule (the nearest).
  */
 export const chooseMemory = (
   usage: Usage,
@@ -342,7 +310,7 @@ export const chooseMemory = (
   trigger: Trigger,
   deployed: Deployed,
   feed?: Feed,
-): MemoryChoice => {
+) => {
   if (trigger === 'http') {
     const sizes = atEachMemory(usage, trigger, deployed);
     const chosen = cheapest(sizes, peakRssMb);

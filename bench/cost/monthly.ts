@@ -19,33 +19,22 @@ import { ASSUMPTIONS, PRICES } from './prices.ts';
 
 const share = z.number().min(0).max(1);
 const count = z.number().int().nonnegative();
-/** A usage file, as written in bench/cost/profiles/: every field required, none unknown. */
+/** A usage file, as written in bench/cost/profiles/: every field required (WRITE), none unknown. */
 const profileSchema = z.strictObject({
-  /** What the profile stands for and what it assumes, in words. */
   description: z.string().min(1),
-  /** The stage whose serverless.yml params apply (its log retention). */
   stage: z.string().min(1),
-  /** Requests a second or a minute, all routes together. */
   rate: z.union([
     z.strictObject({ perSecond: z.number().positive() }),
     z.strictObject({ perMinute: z.number().positive() }),
   ]),
-  /** Each route's share of the requests: shares of the route list's names, summing to 1. */
   routeMix: z.record(z.string(), share),
-  /** The callers' own endpoints: how many plant changes reach how many endpoints. */
   endpointEvents: z.strictObject({
-    /** Share of plant changes (create, update, delete) whose owner has an endpoint taking it. */
     shareOfChanges: share,
-    /** Endpoints each such change is delivered to, on average. */
     endpointsEach: z.number().nonnegative(),
   }),
-  /** Share of deliveries whose receiver fails at the first attempt, then takes the second. */
   failedReceiverShare: share,
-  /** Share of deliveries to callers' endpoints whose receiver never answers: every attempt times out. */
   timedOutReceiverShare: share,
-  /** The operator's plant.added webhook deployed (webhookUrl given) or not. */
   operatorWebhook: z.boolean(),
-  /** The plants kept: their count and size as DynamoDB counts it (TableSizeBytes / ItemCount). */
   plantsStored: z.strictObject({ items: count, averageItemBytes: z.number().positive() }),
 });
 export type Profile = z.infer<typeof profileSchema> & { name: string };
@@ -117,26 +106,13 @@ export const loadProfiles = (dir = PROFILES_DIR): Profile[] =>
 export const requestsPerSecond = ({ rate }: Pick<Profile, 'rate'>) =>
   'perSecond' in rate ? rate.perSecond : rate.perMinute / 60;
 
-/** What the template declares that a bill counts, for a stage with or without the operator's webhook. */
-export interface Stage {
-  alarms: number;
-  /** Metrics the alarms read: one for a plain alarm, each MetricStat of a metric-math one. */
-  alarmMetrics: number;
-  /** SQS event sources of the functions (each queue a function reads is polled). */
-  sqsEventSources: number;
-  /** KMS keys of our own (AWS::KMS::Key). */
-  kmsKeys: number;
-  /** The plants table and each global index projecting every attribute: copies of a plant. */
-  plantsTableCopies: number;
-  logRetentionDays: number;
-  /** The fewest messages a consumer's batch takes (serverless.yml's batchSize): a full batch. */
-  consumerBatchSize: number;
-}
-
 type Resource = { Type?: string; Properties?: Record<string, unknown> };
 
-/** The stage as infra/*.yml and serverless.yml declare it; the operator's webhook's only when on. */
-export const stageOf = (operatorWebhook: boolean, stage: string): Stage => {
+/**
+ * What the template declares that a bill counts, for a stage with or without the operator's
+ * webhook, as infra/*.yml and serverless.yml declare it.
+ */
+export const stageOf = (operatorWebhook: boolean, stage: string) => {
   const operator = yamlOf('infra', 'operatorWebhook.yml') as {
     functions: Record<string, unknown>;
     resources: { Resources: Record<string, unknown> };
@@ -177,58 +153,29 @@ export const stageOf = (operatorWebhook: boolean, stage: string): Stage => {
     throw new Error(`serverless.yml gives no logRetentionDays for stage ${stage} or by default`);
   return {
     alarms: alarms.length,
+    // one for a plain alarm, each MetricStat of a metric-math one
     alarmMetrics: sumOf(alarms.map(metricsRead)),
+    // each queue a function reads is polled
     sqsEventSources: sumOf(
       functions.map(([, f]) => (f.events ?? []).filter((e) => 'sqs' in e).length),
     ),
     kmsKeys: resources.filter((r) => r.Type === 'AWS::KMS::Key').length,
-    // an index kept only on a condition (Fn::If) is a past version's, not counted
+    // the table and each index projecting every attribute; one kept only on a condition (Fn::If)
+    // is a past version's, not counted
     plantsTableCopies:
       1 + indexes.filter((i) => i.IndexName && i.Projection?.ProjectionType === 'ALL').length,
     logRetentionDays,
+    // the fewest messages a consumer's batch takes: a full batch
     consumerBatchSize: Math.min(...batchSizes),
   };
 };
+export type Stage = ReturnType<typeof stageOf>;
 
 /**
  * bench/results.json's `cost.rows`: each route's and event's dollars a million, by service; an
  * event's consumers' messages one at a time, and as `fullBatches` a full batch at a time.
  */
 export type CostRows = Record<string, Bill & { what: string; fullBatches?: Bill }>;
-
-export interface Line {
-  /** What the line prices, in a word: a route's or event's row name, or the fixed cost's. */
-  key: string;
-  resource: string;
-  quantity: number;
-  unit: string;
-  /** Dollars for one unit. */
-  unitPrice: number;
-  monthly: number;
-}
-/** A route's or event's line: its dollars by service too, and its month in full batches. */
-export interface UsageLine extends Line {
-  byService: Bill;
-  monthlyInFullBatches: number;
-  /** Its invocations X-Ray traces a month (the default sampling rule's), one at a time. */
-  traces: number;
-}
-/** The traces X-Ray records and scans, one at a time and in full batches. */
-export interface TracingLine extends Line {
-  monthlyInFullBatches: number;
-}
-export interface MonthlyBill {
-  profile: Profile;
-  usage: UsageLine[];
-  tracing: TracingLine;
-  fixed: Line[];
-  /** Every consumer's message one at a time: the upper bound, a quiet stage's month. */
-  usageTotal: number;
-  /** Every consumer's messages a full batch at a time: the lower bound a busy stage nears. */
-  usageTotalInFullBatches: number;
-  fixedTotal: number;
-  total: number;
-}
 
 type PriceName =
   | 'customMetricMonth'
@@ -272,6 +219,19 @@ const addsPlants = (name: RouteName) =>
 const billOf = (row: Bill): Bill =>
   Object.fromEntries(SERVICES.map(({ key }) => [key, row[key]])) as Bill;
 
+/** The usage lines beside the routes', each as its bill words it and in what unit. */
+const USAGE = {
+  fanOut: ['each plant change read from the stream (queueEndpointEvents)', 'changes'],
+  endpointDelivered: ["deliveries to callers' endpoints, answered at once", 'deliveries'],
+  endpointRetried: ["deliveries to callers' endpoints, failed once then delivered", 'deliveries'],
+  endpointTimedOut: [
+    "deliveries to callers' endpoints that never answer: every attempt times out",
+    'deliveries',
+  ],
+  operatorDelivered: ["the operator's plant.added, answered at once", 'events'],
+  operatorRetried: ["the operator's plant.added, failed once then delivered", 'events'],
+} as const;
+
 /**
  * The month's bill of `profile` on `stage`: pure arithmetic on the cost rows and the prices.
  * `customMetricCount` is the caller's: the metrics the code sends.
@@ -290,7 +250,7 @@ export const monthlyBill = ({
   customMetricCount: number;
   prices?: Prices;
   assumptions?: Assumptions;
-}): MonthlyBill => {
+}) => {
   const row = (name: string) => {
     const r = rows[name];
     if (!r) throw new Error(`no cost row ${name} in bench/results.json: run npm run bench`);
@@ -304,107 +264,61 @@ export const monthlyBill = ({
   const changes = countOf(changesPlants);
   const deliveries =
     changes * profile.endpointEvents.shareOfChanges * profile.endpointEvents.endpointsEach;
-  const failed = profile.failedReceiverShare;
-  const timedOut = profile.timedOutReceiverShare;
-
+  const { failedReceiverShare: failed, timedOutReceiverShare: timedOut } = profile;
+  const { xraySampledPerSecond: reservoir, xraySampledShare: rate } = assumptions;
   /** Of `perSecond` invocations of a function, those X-Ray's default sampling rule traces. */
   const sampled = (perSecond: number) =>
-    Math.min(perSecond, assumptions.xraySampledPerSecond.value) +
-    assumptions.xraySampledShare.value *
-      Math.max(0, perSecond - assumptions.xraySampledPerSecond.value);
+    Math.min(perSecond, reservoir.value) + rate.value * Math.max(0, perSecond - reservoir.value);
 
   /**
    * The usage lines, each row's dollars a million as `priced` reads them, a consumer's messages
    * `batchSize` to an invocation.
    */
   const usageLines = (priced: (name: string) => Bill, batchSize: number) => {
-    const lines: UsageLine[] = [];
     // `invocations`: each unit's (a route's one; a delivery's, one an attempt, each a trace)
-    const use = (
-      key: string,
-      resource: string,
-      quantity: number,
-      perMillion: Bill,
-      unit: string,
-      invocations = 1,
-    ) => {
+    const use = (key: string, quantity: number, perMillion: Bill, invocations = 1) => {
+      const [resource, unit] =
+        key in ROUTES ? [row(key).what, 'requests'] : USAGE[key as keyof typeof USAGE];
       const traced = (quantity * invocations) / (key in ROUTES ? 1 : batchSize);
-      if (quantity > 0)
-        lines.push({
-          key,
-          resource,
-          quantity,
-          unit,
-          unitPrice: total(perMillion) / MILLION,
-          monthly: (quantity * total(perMillion)) / MILLION,
-          byService: scaled(perMillion, quantity / MILLION),
-          monthlyInFullBatches: 0,
-          traces: sampled(traced / monthSeconds) * monthSeconds,
-        });
+      const line = {
+        key,
+        resource,
+        quantity,
+        unit,
+        unitPrice: total(perMillion) / MILLION,
+        monthly: (quantity * total(perMillion)) / MILLION,
+        byService: scaled(perMillion, quantity / MILLION),
+        monthlyInFullBatches: 0,
+        traces: sampled(traced / monthSeconds) * monthSeconds,
+      };
+      return quantity > 0 ? [line] : [];
     };
-    for (const name of routes)
-      use(name, row(name).what, requests * (profile.routeMix[name] ?? 0), priced(name), 'requests');
     // the rows price 1 and 10 endpoints: the fan-out, and each endpoint's pair of attempts (the
     // first failed, the second delivered), apart; one that answers at once is half a pair (the
     // failed attempt's own write and send halved in: an upper bound)
     const toOne = priced('plantAddedTo1Endpoint');
     const pair = scaled(added(priced('plantAddedTo10Endpoints'), scaled(toOne, -1)), 1 / 9);
     const fanOut = added(toOne, scaled(pair, -1));
-    const neverAnswered = scaled(
-      added(priced('plantAddedTo10TimedOutEndpoints'), scaled(fanOut, -1)),
-      1 / 10,
-    );
-    use(
-      'fanOut',
-      'each plant change read from the stream (queueEndpointEvents)',
-      changes,
-      fanOut,
-      'changes',
-    );
-    use(
-      'endpointDelivered',
-      "deliveries to callers' endpoints, answered at once",
-      deliveries * (1 - failed - timedOut),
-      scaled(pair, 0.5),
-      'deliveries',
-    );
-    use(
-      'endpointRetried',
-      "deliveries to callers' endpoints, failed once then delivered",
-      deliveries * failed,
-      pair,
-      'deliveries',
-      2,
-    );
-    use(
-      'endpointTimedOut',
-      "deliveries to callers' endpoints that never answer: every attempt times out",
-      deliveries * timedOut,
-      neverAnswered,
-      'deliveries',
-      ATTEMPTS_BY_DEFAULT,
-    );
-    if (profile.operatorWebhook) {
-      const operator = priced('operatorPlantAdded');
-      const adds = countOf(addsPlants);
-      // timedOutReceiverShare is the callers' endpoints': the operator's own receiver fails once at most
-      use(
-        'operatorDelivered',
-        "the operator's plant.added, answered at once",
-        adds * (1 - failed),
-        scaled(operator, 0.5),
-        'events',
-      );
-      use(
-        'operatorRetried',
-        "the operator's plant.added, failed once then delivered",
-        adds * failed,
-        operator,
-        'events',
-        2,
-      );
-    }
-    return lines;
+    const timedOutRow = priced('plantAddedTo10TimedOutEndpoints');
+    const neverAnswered = scaled(added(timedOutRow, scaled(fanOut, -1)), 1 / 10);
+    // timedOutReceiverShare is the callers' endpoints': the operator's own receiver fails once at most
+    const operator = () => priced('operatorPlantAdded');
+    const adds = countOf(addsPlants);
+    return [
+      ...routes.flatMap((name) =>
+        use(name, requests * (profile.routeMix[name] ?? 0), priced(name)),
+      ),
+      ...use('fanOut', changes, fanOut),
+      ...use('endpointDelivered', deliveries * (1 - failed - timedOut), scaled(pair, 0.5)),
+      ...use('endpointRetried', deliveries * failed, pair, 2),
+      ...use('endpointTimedOut', deliveries * timedOut, neverAnswered, ATTEMPTS_BY_DEFAULT),
+      ...(profile.operatorWebhook
+        ? [
+            ...use('operatorDelivered', adds * (1 - failed), scaled(operator(), 0.5)),
+            ...use('operatorRetried', adds * failed, operator(), 2),
+          ]
+        : []),
+    ];
   };
   const batched = usageLines(
     (name) => billOf(row(name).fullBatches ?? row(name)),
@@ -416,13 +330,12 @@ export const monthlyBill = ({
     monthlyInFullBatches: inFullBatches.get(l.key) ?? l.monthly,
   }));
   // X-Ray bills each trace: one an invocation here, each linked to the trace that sent its message
-  const perTrace =
-    prices.xrayTraceRecorded.usd +
-    assumptions.xrayTracesScannedEach.value * prices.xrayTraceScanned.usd;
+  const scans = assumptions.xrayTracesScannedEach.value;
+  const perTrace = prices.xrayTraceRecorded.usd + scans * prices.xrayTraceScanned.usd;
   const traces = sumOf(usage.map((l) => l.traces));
-  const tracing: TracingLine = {
+  const tracing = {
     key: 'tracing',
-    resource: `X-Ray traces recorded and read ${assumptions.xrayTracesScannedEach.value}× (default sampling: ${assumptions.xraySampledPerSecond.value} a second a function, then ${assumptions.xraySampledShare.value * 100}%)`,
+    resource: `X-Ray traces recorded and read ${scans}× (default sampling: ${reservoir.value} a second a function, then ${rate.value * 100}%)`,
     quantity: traces,
     unit: 'traces',
     unitPrice: perTrace,
@@ -430,7 +343,7 @@ export const monthlyBill = ({
     monthlyInFullBatches: sumOf(batched.map((l) => l.traces)) * perTrace,
   };
 
-  const fixed: Line[] = [];
+  const fixed: Omit<typeof tracing, 'monthlyInFullBatches'>[] = [];
   const fix = (key: string, resource: string, quantity: number, unit: string, price: number) =>
     fixed.push({ key, resource, quantity, unit, unitPrice: price, monthly: quantity * price });
   fix(
@@ -506,6 +419,13 @@ export const monthlyBill = ({
   };
 };
 
+/**
+ * A month's bill: its lines, each what it prices in a word (a row's name, or the fixed cost's), its
+ * quantity × the price of one unit = its month; the totals, every consumer's message one at a time
+ * (the upper bound, a quiet stage's month) or a full batch at a time (the lower bound a busy stage
+ * nears).
+ */
+export type MonthlyBill = ReturnType<typeof monthlyBill>;
 /** A usage bill's dollars by service, for the chart. */
 export const usageByService = (bill: MonthlyBill): Bill =>
   added(...bill.usage.map((l) => l.byService));

@@ -1,49 +1,22 @@
 // The cost of a million of each route and event at the deployed settings (serverless.yml's memory),
 // each function's cost and modelled latency at each memory size and the cheapest within the
-// limits, and the create's peers' cost: printed, returned for bench/results.json, and on a
-// complete run drawn (bench/cost-routes.svg, bench/cost-events.svg) and written into docs/performance.md's "Cost". The budget check fails
-// the bench when a row costs more than 5% over bench/cost-budget.json.
+// limits, and the create's peers' cost: printed, returned for bench/results.json, and on a complete
+// run drawn (bench/cost-*.svg) and written into docs/performance.md's "Cost" and monthly bills. The
+// budget check fails the bench when a row costs more than 5% over bench/cost-budget.json.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_ATTEMPT_TIMEOUT_MS } from '#lib/config/webhook.ts';
 import { ROUTE_NAMES, ROUTES } from '#lib/routes/routeList.ts';
 import { CUSTOM_METRICS } from '#lib/telemetry.ts';
 import { declaredFunctions, repoRoot, yamlOf } from '../../infra/local/paths.ts';
-import { type FunctionName, functions, type Kind, PEERS_KIND } from '../functions.ts';
-import type { FunctionFigures, Usage } from '../stats.ts';
+import { type FunctionName, functions, PEERS_KIND } from '../functions.ts';
+import { markdownTable, out } from '../settings.ts';
+import type { Figures, Usage } from '../stats.ts';
 import { costChart } from './chart.ts';
-import {
-  type AtMemory,
-  added,
-  type Bill,
-  billOf,
-  calibrated,
-  chooseMemory,
-  type Deployed,
-  DRAIN_TARGET_PER_SECOND,
-  type Feed,
-  LIMITS,
-  MEMORY_SIZES,
-  SERVICES,
-  STREAM_SHARDS,
-  scaled,
-  type Trigger,
-  total,
-  withMore,
-} from './model.ts';
-import {
-  ATTEMPTS_BY_DEFAULT,
-  type CostRows,
-  loadProfiles,
-  type MonthlyBill,
-  monthlyBill,
-  type Profile,
-  stageOf,
-  usageByService,
-} from './monthly.ts';
+import * as model from './model.ts';
+import { type Bill, billOf, SERVICES, total } from './model.ts';
+import * as month from './monthly.ts';
 import { ASSUMPTIONS, PRICES, STREAM_READS_FREE } from './prices.ts';
-
-type Figures = Partial<Record<Kind, FunctionFigures>>;
 
 /** What a failed attempt does beside the delivered one the bench measures, as the code does it. */
 const FAILED_ATTEMPT = {
@@ -61,44 +34,70 @@ const FAILED_ATTEMPT = {
   },
 } as const;
 
-/** The functions serverless.yml declares beside the routes' (infra/routeFunctions.cjs). */
-const serverlessYml = () => {
-  const { provider, custom } = yamlOf('serverless.yml') as {
-    provider: {
-      memorySize: number;
-      logs?: { lambda?: { logFormat?: string; systemLogLevel?: string } };
-    };
-    custom: { memorySize?: Record<string, number> };
+/** A serverless.yml value as written, or the `${self:custom.<name>}` it names. */
+const settingOf = (value: unknown, custom: Record<string, unknown>) => {
+  const name =
+    typeof value === 'string' ? /^\$\{self:custom\.(\w+)\}$/.exec(value)?.[1] : undefined;
+  const resolved = name === undefined ? value : custom[name];
+  if (typeof resolved !== 'number')
+    throw new Error(`serverless.yml: ${String(value)} is no number`);
+  return resolved;
+};
+/** A function as serverless.yml declares it (its own, or the operator's webhook's file). */
+type Declared = { timeout?: number; memorySize?: number; events?: Record<string, Source>[] };
+type Source = Record<string, unknown>;
+/**
+ * A consumer's feed from its first event (a queue's main lane: the slow lane's batches are for slow
+ * endpoints and retries), its settings read through `custom` as the deploy resolves them.
+ */
+export const feedOf = (
+  declared: Declared,
+  custom: Record<string, unknown>,
+  providerTimeoutS: number,
+): model.Feed => {
+  const { stream, sqs } = declared.events?.[0] ?? {};
+  const source = stream ?? sqs;
+  if (!source) throw new Error('serverless.yml: a consumer without a stream or sqs event');
+  const at = (key: string) =>
+    source[key] === undefined ? undefined : settingOf(source[key], custom);
+  return {
+    batchSize: settingOf(source.batchSize, custom),
+    batchesAtOnce: stream
+      ? // Lambda's default parallelizationFactor is 1
+        model.STREAM_SHARDS * (at('parallelizationFactor') ?? 1)
+      : at('maximumConcurrency'),
+    timeoutS: declared.timeout ?? providerTimeoutS,
   };
-  const own = declaredFunctions() as Record<string, { memorySize?: number; events?: object[] }>;
-  return { provider, custom, own };
 };
 
 /**
  * Each function as serverless.yml deploys it: what invokes it (a route API Gateway, the others
- * their stream or queue), its memory (its own memorySize, a route's in custom.memorySize, or the
- * provider's), and Lambda's START, END and REPORT lines unless loggingConfig drops its INFO lines
- * (JSON format at INFO writes records of its own: priced as the Text lines).
+ * their stream or queue) and a consumer's feed, its memory (its own memorySize, a route's in
+ * custom.memorySize, or the provider's), and Lambda's START, END and REPORT lines unless
+ * loggingConfig drops its INFO lines (JSON format at INFO writes records of its own: priced as the
+ * Text lines).
  */
-const deployedSettings = (): Record<FunctionName, Deployed & { trigger: Trigger }> => {
-  const { provider, custom, own } = serverlessYml();
+const deployedSettings = () => {
+  const { provider, custom } = yamlOf('serverless.yml') as {
+    provider: { memorySize: number; timeout: number; logs?: { lambda?: Record<string, string> } };
+    custom: { memorySize?: Record<string, number> } & Record<string, unknown>;
+  };
+  const own = declaredFunctions() as Record<string, Declared>;
   const { logFormat, systemLogLevel } = provider.logs?.lambda ?? {};
   const platformLogBytes =
     logFormat === 'JSON' && systemLogLevel === 'WARN' ? 0 : ASSUMPTIONS.platformLogBytes.value;
-  const triggerOf = (name: FunctionName): Trigger => {
-    const source = Object.keys(own[name]?.events?.[0] ?? {})[0];
-    return source === 'stream' ? 'stream' : source === 'sqs' ? 'queue' : 'http';
-  };
   return Object.fromEntries(
-    functions.map((name) => [
-      name,
-      {
-        trigger: triggerOf(name),
-        memoryMb: own[name]?.memorySize ?? custom.memorySize?.[name] ?? provider.memorySize,
-        platformLogBytes,
-      },
-    ]),
-  ) as Record<FunctionName, Deployed & { trigger: Trigger }>;
+    functions.map((name) => {
+      const declared = own[name];
+      const source = Object.keys(declared?.events?.[0] ?? {})[0];
+      const trigger: model.Trigger =
+        source === 'stream' ? 'stream' : source === 'sqs' ? 'queue' : 'http';
+      const memoryMb = declared?.memorySize ?? custom.memorySize?.[name] ?? provider.memorySize;
+      const feed =
+        declared && trigger !== 'http' ? feedOf(declared, custom, provider.timeout) : undefined;
+      return [name, { trigger, memoryMb, platformLogBytes, feed }];
+    }),
+  ) as Record<FunctionName, model.Deployed & { trigger: model.Trigger; feed?: model.Feed }>;
 };
 type DeployedSettings = ReturnType<typeof deployedSettings>;
 
@@ -108,26 +107,22 @@ type DeployedSettings = ReturnType<typeof deployedSettings>;
  * at a time (serverless.yml's batchSize: the lower bound a busy stage nears).
  */
 const rowsOf = (figures: Figures, deployed: DeployedSettings) => {
-  const usageOf = (kind: Kind) => figures[kind]?.usage.ours;
-  const feedOfName = feedsOf();
+  const usageOf = (name: FunctionName) => figures[name]?.usage.ours;
   const bill = (name: FunctionName, usage: Usage, receiverMs?: number) =>
     billOf(usage, deployed[name].trigger, deployed[name], receiverMs);
   // each message's sends: `sendEntries` entries (a fan-out's, one per endpoint)
   const inBatch = (name: FunctionName, usage: Usage, receiverMs?: number, sendEntries = 1) =>
     billOf(usage, deployed[name].trigger, deployed[name], receiverMs, {
-      size: feedOfName(name)?.batchSize ?? 1,
+      size: deployed[name].feed?.batchSize ?? 1,
       sendEntries,
     });
   const rows: { name: string; what: string; bill: Bill; fullBatches?: Bill }[] = [];
   for (const name of ROUTE_NAMES) {
     const usage = usageOf(name);
-    if (usage)
-      rows.push({
-        name,
-        what: `${ROUTES[name].method} ${ROUTES[name].path}`,
-        bill: bill(name, usage),
-      });
+    const { method, path } = ROUTES[name];
+    if (usage) rows.push({ name, what: `${method} ${path}`, bill: bill(name, usage) });
   }
+  const { added, scaled, withMore } = model;
   const deliver = usageOf('deliverPlantAdded');
   const retry = usageOf('retryPlantAdded');
   if (deliver && retry) {
@@ -161,73 +156,22 @@ const rowsOf = (figures: Figures, deployed: DeployedSettings) => {
         ),
       });
     // receivers that never answer: every attempt of the default schedule waits the whole default
-    // timeout and fails, the last one too (its next send not made: an upper bound)
-    const attempts = ATTEMPTS_BY_DEFAULT;
+    // timeout and fails, the last one too (its next send not made: an upper bound); a batch's
+    // attempts wait their timeouts at once
+    const attempts = month.ATTEMPTS_BY_DEFAULT;
+    const timedOut = (price: typeof inBatch, sends?: number) =>
+      added(
+        price('queueEndpointEvents', fanOut, undefined, sends),
+        scaled(price('deliverToEndpoint', failedFirst, DEFAULT_ATTEMPT_TIMEOUT_MS), 10 * attempts),
+      );
     rows.push({
       name: 'plantAddedTo10TimedOutEndpoints',
       what: `plant.added to 10 endpoints that time out (each: ${attempts} attempts of ${DEFAULT_ATTEMPT_TIMEOUT_MS / 1000} s, then given up)`,
-      bill: added(
-        bill('queueEndpointEvents', fanOut),
-        scaled(bill('deliverToEndpoint', failedFirst, DEFAULT_ATTEMPT_TIMEOUT_MS), 10 * attempts),
-      ),
-      // a batch's attempts wait their timeouts at once
-      fullBatches: added(
-        inBatch('queueEndpointEvents', fanOut, undefined, 10),
-        scaled(
-          inBatch('deliverToEndpoint', failedFirst, DEFAULT_ATTEMPT_TIMEOUT_MS),
-          10 * attempts,
-        ),
-      ),
+      bill: timedOut(bill),
+      fullBatches: timedOut(inBatch, 10),
     });
   }
   return rows;
-};
-
-/** A serverless.yml value as written, or the `${self:custom.<name>}` it names. */
-const settingOf = (value: unknown, custom: Record<string, unknown>) => {
-  const name =
-    typeof value === 'string' ? /^\$\{self:custom\.(\w+)\}$/.exec(value)?.[1] : undefined;
-  const resolved = name === undefined ? value : custom[name];
-  if (typeof resolved !== 'number')
-    throw new Error(`serverless.yml: ${String(value)} is no number`);
-  return resolved;
-};
-/** A function as serverless.yml declares it (its own, or the operator's webhook's file). */
-type Declared = { timeout?: number; events?: Record<string, Record<string, unknown>>[] };
-/**
- * A consumer's feed from its first event (a queue's main lane: the slow lane's batches are for slow
- * endpoints and retries), its settings read through `custom` as the deploy resolves them.
- */
-export const feedOf = (
-  declared: Declared,
-  custom: Record<string, unknown>,
-  providerTimeoutS: number,
-): Feed => {
-  const { stream, sqs } = declared.events?.[0] ?? {};
-  const source = stream ?? sqs;
-  if (!source) throw new Error('serverless.yml: a consumer without a stream or sqs event');
-  const at = (key: string) =>
-    source[key] === undefined ? undefined : settingOf(source[key], custom);
-  return {
-    batchSize: settingOf(source.batchSize, custom),
-    batchesAtOnce: stream
-      ? // Lambda's default parallelizationFactor is 1
-        STREAM_SHARDS * (at('parallelizationFactor') ?? 1)
-      : at('maximumConcurrency'),
-    timeoutS: declared.timeout ?? providerTimeoutS,
-  };
-};
-/** Each consumer's feed as serverless.yml deploys it. */
-const feedsOf = () => {
-  const { provider, custom } = yamlOf('serverless.yml') as {
-    provider: { timeout: number };
-    custom: Record<string, unknown>;
-  };
-  const declared = declaredFunctions() as Record<string, Declared>;
-  return (name: FunctionName) => {
-    const own = declared[name];
-    return own && feedOf(own, custom, provider.timeout);
-  };
 };
 
 /**
@@ -236,45 +180,24 @@ const feedsOf = () => {
  */
 export const memoryOf = (figures: Figures, deployed: DeployedSettings = deployedSettings()) => {
   const reference = figures[PEERS_KIND]?.usage.baseline;
-  const feedOfName = feedsOf();
   return Object.fromEntries(
     functions.flatMap((name) => {
       const f = figures[name];
       if (!f) return [];
-      const { trigger, memoryMb: deployedMb } = deployed[name];
-      const usage = reference ? calibrated(f.usage.ours, reference) : f.usage.ours;
-      const feed = trigger === 'http' ? undefined : feedOfName(name);
-      const { sizes, chosen, nearest, boundMs } = chooseMemory(
-        usage,
-        f.peakRssMb.ours,
+      const { trigger, memoryMb: deployedMb, feed } = deployed[name];
+      const usage = reference ? model.calibrated(f.usage.ours, reference) : f.usage.ours;
+      const choice = model.chooseMemory(usage, f.peakRssMb.ours, trigger, deployed[name], feed);
+      const { sizes, chosen, nearest, boundMs } = choice;
+      const memory = {
+        deployedMb,
         trigger,
-        deployed[name],
-        feed,
-      );
-      return [
-        [
-          name,
-          {
-            deployedMb,
-            trigger,
-            ...(boundMs === undefined ? {} : { boundMs }),
-            ...(chosen && reference ? { chosenMb: chosen.memoryMb, nearest } : {}),
-            sizes,
-          },
-        ],
-      ];
+        ...(boundMs === undefined ? {} : { boundMs }),
+        ...(chosen && reference ? { chosenMb: chosen.memoryMb, nearest } : {}),
+        sizes,
+      };
+      return [[name, memory]];
     }),
-  ) as Record<
-    FunctionName,
-    {
-      deployedMb: number;
-      trigger: Trigger;
-      boundMs?: number;
-      chosenMb?: number;
-      nearest?: boolean;
-      sizes: AtMemory[];
-    }
-  >;
+  );
 };
 
 /** The create's peers (bench/peers/), each doing the same DynamoDB work as the create's floor. */
@@ -282,24 +205,30 @@ const peersOf = (figures: Figures, deployed: DeployedSettings) => {
   const create = figures[PEERS_KIND];
   if (!create?.peers) return undefined;
   const floor = create.usage.baseline;
-  const bills: Record<string, Bill> = {
-    ours: billOf(create.usage.ours, 'http', deployed.createPlant),
-    floor: billOf(floor, 'http', deployed.createPlant),
-  };
+  const http = (usage: Usage) => billOf(usage, 'http', deployed.createPlant);
+  const bills: Record<string, Bill> = { ours: http(create.usage.ours), floor: http(floor) };
   for (const [peer, { usage }] of Object.entries(create.peers))
-    bills[peer] = billOf({ ...floor, ...usage }, 'http', deployed.createPlant);
+    bills[peer] = http({ ...floor, ...usage });
   return bills;
 };
 
 const usd = (n: number) => (n >= 0.01 || n === 0 ? n.toFixed(2) : n.toPrecision(1));
-const billCells = (bill: Bill) =>
-  [...SERVICES.map(({ key }) => usd(bill[key])), `**${usd(total(bill))}**`].join(' | ');
-
-/** A bill table's header: what its rows are, a column a service, the total. */
-const billHeader = (rows: string) => [
-  `| ${rows} | ${SERVICES.map(({ label }) => label).join(' | ')} | total |`,
-  `|---|${SERVICES.map(() => '---:').join('|')}|---:|`,
-];
+/** A table of bills: what its rows are, a column a service, the total. */
+const billTable = (rows: string, bills: [string, Bill][]) =>
+  markdownTable(
+    [rows, ...SERVICES.map(({ label }) => label), 'total'],
+    bills.map(([name, bill]) => [
+      name,
+      ...SERVICES.map(({ key }) => usd(bill[key])),
+      `**${usd(total(bill))}**`,
+    ]),
+  );
+const sizeCell = (s: model.AtMemory) =>
+  `$${usd(s.usdPerMillion)} · ${s.warmP99Ms.toFixed(0)} / ${s.coldStartMs.toFixed(0)} ms${s.batchMs === undefined ? '' : ` · batch ${s.batchMs.toFixed(0)} ms`}`;
+const chosenCell = ({ chosenMb, nearest, boundMs }: ReturnType<typeof memoryOf>[string]) =>
+  chosenMb
+    ? `${chosenMb} MB${boundMs === undefined ? '' : ` (batch ≤ ${boundMs.toLocaleString('en-US', { maximumFractionDigits: 0 })} ms)`}${nearest ? ` (none within the ${boundMs === undefined ? 'limits' : 'bound'}: the nearest)` : ''}`
+    : '–';
 
 /** The cost's tables in Markdown, as printed and as docs/performance.md shows them. */
 const tables = (
@@ -307,32 +236,23 @@ const tables = (
   memoryFigures: ReturnType<typeof memoryOf>,
   peers: Record<string, Bill> | undefined,
 ) => [
-  ...billHeader('per million, US$'),
-  ...rows.map(({ what, bill }) => `| ${what} | ${billCells(bill)} |`),
-  '',
-  `| function | ${MEMORY_SIZES.map((mb) => `${mb} MB`).join(' | ')} | chosen | serverless.yml |`,
-  `|---|${MEMORY_SIZES.map(() => '---:').join('|')}|---:|---:|`,
-  ...Object.entries(memoryFigures).map(
-    ([name, { sizes, chosenMb, nearest, deployedMb, boundMs }]) =>
-      `| ${name} | ${sizes.map((s) => `$${usd(s.usdPerMillion)} · ${s.warmP99Ms.toFixed(0)} / ${s.coldStartMs.toFixed(0)} ms${s.batchMs === undefined ? '' : ` · batch ${s.batchMs.toFixed(0)} ms`}`).join(' | ')} | ${chosenMb ? `${chosenMb} MB${boundMs === undefined ? '' : ` (batch ≤ ${boundMs.toLocaleString('en-US', { maximumFractionDigits: 0 })} ms)`}${nearest ? ` (none within the ${boundMs === undefined ? 'limits' : 'bound'}: the nearest)` : ''}` : '–'} | ${deployedMb} MB |`,
+  ...billTable(
+    'per million, US$',
+    rows.map(({ what, bill }) => [what, bill]),
   ),
   '',
-  ...(peers
-    ? [
-        ...billHeader(`${PEERS_KIND}, per million, US$`),
-        ...Object.entries(peers).map(([name, bill]) => `| ${name} | ${billCells(bill)} |`),
-      ]
-    : []),
+  ...markdownTable(
+    ['function', ...model.MEMORY_SIZES.map((mb) => `${mb} MB`), 'chosen', 'serverless.yml'],
+    Object.entries(memoryFigures).map(([name, m]) => [
+      name,
+      ...m.sizes.map(sizeCell),
+      chosenCell(m),
+      `${m.deployedMb} MB`,
+    ]),
+  ),
+  '',
+  ...(peers ? billTable(`${PEERS_KIND}, per million, US$`, Object.entries(peers)) : []),
 ];
-
-const budgetFile = join(repoRoot, 'bench', 'cost-budget.json');
-const PAGE = join(repoRoot, 'docs', 'performance.md');
-const BEGIN = '<!-- cost: written by npm run bench -->';
-const END = '<!-- /cost -->';
-const MONTHLY_BEGIN = '<!-- monthly: written by npm run bench -->';
-const MONTHLY_END = '<!-- /monthly -->';
-/** How much more than its budget a row may cost before the bench fails. */
-const TOLERANCE = 0.05;
 
 /** A row's dollars as a sentence: its total, then each service that costs anything. */
 const spelled = (bill: Bill) =>
@@ -356,6 +276,11 @@ const tracingSentence = (create: number, toTen: number) => {
     `$${usd(today + traces * perTrace * 1e6)} (every one traced) to $${usd(today + traces * rate * perTrace * 1e6)} (${rate * 100}% traced)`;
   return `With X-Ray's traces (every function traced, each invocation a trace at $${(perTrace * 1e6).toFixed(2)} a million, recorded and read once; a function's first invocation each second traced, then ${rate * 100}% of the rest): a million creates cost ${withTraces(create, 1)} instead of $${usd(create)}; a million ten-endpoint events, ${eventTraces} invocations each, ${withTraces(toTen, eventTraces)} instead of $${usd(toTen)}. A stage whose functions each run under once a second has every invocation traced; the monthly bills below count each function's share.`;
 };
+
+const budgetFile = join(repoRoot, 'bench', 'cost-budget.json');
+const PAGE = join(repoRoot, 'docs', 'performance.md');
+/** How much more than its budget a row may cost before the bench fails. */
+const TOLERANCE = 0.05;
 
 /** docs/performance.md's "Cost" below its own words: the example, the chart, the tables, what is assumed. */
 const pageSection = (rows: ReturnType<typeof rowsOf>, lines: string[]) => {
@@ -396,24 +321,21 @@ const pageSection = (rows: ReturnType<typeof rowsOf>, lines: string[]) => {
   ];
 };
 
-/**
- * Each shipped profile's monthly bill (bench/cost/profiles/), from the cost rows as results.json
- * keeps them.
- */
-export const monthlyBills = (rows: CostRows): MonthlyBill[] =>
-  loadProfiles().map((profile) =>
-    monthlyBill({
+/** Each shipped profile's monthly bill (bench/cost/profiles/), from results.json's cost rows. */
+export const monthlyBills = (rows: month.CostRows): month.MonthlyBill[] =>
+  month.loadProfiles().map((profile) =>
+    month.monthlyBill({
       profile,
       rows,
-      stage: stageOf(profile.operatorWebhook, profile.stage),
+      stage: month.stageOf(profile.operatorWebhook, profile.stage),
       customMetricCount: CUSTOM_METRICS.length,
     }),
   );
 
-const rateText = ({ rate }: Profile) =>
-  'perSecond' in rate
-    ? `${rate.perSecond.toLocaleString('en-US')} request${rate.perSecond === 1 ? '' : 's'} a second`
-    : `${rate.perMinute.toLocaleString('en-US')} request${rate.perMinute === 1 ? '' : 's'} a minute`;
+const rateText = ({ rate }: month.Profile) => {
+  const [n, per] = 'perSecond' in rate ? [rate.perSecond, 'second'] : [rate.perMinute, 'minute'];
+  return `${n.toLocaleString('en-US')} request${n === 1 ? '' : 's'} a ${per}`;
+};
 const quantity = (n: number) =>
   n >= 100 || Number.isInteger(n)
     ? Math.round(n).toLocaleString('en-US')
@@ -431,35 +353,43 @@ const dollars = (n: number) =>
  * A profile's bill in Markdown: its usage lines, its fixed lines apart, the totals; the last column
  * each event's month with its consumers' messages a full batch at a time.
  */
-const monthlyTable = (bill: MonthlyBill) => {
+const monthlyTable = (bill: month.MonthlyBill) => {
   const { profile, usage, tracing, fixed, usageTotal, usageTotalInFullBatches, fixedTotal, total } =
     bill;
-  const line = (l: MonthlyBill['fixed'][number], inFullBatches = l.monthly) =>
-    `| ${l.resource} | ${quantity(l.quantity)} ${l.unit} × ${unitPrice(l.unitPrice)} | ${dollars(l.monthly)} | ${dollars(inFullBatches)} |`;
-  return [
-    `| \`${profile.name}\`: ${rateText(profile)} | quantity × unit price | US$ a month, one at a time | in full batches |`,
-    '|---|---:|---:|---:|',
-    ...[...usage, tracing].map((l) => line(l, l.monthlyInFullBatches)),
-    `| **usage** | | **${dollars(usageTotal)}** | **${dollars(usageTotalInFullBatches)}** |`,
-    '| *fixed, whatever the traffic* | | | |',
-    ...fixed.map((l) => line(l)),
-    `| **fixed** | | **${dollars(fixedTotal)}** | **${dollars(fixedTotal)}** |`,
-    `| **total** | | **${dollars(total)}** | **${dollars(fixedTotal + usageTotalInFullBatches)}** |`,
+  const line = (l: month.MonthlyBill['fixed'][number], inFullBatches = l.monthly) => [
+    l.resource,
+    `${quantity(l.quantity)} ${l.unit} × ${unitPrice(l.unitPrice)}`,
+    dollars(l.monthly),
+    dollars(inFullBatches),
   ];
+  const totals = (name: string, one: number, batched: number) =>
+    [name, '', dollars(one), dollars(batched)].map((c) => c && `**${c}**`);
+  return markdownTable(
+    [
+      `\`${profile.name}\`: ${rateText(profile)}`,
+      'quantity × unit price',
+      'US$ a month, one at a time',
+      'in full batches',
+    ],
+    [
+      ...[...usage, tracing].map((l) => line(l, l.monthlyInFullBatches)),
+      totals('usage', usageTotal, usageTotalInFullBatches),
+      ['*fixed, whatever the traffic*', '', '', ''],
+      ...fixed.map((l) => line(l)),
+      totals('fixed', fixedTotal, fixedTotal),
+      totals('total', total, fixedTotal + usageTotalInFullBatches),
+    ],
+  );
 };
 
 /** A profile in one sentence: what it assumes, and its month (its events one at a time to a full batch at a time). */
-const monthlySentence = ({
-  profile,
-  usageTotal,
-  usageTotalInFullBatches,
-  fixedTotal,
-  total,
-}: MonthlyBill) =>
-  `\`${profile.name}\` (bench/cost/profiles/${profile.name}.json): ${profile.description} **$${dollars(total)} a month** ($${dollars(fixedTotal + usageTotalInFullBatches)} with its events' messages a full batch at a time): $${dollars(fixedTotal)} fixed (${((fixedTotal / total) * 100).toFixed(0)}%), $${dollars(usageTotal)} for its requests and events.`;
+const monthlySentence = (bill: month.MonthlyBill) => {
+  const { profile, usageTotal, usageTotalInFullBatches, fixedTotal, total } = bill;
+  return `\`${profile.name}\` (bench/cost/profiles/${profile.name}.json): ${profile.description} **$${dollars(total)} a month** ($${dollars(fixedTotal + usageTotalInFullBatches)} with its events' messages a full batch at a time): $${dollars(fixedTotal)} fixed (${((fixedTotal / total) * 100).toFixed(0)}%), $${dollars(usageTotal)} for its requests and events.`;
+};
 
 /** The monthly bills' chart: each profile a bar, its fixed costs then its usage by service. */
-const monthlyChart = (bills: MonthlyBill[]) =>
+const monthlyChart = (bills: month.MonthlyBill[]) =>
   costChart(
     'What a stage costs a month, by traffic',
     [
@@ -475,7 +405,7 @@ const monthlyChart = (bills: MonthlyBill[]) =>
         usd: {
           customMetrics: metrics,
           otherFixed: bill.fixedTotal - metrics,
-          ...usageByService(bill),
+          ...month.usageByService(bill),
           tracing: bill.tracing.monthly,
         },
       };
@@ -483,20 +413,30 @@ const monthlyChart = (bills: MonthlyBill[]) =>
     'US dollars a month: the fixed costs, then the requests by service (npm run bench -- --cost)',
   );
 
-/** Each bill over its monthly budget (bench/cost-budget.json's `monthly`), a line naming it. */
-export const monthlyOverBudget = (bills: MonthlyBill[], budget = readBudget().monthly) =>
-  bills.flatMap(({ profile: { name }, total: cost }) => {
+/** Each cost over its budget (bench/cost-budget.json; a month's: its `monthly`), a line naming it. */
+const overBudget = (costs: [string, number][], budget: Record<string, number>, monthly: boolean) =>
+  costs.flatMap(([name, cost]) => {
     const allowed = budget[name];
+    const [what, file, flags, digits] = monthly
+      ? ['monthly budget', "bench/cost-budget.json's monthly", '--cost --write-budget', 2]
+      : ['budget', 'bench/cost-budget.json', '--write-budget', 3];
     if (allowed === undefined)
       return [
-        `${name}: no monthly budget in bench/cost-budget.json; run npm run bench -- --cost --write-budget and commit it`,
+        `${name}: no ${what} in bench/cost-budget.json; run npm run bench -- ${flags} and commit it`,
       ];
     return cost > allowed * (1 + TOLERANCE)
       ? [
-          `${name} costs $${cost.toFixed(2)} a month, ${(((cost - allowed) / allowed) * 100).toFixed(1)}% over its budget ($${allowed.toFixed(2)}, bench/cost-budget.json's monthly): lower it, or raise the budget in the same commit (npm run bench -- --cost --write-budget)`,
+          `${name} costs $${cost.toFixed(digits)} a ${monthly ? 'month' : 'million'}, ${(((cost - allowed) / allowed) * 100).toFixed(1)}% over its budget ($${allowed.toFixed(digits)}, ${file}): lower it, or raise the budget in the same commit (npm run bench -- ${flags})`,
         ]
       : [];
   });
+/** Each bill over its monthly budget, a line naming it. */
+export const monthlyOverBudget = (bills: month.MonthlyBill[], budget = readBudget().monthly) =>
+  overBudget(
+    bills.map(({ profile, total }) => [profile.name, total]),
+    budget,
+    true,
+  );
 
 /** The budget: dollars a million by row, and a month by profile (`monthly`). */
 const readBudget = () => {
@@ -509,10 +449,10 @@ const readBudget = () => {
   };
 };
 
-/** docs/performance.md between two markers: `lines` in place of what was there. */
-const writeBetween = (begin: string, end: string, lines: string[]) => {
-  const page = readFileSync(PAGE, 'utf8');
-  const [before, rest] = page.split(begin);
+/** docs/performance.md between the markers of `section`: `lines` in place of what was there. */
+const writeBetween = (section: string, lines: string[]) => {
+  const [begin, end] = [`<!-- ${section}: written by npm run bench -->`, `<!-- /${section} -->`];
+  const [before, rest] = readFileSync(PAGE, 'utf8').split(begin);
   const [, after] = (rest ?? '').split(end);
   if (before !== undefined && after !== undefined)
     writeFileSync(PAGE, `${before}${begin}\n${lines.join('\n')}\n${end}${after}`);
@@ -529,10 +469,9 @@ export const reportCost = (figures: Figures, complete: boolean, writeBudget: boo
   const memoryFigures = memoryOf(figures, deployed);
   const peers = peersOf(figures, deployed);
   const lines = tables(rows, memoryFigures, peers);
-  const out = (line: string) => process.stdout.write(`${line}\n`);
   out('');
   out(
-    `Cost of a million, at serverless.yml's memory (arm64, us-east-1, on-demand); each size: $ per million · modelled warm p99 / cold start (a route's limits ${LIMITS.warmP99Ms} / ${LIMITS.coldStartMs} ms) · a consumer's batch (within what drains ${DRAIN_TARGET_PER_SECOND} messages a second at its concurrency, the cheapest), calibrated against ${PEERS_KIND}'s floor:`,
+    `Cost of a million, at serverless.yml's memory (arm64, us-east-1, on-demand); each size: $ per million · modelled warm p99 / cold start (a route's limits ${model.LIMITS.warmP99Ms} / ${model.LIMITS.coldStartMs} ms) · a consumer's batch (within what drains ${model.DRAIN_TARGET_PER_SECOND} messages a second at its concurrency, the cheapest), calibrated against ${PEERS_KIND}'s floor:`,
   );
   for (const line of lines) out(line);
   if (!figures[PEERS_KIND])
@@ -548,15 +487,11 @@ export const reportCost = (figures: Figures, complete: boolean, writeBudget: boo
             : `${name}: no size holds its peak RSS: look at bench/results.json's peakRssMb.`,
         );
 
+  const withTotal = (bill: Bill) => ({ ...bill, total: total(bill) });
   const costRows = Object.fromEntries(
     rows.map(({ name, what, bill, fullBatches }) => [
       name,
-      {
-        what,
-        ...bill,
-        total: total(bill),
-        ...(fullBatches ? { fullBatches: { ...fullBatches, total: total(fullBatches) } } : {}),
-      },
+      { what, ...withTotal(bill), ...(fullBatches ? { fullBatches: withTotal(fullBatches) } : {}) },
     ]),
   );
   // the shipped profiles price every route and event: a partial run (--only) has no bill
@@ -584,9 +519,9 @@ export const reportCost = (figures: Figures, complete: boolean, writeBudget: boo
       );
     draw('cost-routes.svg', 'A million requests of each route, by service', routes, 'requests');
     draw('cost-events.svg', 'A million events, by service', events, 'events');
-    writeBetween(BEGIN, END, pageSection(rows, lines));
+    writeBetween('cost', pageSection(rows, lines));
     writeFileSync(join(repoRoot, 'bench', 'cost-monthly.svg'), monthlyChart(bills));
-    writeBetween(MONTHLY_BEGIN, MONTHLY_END, [
+    writeBetween('monthly', [
       ...bills.flatMap((bill) => [monthlySentence(bill), '']),
       '![What a stage costs a month, by traffic](../bench/cost-monthly.svg)',
       ...bills.flatMap((bill) => ['', ...monthlyTable(bill)]),
@@ -600,32 +535,17 @@ export const reportCost = (figures: Figures, complete: boolean, writeBudget: boo
       );
     }
   }
-  const budget = readBudget().perMillion;
-  const perMillionOverBudget = Object.entries(totals).flatMap(([name, cost]) => {
-    const allowed = budget[name];
-    if (allowed === undefined)
-      return [
-        `${name}: no budget in bench/cost-budget.json; run npm run bench -- --write-budget and commit it`,
-      ];
-    return cost > allowed * (1 + TOLERANCE)
-      ? [
-          `${name} costs $${cost.toFixed(3)} a million, ${(((cost - allowed) / allowed) * 100).toFixed(1)}% over its budget ($${allowed.toFixed(3)}, bench/cost-budget.json): lower it, or raise the budget in the same commit (npm run bench -- --write-budget)`,
-        ]
-      : [];
-  });
-  const overBudget = [...perMillionOverBudget, ...monthlyOverBudget(bills)];
   return {
     cost: {
       rows: costRows,
       memory: memoryFigures,
       ...(peers
-        ? {
-            peers: Object.fromEntries(
-              Object.entries(peers).map(([n, b]) => [n, { ...b, total: total(b) }]),
-            ),
-          }
+        ? { peers: Object.fromEntries(Object.entries(peers).map(([n, b]) => [n, withTotal(b)])) }
         : {}),
     },
-    overBudget,
+    overBudget: [
+      ...overBudget(Object.entries(totals), readBudget().perMillion, false),
+      ...monthlyOverBudget(bills),
+    ],
   };
 };
