@@ -3,6 +3,7 @@
 // store, of the resolver a url's check asks, and of the deliveries queue; and what a ping and a
 // resend share: their answer (202) and their most per minute (429).
 
+import { endpointUrlSettings } from '#lib/config/endpoints.ts';
 import { QueuedDelivery } from '#lib/endpointDeliveries/answerSchemas.ts';
 import { MAX_SENDS_PER_MINUTE } from '#lib/endpointDeliveries/store.ts';
 import { EndpointPath, NewEndpoint } from '#lib/endpoints/requestSchemas.ts';
@@ -13,7 +14,7 @@ import {
   HOST_UNRESOLVED,
   sendsLimitedMessage,
 } from '#lib/routes/endpointReplies.ts';
-import type { RouteEntry } from '#lib/routes/routeList.ts';
+import type { RouteModule } from '../routes.ts';
 import { type ErrorStatus, type ErrorWordings, keysUnavailable } from './errors.ts';
 import { endpoint, webhookId } from './examples.ts';
 import { jsonSuccess, retryAfterHeader } from './responses.ts';
@@ -75,7 +76,7 @@ const alsoUnavailable = (cause: string, example: ErrorStatus['examples']) => ({
  * route that checks a url (its settings) or sends a delivery (its queue) meets in one more way.
  */
 export const endpointErrors = (
-  { queues, settings }: RouteEntry,
+  { queues, settings }: Pick<RouteModule, 'queues' | 'settings'>,
   { body }: RouteSchemas,
 ): ErrorWordings => ({
   400: body ? badEndpointBody : badEndpointId,
@@ -87,7 +88,7 @@ export const endpointErrors = (
           message: DELIVERIES_UNAVAILABLE,
         },
       })
-    : settings?.includes('endpointUrls')
+    : Object.values(settings).includes(endpointUrlSettings)
       ? alsoUnavailable(
           "Or the url's host could not be resolved just now (the resolver's answer was not a verdict on the url).",
           {

@@ -2,13 +2,17 @@
 // schemas' registry names them, and the references to them.
 import * as z from 'zod/mini';
 import { ErrorBody } from '#lib/http/errorBody.ts';
-import type { InputSchemas } from '#lib/http/validateInput.ts';
+import type { RequestBody } from '#lib/http/validateInput.ts';
 import { schemaNames } from '#lib/plants/schemas.ts';
 
 export type Json = Record<string, unknown>;
 
-/** The schemas a route validates with: its body's, its path's and its query's. */
-export type RouteSchemas = InputSchemas<unknown, unknown, unknown>;
+/** The schemas a route validates with: its body's, its path parameters' and its query's. */
+export interface RouteSchemas {
+  body?: RequestBody<unknown> | undefined;
+  params?: z.ZodMiniType<unknown> | undefined;
+  query?: z.ZodMiniType<unknown> | undefined;
+}
 
 // the Error object's name: lib/http/errorBody.ts, which every function loads, leaves it to the document
 schemaNames.add(ErrorBody, { id: 'Error' });

@@ -1,12 +1,18 @@
-// What every HTTP function builds once per container: the token verifier (key set, cache), telemetry.
+// What every HTTP function builds once per container: the token verifier (key set, cache), telemetry;
+// and the one composition root of every route: handlers/<name>.ts is `routeHandler(route)`, generated.
 import { cachedTokenVerifier } from '#lib/auth/tokenCache.ts';
 import { createClaimsVerifier, keySetFrom } from '#lib/auth/tokenVerifier.ts';
-import type { AuthSettings } from '#lib/config/auth.ts';
-import type { TelemetrySettings } from '#lib/config/telemetry.ts';
-import type { HttpDependencies } from '#lib/http/pipeline.ts';
+import { type AuthSettings, authSettings } from '#lib/config/auth.ts';
+import { loadConfig } from '#lib/config/load.ts';
+import { type TelemetrySettings, telemetrySettings } from '#lib/config/telemetry.ts';
+import type { Access, HttpDependencies, HttpHandler } from '#lib/http/pipeline.ts';
+import type { HttpRouteOf } from '#lib/http/route.ts';
 import { createTelemetry } from '#lib/telemetry.ts';
 
-type HttpSettings = { auth: AuthSettings; telemetry: TelemetrySettings };
+export type HttpSettings = { auth: AuthSettings; telemetry: TelemetrySettings };
+
+/** The settings every route reads beside its own. */
+export const httpSettings = { auth: authSettings, telemetry: telemetrySettings };
 
 export const httpDependencies = ({ auth, telemetry }: HttpSettings): HttpDependencies => {
   const keySet = keySetFrom(auth.keys);
@@ -17,4 +23,14 @@ export const httpDependencies = ({ auth, telemetry }: HttpSettings): HttpDepende
     scopes: auth.scopes,
     ...createTelemetry(telemetry),
   };
+};
+
+/** A route's Lambda handler: its settings read and its dependencies built once, at cold start. */
+export const routeHandler = <Settings, Dependencies, Body, Path, Query, A extends Access>(
+  route: HttpRouteOf<Settings, Dependencies, Body, Path, Query, A>,
+): HttpHandler => {
+  // one load, so that every bad variable is reported at once; typed as the loaders make it
+  const config = loadConfig(process.env, { ...httpSettings, ...route.settings }) as HttpSettings &
+    Settings;
+  return route.with({ ...httpDependencies(config), ...route.dependencies(config) });
 };
