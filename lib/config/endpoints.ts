@@ -32,12 +32,17 @@ export const endpointEventSettings = {
   telemetry: telemetrySettings,
 };
 
+/** How each attempt is made: its timeout, the wait after a failed one, and where it may go. */
+const deliverySettings = /* @__PURE__ */ defineSettings(
+  [...attemptSettings.variables, ...endpointUrlSettings.variables],
+  (read) => ({ ...attemptSettings(read), policy: endpointUrlSettings(read) }),
+);
+
 /** The function that makes each attempt of a delivery to a caller's endpoint. */
 export const endpointDeliverySettings = {
   store: webhooksStoreSettings,
-  queue: deliveryQueueSettings,
-  slowQueue: slowDeliveryQueueSettings,
+  main: deliveryQueueSettings,
+  slow: slowDeliveryQueueSettings,
   telemetry: telemetrySettings,
-  urls: endpointUrlSettings,
-  attempts: attemptSettings,
+  delivery: deliverySettings,
 };

@@ -2,104 +2,25 @@
 // Plain data importing nothing that runs: the functions, CORS, the 404/405, bench and tests read it.
 import type { RouteEntry } from './route.ts';
 
-export {
-  type Queue,
-  REALM,
-  type RouteEntry,
-  routeKey,
-  type Table,
-  type TableAction,
-} from './route.ts';
+export { type Queue, REALM, type RouteEntry, routeKey, type Table, type TableAction } from './route.ts';
 
 /** Each route by its function's name, in document order (by path, then method). */
 export const ROUTES = {
-  listPlants: { method: 'GET', path: '/plants', access: 'read', tables: { plants: ['Query'] } },
-  createPlant: {
-    method: 'POST',
-    path: '/plants',
-    access: 'write',
-    tables: { plants: ['PutItem'] },
-  },
-  getPlant: {
-    method: 'GET',
-    path: '/plants/{id}',
-    access: 'read',
-    tables: { plants: ['GetItem'] },
-  },
-  updatePlant: {
-    method: 'PUT',
-    path: '/plants/{id}',
-    access: 'write',
-    tables: { plants: ['UpdateItem'] },
-  },
-  patchPlant: {
-    method: 'PATCH',
-    path: '/plants/{id}',
-    access: 'write',
-    tables: { plants: ['UpdateItem'] },
-  },
-  deletePlant: {
-    method: 'DELETE',
-    path: '/plants/{id}',
-    access: 'write',
-    tables: { plants: ['DeleteItem'] },
-  },
-  listEndpoints: {
-    method: 'GET',
-    path: '/webhooks',
-    access: 'read',
-    tables: { webhooks: ['Query'] },
-  },
-  createEndpoint: {
-    method: 'POST',
-    path: '/webhooks',
-    access: 'write',
-    tables: { webhooks: ['PutItem', 'UpdateItem'] },
-  },
-  getEndpoint: {
-    method: 'GET',
-    path: '/webhooks/{id}',
-    access: 'read',
-    tables: { webhooks: ['GetItem'] },
-  },
-  updateEndpoint: {
-    method: 'PUT',
-    path: '/webhooks/{id}',
-    access: 'write',
-    tables: { webhooks: ['UpdateItem'] },
-  },
-  deleteEndpoint: {
-    method: 'DELETE',
-    path: '/webhooks/{id}',
-    access: 'write',
-    tables: { webhooks: ['DeleteItem', 'UpdateItem'] },
-  },
-  listEndpointAttempts: {
-    method: 'GET',
-    path: '/webhooks/{id}/attempts',
-    access: 'read',
-    tables: { webhooks: ['GetItem', 'Query'] },
-  },
-  resendEndpointEvent: {
-    method: 'POST',
-    path: '/webhooks/{id}/attempts/{webhookId}/resend',
-    access: 'write',
-    tables: { webhooks: ['GetItem', 'UpdateItem'] },
-    queues: ['endpointDeliveries'],
-  },
-  pingEndpoint: {
-    method: 'POST',
-    path: '/webhooks/{id}/ping',
-    access: 'write',
-    tables: { webhooks: ['GetItem', 'UpdateItem'] },
-    queues: ['endpointDeliveries'],
-  },
-  rotateEndpointSecret: {
-    method: 'POST',
-    path: '/webhooks/{id}/secret',
-    access: 'write',
-    tables: { webhooks: ['GetItem', 'UpdateItem'] },
-  },
+  listPlants: {"method":"GET","path":"/plants","access":"read","tables":{"plants":["Query"]}},
+  createPlant: {"method":"POST","path":"/plants","access":"write","tables":{"plants":["PutItem"]}},
+  getPlant: {"method":"GET","path":"/plants/{id}","access":"read","tables":{"plants":["GetItem"]}},
+  updatePlant: {"method":"PUT","path":"/plants/{id}","access":"write","tables":{"plants":["UpdateItem"]}},
+  patchPlant: {"method":"PATCH","path":"/plants/{id}","access":"write","tables":{"plants":["UpdateItem"]}},
+  deletePlant: {"method":"DELETE","path":"/plants/{id}","access":"write","tables":{"plants":["DeleteItem"]}},
+  listEndpoints: {"method":"GET","path":"/webhooks","access":"read","tables":{"webhooks":["Query"]}},
+  createEndpoint: {"method":"POST","path":"/webhooks","access":"write","tables":{"webhooks":["PutItem","UpdateItem"]}},
+  getEndpoint: {"method":"GET","path":"/webhooks/{id}","access":"read","tables":{"webhooks":["GetItem"]}},
+  updateEndpoint: {"method":"PUT","path":"/webhooks/{id}","access":"write","tables":{"webhooks":["UpdateItem"]}},
+  deleteEndpoint: {"method":"DELETE","path":"/webhooks/{id}","access":"write","tables":{"webhooks":["DeleteItem","UpdateItem"]}},
+  listEndpointAttempts: {"method":"GET","path":"/webhooks/{id}/attempts","access":"read","tables":{"webhooks":["GetItem","Query"]}},
+  resendEndpointEvent: {"method":"POST","path":"/webhooks/{id}/attempts/{webhookId}/resend","access":"write","tables":{"webhooks":["GetItem","UpdateItem"]},"queues":["endpointDeliveries"]},
+  pingEndpoint: {"method":"POST","path":"/webhooks/{id}/ping","access":"write","tables":{"webhooks":["GetItem","UpdateItem"]},"queues":["endpointDeliveries"]},
+  rotateEndpointSecret: {"method":"POST","path":"/webhooks/{id}/secret","access":"write","tables":{"webhooks":["GetItem","UpdateItem"]}},
 } as const satisfies Record<string, RouteEntry>;
 
 export type RouteName = keyof typeof ROUTES;
