@@ -9,7 +9,7 @@ import { INTERNAL_ERROR } from '#lib/http/errorResponder.ts';
 import { BODY_REFUSALS, MAX_BODY_BYTES, MAX_NESTING } from '#lib/http/jsonBody.ts';
 import { NewPlant } from '#lib/plants/schemas.ts';
 import { plantNotFoundMessage, STORE_UNAVAILABLE } from '#lib/routes/plantReplies.ts';
-import { REALM, type RouteEntry } from '#lib/routes/route.ts';
+import { REALM, type RouteEntry } from '#lib/routes/routeEntry.ts';
 import { commonHeaders, retryAfterHeader } from './responses.ts';
 import { type Json, type RouteSchemas, refusalOf, schemaRef } from './schemas.ts';
 

@@ -14,22 +14,7 @@ export interface SettingsLoader<Settings, Name extends string = string> {
 export const defineSettings = <const Name extends string, Settings>(
   variables: readonly Name[],
   load: (read: Variables<Name>) => Settings,
-): SettingsLoader<Settings, Name> =>
-  Object.assign((read: Variables<Name>) => load(declaredOnly(read, variables)), { variables });
-
-const declaredOnly = <Name extends string>(read: Variables<Name>, variables: readonly string[]) =>
-  new Proxy(read, {
-    get: (target, method: keyof Variables<Name>) =>
-      method === 'problem'
-        ? target.problem
-        : (name: string, ...rest: unknown[]) => {
-            if (!variables.includes(name))
-              throw new Error(
-                `${name} is read but not declared: add it to its defineSettings list`,
-              );
-            return (target[method] as (...args: unknown[]) => unknown)(name, ...rest);
-          },
-  });
+): SettingsLoader<Settings, Name> => Object.assign(load, { variables });
 
 /** The variables a group of loaders declares, each once. */
 export const variablesOf = (loaders: Record<string, SettingsLoader<unknown>>) => [
@@ -64,9 +49,13 @@ export const isSecureUrl = (text: string): boolean => {
 };
 
 /** Reads one group's variables, noting each problem and carrying on, so that all are reported. */
-const reader = <Name extends string>(env: Env, problems: Set<string>) => {
-  // an empty variable means "not set": CloudFormation cannot leave a variable out per stage
-  const raw = (name: Name) => (env[name] === '' ? undefined : env[name]);
+const reader = <Name extends string>(env: Env, problems: Set<string>, declared: string[]) => {
+  const raw = (name: Name) => {
+    if (!declared.includes(name))
+      throw new Error(`${name} is read but not declared: add it to its defineSettings list`);
+    // an empty variable means "not set": CloudFormation cannot leave a variable out per stage
+    return env[name] === '' ? undefined : env[name];
+  };
   const refuse = (name: string, message: string) => problems.add(`${name} ${message}`);
   /** A variable that may be unset; if set, not blank. Trimmed. */
   const optional = (name: Name) => {
@@ -149,9 +138,11 @@ export const loadConfig = <Loaders extends Record<string, SettingsLoader<unknown
   loaders: Loaders,
 ): SettingsOf<Loaders> => {
   const problems = new Set<string>();
-  const variables = reader<string>(env, problems);
   const loaded = Object.fromEntries(
-    Object.entries(loaders).map(([name, load]) => [name, load(variables)]),
+    Object.entries(loaders).map(([name, load]) => [
+      name,
+      load(reader(env, problems, [...load.variables])),
+    ]),
   );
   if (problems.size > 0) {
     throw new Error(

@@ -3,13 +3,12 @@
 import { cachedTokenVerifier } from '#lib/auth/tokenCache.ts';
 import { createClaimsVerifier, keySetFrom } from '#lib/auth/tokenVerifier.ts';
 import { type AuthSettings, authSettings } from '#lib/config/auth.ts';
-import { loadConfig } from '#lib/config/load.ts';
+import { loadConfig, type SettingsLoader } from '#lib/config/load.ts';
 import { type TelemetrySettings, telemetrySettings } from '#lib/config/telemetry.ts';
-import type { Access, HttpDependencies, HttpHandler } from '#lib/http/pipeline.ts';
-import type { HttpRouteOf } from '#lib/http/route.ts';
+import type { HttpDependencies, HttpHandler } from '#lib/http/pipeline.ts';
 import { createTelemetry } from '#lib/telemetry.ts';
 
-export type HttpSettings = { auth: AuthSettings; telemetry: TelemetrySettings };
+type HttpSettings = { auth: AuthSettings; telemetry: TelemetrySettings };
 
 /** The settings every route reads beside its own. */
 export const httpSettings = { auth: authSettings, telemetry: telemetrySettings };
@@ -25,12 +24,16 @@ export const httpDependencies = ({ auth, telemetry }: HttpSettings): HttpDepende
   };
 };
 
+/** What a route's handler is made of: its settings' loaders, what it builds of them, its logic. */
+export interface ComposedRoute<Dependencies> {
+  settings: Record<string, SettingsLoader<unknown>>;
+  dependencies: (settings: never) => Dependencies;
+  with: (dependencies: HttpDependencies & Dependencies) => HttpHandler;
+}
+
 /** A route's Lambda handler: its settings read and its dependencies built once, at cold start. */
-export const routeHandler = <Settings, Dependencies, Body, Path, Query, A extends Access>(
-  route: HttpRouteOf<Settings, Dependencies, Body, Path, Query, A>,
-): HttpHandler => {
-  // one load, so that every bad variable is reported at once; typed as the loaders make it
-  const config = loadConfig(process.env, { ...httpSettings, ...route.settings }) as HttpSettings &
-    Settings;
-  return route.with({ ...httpDependencies(config), ...route.dependencies(config) });
+export const routeHandler = <Dependencies>(route: ComposedRoute<Dependencies>): HttpHandler => {
+  // one load, so that every bad variable is reported at once
+  const config = loadConfig(process.env, { ...httpSettings, ...route.settings });
+  return route.with({ ...httpDependencies(config), ...route.dependencies(config as never) });
 };

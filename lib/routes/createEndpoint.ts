@@ -1,7 +1,5 @@
 // POST /webhooks: register an endpoint (ten a caller); this answer and a rotation's hold a secret.
 import { endpointUrlSettings } from '#lib/config/endpoints.ts';
-import { webhooksStoreSettings } from '#lib/config/store.ts';
-import { dynamoTargetFrom } from '#lib/dynamo/client.ts';
 import { dynamoCreateEndpoint } from '#lib/endpoints/dynamoStore.ts';
 import { NewEndpoint } from '#lib/endpoints/requestSchemas.ts';
 import { MAX_ENDPOINTS_PER_CALLER, newEndpointId } from '#lib/endpoints/store.ts';
@@ -23,9 +21,9 @@ export default defineRoute({
   tables: { webhooks: ['PutItem', 'UpdateItem'] },
   body: jsonRequestBody(NewEndpoint, { describedAs: 'a NewEndpoint' }),
   // where an endpoint may point (WEBHOOK_ALLOW_PRIVATE_URLS)
-  settings: { store: webhooksStoreSettings, policy: endpointUrlSettings },
-  dependencies: ({ store, policy }) => ({
-    endpointStore: { create: dynamoCreateEndpoint(dynamoTargetFrom(store)) },
+  settings: { policy: endpointUrlSettings },
+  dependencies: ({ webhooks, policy }) => ({
+    endpointStore: { create: dynamoCreateEndpoint(webhooks) },
     policy,
   }),
   handle: async ({ body, caller, url, signal }, { endpointStore, policy }) => {

@@ -1,7 +1,5 @@
 // POST /plants: store a NewPlant once; a retry of the same plant answers 200 and writes nothing.
 // A conditional PutItem: a replay's existing plant comes back with the failed condition.
-import { storeSettings } from '#lib/config/store.ts';
-import { dynamoTargetFrom } from '#lib/dynamo/client.ts';
 import { jsonRequestBody } from '#lib/http/jsonBody.ts';
 import { dynamoCreate } from '#lib/plants/dynamoStore.ts';
 import { NewPlant } from '#lib/plants/schemas.ts';
@@ -21,8 +19,7 @@ export default defineRoute({
   access: 'write',
   tables: { plants: ['PutItem'] },
   body: jsonRequestBody(NewPlant, { describedAs: 'a NewPlant', integerFields: ['id'] }),
-  settings: { store: storeSettings },
-  dependencies: ({ store }) => ({ plantStore: { create: dynamoCreate(dynamoTargetFrom(store)) } }),
+  dependencies: ({ plants }) => ({ plantStore: { create: dynamoCreate(plants) } }),
   handle: async ({ body, caller, signal }, { plantStore }) => {
     const result = await plantStore.create(body, caller.sub, { signal });
     // only once the store has seen the plant: before that the id is unvalidated client input

@@ -1,6 +1,4 @@
 // DELETE /webhooks/{id}: remove one of the caller's endpoints; nothing more is sent to it.
-import { webhooksStoreSettings } from '#lib/config/store.ts';
-import { dynamoTargetFrom } from '#lib/dynamo/client.ts';
 import { dynamoDeleteEndpoint } from '#lib/endpoints/dynamoStore.ts';
 import { EndpointPath } from '#lib/endpoints/requestSchemas.ts';
 import { endpointRefusal } from '#lib/routes/endpointReplies.ts';
@@ -12,9 +10,8 @@ export default defineRoute({
   access: 'write',
   tables: { webhooks: ['DeleteItem', 'UpdateItem'] },
   params: EndpointPath,
-  settings: { store: webhooksStoreSettings },
-  dependencies: ({ store }) => ({
-    endpointStore: { delete: dynamoDeleteEndpoint(dynamoTargetFrom(store)) },
+  dependencies: ({ webhooks }) => ({
+    endpointStore: { delete: dynamoDeleteEndpoint(webhooks) },
   }),
   handle: async ({ path: { id }, caller, signal }, { endpointStore }) => {
     const result = await endpointStore.delete(caller.sub, id, { signal });

@@ -1,6 +1,4 @@
 // DELETE /plants/{id}: one conditional delete: 204, or 404 when none is theirs (a retry included).
-import { storeSettings } from '#lib/config/store.ts';
-import { dynamoTargetFrom } from '#lib/dynamo/client.ts';
 import { dynamoDelete } from '#lib/plants/dynamoStore.ts';
 import { PlantPath } from '#lib/plants/params.ts';
 import { plantRefusal } from '#lib/routes/plantReplies.ts';
@@ -12,8 +10,7 @@ export default defineRoute({
   access: 'write',
   tables: { plants: ['DeleteItem'] },
   params: PlantPath,
-  settings: { store: storeSettings },
-  dependencies: ({ store }) => ({ plantStore: { delete: dynamoDelete(dynamoTargetFrom(store)) } }),
+  dependencies: ({ plants }) => ({ plantStore: { delete: dynamoDelete(plants) } }),
   handle: async ({ path: { id }, caller, signal }, { plantStore }) => {
     const result = await plantStore.delete(id, caller.sub, { signal });
     if (result.outcome !== 'deleted') return plantRefusal(id, result);

@@ -1,6 +1,4 @@
 // GET /webhooks/{id}: one of the caller's own webhook endpoints, without its secret.
-import { webhooksStoreSettings } from '#lib/config/store.ts';
-import { dynamoTargetFrom } from '#lib/dynamo/client.ts';
 import { dynamoGetEndpoint } from '#lib/endpoints/dynamoStore.ts';
 import { EndpointPath } from '#lib/endpoints/requestSchemas.ts';
 import { endpointRefusal, endpointView } from '#lib/routes/endpointReplies.ts';
@@ -12,9 +10,8 @@ export default defineRoute({
   access: 'read',
   tables: { webhooks: ['GetItem'] },
   params: EndpointPath,
-  settings: { store: webhooksStoreSettings },
-  dependencies: ({ store }) => ({
-    endpointStore: { get: dynamoGetEndpoint(dynamoTargetFrom(store)) },
+  dependencies: ({ webhooks }) => ({
+    endpointStore: { get: dynamoGetEndpoint(webhooks) },
   }),
   handle: async ({ path: { id }, caller, signal }, { endpointStore }) => {
     const result = await endpointStore.get(caller.sub, id, { signal });

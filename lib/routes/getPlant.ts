@@ -1,6 +1,4 @@
 // GET /plants/{id}: the caller's plant, with its version as a strong ETag for a later If-Match.
-import { storeSettings } from '#lib/config/store.ts';
-import { dynamoTargetFrom } from '#lib/dynamo/client.ts';
 import { dynamoGet } from '#lib/plants/dynamoStore.ts';
 import { PlantPath } from '#lib/plants/params.ts';
 import { plantRefusal, plantWithEtag } from '#lib/routes/plantReplies.ts';
@@ -12,8 +10,7 @@ export default defineRoute({
   access: 'read',
   tables: { plants: ['GetItem'] },
   params: PlantPath,
-  settings: { store: storeSettings },
-  dependencies: ({ store }) => ({ plantStore: { get: dynamoGet(dynamoTargetFrom(store)) } }),
+  dependencies: ({ plants }) => ({ plantStore: { get: dynamoGet(plants) } }),
   handle: async ({ path: { id }, caller, signal }, { plantStore }) => {
     const result = await plantStore.get(id, caller.sub, { signal });
     if (result.outcome !== 'found') return plantRefusal(id, result);

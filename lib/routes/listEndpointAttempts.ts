@@ -1,7 +1,5 @@
 // GET /webhooks/{id}/attempts: the last 14 days' attempts, newest first, paged as plants are;
 // the cursor is sealed to the endpoint, so one edited or from another endpoint's list is a 400.
-import { webhooksStoreSettings } from '#lib/config/store.ts';
-import { dynamoTargetFrom } from '#lib/dynamo/client.ts';
 import { dynamoListAttempts } from '#lib/endpointDeliveries/dynamoStore.ts';
 import { dynamoGetEndpoint } from '#lib/endpoints/dynamoStore.ts';
 import { ATTEMPT_SORT_KEY, deliveriesPartition } from '#lib/endpoints/keys.ts';
@@ -32,12 +30,10 @@ export default defineRoute({
   tables: { webhooks: ['GetItem', 'Query'] },
   params: EndpointPath,
   query: AttemptsQuery,
-  settings: { store: webhooksStoreSettings },
-  dependencies: ({ store }) => {
-    const target = dynamoTargetFrom(store);
+  dependencies: ({ webhooks }) => {
     return {
-      endpointStore: { get: dynamoGetEndpoint(target) },
-      attemptStore: { list: dynamoListAttempts(target) },
+      endpointStore: { get: dynamoGetEndpoint(webhooks) },
+      attemptStore: { list: dynamoListAttempts(webhooks) },
     };
   },
   handle: async (

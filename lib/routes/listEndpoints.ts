@@ -1,7 +1,5 @@
 // GET /webhooks: the caller's own webhook endpoints, oldest first (at most ten: one page).
 // Every change to a caller's endpoints is a transaction with the caller's count of them.
-import { webhooksStoreSettings } from '#lib/config/store.ts';
-import { dynamoTargetFrom } from '#lib/dynamo/client.ts';
 import { dynamoListEndpoints } from '#lib/endpoints/dynamoStore.ts';
 import { endpointsUnavailable, endpointView } from '#lib/routes/endpointReplies.ts';
 import { defineRoute } from '#lib/routes/route.ts';
@@ -11,9 +9,8 @@ export default defineRoute({
   path: '/webhooks',
   access: 'read',
   tables: { webhooks: ['Query'] },
-  settings: { store: webhooksStoreSettings },
-  dependencies: ({ store }) => ({
-    endpointStore: { list: dynamoListEndpoints(dynamoTargetFrom(store)) },
+  dependencies: ({ webhooks }) => ({
+    endpointStore: { list: dynamoListEndpoints(webhooks) },
   }),
   handle: async ({ caller, signal }, { endpointStore }) => {
     const result = await endpointStore.list(caller.sub, { signal });

@@ -1,6 +1,4 @@
 // GET /plants: the caller's plants (or one tag's), oldest first, paged by a Link header (RFC 8288).
-import { storeSettings } from '#lib/config/store.ts';
-import { dynamoTargetFrom } from '#lib/dynamo/client.ts';
 import { nextPageLink } from '#lib/http/paging.ts';
 import { dynamoList } from '#lib/plants/dynamoStore.ts';
 import { decodeCursor, encodeCursor, ListQuery } from '#lib/plants/listQuery.ts';
@@ -17,8 +15,7 @@ export default defineRoute({
   access: 'read',
   tables: { plants: ['Query'] },
   query: ListQuery,
-  settings: { store: storeSettings },
-  dependencies: ({ store }) => ({ plantStore: { list: dynamoList(dynamoTargetFrom(store)) } }),
+  dependencies: ({ plants }) => ({ plantStore: { list: dynamoList(plants) } }),
   handle: async ({ query: { limit, tag, cursor }, caller, url, signal }, { plantStore }) => {
     const list = { owner: caller.sub, tag };
     const after = cursor === undefined ? undefined : decodeCursor(cursor, list);

@@ -1,6 +1,4 @@
 // PATCH /plants/{id}: a JSON Merge Patch, so a client that does not know a field cannot erase it.
-import { storeSettings } from '#lib/config/store.ts';
-import { dynamoTargetFrom } from '#lib/dynamo/client.ts';
 import { jsonRequestBody } from '#lib/http/jsonBody.ts';
 import { dynamoUpdate } from '#lib/plants/dynamoStore.ts';
 import { PlantPath } from '#lib/plants/params.ts';
@@ -20,8 +18,7 @@ export default defineRoute({
     // another +json type, such as JSON Patch's application/json-patch+json, means something else
     mediaTypes: ['application/merge-patch+json', 'application/json'],
   }),
-  settings: { store: storeSettings },
-  dependencies: ({ store }) => ({ plantStore: { update: dynamoUpdate(dynamoTargetFrom(store)) } }),
+  dependencies: ({ plants }) => ({ plantStore: { update: dynamoUpdate(plants) } }),
   handle: (request, { plantStore }) => {
     const { id, ...changes } = request.body;
     return updatePlant(plantStore, request, changes);

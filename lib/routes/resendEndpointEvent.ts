@@ -1,24 +1,16 @@
 // POST /webhooks/{id}/attempts/{webhookId}/resend: a sent event again, same webhook-id and body,
 // so a receiver that deduplicates takes it once; refused to a disabled endpoint, which drops it.
 import { deliveryQueueSettings } from '#lib/config/endpoints.ts';
-import { webhooksStoreSettings } from '#lib/config/store.ts';
-import { dynamoTargetFrom } from '#lib/dynamo/client.ts';
 import {
   dynamoCountSend,
   dynamoSentEvent,
   dynamoUncountSend,
 } from '#lib/endpointDeliveries/dynamoStore.ts';
-import type { AttemptStore } from '#lib/endpointDeliveries/store.ts';
+import type { DeliveryQueue } from '#lib/endpointDeliveries/store.ts';
 import { dynamoGetEndpoint } from '#lib/endpoints/dynamoStore.ts';
 import { EventPath } from '#lib/endpoints/requestSchemas.ts';
-import type { EndpointStore } from '#lib/endpoints/store.ts';
 import { notFound } from '#lib/http/reply.ts';
-import {
-  countedSend,
-  endpointsUnavailable,
-  ownedEndpoint,
-  type SendDependencies,
-} from '#lib/routes/endpointReplies.ts';
+import { countedSend, endpointsUnavailable, ownedEndpoint } from '#lib/routes/endpointReplies.ts';
 import { defineRoute } from '#lib/routes/route.ts';
 import { sqsDeliveryQueue } from '#lib/webhooks/retries.ts';
 import { sqsClient } from '#lib/webhooks/sqsMessages.ts';
@@ -37,25 +29,17 @@ export default defineRoute({
   tables: { webhooks: ['GetItem', 'UpdateItem'] },
   queues: ['endpointDeliveries'],
   params: EventPath,
-  settings: { store: webhooksStoreSettings, queue: deliveryQueueSettings },
-  dependencies: ({
-    store,
-    queue,
-  }): SendDependencies & {
-    endpointStore: Pick<EndpointStore, 'get'>;
-    attemptStore: Pick<AttemptStore, 'event'>;
-  } => {
-    const target = dynamoTargetFrom(store);
-    return {
-      endpointStore: { get: dynamoGetEndpoint(target) },
-      attemptStore: {
-        event: dynamoSentEvent(target),
-        countSend: dynamoCountSend(target),
-        uncountSend: dynamoUncountSend(target),
-      },
-      queue: sqsDeliveryQueue(sqsClient(queue.region), { main: queue.queueUrl }),
-    };
-  },
+  settings: { queue: deliveryQueueSettings },
+  dependencies: ({ webhooks, queue }) => ({
+    endpointStore: { get: dynamoGetEndpoint(webhooks) },
+    attemptStore: {
+      event: dynamoSentEvent(webhooks),
+      countSend: dynamoCountSend(webhooks),
+      uncountSend: dynamoUncountSend(webhooks),
+    },
+    // the routes send only: the fakes of tests need no more
+    queue: sqsDeliveryQueue(sqsClient(queue.region), { main: queue.queueUrl }) as DeliveryQueue,
+  }),
   handle: async (
     { path: { id, webhookId }, caller, signal },
     { endpointStore, attemptStore, queue },

@@ -1,8 +1,6 @@
 // POST /webhooks/{id}/secret: a new signing secret for the caller's endpoint, answered once; the
 // one it replaces signs beside it for 24 hours, so the receiver can switch without a lost delivery.
 // No body: one sent is ignored.
-import { webhooksStoreSettings } from '#lib/config/store.ts';
-import { dynamoTargetFrom } from '#lib/dynamo/client.ts';
 import { dynamoRotateEndpointSecret } from '#lib/endpoints/dynamoRotation.ts';
 import { EndpointPath } from '#lib/endpoints/requestSchemas.ts';
 import { endpointRefusal, newSecret } from '#lib/routes/endpointReplies.ts';
@@ -17,9 +15,8 @@ export default defineRoute({
   access: 'write',
   tables: { webhooks: ['GetItem', 'UpdateItem'] },
   params: EndpointPath,
-  settings: { store: webhooksStoreSettings },
-  dependencies: ({ store }) => ({
-    endpointStore: { rotateSecret: dynamoRotateEndpointSecret(dynamoTargetFrom(store)) },
+  dependencies: ({ webhooks }) => ({
+    endpointStore: { rotateSecret: dynamoRotateEndpointSecret(webhooks) },
   }),
   handle: async ({ path: { id }, caller, signal }, { endpointStore }) => {
     const secret = newSecret();

@@ -1,46 +1,83 @@
-// A route is one definition: `export default defineRoute({...})` in lib/routes/<name>.ts, <name>
-// being its function's name. Its handler (handlers/<name>.ts) and the route list
-// (lib/routes/routeList.ts) are written from it by `npm run openapi`; its function's environment
-// and role by infra/routeFunctions.cjs; its operation by infra/openapi/document.ts.
-import type { Access } from '#lib/http/pipeline.ts';
+// A route is one module: `export default defineRoute({...})` in lib/routes/<name>.ts, <name> its
+// function's name. `npm run openapi` writes its handler (handlers/<name>.ts) and the route list
+// (lib/routes/routeList.ts) from it; infra/routeFunctions.cjs its function's environment and role;
+// infra/openapi/document.ts its operation.
+import type * as z from 'zod/mini';
+import type { SettingsLoader } from '#lib/config/load.ts';
+import { type StoreSettings, storeSettings, webhooksStoreSettings } from '#lib/config/store.ts';
+import { type DynamoTarget, dynamoTargetFrom } from '#lib/dynamo/client.ts';
+import type { ComposedRoute } from '#lib/http/dependencies.ts';
 import {
-  type HttpRouteDefinition,
-  type HttpRouteOf,
-  httpRouteOf,
-  type Method,
-} from '#lib/http/route.ts';
+  type Access,
+  type HttpDependencies,
+  httpRoute,
+  type RouteRequest,
+} from '#lib/http/pipeline.ts';
+import type { Reply } from '#lib/http/reply.ts';
+import type { RequestBody } from '#lib/http/validateInput.ts';
+import { REALM, type RouteEntry, routeKey, type Table } from '#lib/routes/routeEntry.ts';
 
-/** What the route list keeps of each route: plain data, for the functions, CORS, bench and tests. */
-export interface RouteEntry {
-  method: Method;
-  path: string;
-  access: Access;
-  /** The DynamoDB actions its store operations make, by table: its role's grants. */
-  tables: Partial<Record<Table, readonly TableAction[]>>;
-  /** The queues it sends to (SendMessage): its role's grants. */
-  queues?: readonly Queue[];
+/** Each table's settings: a route on it reads them, and its dependencies get the table's target. */
+const TABLE_SETTINGS = { plants: storeSettings, webhooks: webhooksStoreSettings };
+
+type Loaders<Settings> = { [Name in keyof Settings]: SettingsLoader<Settings[Name]> };
+
+export interface RouteDefinition<Used, Settings, Dependencies, Body, Path, Query, A extends Access>
+  extends Omit<RouteEntry, 'tables' | 'access'> {
+  access: A;
+  tables: Used;
+  /** The schemas of what it reads of the request: path parameters, query, JSON body. */
+  params?: z.ZodMiniType<Path>;
+  query?: z.ZodMiniType<Query>;
+  body?: RequestBody<Body>;
+  /** Its settings beside every route's (lib/http/dependencies.ts) and its tables'. */
+  settings?: Loaders<Settings>;
+  /** What it builds once per container of its settings and its tables' targets: stores, a queue. */
+  dependencies: (settings: Settings & { [Name in keyof Used]: DynamoTarget }) => Dependencies;
+  handle: (
+    request: RouteRequest<Body, Path, Query, A>,
+    dependencies: Dependencies,
+  ) => Promise<Reply>;
 }
 
-/** The queues a route may send to: the deliveries to callers' own endpoints. */
-export type Queue = 'endpointDeliveries';
-
-/** The service's tables: its plants, and its callers' webhook endpoints. */
-export type Table = 'plants' | 'webhooks';
-
-/** A DynamoDB action (a Query, on a table's indexes); never a Scan. */
-export type TableAction = 'PutItem' | 'GetItem' | 'Query' | 'UpdateItem' | 'DeleteItem';
-
-/** The route as API Gateway keys it and the logs name it: "GET /plants/{id}". */
-export const routeKey = ({ method, path }: Pick<RouteEntry, 'method' | 'path'>) =>
-  `${method} ${path}`;
-
-/** The protection space every bearer challenge names: `WWW-Authenticate: Bearer realm="plants"`. */
-export const REALM = 'plants';
-
-export const defineRoute = <Settings, Dependencies, Body, Path, Query, A extends Access>(
-  definition: HttpRouteDefinition<Settings, Dependencies, Body, Path, Query, A> &
-    Omit<RouteEntry, 'access'>,
-): HttpRouteOf<Settings, Dependencies, Body, Path, Query, A> & Omit<RouteEntry, 'access'> => ({
-  ...definition,
-  ...httpRouteOf(definition, REALM),
-});
+export const defineRoute = <
+  Used extends RouteEntry['tables'],
+  Settings,
+  Dependencies,
+  Body,
+  Path,
+  Query,
+  A extends Access,
+>(
+  definition: RouteDefinition<Used, Settings, Dependencies, Body, Path, Query, A>,
+) => {
+  const { access, params, query, body, handle } = definition;
+  const tables = Object.keys(definition.tables) as Table[];
+  const schemas = {
+    ...(params && { path: params }),
+    ...(query && { query }),
+    ...(body && { body }),
+  };
+  const route = {
+    ...definition,
+    settings: {
+      ...definition.settings,
+      ...Object.fromEntries(tables.map((table) => [table, TABLE_SETTINGS[table]])),
+    } as Record<string, SettingsLoader<unknown>>,
+    dependencies: (loaded: Record<string, unknown>) => {
+      const targets = tables.map((table) => [
+        table,
+        dynamoTargetFrom(loaded[table] as StoreSettings),
+      ]);
+      return definition.dependencies({ ...loaded, ...Object.fromEntries(targets) });
+    },
+    /** Its handler over the dependencies given (tests give fakes). */
+    with: (dependencies: HttpDependencies & Dependencies) =>
+      httpRoute(
+        dependencies,
+        { name: routeKey(definition), access, realm: REALM, ...schemas },
+        (request) => handle(request, dependencies),
+      ),
+  };
+  return route satisfies ComposedRoute<Dependencies>;
+};

@@ -1,8 +1,6 @@
 // PUT /webhooks/{id}: replace the endpoint's settings; one left out takes its default, so a PUT
 // enables an endpoint the service disabled unless it says otherwise.
 import { endpointUrlSettings } from '#lib/config/endpoints.ts';
-import { webhooksStoreSettings } from '#lib/config/store.ts';
-import { dynamoTargetFrom } from '#lib/dynamo/client.ts';
 import { dynamoReplaceEndpoint } from '#lib/endpoints/dynamoStore.ts';
 import { EndpointPath, EndpointUpdate } from '#lib/endpoints/requestSchemas.ts';
 import { jsonRequestBody } from '#lib/http/jsonBody.ts';
@@ -16,9 +14,9 @@ export default defineRoute({
   tables: { webhooks: ['UpdateItem'] },
   params: EndpointPath,
   body: jsonRequestBody(EndpointUpdate, { describedAs: 'an EndpointUpdate' }),
-  settings: { store: webhooksStoreSettings, policy: endpointUrlSettings },
-  dependencies: ({ store, policy }) => ({
-    endpointStore: { replace: dynamoReplaceEndpoint(dynamoTargetFrom(store)) },
+  settings: { policy: endpointUrlSettings },
+  dependencies: ({ webhooks, policy }) => ({
+    endpointStore: { replace: dynamoReplaceEndpoint(webhooks) },
     policy,
   }),
   handle: async ({ path: { id }, body, caller, signal }, { endpointStore, policy }) => {

@@ -1,6 +1,4 @@
 // PUT /plants/{id}: replace the caller's plant's content (If-Match and its 412: plantUpdates.ts).
-import { storeSettings } from '#lib/config/store.ts';
-import { dynamoTargetFrom } from '#lib/dynamo/client.ts';
 import { jsonRequestBody } from '#lib/http/jsonBody.ts';
 import { dynamoUpdate } from '#lib/plants/dynamoStore.ts';
 import { PlantPath } from '#lib/plants/params.ts';
@@ -16,8 +14,7 @@ export default defineRoute({
   tables: { plants: ['UpdateItem'] },
   params: PlantPath,
   body: jsonRequestBody(PlantUpdate, { describedAs: 'a Plant', integerFields: ['id'] }),
-  settings: { store: storeSettings },
-  dependencies: ({ store }) => ({ plantStore: { update: dynamoUpdate(dynamoTargetFrom(store)) } }),
+  dependencies: ({ plants }) => ({ plantStore: { update: dynamoUpdate(plants) } }),
   handle: (request, { plantStore }) => {
     const { id, ...content } = request.body;
     return updatePlant(plantStore, request, replacedBy(content));

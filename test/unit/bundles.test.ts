@@ -57,7 +57,12 @@ describe('each HTTP function bundles only its own route', () => {
         ]
       : ['lib/routes/endpointReplies.ts'];
     expect(matching(name, /^lib\/routes\//).sort()).toEqual(
-      [`lib/routes/${name}.ts`, 'lib/routes/route.ts', ...shared].sort(),
+      [
+        `lib/routes/${name}.ts`,
+        'lib/routes/route.ts',
+        'lib/routes/routeEntry.ts',
+        ...shared,
+      ].sort(),
     );
     expect(commandsOf(name).sort()).toEqual(itemCommandsOf(name).sort());
     // the JSON body parser (ours and Middy's) only where there is a body to parse
