@@ -93,7 +93,7 @@ const operationOf = ({
   }
   // the path's first segment: plants, webhooks
   const tag = route.path.split('/')[1] as keyof typeof RESOURCE_ERRORS;
-  const resource = RESOURCE_ERRORS[tag](route, route);
+  const resource = RESOURCE_ERRORS[tag](route);
   return {
     tags: [tag],
     operationId: name,
@@ -116,7 +116,7 @@ const operationOf = ({
       : {}),
     responses: {
       ...operation.responses,
-      ...errorResponses(route, route, resource, operation.errors),
+      ...errorResponses(route, resource, operation.errors),
     },
   };
 };

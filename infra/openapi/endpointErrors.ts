@@ -75,10 +75,11 @@ const alsoUnavailable = (cause: string, example: ErrorStatus['examples']) => ({
  * The wordings of the endpoints' routes: their 400 (a body's, or a path's), 404, and 503, which a
  * route that checks a url (its settings) or sends a delivery (its queue) meets in one more way.
  */
-export const endpointErrors = (
-  { queues, settings }: Pick<RouteModule, 'queues' | 'settings'>,
-  { body }: RouteSchemas,
-): ErrorWordings => ({
+export const endpointErrors = ({
+  queues,
+  settings,
+  body,
+}: Pick<RouteModule, 'queues' | 'settings'> & RouteSchemas): ErrorWordings => ({
   400: body ? badEndpointBody : badEndpointId,
   404: endpointNotFound,
   503: queues?.includes('endpointDeliveries')

@@ -131,7 +131,7 @@ const API_STATUSES: Record<number, ErrorStatus> = {
  * parameter names what may not be there (404), a body may be too large (413) or not JSON (415),
  * and every route can fail (500) or meet an outage (503).
  */
-const statusesOf = ({ access, path }: RouteEntry, { body, query }: RouteSchemas) => {
+const statusesOf = ({ access, path, body, query }: RouteEntry & RouteSchemas) => {
   const hasPathParameters = path.includes('{');
   return [
     ...(body || query || hasPathParameters ? [400] : []),
@@ -148,12 +148,11 @@ const statusesOf = ({ access, path }: RouteEntry, { body, query }: RouteSchemas)
  * resource's routes or docs/api.md word it.
  */
 export const errorResponses = (
-  entry: RouteEntry,
-  route: RouteSchemas,
+  route: RouteEntry & RouteSchemas,
   resource: ErrorWordings,
   own: ErrorWordings = {},
 ) => {
-  const statuses = new Set([...statusesOf(entry, route), ...Object.keys(own).map(Number)]);
+  const statuses = new Set([...statusesOf(route), ...Object.keys(own).map(Number)]);
   // an object's integer keys come in ascending order: the statuses in order
   return Object.fromEntries(
     [...statuses].map((status) => {
