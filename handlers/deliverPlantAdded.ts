@@ -1,18 +1,13 @@
 // The "plant added" webhook, from the stream: config → clients → consumer, once per container.
 import { loadConfig } from '#lib/config/load.ts';
-import { telemetrySettings } from '#lib/config/telemetry.ts';
-import { streamDeadLetterSettings, webhookSettings } from '#lib/config/webhook.ts';
+import { deliverPlantAddedSettings } from '#lib/config/webhook.ts';
 import { deliverPlantAddedHandler } from '#lib/operatorWebhook/deliverPlantAdded.ts';
 import { webhookDependencies } from '#lib/operatorWebhook/dependencies.ts';
 import { createTelemetry } from '#lib/telemetry.ts';
 import { sqsDeadLetters } from '#lib/webhooks/deadLetters.ts';
 import { sqsClient } from '#lib/webhooks/sqsMessages.ts';
 
-const config = loadConfig(process.env, {
-  webhook: webhookSettings,
-  streamDeadLetters: streamDeadLetterSettings,
-  telemetry: telemetrySettings,
-});
+const config = loadConfig(process.env, deliverPlantAddedSettings);
 const { region, queueUrl } = config.streamDeadLetters;
 
 export const handler = deliverPlantAddedHandler({

@@ -10,17 +10,12 @@ import { createTelemetry } from '#lib/telemetry.ts';
 import { sqsDeliveryQueue } from '#lib/webhooks/retries.ts';
 import { sqsClient } from '#lib/webhooks/sqsMessages.ts';
 
-const config = loadConfig(process.env, endpointDeliverySettings);
+const { main, slow, ...config } = loadConfig(process.env, endpointDeliverySettings);
 const target = dynamoTargetFrom(config.store);
-
 export const handler = deliverToEndpointHandler({
   endpoints: { get: dynamoGetEndpoint(target), setHealth: dynamoSetEndpointHealth(target) },
   attempts: { record: dynamoRecordAttempt(target) },
-  queue: sqsDeliveryQueue(sqsClient(config.queue.region), {
-    main: config.queue.queueUrl,
-    slow: config.slowQueue.queueUrl,
-  }),
-  ...config.attempts,
-  policy: { allowPrivate: config.urls.allowPrivate },
+  queue: sqsDeliveryQueue(sqsClient(main.region), { main: main.queueUrl, slow: slow.queueUrl }),
+  ...config.delivery,
   ...createTelemetry(config.telemetry),
 });

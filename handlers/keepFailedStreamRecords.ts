@@ -1,19 +1,13 @@
 // The stream functions' on-failure destination: config → clients → consumer, once per container.
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { loadConfig } from '#lib/config/load.ts';
-import { dynamoDbSettings } from '#lib/config/store.ts';
-import { telemetrySettings } from '#lib/config/telemetry.ts';
-import { streamDeadLetterSettings } from '#lib/config/webhook.ts';
+import { keepFailedStreamRecordsSettings } from '#lib/config/webhook.ts';
 import { createTelemetry } from '#lib/telemetry.ts';
 import { sqsDeadLetters } from '#lib/webhooks/deadLetters.ts';
 import { sqsClient } from '#lib/webhooks/sqsMessages.ts';
 import { keepFailedStreamRecordsHandler } from '#lib/webhooks/streamFailures.ts';
 
-const config = loadConfig(process.env, {
-  dynamodb: dynamoDbSettings,
-  streamDeadLetters: streamDeadLetterSettings,
-  telemetry: telemetrySettings,
-});
+const config = loadConfig(process.env, keepFailedStreamRecordsSettings);
 const { endpoint, region } = config.dynamodb;
 
 export const handler = keepFailedStreamRecordsHandler({

@@ -24,7 +24,7 @@ module.exports = async ({ resolveVariable }) => {
   const { declaredFunctions, yamlOf } = await import('./local/paths.ts');
   // the stack's name as osls gives it (serverless.yml sets no other), and the dashboard's
   const stack = `${await resolveVariable('self:service')}-${await resolveVariable('sls:stage')}`;
-  const { METRICS_NAMESPACE } = await resolveVariable('self:custom.environment.telemetry');
+  const METRICS_NAMESPACE = await resolveVariable('self:custom.environment.METRICS_NAMESPACE');
   // the operator's webhook's functions and resources: none in a stage without its receiver
   const operatorFunctions = Object.keys(await operatorWebhook.functions({ resolveVariable }));
   const operator = await operatorWebhook.resources({ resolveVariable });

@@ -1,24 +1,19 @@
-// serverless.yml's function of each route (lib/routes/routeList.ts): handler, HTTP API event, its
-// tables' settings, and a role with exactly its actions: a plants Query reads the indexes (one
-// owner's list each), a webhooks Query the table (one owner, one partition). Nothing to add per route.
+// serverless.yml's function of each route (lib/routes/<name>.ts, infra/routes.ts): handler, HTTP API
+// event, its settings' variables, and a role with exactly its actions: a plants Query reads the
+// indexes (one owner's list each), a webhooks Query the table (one owner, one partition).
+const { environmentOf } = require('./functionSettings.cjs');
+
 const TABLES = {
-  plants: { resource: 'PlantsTable', settings: 'plantsTable', queries: 'indexes' },
-  webhooks: { resource: 'WebhooksTable', settings: 'webhooksTable', queries: 'table' },
+  plants: { resource: 'PlantsTable', queries: 'indexes' },
+  webhooks: { resource: 'WebhooksTable', queries: 'table' },
 };
 // and the queues a route sends to (SendMessage only)
-const QUEUES = {
-  endpointDeliveries: { resource: 'EndpointDeliveryQueue', settings: 'endpointDeliveryQueue' },
-};
+const QUEUES = { endpointDeliveries: 'EndpointDeliveryQueue' };
 
 module.exports = async ({ resolveVariable }) => {
-  const { ROUTES } = await import('#lib/routes/routeList.ts');
-  const settingsOf = async (groups) => {
-    const environment = { ...(await resolveVariable('self:custom.environment.route')) };
-    for (const group of groups) {
-      Object.assign(environment, await resolveVariable(`self:custom.environment.${group}`));
-    }
-    return environment;
-  };
+  const { routeModules } = await import('./routes.ts');
+  const { variablesOf } = await import('#lib/config/load.ts');
+  const { httpSettings } = await import('#lib/http/dependencies.ts');
   const grant = (table, action) => {
     const arn = { 'Fn::GetAtt': [TABLES[table].resource, 'Arn'] };
     return {
@@ -34,26 +29,22 @@ module.exports = async ({ resolveVariable }) => {
   // the memory the bench's figures chose where it is not the provider's (docs/performance.md, "Cost")
   const memorySizes = (await resolveVariable('self:custom.memorySize')) ?? {};
   const functions = {};
-  for (const [name, route] of Object.entries(ROUTES)) {
-    const { method, path, tables, queues: sends = [], settings = [] } = route;
-    const queues = sends.map((queue) => QUEUES[queue]);
+  for (const [name, route] of await routeModules()) {
+    const { method, path, tables, queues: sends = [], settings } = route;
+    const variables = variablesOf({ ...httpSettings, ...settings });
     functions[name] = {
       handler: `handlers/${name}.handler`,
       ...(memorySizes[name] ? { memorySize: memorySizes[name] } : {}),
-      environment: await settingsOf([
-        ...Object.keys(tables).map((table) => TABLES[table].settings),
-        ...queues.map((queue) => queue.settings),
-        ...settings,
-      ]),
+      environment: await environmentOf(resolveVariable, variables),
       events: [{ httpApi: { method, path } }],
       iamRoleStatements: [
         ...Object.entries(tables).flatMap(([table, actions]) =>
           actions.map((action) => grant(table, action)),
         ),
-        ...queues.map(({ resource }) => ({
+        ...sends.map((queue) => ({
           Effect: 'Allow',
           Action: ['sqs:SendMessage'],
-          Resource: [{ 'Fn::GetAtt': [resource, 'Arn'] }],
+          Resource: [{ 'Fn::GetAtt': [QUEUES[queue], 'Arn'] }],
         })),
       ],
     };

@@ -9,7 +9,7 @@ const check = async ({ service, processedInput, classes }, provider) => {
   const settingsModule = await import('./stage/settings.ts');
   const { concurrencyProblem, missingSettings, roleStackProblem } = settingsModule;
   const { secretParameterProblem, stageNameProblem } = settingsModule;
-  const settings = { ...service.custom.environment.route, ...service.custom.environment.webhook };
+  const settings = service.custom.environment;
   const problems = [...stageNameProblem(stage), ...missingSettings(settings, stage)];
   // only a deploy asks AWS: a package is made offline
   if (problems.length === 0 && command === 'deploy') {

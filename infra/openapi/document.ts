@@ -1,9 +1,9 @@
 // The published contract: the OpenAPI 3.1 document of the service as built. Its schemas are Zod's
 // own JSON Schema output for the schemas the routes validate with, named as the schemas' registry
-// names them, so they cannot drift from the code. Each route of the route list
-// (lib/routes/routeList.ts) is an operation: where it is and its error statuses from its line in
-// the list; its parameters and request body from the schemas its route validates with; its words
-// and its own statuses from operations/<function name>.ts. `npm run openapi` writes openapi.yaml.
+// names them, so they cannot drift from the code. Each route (lib/routes/<name>.ts, infra/routes.ts)
+// is an operation: where it is, its error statuses, its parameters and request body from its
+// definition; its words and its own statuses from operations/<name>.ts. `npm run openapi` writes
+// openapi.yaml.
 import { stringify } from 'yaml';
 import { Attempt, QueuedDelivery } from '#lib/endpointDeliveries/answerSchemas.ts';
 import { Endpoint, EndpointSecret, EndpointWithSecret } from '#lib/endpoints/answerSchemas.ts';
@@ -11,7 +11,7 @@ import { EndpointPath, EndpointUpdate, NewEndpoint } from '#lib/endpoints/reques
 import { ErrorBody } from '#lib/http/errorBody.ts';
 import { PlantPath } from '#lib/plants/params.ts';
 import { IdentifiedPlant, NewPlant, Plant, PlantPatch, PlantUpdate } from '#lib/plants/schemas.ts';
-import { ROUTE_NAMES, ROUTES, type RouteName } from '#lib/routes/routeList.ts';
+import { type RouteModule, routeModules } from '../routes.ts';
 import { endpointErrors } from './endpointErrors.ts';
 import { type ErrorWordings, errorResponses } from './errors.ts';
 import { plantErrors } from './plantErrors.ts';
@@ -62,28 +62,29 @@ const SHARED_PATHS = { PlantId: PlantPath, EndpointId: EndpointPath };
 const RESOURCE_ERRORS = { plants: plantErrors, webhooks: endpointErrors };
 
 /** A route (lib/routes/<name>.ts) and its words (operations/<name>.ts), which it cannot lack. */
-const load = async (name: RouteName) => {
-  const routeModule: Record<string, RouteSchemas> = await import(`#lib/routes/${name}.ts`);
-  const route = routeModule[`${name}Route`];
-  if (!route) throw new Error(`lib/routes/${name}.ts must export its route as ${name}Route`);
+export const routeOperation = async ([name, route]: [string, RouteModule & RouteSchemas]) => {
   try {
     const { operation }: { operation: OperationDescription } = await import(
       `./operations/${name}.ts`
     );
     return { name, route, operation };
   } catch (cause) {
-    const missing = `${name} is in the route list: describe it in infra/openapi/operations/${name}.ts`;
+    const missing = `lib/routes/${name}.ts is a route: describe it in infra/openapi/operations/${name}.ts`;
     throw new Error(missing, { cause });
   }
 };
 
 /** One route as an OpenAPI Operation Object. */
-const operationOf = ({ name, route, operation }: Awaited<ReturnType<typeof load>>): Json => {
+const operationOf = ({
+  name,
+  route,
+  operation,
+}: Awaited<ReturnType<typeof routeOperation>>): Json => {
   const { summary, description, parameters: read = [], requestBody } = operation;
-  const { path, query, body } = route;
-  const sharedPath = Object.entries(SHARED_PATHS).find(([, shared]) => shared === path)?.[0];
+  const { params, query, body } = route;
+  const sharedPath = Object.entries(SHARED_PATHS).find(([, shared]) => shared === params)?.[0];
   const parameters = [
-    ...(sharedPath ? [parameterRef(sharedPath)] : path ? parametersOf(path, 'path') : []),
+    ...(sharedPath ? [parameterRef(sharedPath)] : params ? parametersOf(params, 'path') : []),
     ...(query ? parametersOf(query, 'query') : []),
     ...read,
   ];
@@ -91,8 +92,8 @@ const operationOf = ({ name, route, operation }: Awaited<ReturnType<typeof load>
     throw new Error(`${name}: describe a request body exactly when the route reads one`);
   }
   // the path's first segment: plants, webhooks
-  const tag = ROUTES[name].path.split('/')[1] as keyof typeof RESOURCE_ERRORS;
-  const resource = RESOURCE_ERRORS[tag](ROUTES[name], route);
+  const tag = route.path.split('/')[1] as keyof typeof RESOURCE_ERRORS;
+  const resource = RESOURCE_ERRORS[tag](route);
   return {
     tags: [tag],
     operationId: name,
@@ -115,17 +116,17 @@ const operationOf = ({ name, route, operation }: Awaited<ReturnType<typeof load>
       : {}),
     responses: {
       ...operation.responses,
-      ...errorResponses(ROUTES[name], route, resource, operation.errors),
+      ...errorResponses(route, resource, operation.errors),
     },
   };
 };
 
 /** The OpenAPI document, as a plain object in the order it is written. */
 export const openApiDocument = async (): Promise<Json> => {
-  const routes = await Promise.all(ROUTE_NAMES.map(load));
+  const routes = await Promise.all((await routeModules()).map(routeOperation));
   const paths: Record<string, Json> = {};
   for (const route of routes) {
-    const { method, path } = ROUTES[route.name];
+    const { method, path } = route.route;
     paths[path] = { ...paths[path], [method.toLowerCase()]: operationOf(route) };
   }
   // a request body is what a client may send (Zod's input view), any other what the service sends
@@ -177,7 +178,7 @@ export const openApiDocument = async (): Promise<Json> => {
 
 /** The document as openapi.yaml holds it: the same text for the same code, ending in a newline. */
 export const openApiYaml = async (): Promise<string> =>
-  `# Generated by \`npm run openapi\` from lib/routes/routeList.ts, the routes' schemas and infra/openapi/: do not edit.\n${stringify(
+  `# Generated by \`npm run openapi\` from the routes (lib/routes/), their schemas and infra/openapi/: do not edit.\n${stringify(
     await openApiDocument(),
     // no folded lines (a changed word re-wraps no paragraph) and no YAML anchors for repeated parts
     { lineWidth: 0, aliasDuplicateObjects: false },

@@ -1,6 +1,7 @@
 // How the operations on a caller's webhook endpoints word the statuses they share (400, 404, 503),
 // and what a ping and a resend share (202, 429).
 
+import { endpointUrlSettings } from '#lib/config/endpoints.ts';
 import { QueuedDelivery } from '#lib/endpointDeliveries/answerSchemas.ts';
 import { MAX_SENDS_PER_MINUTE } from '#lib/endpointDeliveries/store.ts';
 import { EndpointPath, NewEndpoint } from '#lib/endpoints/requestSchemas.ts';
@@ -11,7 +12,7 @@ import {
   HOST_UNRESOLVED,
   sendsLimitedMessage,
 } from '#lib/routes/endpointReplies.ts';
-import type { RouteEntry } from '#lib/routes/routeList.ts';
+import type { RouteModule } from '../routes.ts';
 import { type ErrorStatus, type ErrorWordings, keysUnavailable } from './errors.ts';
 import { endpoint, webhookId } from './examples.ts';
 import { jsonSuccess, retryAfterHeader } from './responses.ts';
@@ -69,10 +70,11 @@ const alsoUnavailable = (cause: string, example: ErrorStatus['examples']) => ({
 });
 
 /** The endpoints' 400, 404 and 503 (one more cause with a url's check or a delivery's queue). */
-export const endpointErrors = (
-  { queues, settings }: RouteEntry,
-  { body }: RouteSchemas,
-): ErrorWordings => ({
+export const endpointErrors = ({
+  queues,
+  settings,
+  body,
+}: Pick<RouteModule, 'queues' | 'settings'> & RouteSchemas): ErrorWordings => ({
   400: body ? badEndpointBody : badEndpointId,
   404: endpointNotFound,
   503: queues?.includes('endpointDeliveries')
@@ -82,7 +84,7 @@ export const endpointErrors = (
           message: DELIVERIES_UNAVAILABLE,
         },
       })
-    : settings?.includes('endpointUrls')
+    : Object.values(settings).includes(endpointUrlSettings)
       ? alsoUnavailable(
           "Or the url's host could not be resolved just now (the resolver's answer was not a verdict on the url).",
           {

@@ -7,7 +7,7 @@ import { INTERNAL_ERROR } from '#lib/http/errorResponder.ts';
 import { BODY_REFUSALS, MAX_BODY_BYTES, MAX_NESTING } from '#lib/http/jsonBody.ts';
 import { NewPlant } from '#lib/plants/schemas.ts';
 import { plantNotFoundMessage, STORE_UNAVAILABLE } from '#lib/routes/plantReplies.ts';
-import { REALM, type RouteEntry } from '#lib/routes/routeList.ts';
+import { REALM, type RouteEntry } from '#lib/routes/routeEntry.ts';
 import { commonHeaders, retryAfterHeader } from './responses.ts';
 import { type Json, type RouteSchemas, refusalOf, schemaRef } from './schemas.ts';
 
@@ -123,7 +123,7 @@ const API_STATUSES: Record<number, ErrorStatus> = {
 };
 
 /** The statuses the route list and a route's schemas decide. */
-const statusesOf = ({ access, path }: RouteEntry, { body, query }: RouteSchemas) => {
+const statusesOf = ({ access, path, body, query }: RouteEntry & RouteSchemas) => {
   const hasPathParameters = path.includes('{');
   return [
     ...(body || query || hasPathParameters ? [400] : []),
@@ -137,12 +137,11 @@ const statusesOf = ({ access, path }: RouteEntry, { body, query }: RouteSchemas)
 
 /** An operation's error responses: its route's statuses and its own, each worded. */
 export const errorResponses = (
-  entry: RouteEntry,
-  route: RouteSchemas,
+  route: RouteEntry & RouteSchemas,
   resource: ErrorWordings,
   own: ErrorWordings = {},
 ) => {
-  const statuses = new Set([...statusesOf(entry, route), ...Object.keys(own).map(Number)]);
+  const statuses = new Set([...statusesOf(route), ...Object.keys(own).map(Number)]);
   // an object's integer keys come in ascending order: the statuses in order
   return Object.fromEntries(
     [...statuses].map((status) => {

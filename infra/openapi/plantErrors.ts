@@ -6,7 +6,7 @@ import type { ErrorStatus, ErrorWordings } from './errors.ts';
 import { type RouteSchemas, refusalOf } from './schemas.ts';
 
 /** The plant routes' wordings: the 400 of a route whose only input is its path. */
-export const plantErrors = (_entry: unknown, { body }: RouteSchemas): ErrorWordings =>
+export const plantErrors = ({ body }: RouteSchemas): ErrorWordings =>
   body
     ? {}
     : {

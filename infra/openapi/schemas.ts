@@ -2,13 +2,16 @@
 // schemas' registry names them, and the references to them.
 import * as z from 'zod/mini';
 import { ErrorBody } from '#lib/http/errorBody.ts';
-import type { InputSchemas } from '#lib/http/validateInput.ts';
 import { schemaNames } from '#lib/plants/schemas.ts';
+import type { RouteDefinition } from '#lib/routes/route.ts';
 
 export type Json = Record<string, unknown>;
 
-/** The schemas a route validates with: its body's, its path's and its query's. */
-export type RouteSchemas = InputSchemas<unknown, unknown, unknown>;
+/** The schemas a route validates with: its body's, its path parameters' and its query's. */
+export type RouteSchemas = Pick<
+  RouteDefinition<unknown, unknown, unknown, unknown, unknown, unknown, 'read'>,
+  'body' | 'params' | 'query'
+>;
 
 // the Error object's name: lib/http/errorBody.ts, which every function loads, leaves it to the document
 schemaNames.add(ErrorBody, { id: 'Error' });

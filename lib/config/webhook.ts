@@ -2,12 +2,14 @@
 // retried, and the queue that keeps what still fails.
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import {
+  defineSettings,
   isSecureUrl,
   queueSettings,
   SECURE_URL_RULE,
-  type SettingsLoader,
   type Variables,
 } from './load.ts';
+import { dynamoDbSettings } from './store.ts';
+import { telemetrySettings } from './telemetry.ts';
 
 const SECRET_PREFIX = 'whsec_';
 
@@ -73,7 +75,7 @@ export const retrySchedule = (text: string): number[] | undefined => {
 };
 
 /** A queue's URL, which must be set: `what` says why. */
-const queueUrl = (read: Variables, name: string, what: string) => {
+const queueUrl = <Name extends string>(read: Variables<Name>, name: Name, what: string) => {
   if (!read.isSet(name)) read.problem(`${name} is required: ${what}`);
   return read.httpUrl(name) ?? '';
 };
@@ -84,68 +86,98 @@ export const DEFAULT_ATTEMPT_TIMEOUT_MS = 5000;
 export const MAX_ATTEMPT_TIMEOUT_MS = 10_000;
 
 /** How long one attempt waits for an answer. */
-const attemptTimeoutMs = (read: Variables) =>
+const attemptTimeoutMs = (read: Variables<'WEBHOOK_TIMEOUT_MS'>) =>
   read.positiveInt('WEBHOOK_TIMEOUT_MS', DEFAULT_ATTEMPT_TIMEOUT_MS, MAX_ATTEMPT_TIMEOUT_MS);
 
 /** Where deliveries go and how they are signed: all the redrive needs. */
-export const receiverSettings: SettingsLoader<ReceiverSettings> = (read) => {
-  const url = read.required('WEBHOOK_URL', 'the https URL of the receiver');
-  if (url && !isSecureUrl(url)) read.problem(`WEBHOOK_URL ${SECURE_URL_RULE}`);
-  const secret = read.checked(
-    'WEBHOOK_SECRET',
-    (secrets) => signingKeys(secrets) !== undefined,
-    secretRule,
-  );
-  const secretParameter = read.matching(
-    'WEBHOOK_SECRET_PARAMETER',
-    /^\/[\w.\-/]+$/,
-    'must be the name of an SSM parameter, starting with / (a SecureString of whsec_ secrets)',
-  );
-  if (read.isSet('WEBHOOK_SECRET') === read.isSet('WEBHOOK_SECRET_PARAMETER')) {
-    read.problem(
-      'set exactly one of WEBHOOK_SECRET and WEBHOOK_SECRET_PARAMETER: the signing secrets, or the SSM parameter that holds them',
+export const receiverSettings = /* @__PURE__ */ defineSettings(
+  ['WEBHOOK_URL', 'WEBHOOK_SECRET', 'WEBHOOK_SECRET_PARAMETER', 'WEBHOOK_TIMEOUT_MS', 'AWS_REGION'],
+  (read): ReceiverSettings => {
+    const url = read.required('WEBHOOK_URL', 'the https URL of the receiver');
+    if (url && !isSecureUrl(url)) read.problem(`WEBHOOK_URL ${SECURE_URL_RULE}`);
+    const secret = read.checked(
+      'WEBHOOK_SECRET',
+      (secrets) => signingKeys(secrets) !== undefined,
+      secretRule,
     );
-  }
-  return {
-    url,
-    secret: secretParameter
-      ? { kind: 'parameter', name: secretParameter }
-      : { kind: 'value', keys: signingKeys(secret ?? '') ?? [] },
-    timeoutMs: attemptTimeoutMs(read),
-    region: read.optional('AWS_REGION') ?? 'us-east-1',
-  };
-};
+    const secretParameter = read.matching(
+      'WEBHOOK_SECRET_PARAMETER',
+      /^\/[\w.\-/]+$/,
+      'must be the name of an SSM parameter, starting with / (a SecureString of whsec_ secrets)',
+    );
+    if (read.isSet('WEBHOOK_SECRET') === read.isSet('WEBHOOK_SECRET_PARAMETER')) {
+      read.problem(
+        'set exactly one of WEBHOOK_SECRET and WEBHOOK_SECRET_PARAMETER: the signing secrets, or the SSM parameter that holds them',
+      );
+    }
+    return {
+      url,
+      secret: secretParameter
+        ? { kind: 'parameter', name: secretParameter }
+        : { kind: 'value', keys: signingKeys(secret ?? '') ?? [] },
+      timeoutMs: attemptTimeoutMs(read),
+      region: read.optional('AWS_REGION') ?? 'us-east-1',
+    };
+  },
+);
 
 /** How each attempt waits for an answer, and how long a failed one waits for the next. */
-export const attemptSettings = (read: Variables) => {
-  const schedule = read.checked(
-    'WEBHOOK_RETRY_SCHEDULE',
-    (text) => retrySchedule(text) !== undefined,
-    SCHEDULE_RULE,
-  );
-  return {
-    schedule: retrySchedule(schedule ?? DEFAULT_RETRY_SCHEDULE) ?? [],
-    timeoutMs: attemptTimeoutMs(read),
-  };
-};
+export const attemptSettings = /* @__PURE__ */ defineSettings(
+  ['WEBHOOK_RETRY_SCHEDULE', 'WEBHOOK_TIMEOUT_MS'],
+  (read) => {
+    const schedule = read.checked(
+      'WEBHOOK_RETRY_SCHEDULE',
+      (text) => retrySchedule(text) !== undefined,
+      SCHEDULE_RULE,
+    );
+    return {
+      schedule: retrySchedule(schedule ?? DEFAULT_RETRY_SCHEDULE) ?? [],
+      timeoutMs: attemptTimeoutMs(read),
+    };
+  },
+);
 
-export const webhookSettings: SettingsLoader<WebhookSettings> = (read) => ({
-  ...receiverSettings(read),
-  schedule: attemptSettings(read).schedule,
-  retryQueueUrl: queueUrl(
-    read,
+export const webhookSettings = /* @__PURE__ */ defineSettings(
+  [
+    ...receiverSettings.variables,
+    ...attemptSettings.variables,
     'WEBHOOK_RETRY_QUEUE_URL',
-    'the SQS queue where events wait to be retried',
-  ),
-  deadLetterQueueUrl: queueUrl(
-    read,
     'WEBHOOK_DEAD_LETTER_QUEUE_URL',
-    'the SQS queue that keeps undeliverable events',
-  ),
-});
+  ],
+  (read): WebhookSettings => ({
+    ...receiverSettings(read),
+    schedule: attemptSettings(read).schedule,
+    retryQueueUrl: queueUrl(
+      read,
+      'WEBHOOK_RETRY_QUEUE_URL',
+      'the SQS queue where events wait to be retried',
+    ),
+    deadLetterQueueUrl: queueUrl(
+      read,
+      'WEBHOOK_DEAD_LETTER_QUEUE_URL',
+      'the SQS queue that keeps undeliverable events',
+    ),
+  }),
+);
 
 /** Where a stream record that cannot be handled is set aside whole (the stream functions'). */
-export const streamDeadLetterSettings = queueSettings(
+export const streamDeadLetterSettings = /* @__PURE__ */ queueSettings(
   'STREAM_DEAD_LETTER_QUEUE_URL',
   'the SQS queue where stream records that cannot be handled are set aside whole',
 );
+
+/** The "plant added" webhook's retries, from their queue. */
+export const retryPlantAddedSettings = { webhook: webhookSettings, telemetry: telemetrySettings };
+
+/** The "plant added" webhook, from the stream. */
+export const deliverPlantAddedSettings = {
+  ...retryPlantAddedSettings,
+  streamDeadLetters: streamDeadLetterSettings,
+};
+
+/** The stream functions' on-failure destination: each failed batch read back and set aside. */
+export const keepFailedStreamRecordsSettings = {
+  dynamodb: dynamoDbSettings,
+  streamDeadLetters: streamDeadLetterSettings,
+  telemetry: telemetrySettings,
+};

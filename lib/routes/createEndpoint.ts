@@ -1,34 +1,32 @@
 // POST /webhooks: register an endpoint (ten a caller); this answer and a rotation's hold a secret.
+import { endpointUrlSettings } from '#lib/config/endpoints.ts';
+import { dynamoCreateEndpoint } from '#lib/endpoints/dynamoStore.ts';
 import { NewEndpoint } from '#lib/endpoints/requestSchemas.ts';
-import {
-  type EndpointStore,
-  MAX_ENDPOINTS_PER_CALLER,
-  newEndpointId,
-} from '#lib/endpoints/store.ts';
+import { MAX_ENDPOINTS_PER_CALLER, newEndpointId } from '#lib/endpoints/store.ts';
 import { jsonRequestBody } from '#lib/http/jsonBody.ts';
-import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import {
   endpointsUnavailable,
   endpointView,
   newSecret,
   urlRefusal,
 } from '#lib/routes/endpointReplies.ts';
-import { listedRoute } from '#lib/routes/routeList.ts';
-import type { EndpointPolicy } from '#lib/ssrf/safePost.ts';
-
-export const createEndpointRoute = {
-  ...listedRoute('createEndpoint'),
-  body: jsonRequestBody(NewEndpoint, { describedAs: 'a NewEndpoint' }),
-};
+import { defineRoute } from '#lib/routes/route.ts';
 
 export const ENDPOINT_LIMIT_MESSAGE = `You have ${MAX_ENDPOINTS_PER_CALLER} webhook endpoints, the most a caller may have: delete one first`;
 
-export const createEndpointHandler = ({
-  endpointStore,
-  policy,
-  ...http
-}: HttpDependencies & { endpointStore: Pick<EndpointStore, 'create'>; policy: EndpointPolicy }) =>
-  httpRoute(http, createEndpointRoute, async ({ body, caller, url, signal }) => {
+export default defineRoute({
+  method: 'POST',
+  path: '/webhooks',
+  access: 'write',
+  tables: { webhooks: ['PutItem', 'UpdateItem'] },
+  body: jsonRequestBody(NewEndpoint, { describedAs: 'a NewEndpoint' }),
+  // where an endpoint may point (WEBHOOK_ALLOW_PRIVATE_URLS)
+  settings: { policy: endpointUrlSettings },
+  dependencies: ({ webhooks, policy }) => ({
+    endpointStore: { create: dynamoCreateEndpoint(webhooks) },
+    policy,
+  }),
+  handle: async ({ body, caller, url, signal }, { endpointStore, policy }) => {
     const refusal = await urlRefusal(body.url, policy);
     if (refusal) return refusal;
     const secret = newSecret();
@@ -62,4 +60,5 @@ export const createEndpointHandler = ({
       case 'unavailable':
         return endpointsUnavailable(result.cause, log);
     }
-  });
+  },
+});

@@ -1,16 +1,11 @@
 // POST /plants: store a NewPlant once; a retry of the same plant answers 200 and writes nothing.
+// A conditional PutItem: a replay's existing plant comes back with the failed condition.
 import { jsonRequestBody } from '#lib/http/jsonBody.ts';
-import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
+import { dynamoCreate } from '#lib/plants/dynamoStore.ts';
 import { NewPlant } from '#lib/plants/schemas.ts';
-import type { PlantStore } from '#lib/plants/store.ts';
 import { contentOf } from '#lib/plants/views.ts';
 import { storeUnavailable } from '#lib/routes/plantReplies.ts';
-import { listedRoute } from '#lib/routes/routeList.ts';
-
-export const createPlantRoute = {
-  ...listedRoute('createPlant'),
-  body: jsonRequestBody(NewPlant, { describedAs: 'a NewPlant', integerFields: ['id'] }),
-};
+import { defineRoute } from '#lib/routes/route.ts';
 
 /** The 409: another plant of the caller's holds the id, or another caller's (never named). */
 export const conflictMessage = (id: number, reason: 'content' | 'notOwner') =>
@@ -18,11 +13,14 @@ export const conflictMessage = (id: number, reason: 'content' | 'notOwner') =>
     ? `A plant with id ${id} already exists with different content: read it, or choose another id`
     : `A plant with id ${id} already exists: choose another id`;
 
-export const createPlantHandler = ({
-  plantStore,
-  ...http
-}: HttpDependencies & { plantStore: Pick<PlantStore, 'create'> }) =>
-  httpRoute(http, createPlantRoute, async ({ body, caller, signal }) => {
+export default defineRoute({
+  method: 'POST',
+  path: '/plants',
+  access: 'write',
+  tables: { plants: ['PutItem'] },
+  body: jsonRequestBody(NewPlant, { describedAs: 'a NewPlant', integerFields: ['id'] }),
+  dependencies: ({ plants }) => ({ plantStore: { create: dynamoCreate(plants) } }),
+  handle: async ({ body, caller, signal }, { plantStore }) => {
     const result = await plantStore.create(body, caller.sub, { signal });
     // only once the store has seen the plant: before that the id is unvalidated client input
     const log = { plantId: body.id };
@@ -47,4 +45,5 @@ export const createPlantHandler = ({
       case 'unavailable':
         return storeUnavailable(result.cause, log);
     }
-  });
+  },
+});

@@ -1,17 +1,19 @@
 // GET /webhooks/{id}: one of the caller's own webhook endpoints, without its secret.
+import { dynamoGetEndpoint } from '#lib/endpoints/dynamoStore.ts';
 import { EndpointPath } from '#lib/endpoints/requestSchemas.ts';
-import type { EndpointStore } from '#lib/endpoints/store.ts';
-import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import { endpointRefusal, endpointView } from '#lib/routes/endpointReplies.ts';
-import { listedRoute } from '#lib/routes/routeList.ts';
+import { defineRoute } from '#lib/routes/route.ts';
 
-export const getEndpointRoute = { ...listedRoute('getEndpoint'), path: EndpointPath };
-
-export const getEndpointHandler = ({
-  endpointStore,
-  ...http
-}: HttpDependencies & { endpointStore: Pick<EndpointStore, 'get'> }) =>
-  httpRoute(http, getEndpointRoute, async ({ path: { id }, caller, signal }) => {
+export default defineRoute({
+  method: 'GET',
+  path: '/webhooks/{id}',
+  access: 'read',
+  tables: { webhooks: ['GetItem'] },
+  params: EndpointPath,
+  dependencies: ({ webhooks }) => ({
+    endpointStore: { get: dynamoGetEndpoint(webhooks) },
+  }),
+  handle: async ({ path: { id }, caller, signal }, { endpointStore }) => {
     const result = await endpointStore.get(caller.sub, id, { signal });
     if (result.outcome !== 'found') return endpointRefusal(id, result);
     return {
@@ -21,4 +23,5 @@ export const getEndpointHandler = ({
       outcome: 'found',
       log: { endpointId: id },
     };
-  });
+  },
+});

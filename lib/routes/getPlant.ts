@@ -1,18 +1,19 @@
 // GET /plants/{id}: the caller's plant, with its version as a strong ETag for a later If-Match.
-import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
+import { dynamoGet } from '#lib/plants/dynamoStore.ts';
 import { PlantPath } from '#lib/plants/params.ts';
-import type { PlantStore } from '#lib/plants/store.ts';
 import { plantRefusal, plantWithEtag } from '#lib/routes/plantReplies.ts';
-import { listedRoute } from '#lib/routes/routeList.ts';
+import { defineRoute } from '#lib/routes/route.ts';
 
-export const getPlantRoute = { ...listedRoute('getPlant'), path: PlantPath };
-
-export const getPlantHandler = ({
-  plantStore,
-  ...http
-}: HttpDependencies & { plantStore: Pick<PlantStore, 'get'> }) =>
-  httpRoute(http, getPlantRoute, async ({ path: { id }, caller, signal }) => {
+export default defineRoute({
+  method: 'GET',
+  path: '/plants/{id}',
+  access: 'read',
+  tables: { plants: ['GetItem'] },
+  params: PlantPath,
+  dependencies: ({ plants }) => ({ plantStore: { get: dynamoGet(plants) } }),
+  handle: async ({ path: { id }, caller, signal }, { plantStore }) => {
     const result = await plantStore.get(id, caller.sub, { signal });
     if (result.outcome !== 'found') return plantRefusal(id, result);
     return plantWithEtag(result.plant, { metric: 'PlantsRead', outcome: 'found' });
-  });
+  },
+});

@@ -1,16 +1,18 @@
 // GET /webhooks: the caller's own webhook endpoints, oldest first (at most ten: one page).
-import type { EndpointStore } from '#lib/endpoints/store.ts';
-import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
+// Every change to a caller's endpoints is a transaction with the caller's count of them.
+import { dynamoListEndpoints } from '#lib/endpoints/dynamoStore.ts';
 import { endpointsUnavailable, endpointView } from '#lib/routes/endpointReplies.ts';
-import { listedRoute } from '#lib/routes/routeList.ts';
+import { defineRoute } from '#lib/routes/route.ts';
 
-export const listEndpointsRoute = listedRoute('listEndpoints');
-
-export const listEndpointsHandler = ({
-  endpointStore,
-  ...http
-}: HttpDependencies & { endpointStore: Pick<EndpointStore, 'list'> }) =>
-  httpRoute(http, listEndpointsRoute, async ({ caller, signal }) => {
+export default defineRoute({
+  method: 'GET',
+  path: '/webhooks',
+  access: 'read',
+  tables: { webhooks: ['Query'] },
+  dependencies: ({ webhooks }) => ({
+    endpointStore: { list: dynamoListEndpoints(webhooks) },
+  }),
+  handle: async ({ caller, signal }, { endpointStore }) => {
     const result = await endpointStore.list(caller.sub, { signal });
     if (result.outcome === 'unavailable') return endpointsUnavailable(result.cause);
     return {
@@ -20,4 +22,5 @@ export const listEndpointsHandler = ({
       outcome: 'listed',
       log: { count: result.endpoints.length },
     };
-  });
+  },
+});

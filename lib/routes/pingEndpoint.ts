@@ -1,22 +1,39 @@
 // POST /webhooks/{id}/ping: a webhook.ping through the same queue as any event; to a disabled
 // endpoint too, so that it can be tested before it is enabled again.
-import { eventBody, newWebhookId, PING } from '#lib/endpointDeliveries/store.ts';
+import { deliveryQueueSettings } from '#lib/config/endpoints.ts';
+import { dynamoCountSend, dynamoUncountSend } from '#lib/endpointDeliveries/dynamoStore.ts';
+import {
+  type DeliveryQueue,
+  eventBody,
+  newWebhookId,
+  PING,
+} from '#lib/endpointDeliveries/store.ts';
+import { dynamoGetEndpoint } from '#lib/endpoints/dynamoStore.ts';
 import { EndpointPath } from '#lib/endpoints/requestSchemas.ts';
-import type { EndpointStore } from '#lib/endpoints/store.ts';
-import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
-import { countedSend, ownedEndpoint, type SendDependencies } from '#lib/routes/endpointReplies.ts';
-import { listedRoute } from '#lib/routes/routeList.ts';
+import { countedSend, ownedEndpoint } from '#lib/routes/endpointReplies.ts';
+import { defineRoute } from '#lib/routes/route.ts';
+import { sqsDeliveryQueue } from '#lib/webhooks/retries.ts';
+import { sqsClient } from '#lib/webhooks/sqsMessages.ts';
 
-/** What the pipeline checks of the request (no body: one sent is ignored), and the document describes. */
-export const pingEndpointRoute = { ...listedRoute('pingEndpoint'), path: EndpointPath };
-
-export const pingEndpointHandler = ({
-  endpointStore,
-  attemptStore,
-  queue,
-  ...http
-}: HttpDependencies & SendDependencies & { endpointStore: Pick<EndpointStore, 'get'> }) =>
-  httpRoute(http, pingEndpointRoute, async ({ path: { id }, caller, signal }) => {
+// No body: one sent is ignored. Counted in the endpoint's minute (an UpdateItem).
+export default defineRoute({
+  method: 'POST',
+  path: '/webhooks/{id}/ping',
+  access: 'write',
+  tables: { webhooks: ['GetItem', 'UpdateItem'] },
+  queues: ['endpointDeliveries'],
+  params: EndpointPath,
+  settings: { queue: deliveryQueueSettings },
+  dependencies: ({ webhooks, queue }) => ({
+    endpointStore: { get: dynamoGetEndpoint(webhooks) },
+    attemptStore: {
+      countSend: dynamoCountSend(webhooks),
+      uncountSend: dynamoUncountSend(webhooks),
+    },
+    // the routes send only: the fakes of tests need no more
+    queue: sqsDeliveryQueue(sqsClient(queue.region), { main: queue.queueUrl }) as DeliveryQueue,
+  }),
+  handle: async ({ path: { id }, caller, signal }, { endpointStore, attemptStore, queue }) => {
     const owned = await ownedEndpoint(endpointStore, caller.sub, id, signal);
     if ('refusal' in owned) return owned.refusal;
     const webhookId = newWebhookId();
@@ -24,4 +41,5 @@ export const pingEndpointHandler = ({
     const delivery = { owner: caller.sub, endpointId: id, webhookId, type: PING, body } as const;
     const pinged = { metric: 'EndpointsPinged', outcome: 'pinged', signal } as const;
     return countedSend({ attemptStore, queue }, delivery, pinged);
-  });
+  },
+});

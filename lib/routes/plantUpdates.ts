@@ -20,7 +20,7 @@ const versionsOf = (tags: string[]) => [
 const MAX_IF_MATCH_VERSIONS = 100;
 
 /** What PUT and PATCH read of their request. */
-type PlantRequest = RouteRequest<{ id?: number | undefined }, { id: number }, undefined>;
+type PlantRequest = RouteRequest<{ id?: number | undefined }, { id: number }, unknown>;
 
 const invalid = (message: string): Reply => ({
   status: 400,

@@ -1,15 +1,19 @@
 // POST /webhooks/{id}/attempts/{webhookId}/resend: a sent event again, same webhook-id and body,
 // so a receiver that deduplicates takes it once; refused to a disabled endpoint, which drops it.
-import type { AttemptStore, DeliveryQueue } from '#lib/endpointDeliveries/store.ts';
+import { deliveryQueueSettings } from '#lib/config/endpoints.ts';
+import {
+  dynamoCountSend,
+  dynamoSentEvent,
+  dynamoUncountSend,
+} from '#lib/endpointDeliveries/dynamoStore.ts';
+import type { DeliveryQueue } from '#lib/endpointDeliveries/store.ts';
+import { dynamoGetEndpoint } from '#lib/endpoints/dynamoStore.ts';
 import { EventPath } from '#lib/endpoints/requestSchemas.ts';
-import type { EndpointStore } from '#lib/endpoints/store.ts';
-import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import { notFound } from '#lib/http/reply.ts';
 import { countedSend, endpointsUnavailable, ownedEndpoint } from '#lib/routes/endpointReplies.ts';
-import { listedRoute } from '#lib/routes/routeList.ts';
-
-/** What the pipeline checks of the request (no body: one sent is ignored), and the document describes. */
-export const resendEndpointEventRoute = { ...listedRoute('resendEndpointEvent'), path: EventPath };
+import { defineRoute } from '#lib/routes/route.ts';
+import { sqsDeliveryQueue } from '#lib/webhooks/retries.ts';
+import { sqsClient } from '#lib/webhooks/sqsMessages.ts';
 
 export const eventNotFoundMessage = (webhookId: string) =>
   `No event ${webhookId} was sent to this endpoint in the last 14 days: take a webhookId from its attempts (GET /webhooks/{id}/attempts)`;
@@ -17,17 +21,29 @@ export const eventNotFoundMessage = (webhookId: string) =>
 export const endpointDisabledMessage = (id: string) =>
   `Endpoint ${id} is disabled, so nothing is delivered to it: enable it with PUT /webhooks/${id} first, then resend (a ping reaches it while disabled)`;
 
-export const resendEndpointEventHandler = ({
-  endpointStore,
-  attemptStore,
-  queue,
-  ...http
-}: HttpDependencies & {
-  endpointStore: Pick<EndpointStore, 'get'>;
-  attemptStore: Pick<AttemptStore, 'event' | 'countSend' | 'uncountSend'>;
-  queue: DeliveryQueue;
-}) =>
-  httpRoute(http, resendEndpointEventRoute, async ({ path: { id, webhookId }, caller, signal }) => {
+// No body: one sent is ignored. Counted in the endpoint's minute (an UpdateItem).
+export default defineRoute({
+  method: 'POST',
+  path: '/webhooks/{id}/attempts/{webhookId}/resend',
+  access: 'write',
+  tables: { webhooks: ['GetItem', 'UpdateItem'] },
+  queues: ['endpointDeliveries'],
+  params: EventPath,
+  settings: { queue: deliveryQueueSettings },
+  dependencies: ({ webhooks, queue }) => ({
+    endpointStore: { get: dynamoGetEndpoint(webhooks) },
+    attemptStore: {
+      event: dynamoSentEvent(webhooks),
+      countSend: dynamoCountSend(webhooks),
+      uncountSend: dynamoUncountSend(webhooks),
+    },
+    // the routes send only: the fakes of tests need no more
+    queue: sqsDeliveryQueue(sqsClient(queue.region), { main: queue.queueUrl }) as DeliveryQueue,
+  }),
+  handle: async (
+    { path: { id, webhookId }, caller, signal },
+    { endpointStore, attemptStore, queue },
+  ) => {
     // both reads at once; another caller's event is never answered, nor counted (its 404 first)
     const [owned, sent] = await Promise.all([
       ownedEndpoint(endpointStore, caller.sub, id, signal),
@@ -46,4 +62,5 @@ export const resendEndpointEventHandler = ({
     const delivery = { owner: caller.sub, endpointId: id, webhookId, ...sent.event };
     const resent = { metric: 'EndpointEventsResent', outcome: 'resent', signal } as const;
     return countedSend({ attemptStore, queue }, delivery, resent);
-  });
+  },
+});

@@ -1,25 +1,25 @@
 // PUT /webhooks/{id}: replace the endpoint's settings; one left out takes its default, so a PUT
 // enables an endpoint the service disabled unless it says otherwise.
+import { endpointUrlSettings } from '#lib/config/endpoints.ts';
+import { dynamoReplaceEndpoint } from '#lib/endpoints/dynamoStore.ts';
 import { EndpointPath, EndpointUpdate } from '#lib/endpoints/requestSchemas.ts';
-import type { EndpointStore } from '#lib/endpoints/store.ts';
 import { jsonRequestBody } from '#lib/http/jsonBody.ts';
-import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
 import { endpointRefusal, endpointView, urlRefusal } from '#lib/routes/endpointReplies.ts';
-import { listedRoute } from '#lib/routes/routeList.ts';
-import type { EndpointPolicy } from '#lib/ssrf/safePost.ts';
+import { defineRoute } from '#lib/routes/route.ts';
 
-export const updateEndpointRoute = {
-  ...listedRoute('updateEndpoint'),
-  path: EndpointPath,
+export default defineRoute({
+  method: 'PUT',
+  path: '/webhooks/{id}',
+  access: 'write',
+  tables: { webhooks: ['UpdateItem'] },
+  params: EndpointPath,
   body: jsonRequestBody(EndpointUpdate, { describedAs: 'an EndpointUpdate' }),
-};
-
-export const updateEndpointHandler = ({
-  endpointStore,
-  policy,
-  ...http
-}: HttpDependencies & { endpointStore: Pick<EndpointStore, 'replace'>; policy: EndpointPolicy }) =>
-  httpRoute(http, updateEndpointRoute, async ({ path: { id }, body, caller, signal }) => {
+  settings: { policy: endpointUrlSettings },
+  dependencies: ({ webhooks, policy }) => ({
+    endpointStore: { replace: dynamoReplaceEndpoint(webhooks) },
+    policy,
+  }),
+  handle: async ({ path: { id }, body, caller, signal }, { endpointStore, policy }) => {
     const refusal = await urlRefusal(body.url, policy);
     if (refusal) return refusal;
     const content = {
@@ -37,4 +37,5 @@ export const updateEndpointHandler = ({
       outcome: 'updated',
       log: { endpointId: id },
     };
-  });
+  },
+});

@@ -1,23 +1,22 @@
 // PUT /plants/{id}: replace the caller's plant's content (If-Match and its 412: plantUpdates.ts).
 import { jsonRequestBody } from '#lib/http/jsonBody.ts';
-import { type HttpDependencies, httpRoute } from '#lib/http/pipeline.ts';
+import { dynamoUpdate } from '#lib/plants/dynamoStore.ts';
 import { PlantPath } from '#lib/plants/params.ts';
 import { PlantUpdate } from '#lib/plants/schemas.ts';
-import { type PlantStore, replacedBy } from '#lib/plants/store.ts';
+import { replacedBy } from '#lib/plants/store.ts';
 import { updatePlant } from '#lib/routes/plantUpdates.ts';
-import { listedRoute } from '#lib/routes/routeList.ts';
+import { defineRoute } from '#lib/routes/route.ts';
 
-export const updatePlantRoute = {
-  ...listedRoute('updatePlant'),
-  path: PlantPath,
+export default defineRoute({
+  method: 'PUT',
+  path: '/plants/{id}',
+  access: 'write',
+  tables: { plants: ['UpdateItem'] },
+  params: PlantPath,
   body: jsonRequestBody(PlantUpdate, { describedAs: 'a Plant', integerFields: ['id'] }),
-};
-
-export const updatePlantHandler = ({
-  plantStore,
-  ...http
-}: HttpDependencies & { plantStore: Pick<PlantStore, 'update'> }) =>
-  httpRoute(http, updatePlantRoute, (request) => {
+  dependencies: ({ plants }) => ({ plantStore: { update: dynamoUpdate(plants) } }),
+  handle: (request, { plantStore }) => {
     const { id, ...content } = request.body;
     return updatePlant(plantStore, request, replacedBy(content));
-  });
+  },
+});

@@ -164,7 +164,8 @@ const ROUTE_FUNCTIONS = ROUTE_NAMES.map((name) => ({
   name: resourceName(name),
   table: Object.keys(ROUTES[name].tables)[0] === 'webhooks' ? 'webhooks' : 'plants',
   queue: 'queues' in ROUTES[name],
-  checksUrls: 'settings' in ROUTES[name],
+  // only registration and replacement check where an endpoint points
+  checksUrls: name === 'createEndpoint' || name === 'updateEndpoint',
 }));
 
 type Statement = { Effect: string; Action: string[]; Resource: unknown[] };
@@ -442,7 +443,6 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
     ]);
     for (const { name, table, queue, checksUrls } of ROUTE_FUNCTIONS) {
       const tableSettings = table === 'plants' ? ['PLANTS_TABLE'] : ['WEBHOOKS_TABLE'];
-      // only registration and replacement check where an endpoint points
       if (checksUrls) tableSettings.push('WEBHOOK_ALLOW_PRIVATE_URLS');
       expect(variables(name)).toEqual([
         'AUTH_AUDIENCE',

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { creatorTagOf } from '#lib/plants/creatorTag.ts';
-import { createPlantHandler } from '#lib/routes/createPlant.ts';
+import createPlant from '#lib/routes/createPlant.ts';
 import {
   createDynamoPlantStore,
   createTestTable,
@@ -15,7 +15,7 @@ const endpoint = inject('dynamodbEndpoint');
 
 describe('POST /plants handler on DynamoDB Local', () => {
   let table: Awaited<ReturnType<typeof createTestTable>>;
-  let handler: ReturnType<typeof createPlantHandler>;
+  let handler: ReturnType<typeof createPlant.with>;
   let token: string;
   let strangerToken: string;
 
@@ -36,7 +36,7 @@ describe('POST /plants handler on DynamoDB Local', () => {
   beforeAll(async () => {
     table = await createTestTable(endpoint);
     const key = await makeKey('ES256');
-    handler = createPlantHandler({
+    handler = createPlant.with({
       ...quietTelemetry(),
       plantStore: createDynamoPlantStore({
         client: localDocumentClient(endpoint),

@@ -5,8 +5,8 @@ import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { AttemptStore } from '#lib/endpointDeliveries/store.ts';
 import type { HttpHandler } from '#lib/http/pipeline.ts';
 import type { HttpResponse } from '#lib/http/types.ts';
-import { pingEndpointHandler } from '#lib/routes/pingEndpoint.ts';
-import { resendEndpointEventHandler } from '#lib/routes/resendEndpointEvent.ts';
+import pingEndpoint from '#lib/routes/pingEndpoint.ts';
+import resendEndpointEvent from '#lib/routes/resendEndpointEvent.ts';
 import {
   createDynamoAttemptStore,
   createDynamoEndpointStore,
@@ -54,8 +54,8 @@ describe('pings and resends on DynamoDB', () => {
     attempts = createDynamoAttemptStore(target);
     queue = new FakeDeliveryQueue();
     const dependencies = { endpointStore, attemptStore: attempts, queue, verifyToken };
-    ping = pingEndpointHandler({ ...dependencies, ...quietTelemetry() });
-    resend = resendEndpointEventHandler({ ...dependencies, ...quietTelemetry() });
+    ping = pingEndpoint.with({ ...dependencies, ...quietTelemetry() });
+    resend = resendEndpointEvent.with({ ...dependencies, ...quietTelemetry() });
     // the event's first send
     await attempts.record(ID, firstAttempt(), event);
   });

@@ -13,11 +13,11 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { plantAddedEvent } from '#lib/operatorWebhook/plantAdded.ts';
 import type { PlantContent } from '#lib/plants/schemas.ts';
-import { createPlantHandler } from '#lib/routes/createPlant.ts';
-import { getPlantHandler } from '#lib/routes/getPlant.ts';
-import { listPlantsHandler } from '#lib/routes/listPlants.ts';
-import { patchPlantHandler } from '#lib/routes/patchPlant.ts';
-import { updatePlantHandler } from '#lib/routes/updatePlant.ts';
+import createPlant from '#lib/routes/createPlant.ts';
+import getPlant from '#lib/routes/getPlant.ts';
+import listPlants from '#lib/routes/listPlants.ts';
+import patchPlant from '#lib/routes/patchPlant.ts';
+import updatePlant from '#lib/routes/updatePlant.ts';
 import { localStreamsClient } from '../../infra/local/dynamoClient.ts';
 import {
   createDynamoPlantStore,
@@ -36,7 +36,7 @@ let table: Awaited<ReturnType<typeof createTestTable>>;
 let token: string;
 let routes: Record<
   'create' | 'get' | 'list' | 'update' | 'patch',
-  ReturnType<typeof createPlantHandler>
+  ReturnType<typeof createPlant.with>
 >;
 
 beforeAll(async () => {
@@ -48,11 +48,11 @@ beforeAll(async () => {
   });
   const http = { ...quietTelemetry(), plantStore, verifyToken: await verifierTrusting(key) };
   routes = {
-    create: createPlantHandler(http),
-    get: getPlantHandler(http),
-    list: listPlantsHandler(http),
-    update: updatePlantHandler(http),
-    patch: patchPlantHandler(http),
+    create: createPlant.with(http),
+    get: getPlant.with(http),
+    list: listPlants.with(http),
+    update: updatePlant.with(http),
+    patch: patchPlant.with(http),
   };
   token = await signToken(key, { subject: 'gardener' });
 });

@@ -5,10 +5,10 @@ import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { CREATOR_TAG } from '#lib/plants/creatorTag.ts';
 import type { ListPosition, PlantStore } from '#lib/plants/store.ts';
 import { replacedBy } from '#lib/plants/store.ts';
-import { createPlantHandler } from '#lib/routes/createPlant.ts';
-import { getPlantHandler } from '#lib/routes/getPlant.ts';
-import { listPlantsHandler } from '#lib/routes/listPlants.ts';
-import { patchPlantHandler } from '#lib/routes/patchPlant.ts';
+import createPlant from '#lib/routes/createPlant.ts';
+import getPlant from '#lib/routes/getPlant.ts';
+import listPlants from '#lib/routes/listPlants.ts';
+import patchPlant from '#lib/routes/patchPlant.ts';
 import {
   createDynamoPlantStore,
   createTestTable,
@@ -238,11 +238,11 @@ describe('list by tag', () => {
 });
 
 describe('GET /plants?tag= on DynamoDB Local', () => {
-  let list: ReturnType<typeof listPlantsHandler>;
+  let list: ReturnType<typeof listPlants.with>;
   let token: string;
   beforeEach(async () => {
     const key = await makeKey('ES256');
-    list = listPlantsHandler({
+    list = listPlants.with({
       ...quietTelemetry(),
       plantStore: store,
       verifyToken: await verifierTrusting(key),
@@ -308,7 +308,7 @@ describe("the writing request's trace id", () => {
     const plantStore = createDynamoPlantStore({ client, table: table.name });
     const http = { ...telemetry, plantStore, verifyToken: await verifierTrusting(key) };
     // every route's pipeline holds its invocation's trace id for the store (lib/http/pipeline.ts)
-    const [create, patch] = [createPlantHandler(http), patchPlantHandler(http)];
+    const [create, patch] = [createPlant.with(http), patchPlant.with(http)];
     const send = async (handler: typeof create, spec: Parameters<typeof httpApiEvent>[0]) => {
       const headers = { authorization: `Bearer ${token}`, host: 'plants.example.com' };
       const event = httpApiEvent({ ...spec, headers: { ...headers, ...spec.headers } });
@@ -337,7 +337,7 @@ describe("the writing request's trace id", () => {
     expect(patched.lineTraceId).not.toBe(created.lineTraceId);
     expect(created.answer).toStrictEqual({ name: 'Fern' });
     expect(patched.answer).toStrictEqual({ id: 1, name: 'Monstera' });
-    const read = getPlantHandler(http);
+    const read = getPlant.with(http);
     const got = await invokeHandler(
       read,
       httpApiEvent({

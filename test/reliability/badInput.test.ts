@@ -15,7 +15,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { creatorTagOf } from '#lib/plants/creatorTag.ts';
-import { createPlantHandler } from '#lib/routes/createPlant.ts';
+import createPlant from '#lib/routes/createPlant.ts';
 import {
   createDynamoPlantStore,
   createTestTable,
@@ -47,7 +47,7 @@ const TARGET_REQUESTS = Number(process.env.FC_REQUESTS ?? 10_000);
 const MAX_SEQUENCE = 100;
 
 let table: Awaited<ReturnType<typeof createTestTable>>;
-let handler: ReturnType<typeof createPlantHandler>;
+let handler: ReturnType<typeof createPlant.with>;
 let tokens: TestTokens;
 let subjects: Map<string, string>;
 const documents = localDocumentClient(endpoint);
@@ -55,7 +55,7 @@ const documents = localDocumentClient(endpoint);
 beforeAll(async () => {
   table = await createTestTable(endpoint);
   const key = await makeKey('ES256');
-  handler = createPlantHandler({
+  handler = createPlant.with({
     ...quietTelemetry(),
     plantStore: createDynamoPlantStore({ client: documents, table: table.name }),
     verifyToken: await verifierTrusting(key),

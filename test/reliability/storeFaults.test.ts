@@ -24,8 +24,8 @@ import { parse } from 'yaml';
 import type { VerifyToken } from '#lib/auth/tokenVerifier.ts';
 import type { DynamoDbSettings } from '#lib/config/store.ts';
 import { TIMEOUT_MARGIN_MS } from '#lib/http/pipeline.ts';
-import { createPlantHandler } from '#lib/routes/createPlant.ts';
-import { listPlantsHandler } from '#lib/routes/listPlants.ts';
+import createPlant from '#lib/routes/createPlant.ts';
+import listPlants from '#lib/routes/listPlants.ts';
 import { repoRoot } from '../../infra/local/paths.ts';
 import { loadStoreFunctionConfig, type StoreFunctionConfig } from '../support/config.ts';
 import {
@@ -114,10 +114,10 @@ const storeThroughProxy = (settings: Partial<DynamoDbSettings> = FAST) =>
   createDynamoPlantStore({ client: clientThroughProxy(settings), table: table.name });
 
 const handlerThroughProxy = (settings: Partial<DynamoDbSettings> = FAST) =>
-  createPlantHandler({ ...quietTelemetry(), plantStore: storeThroughProxy(settings), verifyToken });
+  createPlant.with({ ...quietTelemetry(), plantStore: storeThroughProxy(settings), verifyToken });
 
 /** POST /plants with `body`, as Lambda would call the function with its configured timeout. */
-const post = async (handler: ReturnType<typeof createPlantHandler>, body: string) => {
+const post = async (handler: ReturnType<typeof createPlant.with>, body: string) => {
   const event = httpApiEvent({
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body,
@@ -259,7 +259,7 @@ describe('a persistent fault', () => {
 describe("the list's index", () => {
   const list = () =>
     invokeHandler(
-      listPlantsHandler({ ...quietTelemetry(), plantStore: storeThroughProxy(), verifyToken }),
+      listPlants.with({ ...quietTelemetry(), plantStore: storeThroughProxy(), verifyToken }),
       httpApiEvent({
         method: 'GET',
         route: 'GET /plants',
@@ -307,7 +307,7 @@ describe('the retry bound', () => {
     proxy.script([], 'hang');
 
     const response = await post(
-      createPlantHandler({
+      createPlant.with({
         ...quietTelemetry(),
         plantStore: createDynamoPlantStore({
           client: clientThroughProxy(config.store.dynamodb),

@@ -3,7 +3,7 @@
 import { createLocalJWKSet, exportSPKI } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { keySetFrom } from '#lib/auth/tokenVerifier.ts';
-import { createPlantHandler } from '#lib/routes/createPlant.ts';
+import createPlant from '#lib/routes/createPlant.ts';
 import {
   createDynamoPlantStore,
   createTestTable,
@@ -32,8 +32,8 @@ let table: Awaited<ReturnType<typeof createTestTable>>;
 let jwks: JwksServer;
 let rsa: TestKey;
 let stranger: TestKey;
-let handler: ReturnType<typeof createPlantHandler>;
-let scopedHandler: ReturnType<typeof createPlantHandler>;
+let handler: ReturnType<typeof createPlant.with>;
+let scopedHandler: ReturnType<typeof createPlant.with>;
 
 beforeAll(async () => {
   table = await createTestTable(endpoint);
@@ -52,8 +52,8 @@ beforeAll(async () => {
     client: localDocumentClient(endpoint),
     table: table.name,
   });
-  handler = createPlantHandler({ ...quietTelemetry(), plantStore, verifyToken });
-  scopedHandler = createPlantHandler({
+  handler = createPlant.with({ ...quietTelemetry(), plantStore, verifyToken });
+  scopedHandler = createPlant.with({
     ...quietTelemetry(),
     plantStore,
     verifyToken,
@@ -194,7 +194,7 @@ describe('a key set that (wrongly) publishes a symmetric key', () => {
         { kty: 'oct', kid: 'shared', alg: 'HS256', k: Buffer.from(secret).toString('base64url') },
       ],
     });
-    const lenient = createPlantHandler({
+    const lenient = createPlant.with({
       ...quietTelemetry(),
       plantStore: createDynamoPlantStore({
         client: localDocumentClient(endpoint),

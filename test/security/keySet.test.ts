@@ -3,7 +3,7 @@
 // our 503, not the caller's 401.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { keySetFrom } from '#lib/auth/tokenVerifier.ts';
-import { createPlantHandler } from '#lib/routes/createPlant.ts';
+import createPlant from '#lib/routes/createPlant.ts';
 import { httpApiEvent, invokeHandler } from '../support/events.ts';
 import { FakePlantStore } from '../support/fakePlantStore.ts';
 import { type JwksServer, startJwksServer } from '../support/jwksServer.ts';
@@ -14,7 +14,7 @@ const COOLDOWN_MS = 500;
 
 let jwks: JwksServer;
 let key: TestKey;
-let handler: ReturnType<typeof createPlantHandler>;
+let handler: ReturnType<typeof createPlant.with>;
 
 const post = async (token: string) => {
   const event = httpApiEvent({
@@ -38,7 +38,7 @@ beforeEach(async () => {
       timeoutMs: 1000,
     }),
   );
-  handler = createPlantHandler({
+  handler = createPlant.with({
     ...quietTelemetry(),
     plantStore: new FakePlantStore(),
     verifyToken,

@@ -11,7 +11,7 @@ import {
   keySetFrom,
   TokenRejectedError,
 } from '#lib/auth/tokenVerifier.ts';
-import { createPlantHandler } from '#lib/routes/createPlant.ts';
+import createPlant from '#lib/routes/createPlant.ts';
 import { httpApiEvent, invokeHandler } from '../support/events.ts';
 import { FakePlantStore } from '../support/fakePlantStore.ts';
 import { type JwksServer, startJwksServer } from '../support/jwksServer.ts';
@@ -135,7 +135,7 @@ describe('the cache of verified tokens', () => {
 describe('a remembered token through the pipeline', () => {
   it('is still checked for the scope on every request', async () => {
     const { verifyToken } = verifier();
-    const handler = createPlantHandler({
+    const handler = createPlant.with({
       ...quietTelemetry(),
       plantStore: new FakePlantStore(),
       verifyToken,

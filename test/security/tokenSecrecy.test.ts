@@ -10,7 +10,7 @@ import {
   vi,
 } from 'vitest';
 import type { VerifyToken } from '#lib/auth/tokenVerifier.ts';
-import { createPlantHandler } from '#lib/routes/createPlant.ts';
+import createPlant from '#lib/routes/createPlant.ts';
 import { freePort } from '../../infra/local/freePort.ts';
 import {
   createDynamoPlantStore,
@@ -57,7 +57,7 @@ afterEach(() => {
 });
 
 const handlerOn = async (storeEndpoint: string, tableName: string) =>
-  createPlantHandler({
+  createPlant.with({
     ...loudTelemetry(),
     plantStore: createDynamoPlantStore({
       client: localDocumentClient(storeEndpoint, { maxAttempts: 1, requestTimeoutMs: 500 }),
@@ -66,11 +66,7 @@ const handlerOn = async (storeEndpoint: string, tableName: string) =>
     verifyToken,
   });
 
-const send = async (
-  handler: ReturnType<typeof createPlantHandler>,
-  token: string,
-  body: object,
-) => {
+const send = async (handler: ReturnType<typeof createPlant.with>, token: string, body: object) => {
   const event = httpApiEvent({
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify(body),

@@ -3,7 +3,6 @@
 // start (npm run bench measures what that costs).
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { InputSchemas } from '#lib/http/validateInput.ts';
 import { ROUTE_NAMES, ROUTES, type RouteEntry, type RouteName } from '#lib/routes/routeList.ts';
 import { bundleOf } from '../../bench/bundles.ts';
 import { repoRoot } from '../../infra/local/paths.ts';
@@ -24,13 +23,9 @@ const itemCommandsOf = (name: RouteName) =>
   });
 const ALL = [...ROUTE_NAMES, 'deliverPlantAdded', 'unmatchedRoute'];
 
-/** Whether the route reads a body: its definition, as lib/routes/<name>.ts exports it. */
-const readsBody = async (name: RouteName) => {
-  const routeModule: Record<string, InputSchemas<unknown, unknown, unknown>> = await import(
-    `#lib/routes/${name}.ts`
-  );
-  return routeModule[`${name}Route`]?.body !== undefined;
-};
+/** Whether the route reads a body: its definition, lib/routes/<name>.ts. */
+const readsBody = async (name: RouteName) =>
+  (await import(`#lib/routes/${name}.ts`)).default.body !== undefined;
 
 const files: Record<string, string[]> = {};
 const texts: Record<string, string> = {};
@@ -62,7 +57,12 @@ describe('each HTTP function bundles only its own route', () => {
         ]
       : ['lib/routes/endpointReplies.ts'];
     expect(matching(name, /^lib\/routes\//).sort()).toEqual(
-      [`lib/routes/${name}.ts`, 'lib/routes/routeList.ts', ...shared].sort(),
+      [
+        `lib/routes/${name}.ts`,
+        'lib/routes/route.ts',
+        'lib/routes/routeEntry.ts',
+        ...shared,
+      ].sort(),
     );
     expect(commandsOf(name).sort()).toEqual(itemCommandsOf(name).sort());
     // the JSON body parser (ours and Middy's) only where there is a body to parse

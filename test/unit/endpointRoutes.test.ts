@@ -8,20 +8,19 @@ import { sealCursor } from '#lib/http/paging.ts';
 import type { HttpHandler } from '#lib/http/pipeline.ts';
 import type { HttpResponse } from '#lib/http/types.ts';
 import { EVENT_TYPES } from '#lib/plants/eventTypes.ts';
-import { createEndpointHandler, ENDPOINT_LIMIT_MESSAGE } from '#lib/routes/createEndpoint.ts';
-import { deleteEndpointHandler } from '#lib/routes/deleteEndpoint.ts';
+import createEndpoint, { ENDPOINT_LIMIT_MESSAGE } from '#lib/routes/createEndpoint.ts';
+import deleteEndpoint from '#lib/routes/deleteEndpoint.ts';
 import { HOST_UNRESOLVED, sendsLimitedMessage } from '#lib/routes/endpointReplies.ts';
-import { getEndpointHandler } from '#lib/routes/getEndpoint.ts';
-import { listEndpointAttemptsHandler } from '#lib/routes/listEndpointAttempts.ts';
-import { listEndpointsHandler } from '#lib/routes/listEndpoints.ts';
-import { pingEndpointHandler } from '#lib/routes/pingEndpoint.ts';
-import {
+import getEndpoint from '#lib/routes/getEndpoint.ts';
+import listEndpointAttempts from '#lib/routes/listEndpointAttempts.ts';
+import listEndpoints from '#lib/routes/listEndpoints.ts';
+import pingEndpoint from '#lib/routes/pingEndpoint.ts';
+import resendEndpointEvent, {
   endpointDisabledMessage,
   eventNotFoundMessage,
-  resendEndpointEventHandler,
 } from '#lib/routes/resendEndpointEvent.ts';
-import { rotateEndpointSecretHandler } from '#lib/routes/rotateEndpointSecret.ts';
-import { updateEndpointHandler } from '#lib/routes/updateEndpoint.ts';
+import rotateEndpointSecret from '#lib/routes/rotateEndpointSecret.ts';
+import updateEndpoint from '#lib/routes/updateEndpoint.ts';
 import type { EndpointPolicy } from '#lib/ssrf/safePost.ts';
 import { httpApiEvent, invokeHandler } from '../support/events.ts';
 import {
@@ -125,15 +124,15 @@ const attemptOf = (n: number): Attempt => ({
 });
 
 const routes = () => ({
-  create: createEndpointHandler(dependencies()),
-  list: listEndpointsHandler(dependencies()),
-  get: getEndpointHandler(dependencies()),
-  update: updateEndpointHandler(dependencies()),
-  remove: deleteEndpointHandler(dependencies()),
-  rotate: rotateEndpointSecretHandler(dependencies()),
-  ping: pingEndpointHandler(dependencies()),
-  attempts: listEndpointAttemptsHandler(dependencies()),
-  resend: resendEndpointEventHandler(dependencies()),
+  create: createEndpoint.with(dependencies()),
+  list: listEndpoints.with(dependencies()),
+  get: getEndpoint.with(dependencies()),
+  update: updateEndpoint.with(dependencies()),
+  remove: deleteEndpoint.with(dependencies()),
+  rotate: rotateEndpointSecret.with(dependencies()),
+  ping: pingEndpoint.with(dependencies()),
+  attempts: listEndpointAttempts.with(dependencies()),
+  resend: resendEndpointEvent.with(dependencies()),
 });
 
 const register = async (
@@ -287,7 +286,7 @@ describe('POST /webhooks', () => {
   });
 
   it('needs the write scope when one is required', async () => {
-    const scoped = createEndpointHandler(dependencies({ write: 'plants:write' }));
+    const scoped = createEndpoint.with(dependencies({ write: 'plants:write' }));
     const { status } = await call(scoped, 'POST', '/webhooks', {
       body: { url: 'https://hooks.example.com/' },
       token: tokens.aliceReader,
@@ -671,19 +670,19 @@ describe('ping, attempts and resend', () => {
     const reader = { token: tokens.aliceReader };
 
     const ping = await call(
-      pingEndpointHandler(dependencies(scopes)),
+      pingEndpoint.with(dependencies(scopes)),
       'POST',
       `/webhooks/${id}/ping`,
       reader,
     );
     const resend = await call(
-      resendEndpointEventHandler(dependencies(scopes)),
+      resendEndpointEvent.with(dependencies(scopes)),
       'POST',
       `/webhooks/${id}/attempts/msg_1/resend`,
       reader,
     );
     const list = await call(
-      listEndpointAttemptsHandler(dependencies(scopes)),
+      listEndpointAttempts.with(dependencies(scopes)),
       'GET',
       `/webhooks/${id}/attempts`,
       reader,

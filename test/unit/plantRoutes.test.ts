@@ -3,12 +3,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { HttpHandler } from '#lib/http/pipeline.ts';
 import type { HttpResponse } from '#lib/http/types.ts';
-import { deletePlantHandler } from '#lib/routes/deletePlant.ts';
-import { getPlantHandler } from '#lib/routes/getPlant.ts';
-import { listPlantsHandler } from '#lib/routes/listPlants.ts';
-import { patchPlantHandler } from '#lib/routes/patchPlant.ts';
+import deletePlant from '#lib/routes/deletePlant.ts';
+import getPlant from '#lib/routes/getPlant.ts';
+import listPlants from '#lib/routes/listPlants.ts';
+import patchPlant from '#lib/routes/patchPlant.ts';
 import { unmatchedRouteHandler } from '#lib/routes/unmatchedRoute.ts';
-import { updatePlantHandler } from '#lib/routes/updatePlant.ts';
+import updatePlant from '#lib/routes/updatePlant.ts';
 import { httpApiEvent, invokeHandler, type RequestSpec } from '../support/events.ts';
 import { FakePlantStore } from '../support/fakePlantStore.ts';
 import { headerOf } from '../support/headers.ts';
@@ -70,7 +70,7 @@ describe('with API Gateway payload 2.0', () => {
 
   // ---------------------------------------------------------------------------------------------
   describe('GET /plants', () => {
-    const list = (query = '', token?: string, handler = listPlantsHandler(dependencies())) =>
+    const list = (query = '', token?: string, handler = listPlants.with(dependencies())) =>
       call(handler, { method: 'GET', path: '/plants', query }, token);
 
     /** The next page's URL from a Link header, or undefined on the last page. */
@@ -281,9 +281,7 @@ describe('with API Gateway payload 2.0', () => {
     });
 
     it('requires the read scope when the deployment sets one, and only that', async () => {
-      const scoped = listPlantsHandler(
-        dependencies({ read: 'plants:read', write: 'plants:write' }),
-      );
+      const scoped = listPlants.with(dependencies({ read: 'plants:read', write: 'plants:write' }));
 
       const refused = await list('', tokens.alice, scoped);
       expect(errorMessage(refused, 403)).toContain('plants:read');
@@ -302,7 +300,7 @@ describe('with API Gateway payload 2.0', () => {
 
   // ---------------------------------------------------------------------------------------------
   describe('GET /plants/{id}', () => {
-    const get = (id: string, token?: string, handler = getPlantHandler(dependencies())) =>
+    const get = (id: string, token?: string, handler = getPlant.with(dependencies())) =>
       call(
         handler,
         { method: 'GET', path: `/plants/${id}`, route: 'GET /plants/{id}', pathParameters: { id } },
@@ -359,7 +357,7 @@ describe('with API Gateway payload 2.0', () => {
     });
 
     it('requires the read scope when set', async () => {
-      const scoped = getPlantHandler(dependencies({ read: 'plants:read' }));
+      const scoped = getPlant.with(dependencies({ read: 'plants:read' }));
       expect((await get('1', tokens.alice, scoped)).statusCode).toBe(403);
       expect((await get('1', tokens.aliceReader, scoped)).statusCode).toBe(404);
     });
@@ -372,7 +370,7 @@ describe('with API Gateway payload 2.0', () => {
       body: string | undefined,
       headers: Record<string, string> = {},
       token?: string,
-      handler = updatePlantHandler(dependencies()),
+      handler = updatePlant.with(dependencies()),
     ) =>
       call(
         handler,
@@ -481,9 +479,7 @@ describe('with API Gateway payload 2.0', () => {
 
     it('requires the write scope when set, and the read scope does not do', async () => {
       store.seed({ id: 7, name: 'Fern' }, 'alice');
-      const scoped = updatePlantHandler(
-        dependencies({ read: 'plants:read', write: 'plants:write' }),
-      );
+      const scoped = updatePlant.with(dependencies({ read: 'plants:read', write: 'plants:write' }));
       expect((await put('7', '{"name":"A"}', {}, tokens.aliceReader, scoped)).statusCode).toBe(403);
       expect((await put('7', '{"name":"A"}', {}, tokens.aliceWriter, scoped)).statusCode).toBe(200);
     });
@@ -496,7 +492,7 @@ describe('with API Gateway payload 2.0', () => {
       body: string | undefined,
       headers: Record<string, string> = {},
       token?: string,
-      handler = patchPlantHandler(dependencies()),
+      handler = patchPlant.with(dependencies()),
     ) =>
       call(
         handler,
@@ -601,9 +597,7 @@ describe('with API Gateway payload 2.0', () => {
 
     it('requires the write scope when set, and the read scope does not do', async () => {
       store.seed({ id: 7, name: 'Fern' }, 'alice');
-      const scoped = patchPlantHandler(
-        dependencies({ read: 'plants:read', write: 'plants:write' }),
-      );
+      const scoped = patchPlant.with(dependencies({ read: 'plants:read', write: 'plants:write' }));
       expect((await patch('7', '{"name":"A"}', {}, tokens.aliceReader, scoped)).statusCode).toBe(
         403,
       );
@@ -615,7 +609,7 @@ describe('with API Gateway payload 2.0', () => {
 
   // ---------------------------------------------------------------------------------------------
   describe('DELETE /plants/{id}', () => {
-    const remove = (id: string, token?: string, handler = deletePlantHandler(dependencies())) =>
+    const remove = (id: string, token?: string, handler = deletePlant.with(dependencies())) =>
       call(
         handler,
         {

@@ -1,27 +1,19 @@
-// Every place a new route needs, checked here in seconds (docs/contributing.md, "Add a route"):
-// written by hand: its line in lib/routes/routeList.ts, its route file lib/routes/<name>.ts, its
-// handler handlers/<name>.ts, its words infra/openapi/operations/<name>.ts (then `npm run openapi`,
-// which writes the README's route table too). Everything else follows from its line, and is checked
-// here against it: serverless.yml's function (handler, event, settings, grants), CORS's methods; the
-// deployment test (test/e2e/deployment.test.ts) derives its role's grants from the same line. The
-// bench measures a route once it has a floor and a request (bench/functions.ts); neither is required.
+// A route is one module (docs/contributing.md, "Add a route"): lib/routes/<name>.ts, its
+// `defineRoute`, and its words, infra/openapi/operations/<name>.ts. What is written from it (its
+// handler, the route list: `npm run openapi`) is checked here to be as written; a place missing
+// fails here, saying what to do. Its function (infra/routeFunctions.cjs) is spot-checked here, and
+// packaged by the deployment test (test/e2e/deployment.test.ts).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import {
-  ROUTE_NAMES,
-  ROUTES,
-  type RouteEntry,
-  type RouteName,
-  routeKey,
-  type Table,
-  type TableAction,
-} from '#lib/routes/routeList.ts';
+import { ROUTE_NAMES, ROUTES, routeKey } from '#lib/routes/routeList.ts';
 import { requests } from '../../bench/requests.mjs';
 import { repoRoot } from '../../infra/local/paths.ts';
+import { routeOperation } from '../../infra/openapi/document.ts';
 import { README_FILE, readmeWithRouteTable } from '../../infra/openapi/routeTable.ts';
+import { generatedRouteFiles, routeModules } from '../../infra/routes.ts';
 
 const require = createRequire(import.meta.url);
 type Resolver = (options: {
@@ -29,89 +21,88 @@ type Resolver = (options: {
 }) => Promise<unknown>;
 const routeFunctions: Resolver = require('../../infra/routeFunctions.cjs');
 const cors: Resolver = require('../../infra/cors.cjs');
-const TABLE_RESOURCES: Record<Table, string> = { plants: 'PlantsTable', webhooks: 'WebhooksTable' };
+const serverlessYml = parse(readFileSync(join(repoRoot, 'serverless.yml'), 'utf8'), {
+  logLevel: 'error',
+});
 
 describe('serverless.yml', () => {
-  it('deploys the functions the route list generates, beside the others', () => {
-    const { functions } = parse(readFileSync(join(repoRoot, 'serverless.yml'), 'utf8'), {
-      logLevel: 'error',
-    });
+  it('deploys the functions the routes make, beside the others', () => {
     // biome-ignore lint/suspicious/noTemplateCurlyInString: serverless.yml's own variable syntax
-    expect(functions[0]).toBe('${file(infra/routeFunctions.cjs)}');
+    expect(serverlessYml.functions[0]).toBe('${file(infra/routeFunctions.cjs)}');
     // no route is written by hand beside the generated ones
-    for (const others of functions.slice(1)) {
+    for (const others of serverlessYml.functions.slice(1)) {
       expect(Object.keys(others).filter((name) => name in ROUTES)).toEqual([]);
     }
   });
 
-  it("gives each route its handler, its event, its tables' settings and exactly its table actions", async () => {
-    const settings: Record<string, Record<string, string>> = {
-      'self:custom.environment.route': { LOG_LEVEL: 'INFO' },
-      'self:custom.environment.plantsTable': { PLANTS_TABLE: 'plant-store-dev-plants' },
-      'self:custom.environment.webhooksTable': { WEBHOOKS_TABLE: 'plant-store-dev-webhooks' },
-      'self:custom.environment.endpointDeliveryQueue': { ENDPOINT_DELIVERY_QUEUE_URL: 'queue-url' },
-      'self:custom.environment.endpointUrls': { WEBHOOK_ALLOW_PRIVATE_URLS: 'false' },
-    };
-    // one route given a memory of its own, the others the provider's
-    const memorySizes = { pingEndpoint: 1024 };
-    const generated = await routeFunctions({
-      resolveVariable: async (name) => {
-        if (name === 'self:custom.memorySize') return memorySizes;
-        expect(Object.keys(settings)).toContain(name);
-        return settings[name];
-      },
-    });
-    // each route's line makes its function: the settings of its tables, queues and groups, and a
-    // role with exactly its table actions; a Query of the plants reads the table's indexes, never
-    // the table, a Query of the webhooks table one caller's partition of it
-    const arn = (table: Table) => ({ 'Fn::GetAtt': [TABLE_RESOURCES[table], 'Arn'] });
-    const grant = (table: Table, action: TableAction) => ({
-      Effect: 'Allow',
-      Action: [`dynamodb:${action}`],
-      Resource: [
-        table === 'plants' && action === 'Query'
-          ? { 'Fn::Join': ['/', [arn(table), 'index', '*']] }
-          : arn(table),
-      ],
-    });
-    const functionOf = (name: RouteName) => {
-      const { method, path, tables, queues = [], settings: groups = [] }: RouteEntry = ROUTES[name];
-      const used = Object.keys(tables) as Table[];
-      return {
+  it("gives each route its handler, its event, its settings' variables and its grants", async () => {
+    const functions = (await routeFunctions({
+      resolveVariable: async (name) =>
+        name === 'self:custom.memorySize'
+          ? { pingEndpoint: 1024 }
+          : serverlessYml.custom.environment,
+    })) as Record<string, Record<string, unknown> & { environment: Record<string, unknown> }>;
+    expect(Object.keys(functions)).toEqual(ROUTE_NAMES);
+    for (const name of ROUTE_NAMES) {
+      const { method, path } = ROUTES[name];
+      expect(functions[name]).toMatchObject({
         handler: `handlers/${name}.handler`,
-        ...(name === 'pingEndpoint' ? { memorySize: 1024 } : {}),
-        environment: Object.assign(
-          {},
-          settings['self:custom.environment.route'],
-          ...used.map((table) => settings[`self:custom.environment.${table}Table`]),
-          ...queues.map(() => settings['self:custom.environment.endpointDeliveryQueue']),
-          ...groups.map((group) => settings[`self:custom.environment.${group}`]),
-        ),
         events: [{ httpApi: { method, path } }],
-        iamRoleStatements: [
-          ...used.flatMap((table) => (tables[table] ?? []).map((action) => grant(table, action))),
-          ...queues.map(() => ({
-            Effect: 'Allow',
-            Action: ['sqs:SendMessage'],
-            Resource: [{ 'Fn::GetAtt': ['EndpointDeliveryQueue', 'Arn'] }],
-          })),
-        ],
-      };
-    };
-    expect(generated).toEqual(
-      Object.fromEntries(ROUTE_NAMES.map((name) => [name, functionOf(name)])),
+      });
+    }
+    expect(functions.pingEndpoint?.memorySize).toBe(1024);
+    expect(functions.listPlants?.memorySize).toBeUndefined();
+    // the variables of every route's settings and of its own, no others; Lambda's own left out
+    const variables = (name: string) => Object.keys(functions[name]?.environment ?? {}).sort();
+    expect(variables('listPlants')).toEqual(
+      expect.arrayContaining(['AUTH_ISSUER', 'LOG_LEVEL', 'PLANTS_TABLE', 'DYNAMODB_ENDPOINT']),
+    );
+    expect(variables('listPlants')).not.toContain('WEBHOOKS_TABLE');
+    expect(variables('listPlants')).not.toContain('AWS_REGION');
+    expect(variables('createEndpoint')).toContain('WEBHOOK_ALLOW_PRIVATE_URLS');
+    expect(variables('pingEndpoint')).toContain('ENDPOINT_DELIVERY_QUEUE_URL');
+    expect(variables('getEndpoint')).not.toContain('ENDPOINT_DELIVERY_QUEUE_URL');
+    // a plants Query reads the indexes, never the table; a webhooks Query one caller's partition
+    const plantsArn = { 'Fn::GetAtt': ['PlantsTable', 'Arn'] };
+    expect(functions.listPlants?.iamRoleStatements).toEqual([
+      {
+        Effect: 'Allow',
+        Action: ['dynamodb:Query'],
+        Resource: [{ 'Fn::Join': ['/', [plantsArn, 'index', '*']] }],
+      },
+    ]);
+    expect(functions.pingEndpoint?.iamRoleStatements).toContainEqual({
+      Effect: 'Allow',
+      Action: ['sqs:SendMessage'],
+      Resource: [{ 'Fn::GetAtt': ['EndpointDeliveryQueue', 'Arn'] }],
+    });
+  });
+});
+
+describe('what npm run openapi writes from the routes', async () => {
+  const files = await generatedRouteFiles();
+
+  it.each(Object.keys(files))('%s is as written', (file) => {
+    const path = join(repoRoot, file);
+    expect(existsSync(path), `${file} is missing: run npm run openapi and commit it`).toBe(true);
+    expect(readFileSync(path, 'utf8'), `${file} is stale: run npm run openapi and commit it`).toBe(
+      files[file],
+    );
+  });
+
+  it('writes no handler of a route that is no more', () => {
+    const generated = readdirSync(join(repoRoot, 'handlers')).filter((file) =>
+      readFileSync(join(repoRoot, 'handlers', file), 'utf8').startsWith('// Generated by'),
+    );
+    expect(generated.map((file) => `handlers/${file}`).sort()).toEqual(
+      Object.keys(files)
+        .filter((file) => file.startsWith('handlers/'))
+        .sort(),
     );
   });
 });
 
 describe.each(ROUTE_NAMES)('the route %s', (name) => {
-  it('has its handler and its route file', () => {
-    expect(existsSync(join(repoRoot, 'handlers', `${name}.ts`)), `handlers/${name}.ts`).toBe(true);
-    expect(existsSync(join(repoRoot, 'lib', 'routes', `${name}.ts`)), `lib/routes/${name}.ts`).toBe(
-      true,
-    );
-  });
-
   it('has its words in the published document', () => {
     const words = join(repoRoot, 'infra', 'openapi', 'operations', `${name}.ts`);
     expect(existsSync(words), `describe it in infra/openapi/operations/${name}.ts`).toBe(true);
@@ -123,6 +114,13 @@ describe.each(ROUTE_NAMES)('the route %s', (name) => {
     })) as { allowedMethods: string[] };
     expect(allowed.allowedMethods).toContain(ROUTES[name].method);
   });
+});
+
+it('a route without its words stops the document, saying where to write them', async () => {
+  const [[, route] = []] = await routeModules();
+  await expect(routeOperation(['scratchRoute', route as never])).rejects.toThrow(
+    'lib/routes/scratchRoute.ts is a route: describe it in infra/openapi/operations/scratchRoute.ts',
+  );
 });
 
 it("the README's route table is the one npm run openapi writes from the route list", async () => {

@@ -5,7 +5,7 @@ import { beforeAll, beforeEach, describe, expect, expectTypeOf, it } from 'vites
 import type { VerifyToken } from '#lib/auth/tokenVerifier.ts';
 import type { TelemetrySettings } from '#lib/config/telemetry.ts';
 import { TIMEOUT_MARGIN_MS } from '#lib/http/pipeline.ts';
-import { createPlantHandler } from '#lib/routes/createPlant.ts';
+import createPlant from '#lib/routes/createPlant.ts';
 import {
   CUSTOM_METRICS,
   createTelemetry,
@@ -25,7 +25,7 @@ let key: TestKey;
 let verifyToken: VerifyToken;
 let token: string;
 let telemetry: RecordedTelemetry;
-let handler: ReturnType<typeof createPlantHandler>;
+let handler: ReturnType<typeof createPlant.with>;
 
 let store: FakePlantStore;
 
@@ -37,7 +37,7 @@ beforeAll(async () => {
 beforeEach(() => {
   store = new FakePlantStore();
   telemetry = recordTelemetry();
-  handler = createPlantHandler({ plantStore: store, verifyToken, ...telemetry });
+  handler = createPlant.with({ plantStore: store, verifyToken, ...telemetry });
 });
 
 const send = (body: string, authorization = `Bearer ${token}`) =>

@@ -1,7 +1,7 @@
 // PATCH /plants/{id} in the published document.
 import { BODY_REFUSALS } from '#lib/http/jsonBody.ts';
 import { IdentifiedPlant, PlantPatch } from '#lib/plants/schemas.ts';
-import { patchPlantRoute } from '#lib/routes/patchPlant.ts';
+import patchPlant from '#lib/routes/patchPlant.ts';
 import type { OperationDescription } from '../document.ts';
 import { monstera } from '../examples.ts';
 import { badUpdate, staleVersion } from '../plantErrors.ts';
@@ -43,7 +43,7 @@ export const operation: OperationDescription = {
       examples: {
         jsonPatch: {
           summary: 'A JSON Patch (RFC 6902) sent instead',
-          message: BODY_REFUSALS.mediaType(patchPlantRoute.body.mediaTypes),
+          message: BODY_REFUSALS.mediaType(patchPlant.body?.mediaTypes),
         },
       },
     },

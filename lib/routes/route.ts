@@ -1,0 +1,83 @@
+// A route is one module: `export default defineRoute({...})` in lib/routes/<name>.ts, <name> its
+// function's name. `npm run openapi` writes its handler (handlers/<name>.ts) and the route list
+// (lib/routes/routeList.ts) from it; infra/routeFunctions.cjs its function's environment and role;
+// infra/openapi/document.ts its operation.
+import type * as z from 'zod/mini';
+import type { SettingsLoader } from '#lib/config/load.ts';
+import { type StoreSettings, storeSettings, webhooksStoreSettings } from '#lib/config/store.ts';
+import { type DynamoTarget, dynamoTargetFrom } from '#lib/dynamo/client.ts';
+import type { ComposedRoute } from '#lib/http/dependencies.ts';
+import {
+  type Access,
+  type HttpDependencies,
+  httpRoute,
+  type RouteRequest,
+} from '#lib/http/pipeline.ts';
+import type { Reply } from '#lib/http/reply.ts';
+import type { RequestBody } from '#lib/http/validateInput.ts';
+import { REALM, type RouteEntry, routeKey, type Table } from '#lib/routes/routeEntry.ts';
+
+/** Each table's settings: a route on it reads them, and its dependencies get the table's target. */
+const TABLE_SETTINGS = { plants: storeSettings, webhooks: webhooksStoreSettings };
+
+type Loaders<Settings> = { [Name in keyof Settings]: SettingsLoader<Settings[Name]> };
+
+export interface RouteDefinition<Used, Settings, Dependencies, Body, Path, Query, A extends Access>
+  extends Omit<RouteEntry, 'tables' | 'access'> {
+  access: A;
+  tables: Used;
+  /** The schemas of what it reads of the request: path parameters, query, JSON body. */
+  params?: z.ZodMiniType<Path>;
+  query?: z.ZodMiniType<Query>;
+  body?: RequestBody<Body>;
+  /** Its settings beside every route's (lib/http/dependencies.ts) and its tables'. */
+  settings?: Loaders<Settings>;
+  /** What it builds once per container of its settings and its tables' targets: stores, a queue. */
+  dependencies: (settings: Settings & { [Name in keyof Used]: DynamoTarget }) => Dependencies;
+  handle: (
+    request: RouteRequest<Body, Path, Query, A>,
+    dependencies: Dependencies,
+  ) => Promise<Reply>;
+}
+
+export const defineRoute = <
+  Used extends RouteEntry['tables'],
+  Settings,
+  Dependencies,
+  Body,
+  Path,
+  Query,
+  A extends Access,
+>(
+  definition: RouteDefinition<Used, Settings, Dependencies, Body, Path, Query, A>,
+) => {
+  const { access, params, query, body, handle } = definition;
+  const tables = Object.keys(definition.tables) as Table[];
+  const schemas = {
+    ...(params && { path: params }),
+    ...(query && { query }),
+    ...(body && { body }),
+  };
+  const route = {
+    ...definition,
+    settings: {
+      ...definition.settings,
+      ...Object.fromEntries(tables.map((table) => [table, TABLE_SETTINGS[table]])),
+    } as Record<string, SettingsLoader<unknown>>,
+    dependencies: (loaded: Record<string, unknown>) => {
+      const targets = tables.map((table) => [
+        table,
+        dynamoTargetFrom(loaded[table] as StoreSettings),
+      ]);
+      return definition.dependencies({ ...loaded, ...Object.fromEntries(targets) });
+    },
+    /** Its handler over the dependencies given (tests give fakes). */
+    with: (dependencies: HttpDependencies & Dependencies) =>
+      httpRoute(
+        dependencies,
+        { name: routeKey(definition), access, realm: REALM, ...schemas },
+        (request) => handle(request, dependencies),
+      ),
+  };
+  return route satisfies ComposedRoute<Dependencies>;
+};
