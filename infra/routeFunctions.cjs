@@ -1,7 +1,7 @@
 // serverless.yml's function of each route (lib/routes/<name>.ts, infra/routes.ts): handler, HTTP API
 // event, its settings' variables, and a role with exactly its actions: a plants Query reads the
 // indexes (one owner's list each), a webhooks Query the table (one owner, one partition).
-const { environmentOf } = require('./functionSettings.cjs');
+const { environmentOf, functionVariables } = require('./functionSettings.cjs');
 
 const TABLES = {
   plants: { resource: 'PlantsTable', queries: 'indexes' },
@@ -12,8 +12,7 @@ const QUEUES = { endpointDeliveries: 'EndpointDeliveryQueue' };
 
 module.exports = async ({ resolveVariable }) => {
   const { routeModules } = await import('./routes.ts');
-  const { variablesOf } = await import('#lib/config/load.ts');
-  const { httpSettings } = await import('#lib/http/dependencies.ts');
+  const variables = await functionVariables();
   const grant = (table, action) => {
     const arn = { 'Fn::GetAtt': [TABLES[table].resource, 'Arn'] };
     return {
@@ -30,12 +29,11 @@ module.exports = async ({ resolveVariable }) => {
   const memorySizes = (await resolveVariable('self:custom.memorySize')) ?? {};
   const functions = {};
   for (const [name, route] of await routeModules()) {
-    const { method, path, tables, queues: sends = [], settings } = route;
-    const variables = variablesOf({ ...httpSettings, ...settings });
+    const { method, path, tables, queues: sends = [] } = route;
     functions[name] = {
       handler: `handlers/${name}.handler`,
       ...(memorySizes[name] ? { memorySize: memorySizes[name] } : {}),
-      environment: await environmentOf(resolveVariable, variables),
+      environment: await environmentOf(resolveVariable, variables[name]),
       events: [{ httpApi: { method, path } }],
       iamRoleStatements: [
         ...Object.entries(tables).flatMap(([table, actions]) =>

@@ -4,6 +4,7 @@
 // data the functions, CORS, the 404/405, bench and tests read without loading a route.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { SettingsLoader } from '#lib/config/load.ts';
 import type { RouteEntry } from '#lib/routes/routeEntry.ts';
 import { repoRoot } from './local/paths.ts';
 
@@ -11,7 +12,7 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 /** A route module's definition, as infra reads it: its list entry and its settings' loaders. */
 export type RouteModule = RouteEntry & {
-  settings: Record<string, { variables: readonly string[] }>;
+  settings: Record<string, SettingsLoader<unknown>>;
   handle: unknown;
 };
 

@@ -1,17 +1,14 @@
 // The settings of a caller's own webhook endpoints: where an endpoint may point, the queues of
 // deliveries to them, and the groups of the functions that deliver.
-import { defineSettings, queueSettings } from './load.ts';
+import { queueSettings, type Variables } from './load.ts';
 import { webhooksStoreSettings } from './store.ts';
 import { telemetrySettings } from './telemetry.ts';
 import { attemptSettings, streamDeadLetterSettings } from './webhook.ts';
 
-export const endpointUrlSettings = /* @__PURE__ */ defineSettings(
-  ['WEBHOOK_ALLOW_PRIVATE_URLS'],
-  (read) => ({
-    /** Whether an endpoint may be http, or on a private address: on this machine only (npm start). */
-    allowPrivate: read.flag('WEBHOOK_ALLOW_PRIVATE_URLS', false),
-  }),
-);
+export const endpointUrlSettings = (read: Variables) => ({
+  /** Whether an endpoint may be http, or on a private address: on this machine only (npm start). */
+  allowPrivate: read.flag('WEBHOOK_ALLOW_PRIVATE_URLS', false),
+});
 
 export const deliveryQueueSettings = /* @__PURE__ */ queueSettings(
   'ENDPOINT_DELIVERY_QUEUE_URL',
@@ -33,10 +30,10 @@ export const endpointEventSettings = {
 };
 
 /** How each attempt is made: its timeout, the wait after a failed one, and where it may go. */
-const deliverySettings = /* @__PURE__ */ defineSettings(
-  [...attemptSettings.variables, ...endpointUrlSettings.variables],
-  (read) => ({ ...attemptSettings(read), policy: endpointUrlSettings(read) }),
-);
+const deliverySettings = (read: Variables) => ({
+  ...attemptSettings(read),
+  policy: endpointUrlSettings(read),
+});
 
 /** The function that makes each attempt of a delivery to a caller's endpoint. */
 export const endpointDeliverySettings = {

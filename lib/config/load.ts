@@ -4,22 +4,17 @@
 
 export type Env = Record<string, string | undefined>;
 
-/** One group of settings, made of the variables it declares (and reads no others). */
-export interface SettingsLoader<Settings, Name extends string = string> {
-  (read: Variables<Name>): Settings;
-  readonly variables: readonly Name[];
-}
+/** One group of settings, made of the variables it reads: every read unconditional, so that
+ * `variablesOf` finds them all (each function's environment, its docs and tests derive from it). */
+export type SettingsLoader<Settings> = (read: Variables) => Settings;
 
-/** A loader that may read only `variables`: another name is a type error, and a throw if it slips. */
-export const defineSettings = <const Name extends string, Settings>(
-  variables: readonly Name[],
-  load: (read: Variables<Name>) => Settings,
-): SettingsLoader<Settings, Name> => Object.assign(load, { variables });
-
-/** The variables a group of loaders declares, each once. */
-export const variablesOf = (loaders: Record<string, SettingsLoader<unknown>>) => [
-  ...new Set(Object.values(loaders).flatMap((loader) => loader.variables)),
-];
+/** The variables a group of loaders reads, each once: found by loading them from a recording env. */
+export const variablesOf = (loaders: Record<string, SettingsLoader<unknown>>) => {
+  const names = new Set<string>();
+  const recording = new Proxy<Env>({}, { get: (_, name) => void names.add(String(name)) });
+  for (const load of Object.values(loaders)) load(reader(recording, new Set()));
+  return [...names];
+};
 
 type SettingsOf<Loaders> = {
   [Name in keyof Loaders]: Loaders[Name] extends SettingsLoader<infer Settings> ? Settings : never;
@@ -27,11 +22,12 @@ type SettingsOf<Loaders> = {
 
 const BLANK = 'must not be blank: leave it unset instead';
 /** An SQS queue: its URL, in the variable `name`, and the region. */
-export const queueSettings = <const Name extends string>(name: Name, what: string) =>
-  defineSettings([name, 'AWS_REGION'], (read) => ({
+export const queueSettings =
+  (name: string, what: string): SettingsLoader<{ queueUrl: string; region: string }> =>
+  (read: Variables) => ({
     queueUrl: read.required(name, what),
     region: read.optional('AWS_REGION') ?? 'us-east-1',
-  }));
+  });
 
 export const SECURE_URL_RULE = 'must be an https URL (http only for localhost)';
 
@@ -49,48 +45,44 @@ export const isSecureUrl = (text: string): boolean => {
 };
 
 /** Reads one group's variables, noting each problem and carrying on, so that all are reported. */
-const reader = <Name extends string>(env: Env, problems: Set<string>, declared: string[]) => {
-  const raw = (name: Name) => {
-    if (!declared.includes(name))
-      throw new Error(`${name} is read but not declared: add it to its defineSettings list`);
-    // an empty variable means "not set": CloudFormation cannot leave a variable out per stage
-    return env[name] === '' ? undefined : env[name];
-  };
+const reader = (env: Env, problems: Set<string>) => {
+  // an empty variable means "not set": CloudFormation cannot leave a variable out per stage
+  const raw = (name: string) => (env[name] === '' ? undefined : env[name]);
   const refuse = (name: string, message: string) => problems.add(`${name} ${message}`);
   /** A variable that may be unset; if set, not blank. Trimmed. */
-  const optional = (name: Name) => {
+  const optional = (name: string) => {
     const value = raw(name)?.trim();
     if (value === '') refuse(name, BLANK);
     return value || undefined;
   };
   /** An optional variable that, when set, must pass `test`. Trimmed. */
-  const optionalPassing = (name: Name, test: (value: string) => boolean, rule: string) => {
+  const optionalPassing = (name: string, test: (value: string) => boolean, rule: string) => {
     const value = optional(name);
     if (value !== undefined && !test(value)) refuse(name, rule);
     return value;
   };
   return {
     /** A variable that must be set (not blank), trimmed. */
-    required: (name: Name, what: string) => {
+    required: (name: string, what: string) => {
       const value = raw(name)?.trim();
       if (!value) refuse(name, `is required: ${what}`);
       return value ?? '';
     },
     optional,
-    matching: (name: Name, pattern: RegExp, rule: string) =>
+    matching: (name: string, pattern: RegExp, rule: string) =>
       optionalPassing(name, (value) => pattern.test(value), rule),
     /** An optional variable that must pass `test`. Untrimmed. */
-    checked: (name: Name, test: (value: string) => boolean, rule: string) => {
+    checked: (name: string, test: (value: string) => boolean, rule: string) => {
       const value = raw(name);
       if (value !== undefined && !test(value)) refuse(name, rule);
       return value;
     },
-    httpUrl: (name: Name) =>
+    httpUrl: (name: string) =>
       optionalPassing(name, (text) => spelledUrl(text) !== null, 'must be an http(s) URL'),
     /** An optional URL whose answers must not be swapped in transit. */
-    secureUrl: (name: Name) => optionalPassing(name, isSecureUrl, SECURE_URL_RULE),
+    secureUrl: (name: string) => optionalPassing(name, isSecureUrl, SECURE_URL_RULE),
     /** A whole number above 0 (and at most `most`) in decimal digits; `fallback` when unset. */
-    positiveInt: (name: Name, fallback: number, most = Number.MAX_SAFE_INTEGER) => {
+    positiveInt: (name: string, fallback: number, most = Number.MAX_SAFE_INTEGER) => {
       const value = optional(name);
       if (value === undefined) return fallback;
       const number = Number(value);
@@ -104,14 +96,14 @@ const reader = <Name extends string>(env: Env, problems: Set<string>, declared: 
       return fallback;
     },
     /** `true` or `false`, trimmed; `fallback` when unset. */
-    flag: (name: Name, fallback: boolean) => {
+    flag: (name: string, fallback: boolean) => {
       const value = optional(name);
       if (value === 'true' || value === 'false') return value === 'true';
       if (value !== undefined) refuse(name, 'must be one of true, false');
       return fallback;
     },
     /** One of `values`, untrimmed; `fallback` when unset. */
-    oneOf: <Value extends string>(name: Name, values: readonly Value[], fallback: Value) => {
+    oneOf: <Value extends string>(name: string, values: readonly Value[], fallback: Value) => {
       const value = raw(name);
       if (value === undefined) return fallback;
       const known = values.find((candidate) => candidate === value);
@@ -119,10 +111,10 @@ const reader = <Name extends string>(env: Env, problems: Set<string>, declared: 
       return known ?? fallback;
     },
     /** A variable no longer read: setting it is a problem, saying what to set instead. */
-    retired: (name: Name, instead: string) => {
+    retired: (name: string, instead: string) => {
       if (raw(name) !== undefined) refuse(name, `is no longer read: ${instead}`);
     },
-    isSet: (name: Name) => raw(name) !== undefined,
+    isSet: (name: string) => raw(name) !== undefined,
     /** A problem that involves more than one variable; undefined, for a loader to return. */
     problem: (message: string): undefined => {
       problems.add(message);
@@ -130,7 +122,7 @@ const reader = <Name extends string>(env: Env, problems: Set<string>, declared: 
   };
 };
 
-export type Variables<Name extends string = string> = ReturnType<typeof reader<Name>>;
+export type Variables = ReturnType<typeof reader>;
 
 /** Every loader's settings from `env`, or one error that lists every problem found. */
 export const loadConfig = <Loaders extends Record<string, SettingsLoader<unknown>>>(
@@ -139,10 +131,7 @@ export const loadConfig = <Loaders extends Record<string, SettingsLoader<unknown
 ): SettingsOf<Loaders> => {
   const problems = new Set<string>();
   const loaded = Object.fromEntries(
-    Object.entries(loaders).map(([name, load]) => [
-      name,
-      load(reader(env, problems, [...load.variables])),
-    ]),
+    Object.entries(loaders).map(([name, load]) => [name, load(reader(env, problems))]),
   );
   if (problems.size > 0) {
     throw new Error(

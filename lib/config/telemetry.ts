@@ -1,5 +1,5 @@
 // What the logs and metrics are called and how much is logged.
-import { defineSettings } from './load.ts';
+import type { Variables } from './load.ts';
 
 /** The service's name in logs and metric dimensions, as serverless.yml names it. */
 export const SERVICE_NAME = 'plant-store';
@@ -17,16 +17,13 @@ export interface TelemetrySettings {
   coldStarts: boolean;
 }
 
-export const telemetrySettings = /* @__PURE__ */ defineSettings(
-  ['LOG_LEVEL', 'METRICS_NAMESPACE', 'AWS_LAMBDA_INITIALIZATION_TYPE'],
-  (read): TelemetrySettings => ({
-    serviceName: SERVICE_NAME,
-    logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'INFO'),
-    metricsNamespace: read.optional('METRICS_NAMESPACE') ?? DEFAULT_METRICS_NAMESPACE,
-    // Lambda's own word; provisioned concurrency starts containers before any request needs them
-    coldStarts: read.optional('AWS_LAMBDA_INITIALIZATION_TYPE') !== 'provisioned-concurrency',
-  }),
-);
+export const telemetrySettings = (read: Variables): TelemetrySettings => ({
+  serviceName: SERVICE_NAME,
+  logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'INFO'),
+  metricsNamespace: read.optional('METRICS_NAMESPACE') ?? DEFAULT_METRICS_NAMESPACE,
+  // Lambda's own word; provisioned concurrency starts containers before any request needs them
+  coldStarts: read.optional('AWS_LAMBDA_INITIALIZATION_TYPE') !== 'provisioned-concurrency',
+});
 
 /** The function that answers every request no route matches: its telemetry only. */
 export const unmatchedRouteSettings = { telemetry: telemetrySettings };

@@ -1,13 +1,7 @@
 // The "plant added" webhook: where deliveries go, how they are signed, how patiently they are
 // retried, and the queue that keeps what still fails.
 import { createSecretKey, type KeyObject } from 'node:crypto';
-import {
-  defineSettings,
-  isSecureUrl,
-  queueSettings,
-  SECURE_URL_RULE,
-  type Variables,
-} from './load.ts';
+import { isSecureUrl, queueSettings, SECURE_URL_RULE, type Variables } from './load.ts';
 import { dynamoDbSettings } from './store.ts';
 import { telemetrySettings } from './telemetry.ts';
 
@@ -75,7 +69,7 @@ export const retrySchedule = (text: string): number[] | undefined => {
 };
 
 /** A queue's URL, which must be set: `what` says why. */
-const queueUrl = <Name extends string>(read: Variables<Name>, name: Name, what: string) => {
+const queueUrl = (read: Variables, name: string, what: string) => {
   if (!read.isSet(name)) read.problem(`${name} is required: ${what}`);
   return read.httpUrl(name) ?? '';
 };
@@ -86,79 +80,65 @@ export const DEFAULT_ATTEMPT_TIMEOUT_MS = 5000;
 export const MAX_ATTEMPT_TIMEOUT_MS = 10_000;
 
 /** How long one attempt waits for an answer. */
-const attemptTimeoutMs = (read: Variables<'WEBHOOK_TIMEOUT_MS'>) =>
+const attemptTimeoutMs = (read: Variables) =>
   read.positiveInt('WEBHOOK_TIMEOUT_MS', DEFAULT_ATTEMPT_TIMEOUT_MS, MAX_ATTEMPT_TIMEOUT_MS);
 
 /** Where deliveries go and how they are signed: all the redrive needs. */
-export const receiverSettings = /* @__PURE__ */ defineSettings(
-  ['WEBHOOK_URL', 'WEBHOOK_SECRET', 'WEBHOOK_SECRET_PARAMETER', 'WEBHOOK_TIMEOUT_MS', 'AWS_REGION'],
-  (read): ReceiverSettings => {
-    const url = read.required('WEBHOOK_URL', 'the https URL of the receiver');
-    if (url && !isSecureUrl(url)) read.problem(`WEBHOOK_URL ${SECURE_URL_RULE}`);
-    const secret = read.checked(
-      'WEBHOOK_SECRET',
-      (secrets) => signingKeys(secrets) !== undefined,
-      secretRule,
+export const receiverSettings = (read: Variables): ReceiverSettings => {
+  const url = read.required('WEBHOOK_URL', 'the https URL of the receiver');
+  if (url && !isSecureUrl(url)) read.problem(`WEBHOOK_URL ${SECURE_URL_RULE}`);
+  const secret = read.checked(
+    'WEBHOOK_SECRET',
+    (secrets) => signingKeys(secrets) !== undefined,
+    secretRule,
+  );
+  const secretParameter = read.matching(
+    'WEBHOOK_SECRET_PARAMETER',
+    /^\/[\w.\-/]+$/,
+    'must be the name of an SSM parameter, starting with / (a SecureString of whsec_ secrets)',
+  );
+  if (read.isSet('WEBHOOK_SECRET') === read.isSet('WEBHOOK_SECRET_PARAMETER')) {
+    read.problem(
+      'set exactly one of WEBHOOK_SECRET and WEBHOOK_SECRET_PARAMETER: the signing secrets, or the SSM parameter that holds them',
     );
-    const secretParameter = read.matching(
-      'WEBHOOK_SECRET_PARAMETER',
-      /^\/[\w.\-/]+$/,
-      'must be the name of an SSM parameter, starting with / (a SecureString of whsec_ secrets)',
-    );
-    if (read.isSet('WEBHOOK_SECRET') === read.isSet('WEBHOOK_SECRET_PARAMETER')) {
-      read.problem(
-        'set exactly one of WEBHOOK_SECRET and WEBHOOK_SECRET_PARAMETER: the signing secrets, or the SSM parameter that holds them',
-      );
-    }
-    return {
-      url,
-      secret: secretParameter
-        ? { kind: 'parameter', name: secretParameter }
-        : { kind: 'value', keys: signingKeys(secret ?? '') ?? [] },
-      timeoutMs: attemptTimeoutMs(read),
-      region: read.optional('AWS_REGION') ?? 'us-east-1',
-    };
-  },
-);
+  }
+  return {
+    url,
+    secret: secretParameter
+      ? { kind: 'parameter', name: secretParameter }
+      : { kind: 'value', keys: signingKeys(secret ?? '') ?? [] },
+    timeoutMs: attemptTimeoutMs(read),
+    region: read.optional('AWS_REGION') ?? 'us-east-1',
+  };
+};
 
 /** How each attempt waits for an answer, and how long a failed one waits for the next. */
-export const attemptSettings = /* @__PURE__ */ defineSettings(
-  ['WEBHOOK_RETRY_SCHEDULE', 'WEBHOOK_TIMEOUT_MS'],
-  (read) => {
-    const schedule = read.checked(
-      'WEBHOOK_RETRY_SCHEDULE',
-      (text) => retrySchedule(text) !== undefined,
-      SCHEDULE_RULE,
-    );
-    return {
-      schedule: retrySchedule(schedule ?? DEFAULT_RETRY_SCHEDULE) ?? [],
-      timeoutMs: attemptTimeoutMs(read),
-    };
-  },
-);
+export const attemptSettings = (read: Variables) => {
+  const schedule = read.checked(
+    'WEBHOOK_RETRY_SCHEDULE',
+    (text) => retrySchedule(text) !== undefined,
+    SCHEDULE_RULE,
+  );
+  return {
+    schedule: retrySchedule(schedule ?? DEFAULT_RETRY_SCHEDULE) ?? [],
+    timeoutMs: attemptTimeoutMs(read),
+  };
+};
 
-export const webhookSettings = /* @__PURE__ */ defineSettings(
-  [
-    ...receiverSettings.variables,
-    ...attemptSettings.variables,
+export const webhookSettings = (read: Variables): WebhookSettings => ({
+  ...receiverSettings(read),
+  schedule: attemptSettings(read).schedule,
+  retryQueueUrl: queueUrl(
+    read,
     'WEBHOOK_RETRY_QUEUE_URL',
+    'the SQS queue where events wait to be retried',
+  ),
+  deadLetterQueueUrl: queueUrl(
+    read,
     'WEBHOOK_DEAD_LETTER_QUEUE_URL',
-  ],
-  (read): WebhookSettings => ({
-    ...receiverSettings(read),
-    schedule: attemptSettings(read).schedule,
-    retryQueueUrl: queueUrl(
-      read,
-      'WEBHOOK_RETRY_QUEUE_URL',
-      'the SQS queue where events wait to be retried',
-    ),
-    deadLetterQueueUrl: queueUrl(
-      read,
-      'WEBHOOK_DEAD_LETTER_QUEUE_URL',
-      'the SQS queue that keeps undeliverable events',
-    ),
-  }),
-);
+    'the SQS queue that keeps undeliverable events',
+  ),
+});
 
 /** Where a stream record that cannot be handled is set aside whole (the stream functions'). */
 export const streamDeadLetterSettings = /* @__PURE__ */ queueSettings(

@@ -2,6 +2,7 @@
 // heading when it names one), every route of the route list is in README.md's route table and in
 // docs/api.md, and every setting the functions read is in docs/deployment.md's Configuration table.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROUTES } from '#lib/routes/routeList.ts';
@@ -216,17 +217,11 @@ describe("the routes in README.md's route table and docs/api.md", () => {
   });
 });
 
-/** Every variable the functions read: those the loaders of lib/config/ declare (defineSettings). */
+/** Every variable the functions read: those their loaders read (infra/functionSettings.cjs). */
 const settingsTheCodeReads = async (): Promise<string[]> => {
-  const names = new Set<string>();
-  for (const file of readdirSync(join(repoRoot, 'lib', 'config'))) {
-    const exported: Record<string, { variables?: string[] }> = await import(
-      `#lib/config/${file.replace(/\.ts$/, '')}.ts`
-    );
-    for (const value of Object.values(exported))
-      for (const name of value.variables ?? []) names.add(name);
-  }
-  return [...names].sort();
+  const { functionVariables } = createRequire(import.meta.url)('../../infra/functionSettings.cjs');
+  const variables: Record<string, string[]> = await functionVariables();
+  return [...new Set(Object.values(variables).flat())].sort();
 };
 
 /** The part of docs/deployment.md under `## Configuration`, up to the next `## ` heading. */
