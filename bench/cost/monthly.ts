@@ -14,7 +14,7 @@ import {
   repoRoot,
   yamlOf,
 } from '../../infra/local/paths.ts';
-import { added, type Bill, SERVICES, scaled, total } from './model.ts';
+import { added, type Bill, scaled, total } from './model.ts';
 import { ASSUMPTIONS, PRICES } from './prices.ts';
 
 const share = z.number().min(0).max(1);
@@ -216,9 +216,6 @@ export const plantChangesPerSecond = (profile: Profile) =>
 const addsPlants = (name: RouteName) =>
   (ROUTES[name].tables as { plants?: readonly string[] }).plants?.includes('PutItem') ?? false;
 
-const billOf = (row: Bill): Bill =>
-  Object.fromEntries(SERVICES.map(({ key }) => [key, row[key]])) as Bill;
-
 /** The usage lines beside the routes', each as its bill words it and in what unit. */
 const USAGE = {
   fanOut: ['each plant change read from the stream (queueEndpointEvents)', 'changes'],
@@ -320,12 +317,10 @@ export const monthlyBill = ({
         : []),
     ];
   };
-  const batched = usageLines(
-    (name) => billOf(row(name).fullBatches ?? row(name)),
-    stage.consumerBatchSize,
-  );
+  // a row's other fields (its words, its total) are no service's: the bills read only the services'
+  const batched = usageLines((name) => row(name).fullBatches ?? row(name), stage.consumerBatchSize);
   const inFullBatches = new Map(batched.map((l) => [l.key, l.monthly]));
-  const usage = usageLines((name) => billOf(row(name)), 1).map((l) => ({
+  const usage = usageLines(row, 1).map((l) => ({
     ...l,
     monthlyInFullBatches: inFullBatches.get(l.key) ?? l.monthly,
   }));
