@@ -19,39 +19,34 @@ import { ASSUMPTIONS, PRICES } from './prices.ts';
 
 const share = z.number().min(0).max(1);
 const count = z.number().int().nonnegative();
-/** A usage file, as written in bench/cost/profiles/: every field required (WRITE), none unknown. */
+/**
+ * A usage file, as written in bench/cost/profiles/: every field required, none unknown, each
+ * described by what to write in it, for a file that fails to load.
+ */
 const profileSchema = z.strictObject({
-  description: z.string().min(1),
-  stage: z.string().min(1),
-  rate: z.union([
-    z.strictObject({ perSecond: z.number().positive() }),
-    z.strictObject({ perMinute: z.number().positive() }),
-  ]),
-  routeMix: z.record(z.string(), share),
-  endpointEvents: z.strictObject({
-    shareOfChanges: share,
-    endpointsEach: z.number().nonnegative(),
-  }),
-  failedReceiverShare: share,
-  timedOutReceiverShare: share,
-  operatorWebhook: z.boolean(),
-  plantsStored: z.strictObject({ items: count, averageItemBytes: z.number().positive() }),
+  description: z.string().min(1).describe('a sentence: what the profile stands for and assumes'),
+  stage: z.string().min(1).describe('the stage whose serverless.yml params apply, "dev" or "prod"'),
+  rate: z
+    .union([
+      z.strictObject({ perSecond: z.number().positive() }),
+      z.strictObject({ perMinute: z.number().positive() }),
+    ])
+    .describe('{ "perSecond": n } or { "perMinute": n }, n above 0'),
+  routeMix: z
+    .record(z.string(), share)
+    .describe('{ "<route>": share, ... }, shares from 0 to 1 summing to 1'),
+  endpointEvents: z
+    .strictObject({ shareOfChanges: share, endpointsEach: z.number().nonnegative() })
+    .describe('{ "shareOfChanges": 0 to 1, "endpointsEach": 0 or more }'),
+  failedReceiverShare: share.describe('a share from 0 to 1'),
+  timedOutReceiverShare: share.describe('a share from 0 to 1; with failedReceiverShare, at most 1'),
+  operatorWebhook: z.boolean().describe('true or false'),
+  plantsStored: z
+    .strictObject({ items: count, averageItemBytes: z.number().positive() })
+    .describe('{ "items": a whole number, "averageItemBytes": above 0 }'),
 });
 export type Profile = z.infer<typeof profileSchema> & { name: string };
-
-/** What to write in each field, for a usage file that fails to load. */
-const WRITE = {
-  description: 'a sentence: what the profile stands for and assumes',
-  stage: 'the stage whose serverless.yml params apply, "dev" or "prod"',
-  rate: '{ "perSecond": n } or { "perMinute": n }, n above 0',
-  routeMix: '{ "<route>": share, ... }, shares from 0 to 1 summing to 1',
-  endpointEvents: '{ "shareOfChanges": 0 to 1, "endpointsEach": 0 or more }',
-  failedReceiverShare: 'a share from 0 to 1',
-  timedOutReceiverShare: 'a share from 0 to 1; with failedReceiverShare, at most 1',
-  operatorWebhook: 'true or false',
-  plantsStored: '{ "items": a whole number, "averageItemBytes": above 0 }',
-} satisfies Record<keyof z.infer<typeof profileSchema>, string>;
-const FIELDS = `only the fields ${Object.keys(WRITE).join(', ')}`;
+const FIELDS = `only the fields ${Object.keys(profileSchema.shape).join(', ')}`;
 
 const sumOf = (values: number[]) => values.reduce((a, b) => a + b, 0);
 
@@ -62,7 +57,8 @@ export const parseProfile = (name: string, json: unknown): Profile => {
     ? []
     : parsed.error.issues.map((i) => {
         const field = String(i.path[0] ?? '');
-        const hint = field in WRITE ? WRITE[field as keyof typeof WRITE] : FIELDS;
+        const hint =
+          profileSchema.shape[field as keyof typeof profileSchema.shape]?.description ?? FIELDS;
         return `${i.path.join('.') || '(the file)'}: ${i.message}; write ${hint}`;
       });
   if (parsed.success) {
