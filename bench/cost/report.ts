@@ -196,14 +196,9 @@ export const memoryOf = (figures: Figures, deployed: DeployedSettings = deployed
       const usage = reference ? model.calibrated(f.usage.ours, reference) : f.usage.ours;
       const choice = model.chooseMemory(usage, f.peakRssMb.ours, trigger, deployed[name], feed);
       const { sizes, chosen, nearest, boundMs } = choice;
-      const memory = {
-        deployedMb,
-        trigger,
-        ...(boundMs === undefined ? {} : { boundMs }),
-        ...(chosen && reference ? { chosenMb: chosen.memoryMb, nearest } : {}),
-        sizes,
-      };
-      return [[name, memory]];
+      const picked = chosen && reference ? { chosenMb: chosen.memoryMb, nearest } : {};
+      const bound = boundMs === undefined ? {} : { boundMs };
+      return [[name, { deployedMb, trigger, ...bound, ...picked, sizes }]];
     }),
   );
 };
