@@ -341,7 +341,7 @@ const prepareStore = async ({ kind, stack }: Subject, env: Env, ids: string[], c
     : undefined;
 
 /** Runs bench/probe.mjs in a fresh process with `env`; returns the figures it wrote. */
-const probe = async <Figures>(args: string[], env: Env, nodeFlags: string[] = []) => {
+export const probe = async <Figures>(args: string[], env: Env, nodeFlags: string[] = []) => {
   await execute(process.execPath, [...nodeFlags, join(repoRoot, 'bench', 'probe.mjs'), ...args], {
     env,
     maxBuffer: 256 * 1024 * 1024,

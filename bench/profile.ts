@@ -4,17 +4,15 @@
 // stubbed in its process, a new token each invocation) under `node --cpu-prof`, and the functions
 // whose time differs most are printed per invocation: their own time, and with what they call.
 // The profiles stay in the folder printed last, for Chrome's DevTools (Performance, Load profile).
-import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { ensureLocalKeys } from '../infra/local/keys.ts';
 import { repoRoot } from '../infra/local/paths.ts';
 import { startJwksServer } from '../test/support/jwksServer.ts';
 import { buildBundles } from './bundles.ts';
 import { functionOf, type Kind, kinds, toMeasure, unmeasured } from './functions.ts';
-import { functionEnv } from './measure.ts';
+import { functionEnv, probe } from './measure.ts';
 import { out, say } from './settings.ts';
 import { writeTokens } from './tokens.ts';
 
@@ -87,12 +85,12 @@ try {
     say(`Profiling ${name}: ${invocations} warm invocations...`);
     const dir = join(work, 'profiles', name);
     mkdirSync(dir, { recursive: true });
-    const probe = [join(repoRoot, 'bench', 'probe.mjs'), 'warm', kind, String(invocations), bundle];
     const ids = { BENCH_FIRST_ID: '1', BENCH_SECOND_FIRST_ID: '1' };
-    await promisify(execFile)(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, ...probe], {
-      env: { ...functionEnv(work, jwks.url, tokensFile), ...ids },
-      maxBuffer: 1024 ** 3,
-    });
+    await probe(
+      ['warm', kind, String(invocations), bundle],
+      { ...functionEnv(work, jwks.url, tokensFile), ...ids },
+      ['--cpu-prof', `--cpu-prof-dir=${dir}`],
+    );
     const [file] = readdirSync(dir);
     times[name] = timesOf(join(dir, file ?? ''), invocations);
   }

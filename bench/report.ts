@@ -93,22 +93,22 @@ export const report = (figures: Figures, writeBudget = false) => {
       `Against the previous run (${previous?.measuredAt}): every ratio within ±${Math.abs(largest.by).toFixed(3)}; the largest move ${sign}${largest.by.toFixed(3)} (${largest.name}).`,
     );
   }
-  const { cost, overBudget } = reportCost(figures, complete, writeBudget);
-  if (complete) writeFileSync(resultsFile, `${JSON.stringify({ ...results, cost }, null, 2)}\n`);
-  for (const line of overBudget) out(line);
+  const { overBudget } = costed(results, complete, writeBudget);
   // last, so that a route new to the list is not missed in a table that has no row of it
   if (unmeasured.length > 0) out(`Not measured: ${toMeasure(unmeasured)}.`);
   return { overBudget };
 };
 
-/** The cost again from bench/results.json's figures (`--cost`), written back beside them. */
-export const recost = (writeBudget = false) => {
-  const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as { functions: Figures };
-  const { cost, overBudget } = reportCost(results.functions, true, writeBudget);
-  writeFileSync(resultsFile, `${JSON.stringify({ ...results, cost }, null, 2)}\n`);
+/** The cost of the results' figures, written beside them when complete; the rows over budget printed. */
+const costed = (results: { functions: Figures }, complete: boolean, writeBudget: boolean) => {
+  const { cost, overBudget } = reportCost(results.functions, complete, writeBudget);
+  if (complete) writeFileSync(resultsFile, `${JSON.stringify({ ...results, cost }, null, 2)}\n`);
   for (const line of overBudget) out(line);
   return { overBudget };
 };
+/** The cost again from bench/results.json's figures (`--cost`), written back beside them. */
+export const recost = (writeBudget = false) =>
+  costed(JSON.parse(readFileSync(resultsFile, 'utf8')), true, writeBudget);
 
 /**
  * The previous run's results, when measured with these settings: figures measured otherwise say

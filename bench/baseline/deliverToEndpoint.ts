@@ -10,11 +10,12 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { SQSEvent } from 'aws-lambda';
+import type { SQSRecord } from 'aws-lambda';
 import type { EndpointDelivery } from '#lib/endpointDeliveries/store.ts';
 import { attemptKey, endpointKey, eventKey } from '#lib/endpoints/keys.ts';
 import type { StoredEndpoint } from '#lib/endpoints/store.ts';
 import { isPublicAddress } from '#lib/ssrf/publicAddress.ts';
+import { eachRecord } from './batch.ts';
 import { sendDeliveries } from './deliveries.ts';
 import { signedHeaders } from './signature.ts';
 import { client, webhooksTable } from './store.ts';
@@ -55,61 +56,52 @@ const post = async (url: URL, headers: Record<string, string>, body: string) => 
   });
 };
 
-export const handler = async (event: SQSEvent) => {
-  const batchItemFailures: { itemIdentifier: string }[] = [];
-  await Promise.all(
-    event.Records.map(async (record) => {
-      try {
-        const delivery = JSON.parse(record.body) as EndpointDelivery;
-        const { owner, endpointId, webhookId, type, body, attempts } = delivery;
-        const { Item } = await client.send(
-          new GetCommand({
-            TableName: webhooksTable,
-            Key: endpointKey(owner, endpointId),
-            ConsistentRead: true,
-          }),
-        );
-        const endpoint = Item as Pick<StoredEndpoint, 'url' | 'disabled' | 'secrets'> | undefined;
-        if (!endpoint || (endpoint.disabled && type !== 'webhook.ping')) return;
-        const now = Date.now();
-        const keys = endpoint.secrets
-          .filter(({ expiresAt }) => !expiresAt || Date.parse(expiresAt) > now)
-          .map(({ secret }) =>
-            createSecretKey(Buffer.from(secret.replace(/^whsec_/, ''), 'base64')),
-          );
-        let status: number | undefined;
-        let error: string | undefined;
-        try {
-          status = await post(new URL(endpoint.url), signedHeaders(keys, webhookId, body), body);
-        } catch (failure) {
-          error = String(failure);
-        }
-        const at = new Date(now).toISOString();
-        const attempt = attempts + 1;
-        const expiresAt = Math.ceil(now / 1000) + KEPT_SECONDS;
-        const put = (Item: Record<string, unknown>) =>
-          client.send(new PutCommand({ TableName: webhooksTable, Item }));
-        const durationMs = Date.now() - now;
-        const kept = { webhookId, type, attempt, at, status, error, durationMs, expiresAt };
-        await Promise.all([
-          put({ ...attemptKey(endpointId, { at, webhookId, attempt }), ...kept }),
-          ...(attempts === 0
-            ? [put({ ...eventKey(endpointId, webhookId), type, body, expiresAt })]
-            : []),
-        ]);
-        if (status === undefined || status < 200 || status >= 300)
-          await sendDeliveries([
-            {
-              ...delivery,
-              attempts: attempt,
-              dueAt: Date.now(),
-              lastError: error ?? `answered ${status}`,
-            },
-          ]);
-      } catch {
-        batchItemFailures.push({ itemIdentifier: record.messageId });
-      }
-    }),
-  );
-  return { batchItemFailures };
-};
+export const handler = eachRecord<SQSRecord>(
+  (record) => record.messageId,
+  async (record) => {
+    const delivery = JSON.parse(record.body) as EndpointDelivery;
+    const { owner, endpointId, webhookId, type, body, attempts } = delivery;
+    const { Item } = await client.send(
+      new GetCommand({
+        TableName: webhooksTable,
+        Key: endpointKey(owner, endpointId),
+        ConsistentRead: true,
+      }),
+    );
+    const endpoint = Item as Pick<StoredEndpoint, 'url' | 'disabled' | 'secrets'> | undefined;
+    if (!endpoint || (endpoint.disabled && type !== 'webhook.ping')) return;
+    const now = Date.now();
+    const keys = endpoint.secrets
+      .filter(({ expiresAt }) => !expiresAt || Date.parse(expiresAt) > now)
+      .map(({ secret }) => createSecretKey(Buffer.from(secret.replace(/^whsec_/, ''), 'base64')));
+    let status: number | undefined;
+    let error: string | undefined;
+    try {
+      status = await post(new URL(endpoint.url), signedHeaders(keys, webhookId, body), body);
+    } catch (failure) {
+      error = String(failure);
+    }
+    const at = new Date(now).toISOString();
+    const attempt = attempts + 1;
+    const expiresAt = Math.ceil(now / 1000) + KEPT_SECONDS;
+    const put = (Item: Record<string, unknown>) =>
+      client.send(new PutCommand({ TableName: webhooksTable, Item }));
+    const durationMs = Date.now() - now;
+    const kept = { webhookId, type, attempt, at, status, error, durationMs, expiresAt };
+    await Promise.all([
+      put({ ...attemptKey(endpointId, { at, webhookId, attempt }), ...kept }),
+      ...(attempts === 0
+        ? [put({ ...eventKey(endpointId, webhookId), type, body, expiresAt })]
+        : []),
+    ]);
+    if (status === undefined || status < 200 || status >= 300)
+      await sendDeliveries([
+        {
+          ...delivery,
+          attempts: attempt,
+          dueAt: Date.now(),
+          lastError: error ?? `answered ${status}`,
+        },
+      ]);
+  },
+);

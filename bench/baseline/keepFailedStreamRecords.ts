@@ -9,9 +9,10 @@ import {
   GetShardIteratorCommand,
 } from '@aws-sdk/client-dynamodb-streams';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import type { DynamoDBRecord, SQSEvent } from 'aws-lambda';
+import type { DynamoDBRecord, SQSRecord } from 'aws-lambda';
 import { messageBody } from '#lib/webhooks/sqsMessages.ts';
 import { asLambdaRecord, type StreamInvocationRecord } from '#lib/webhooks/streamFailures.ts';
+import { eachRecord } from './batch.ts';
 
 const env = process.env;
 const region = env.AWS_REGION ?? 'us-east-1';
@@ -47,28 +48,21 @@ const recordsOf = async (batch: StreamInvocationRecord['DDBStreamBatchInfo']) =>
   return records;
 };
 
-export const handler = async (event: SQSEvent) => {
-  const batchItemFailures: { itemIdentifier: string }[] = [];
-  await Promise.all(
-    event.Records.map(async ({ messageId, body }) => {
-      try {
-        const { requestContext, timestamp, DDBStreamBatchInfo } = JSON.parse(
-          body,
-        ) as StreamInvocationRecord;
-        const functionName = requestContext.functionArn.split(':')[6];
-        const reason = `given up after the retries (${requestContext.condition})`;
-        for (const record of await recordsOf(DDBStreamBatchInfo)) {
-          await sqs.send(
-            new SendMessageCommand({
-              QueueUrl: env.STREAM_DEAD_LETTER_QUEUE_URL,
-              MessageBody: messageBody({ functionName, reason, failedAt: timestamp, record }),
-            }),
-          );
-        }
-      } catch {
-        batchItemFailures.push({ itemIdentifier: messageId });
-      }
-    }),
-  );
-  return { batchItemFailures };
-};
+export const handler = eachRecord<SQSRecord>(
+  ({ messageId }) => messageId,
+  async ({ body }) => {
+    const { requestContext, timestamp, DDBStreamBatchInfo } = JSON.parse(
+      body,
+    ) as StreamInvocationRecord;
+    const functionName = requestContext.functionArn.split(':')[6];
+    const reason = `given up after the retries (${requestContext.condition})`;
+    for (const record of await recordsOf(DDBStreamBatchInfo)) {
+      await sqs.send(
+        new SendMessageCommand({
+          QueueUrl: env.STREAM_DEAD_LETTER_QUEUE_URL,
+          MessageBody: messageBody({ functionName, reason, failedAt: timestamp, record }),
+        }),
+      );
+    }
+  },
+);

@@ -7,67 +7,61 @@ import { createHash } from 'node:crypto';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { DynamoDBStreamEvent } from 'aws-lambda';
+import type { DynamoDBRecord } from 'aws-lambda';
 import { callerPartition, ENDPOINT_PREFIX } from '#lib/endpoints/keys.ts';
 import { EVENT_TYPES, EVENTS } from '#lib/plants/eventTypes.ts';
 import type { StoredPlant } from '#lib/plants/store.ts';
+import { eachRecord } from './batch.ts';
 import { sendDeliveries } from './deliveries.ts';
 import { client, webhooksTable } from './store.ts';
 
 const plantOf = (image: Record<string, unknown> | undefined) =>
   image && (unmarshall(image as Record<string, AttributeValue>) as StoredPlant);
 
-export const handler = async (event: DynamoDBStreamEvent) => {
-  const batchItemFailures: { itemIdentifier: string }[] = [];
-  await Promise.all(
-    event.Records.map(async ({ eventName, dynamodb: change }) => {
-      const images = {
-        name: eventName,
-        before: plantOf(change?.OldImage),
-        after: plantOf(change?.NewImage),
-      };
-      const at = new Date((change?.ApproximateCreationDateTime ?? Date.now() / 1000) * 1000);
-      const events = EVENT_TYPES.flatMap((type) => {
-        const plant = EVENTS[type].of(images);
-        if (!plant) return [];
-        const { id, createdAt, createdBy: owner, version = 1 } = plant;
-        const digest = createHash('sha256')
-          .update(`${type}\n${id}\n${createdAt}\n${version}`)
-          .digest('base64url');
-        const data = EVENTS[type].data(plant, images);
-        const body = JSON.stringify({ type, timestamp: at.toISOString(), data });
-        return [{ owner, type, webhookId: `msg_${digest.slice(0, 32)}`, body }];
-      });
-      const owner = events[0]?.owner;
-      if (owner === undefined) return;
-      try {
-        const { Items = [] } = await client.send(
-          new QueryCommand({
-            TableName: webhooksTable,
-            KeyConditionExpression: 'pk = :caller AND begins_with(sk, :endpoint)',
-            ExpressionAttributeValues: {
-              ':caller': callerPartition(owner),
-              ':endpoint': ENDPOINT_PREFIX,
-            },
-            ConsistentRead: true,
-          }),
-        );
-        const endpoints = Items as { sk: string; disabled?: boolean; events: string[] }[];
-        const deliveries = events.flatMap((delivered) =>
-          endpoints
-            .filter((endpoint) => !endpoint.disabled && endpoint.events.includes(delivered.type))
-            .map(({ sk }) => ({
-              ...delivered,
-              endpointId: sk.slice(ENDPOINT_PREFIX.length),
-              attempts: 0,
-              dueAt: Date.now(),
-            })),
-        );
-        if (deliveries.length > 0) await sendDeliveries(deliveries);
-      } catch {
-        batchItemFailures.push({ itemIdentifier: change?.SequenceNumber ?? '' });
-      }
-    }),
-  );
-  return { batchItemFailures };
-};
+export const handler = eachRecord<DynamoDBRecord>(
+  ({ dynamodb }) => dynamodb?.SequenceNumber,
+  async ({ eventName, dynamodb: change }) => {
+    const images = {
+      name: eventName,
+      before: plantOf(change?.OldImage),
+      after: plantOf(change?.NewImage),
+    };
+    const at = new Date((change?.ApproximateCreationDateTime ?? Date.now() / 1000) * 1000);
+    const events = EVENT_TYPES.flatMap((type) => {
+      const plant = EVENTS[type].of(images);
+      if (!plant) return [];
+      const { id, createdAt, createdBy: owner, version = 1 } = plant;
+      const digest = createHash('sha256')
+        .update(`${type}\n${id}\n${createdAt}\n${version}`)
+        .digest('base64url');
+      const data = EVENTS[type].data(plant, images);
+      const body = JSON.stringify({ type, timestamp: at.toISOString(), data });
+      return [{ owner, type, webhookId: `msg_${digest.slice(0, 32)}`, body }];
+    });
+    const owner = events[0]?.owner;
+    if (owner === undefined) return;
+    const { Items = [] } = await client.send(
+      new QueryCommand({
+        TableName: webhooksTable,
+        KeyConditionExpression: 'pk = :caller AND begins_with(sk, :endpoint)',
+        ExpressionAttributeValues: {
+          ':caller': callerPartition(owner),
+          ':endpoint': ENDPOINT_PREFIX,
+        },
+        ConsistentRead: true,
+      }),
+    );
+    const endpoints = Items as { sk: string; disabled?: boolean; events: string[] }[];
+    const deliveries = events.flatMap((delivered) =>
+      endpoints
+        .filter((endpoint) => !endpoint.disabled && endpoint.events.includes(delivered.type))
+        .map(({ sk }) => ({
+          ...delivered,
+          endpointId: sk.slice(ENDPOINT_PREFIX.length),
+          attempts: 0,
+          dueAt: Date.now(),
+        })),
+    );
+    if (deliveries.length > 0) await sendDeliveries(deliveries);
+  },
+);

@@ -14,44 +14,39 @@ import {
   repoRoot,
   yamlOf,
 } from '../../infra/local/paths.ts';
-import { added, type Bill, SERVICES, scaled, total } from './model.ts';
+import { added, type Bill, scaled, total } from './model.ts';
 import { ASSUMPTIONS, PRICES } from './prices.ts';
 
 const share = z.number().min(0).max(1);
 const count = z.number().int().nonnegative();
-/** A usage file, as written in bench/cost/profiles/: every field required (WRITE), none unknown. */
+/**
+ * A usage file, as written in bench/cost/profiles/: every field required, none unknown, each
+ * described by what to write in it, for a file that fails to load.
+ */
 const profileSchema = z.strictObject({
-  description: z.string().min(1),
-  stage: z.string().min(1),
-  rate: z.union([
-    z.strictObject({ perSecond: z.number().positive() }),
-    z.strictObject({ perMinute: z.number().positive() }),
-  ]),
-  routeMix: z.record(z.string(), share),
-  endpointEvents: z.strictObject({
-    shareOfChanges: share,
-    endpointsEach: z.number().nonnegative(),
-  }),
-  failedReceiverShare: share,
-  timedOutReceiverShare: share,
-  operatorWebhook: z.boolean(),
-  plantsStored: z.strictObject({ items: count, averageItemBytes: z.number().positive() }),
+  description: z.string().min(1).describe('a sentence: what the profile stands for and assumes'),
+  stage: z.string().min(1).describe('the stage whose serverless.yml params apply, "dev" or "prod"'),
+  rate: z
+    .union([
+      z.strictObject({ perSecond: z.number().positive() }),
+      z.strictObject({ perMinute: z.number().positive() }),
+    ])
+    .describe('{ "perSecond": n } or { "perMinute": n }, n above 0'),
+  routeMix: z
+    .record(z.string(), share)
+    .describe('{ "<route>": share, ... }, shares from 0 to 1 summing to 1'),
+  endpointEvents: z
+    .strictObject({ shareOfChanges: share, endpointsEach: z.number().nonnegative() })
+    .describe('{ "shareOfChanges": 0 to 1, "endpointsEach": 0 or more }'),
+  failedReceiverShare: share.describe('a share from 0 to 1'),
+  timedOutReceiverShare: share.describe('a share from 0 to 1; with failedReceiverShare, at most 1'),
+  operatorWebhook: z.boolean().describe('true or false'),
+  plantsStored: z
+    .strictObject({ items: count, averageItemBytes: z.number().positive() })
+    .describe('{ "items": a whole number, "averageItemBytes": above 0 }'),
 });
 export type Profile = z.infer<typeof profileSchema> & { name: string };
-
-/** What to write in each field, for a usage file that fails to load. */
-const WRITE = {
-  description: 'a sentence: what the profile stands for and assumes',
-  stage: 'the stage whose serverless.yml params apply, "dev" or "prod"',
-  rate: '{ "perSecond": n } or { "perMinute": n }, n above 0',
-  routeMix: '{ "<route>": share, ... }, shares from 0 to 1 summing to 1',
-  endpointEvents: '{ "shareOfChanges": 0 to 1, "endpointsEach": 0 or more }',
-  failedReceiverShare: 'a share from 0 to 1',
-  timedOutReceiverShare: 'a share from 0 to 1; with failedReceiverShare, at most 1',
-  operatorWebhook: 'true or false',
-  plantsStored: '{ "items": a whole number, "averageItemBytes": above 0 }',
-} satisfies Record<keyof z.infer<typeof profileSchema>, string>;
-const FIELDS = `only the fields ${Object.keys(WRITE).join(', ')}`;
+const FIELDS = `only the fields ${Object.keys(profileSchema.shape).join(', ')}`;
 
 const sumOf = (values: number[]) => values.reduce((a, b) => a + b, 0);
 
@@ -62,7 +57,8 @@ export const parseProfile = (name: string, json: unknown): Profile => {
     ? []
     : parsed.error.issues.map((i) => {
         const field = String(i.path[0] ?? '');
-        const hint = field in WRITE ? WRITE[field as keyof typeof WRITE] : FIELDS;
+        const hint =
+          profileSchema.shape[field as keyof typeof profileSchema.shape]?.description ?? FIELDS;
         return `${i.path.join('.') || '(the file)'}: ${i.message}; write ${hint}`;
       });
   if (parsed.success) {
@@ -216,9 +212,6 @@ export const plantChangesPerSecond = (profile: Profile) =>
 const addsPlants = (name: RouteName) =>
   (ROUTES[name].tables as { plants?: readonly string[] }).plants?.includes('PutItem') ?? false;
 
-const billOf = (row: Bill): Bill =>
-  Object.fromEntries(SERVICES.map(({ key }) => [key, row[key]])) as Bill;
-
 /** The usage lines beside the routes', each as its bill words it and in what unit. */
 const USAGE = {
   fanOut: ['each plant change read from the stream (queueEndpointEvents)', 'changes'],
@@ -320,12 +313,10 @@ export const monthlyBill = ({
         : []),
     ];
   };
-  const batched = usageLines(
-    (name) => billOf(row(name).fullBatches ?? row(name)),
-    stage.consumerBatchSize,
-  );
+  // a row's other fields (its words, its total) are no service's: the bills read only the services'
+  const batched = usageLines((name) => row(name).fullBatches ?? row(name), stage.consumerBatchSize);
   const inFullBatches = new Map(batched.map((l) => [l.key, l.monthly]));
-  const usage = usageLines((name) => billOf(row(name)), 1).map((l) => ({
+  const usage = usageLines(row, 1).map((l) => ({
     ...l,
     monthlyInFullBatches: inFullBatches.get(l.key) ?? l.monthly,
   }));

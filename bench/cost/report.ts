@@ -108,14 +108,21 @@ type DeployedSettings = ReturnType<typeof deployedSettings>;
  */
 const rowsOf = (figures: Figures, deployed: DeployedSettings) => {
   const usageOf = (name: FunctionName) => figures[name]?.usage.ours;
-  const bill = (name: FunctionName, usage: Usage, receiverMs?: number) =>
-    billOf(usage, deployed[name].trigger, deployed[name], receiverMs);
-  // each message's sends: `sendEntries` entries (a fan-out's, one per endpoint)
-  const inBatch = (name: FunctionName, usage: Usage, receiverMs?: number, sendEntries = 1) =>
-    billOf(usage, deployed[name].trigger, deployed[name], receiverMs, {
-      size: deployed[name].feed?.batchSize ?? 1,
-      sendEntries,
-    });
+  // each message's sends in a batch: `sendEntries` entries (a fan-out's, one per endpoint)
+  const pricer =
+    (batched: boolean) =>
+    (name: FunctionName, usage: Usage, receiverMs?: number, sendEntries = 1) =>
+      billOf(usage, deployed[name].trigger, deployed[name], receiverMs, {
+        size: batched ? (deployed[name].feed?.batchSize ?? 1) : 1,
+        sendEntries,
+      });
+  type Price = ReturnType<typeof pricer>;
+  const [bill, inBatch] = [pricer(false), pricer(true)];
+  /** A row priced one message at a time, and a full batch at a time. */
+  const both = (priced: (price: Price) => Bill) => ({
+    bill: priced(bill),
+    fullBatches: priced(inBatch),
+  });
   const rows: { name: string; what: string; bill: Bill; fullBatches?: Bill }[] = [];
   for (const name of ROUTE_NAMES) {
     const usage = usageOf(name);
@@ -130,10 +137,8 @@ const rowsOf = (figures: Figures, deployed: DeployedSettings) => {
     rows.push({
       name: 'operatorPlantAdded',
       what: "the operator's plant.added (attempt 1 fails, attempt 2 delivered)",
-      bill: added(bill('deliverPlantAdded', failedFirst), bill('retryPlantAdded', retry)),
-      fullBatches: added(
-        inBatch('deliverPlantAdded', failedFirst),
-        inBatch('retryPlantAdded', retry),
+      ...both((price) =>
+        added(price('deliverPlantAdded', failedFirst), price('retryPlantAdded', retry)),
       ),
     });
   }
@@ -143,32 +148,35 @@ const rowsOf = (figures: Figures, deployed: DeployedSettings) => {
     // the second attempt as the measured first: its health update back to healthy for the event
     // kept with the first (each one write unit for a plant of this size)
     const failedFirst = withMore(attempt, FAILED_ATTEMPT.deliverToEndpoint);
-    const perEndpoint = (price: typeof bill) =>
+    const perEndpoint = (price: Price) =>
       added(price('deliverToEndpoint', failedFirst), price('deliverToEndpoint', attempt));
     for (const endpoints of [1, 10])
       rows.push({
         name: `plantAddedTo${endpoints}Endpoint${endpoints > 1 ? 's' : ''}`,
         what: `plant.added to ${endpoints} endpoint${endpoints > 1 ? 's' : ''} (each: attempt 1 fails, attempt 2 delivered)`,
-        bill: added(bill('queueEndpointEvents', fanOut), scaled(perEndpoint(bill), endpoints)),
-        fullBatches: added(
-          inBatch('queueEndpointEvents', fanOut, undefined, endpoints),
-          scaled(perEndpoint(inBatch), endpoints),
+        ...both((price) =>
+          added(
+            price('queueEndpointEvents', fanOut, undefined, endpoints),
+            scaled(perEndpoint(price), endpoints),
+          ),
         ),
       });
     // receivers that never answer: every attempt of the default schedule waits the whole default
     // timeout and fails, the last one too (its next send not made: an upper bound); a batch's
     // attempts wait their timeouts at once
     const attempts = month.ATTEMPTS_BY_DEFAULT;
-    const timedOut = (price: typeof inBatch, sends?: number) =>
-      added(
-        price('queueEndpointEvents', fanOut, undefined, sends),
-        scaled(price('deliverToEndpoint', failedFirst, DEFAULT_ATTEMPT_TIMEOUT_MS), 10 * attempts),
-      );
     rows.push({
       name: 'plantAddedTo10TimedOutEndpoints',
       what: `plant.added to 10 endpoints that time out (each: ${attempts} attempts of ${DEFAULT_ATTEMPT_TIMEOUT_MS / 1000} s, then given up)`,
-      bill: timedOut(bill),
-      fullBatches: timedOut(inBatch, 10),
+      ...both((price) =>
+        added(
+          price('queueEndpointEvents', fanOut, undefined, 10),
+          scaled(
+            price('deliverToEndpoint', failedFirst, DEFAULT_ATTEMPT_TIMEOUT_MS),
+            10 * attempts,
+          ),
+        ),
+      ),
     });
   }
   return rows;
@@ -188,14 +196,9 @@ export const memoryOf = (figures: Figures, deployed: DeployedSettings = deployed
       const usage = reference ? model.calibrated(f.usage.ours, reference) : f.usage.ours;
       const choice = model.chooseMemory(usage, f.peakRssMb.ours, trigger, deployed[name], feed);
       const { sizes, chosen, nearest, boundMs } = choice;
-      const memory = {
-        deployedMb,
-        trigger,
-        ...(boundMs === undefined ? {} : { boundMs }),
-        ...(chosen && reference ? { chosenMb: chosen.memoryMb, nearest } : {}),
-        sizes,
-      };
-      return [[name, memory]];
+      const picked = chosen && reference ? { chosenMb: chosen.memoryMb, nearest } : {};
+      const bound = boundMs === undefined ? {} : { boundMs };
+      return [[name, { deployedMb, trigger, ...bound, ...picked, sizes }]];
     }),
   );
 };
@@ -431,7 +434,10 @@ const overBudget = (costs: [string, number][], budget: Record<string, number>, m
       : [];
   });
 /** Each bill over its monthly budget, a line naming it. */
-export const monthlyOverBudget = (bills: month.MonthlyBill[], budget = readBudget().monthly) =>
+export const monthlyOverBudget = (
+  bills: month.MonthlyBill[],
+  budget = readBudget().monthly ?? {},
+) =>
   overBudget(
     bills.map(({ profile, total }) => [profile.name, total]),
     budget,
@@ -439,15 +445,8 @@ export const monthlyOverBudget = (bills: month.MonthlyBill[], budget = readBudge
   );
 
 /** The budget: dollars a million by row, and a month by profile (`monthly`). */
-const readBudget = () => {
-  const { monthly = {}, ...perMillion } = existsSync(budgetFile)
-    ? (JSON.parse(readFileSync(budgetFile, 'utf8')) as Record<string, unknown>)
-    : {};
-  return {
-    perMillion: perMillion as Record<string, number>,
-    monthly: monthly as Record<string, number>,
-  };
-};
+const readBudget = (): Record<string, number> & { monthly?: Record<string, number> } =>
+  existsSync(budgetFile) ? JSON.parse(readFileSync(budgetFile, 'utf8')) : {};
 
 /** docs/performance.md between the markers of `section`: `lines` in place of what was there. */
 const writeBetween = (section: string, lines: string[]) => {
@@ -544,7 +543,7 @@ export const reportCost = (figures: Figures, complete: boolean, writeBudget: boo
         : {}),
     },
     overBudget: [
-      ...overBudget(Object.entries(totals), readBudget().perMillion, false),
+      ...overBudget(Object.entries(totals), readBudget(), false),
       ...monthlyOverBudget(bills),
     ],
   };
