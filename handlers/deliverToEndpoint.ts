@@ -1,4 +1,3 @@
-// Each attempt of a delivery to a caller's endpoint: config → clients → consumer, once per container.
 import { endpointDeliverySettings } from '#lib/config/endpoints.ts';
 import { loadConfig } from '#lib/config/load.ts';
 import { dynamoTargetFrom } from '#lib/dynamo/client.ts';
@@ -10,8 +9,8 @@ import { createTelemetry } from '#lib/telemetry.ts';
 import { sqsDeliveryQueue } from '#lib/webhooks/retries.ts';
 import { sqsClient } from '#lib/webhooks/sqsMessages.ts';
 
-const { main, slow, ...config } = loadConfig(process.env, endpointDeliverySettings);
-const target = dynamoTargetFrom(config.store);
+const { main, slow, store, ...config } = loadConfig(process.env, endpointDeliverySettings);
+const target = dynamoTargetFrom(store);
 export const handler = deliverToEndpointHandler({
   endpoints: { get: dynamoGetEndpoint(target), setHealth: dynamoSetEndpointHealth(target) },
   attempts: { record: dynamoRecordAttempt(target) },
