@@ -1,6 +1,5 @@
 // POST /webhooks/{id}/ping: a webhook.ping through the same queue as any event; to a disabled
 // endpoint too, so that it can be tested before it is enabled again.
-import { deliveryQueueSettings } from '#lib/config/endpoints.ts';
 import { dynamoCountSend, dynamoUncountSend } from '#lib/endpointDeliveries/dynamoStore.ts';
 import {
   type DeliveryQueue,
@@ -23,8 +22,7 @@ export default defineRoute({
   tables: { webhooks: ['GetItem', 'UpdateItem'] },
   queues: ['endpointDeliveries'],
   params: EndpointPath,
-  settings: { queue: deliveryQueueSettings },
-  dependencies: ({ webhooks, queue }) => ({
+  dependencies: ({ webhooks, endpointDeliveries: queue }) => ({
     endpointStore: { get: dynamoGetEndpoint(webhooks) },
     attemptStore: {
       countSend: dynamoCountSend(webhooks),

@@ -1,6 +1,5 @@
 // POST /webhooks/{id}/attempts/{webhookId}/resend: a sent event again, same webhook-id and body,
 // so a receiver that deduplicates takes it once; refused to a disabled endpoint, which drops it.
-import { deliveryQueueSettings } from '#lib/config/endpoints.ts';
 import {
   dynamoCountSend,
   dynamoSentEvent,
@@ -29,8 +28,7 @@ export default defineRoute({
   tables: { webhooks: ['GetItem', 'UpdateItem'] },
   queues: ['endpointDeliveries'],
   params: EventPath,
-  settings: { queue: deliveryQueueSettings },
-  dependencies: ({ webhooks, queue }) => ({
+  dependencies: ({ webhooks, endpointDeliveries: queue }) => ({
     endpointStore: { get: dynamoGetEndpoint(webhooks) },
     attemptStore: {
       event: dynamoSentEvent(webhooks),

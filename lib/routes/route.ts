@@ -3,6 +3,7 @@
 // (lib/routes/routeList.ts) from it; infra/routeFunctions.cjs its function's environment and role;
 // infra/openapi/document.ts its operation.
 import type * as z from 'zod/mini';
+import { deliveryQueueSettings } from '#lib/config/endpoints.ts';
 import type { SettingsLoader } from '#lib/config/load.ts';
 import { type StoreSettings, storeSettings, webhooksStoreSettings } from '#lib/config/store.ts';
 import { type DynamoTarget, dynamoTargetFrom } from '#lib/dynamo/client.ts';
@@ -15,25 +16,45 @@ import {
 } from '#lib/http/pipeline.ts';
 import type { Reply } from '#lib/http/reply.ts';
 import type { RequestBody } from '#lib/http/validateInput.ts';
-import { REALM, type RouteEntry, routeKey, type Table } from '#lib/routes/routeEntry.ts';
+import {
+  type Queue,
+  REALM,
+  type RouteEntry,
+  routeKey,
+  type Table,
+} from '#lib/routes/routeEntry.ts';
 
 /** Each table's settings: a route on it reads them, and its dependencies get the table's target. */
 const TABLE_SETTINGS = { plants: storeSettings, webhooks: webhooksStoreSettings };
+/** Each queue's settings: a route sending to it reads them, and its dependencies get them. */
+const QUEUE_SETTINGS = { endpointDeliveries: deliveryQueueSettings };
+type QueueSettings = ReturnType<typeof deliveryQueueSettings>;
 
 type Loaders<Settings> = { [Name in keyof Settings]: SettingsLoader<Settings[Name]> };
 
-export interface RouteDefinition<Used, Settings, Dependencies, Body, Path, Query, A extends Access>
-  extends Omit<RouteEntry, 'tables' | 'access'> {
+export interface RouteDefinition<
+  Used,
+  Sends extends Queue,
+  Settings,
+  Dependencies,
+  Body,
+  Path,
+  Query,
+  A extends Access,
+> extends Omit<RouteEntry, 'tables' | 'queues' | 'access'> {
   access: A;
   tables: Used;
+  queues?: readonly Sends[];
   /** The schemas of what it reads of the request: path parameters, query, JSON body. */
   params?: z.ZodMiniType<Path>;
   query?: z.ZodMiniType<Query>;
   body?: RequestBody<Body>;
-  /** Its settings beside every route's (lib/http/dependencies.ts) and its tables'. */
+  /** Its settings beside every route's (lib/http/dependencies.ts), its tables' and its queues'. */
   settings?: Loaders<Settings>;
-  /** What it builds once per container of its settings and its tables' targets: stores, a queue. */
-  dependencies: (settings: Settings & { [Name in keyof Used]: DynamoTarget }) => Dependencies;
+  /** What it builds once per container of its settings, its tables' targets and its queues' settings. */
+  dependencies: (
+    settings: Settings & { [Name in keyof Used]: DynamoTarget } & Record<Sends, QueueSettings>,
+  ) => Dependencies;
   handle: (
     request: RouteRequest<Body, Path, Query, A>,
     dependencies: Dependencies,
@@ -42,6 +63,7 @@ export interface RouteDefinition<Used, Settings, Dependencies, Body, Path, Query
 
 export const defineRoute = <
   Used extends RouteEntry['tables'],
+  Sends extends Queue,
   Settings,
   Dependencies,
   Body,
@@ -49,7 +71,7 @@ export const defineRoute = <
   Query,
   A extends Access,
 >(
-  definition: RouteDefinition<Used, Settings, Dependencies, Body, Path, Query, A>,
+  definition: RouteDefinition<Used, Sends, Settings, Dependencies, Body, Path, Query, A>,
 ) => {
   const { access, params, query, body, handle } = definition;
   const tables = Object.keys(definition.tables) as Table[];
@@ -63,6 +85,9 @@ export const defineRoute = <
     settings: {
       ...definition.settings,
       ...Object.fromEntries(tables.map((table) => [table, TABLE_SETTINGS[table]])),
+      ...Object.fromEntries(
+        definition.queues?.map((queue) => [queue, QUEUE_SETTINGS[queue]]) ?? [],
+      ),
     } as Record<string, SettingsLoader<unknown>>,
     dependencies: (loaded: Record<string, unknown>) => {
       const targets = tables.map((table) => [
