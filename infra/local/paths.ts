@@ -23,6 +23,10 @@ export const declaredWebhookResources = (): Record<string, ReturnType<typeof yam
   ...yamlOf('infra', 'operatorWebhook.yml').resources.Resources,
 });
 
+/** The queues among those: [logical id, resource]. */
+export const declaredQueues = () =>
+  Object.entries(declaredWebhookResources()).filter(([, { Type }]) => Type === 'AWS::SQS::Queue');
+
 /** DynamoDB Local itself (the jar and its native libraries), fetched once and shared by start and tests. */
 export const dynamoDbLocalDir = resolve(repoRoot, '.local', 'dynamodb-local');
 

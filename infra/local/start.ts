@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { referencePage } from '../docs/reference.ts';
 import { localDynamoClient } from './dynamoClient.ts';
 import { startDynamoDbLocal } from './dynamodbLocal.ts';
-import { assertPortFree, freePort, portSetting } from './freePort.ts';
+import { assertPortFree, freePort, portSetting, stopChild } from './freePort.ts';
 import { startFrontServer } from './frontServer.ts';
 import { localAuth } from './keys.ts';
 import { spawnOffline, untilOfflineServes } from './offline.ts';
@@ -34,18 +34,7 @@ const stopAll = async (exitCode: number) => {
   if (published) rmSync(runningEnvPath(dataDir), { force: true });
   await webhooks?.stop();
   await front?.close();
-  await Promise.all(
-    children.map(
-      (child) =>
-        new Promise<void>((resolve) => {
-          if (child.exitCode !== null || child.signalCode !== null) return resolve();
-          child.once('exit', () => resolve());
-          child.kill('SIGTERM');
-          // a child that ignores SIGTERM is not allowed to keep the port
-          setTimeout(() => child.kill('SIGKILL'), 5000).unref();
-        }),
-    ),
-  );
+  await Promise.all(children.map(stopChild));
   process.exit(exitCode);
 };
 

@@ -10,7 +10,7 @@ import { webhookSettings } from '#lib/config/webhook.ts';
 import { sendMessages } from '#lib/webhooks/sqsMessages.ts';
 import { lambdaInvoker } from '../webhooks/redrive.ts';
 import { localClientConfig, localStreamsClient } from './dynamoClient.ts';
-import { declaredFunctions, declaredWebhookResources, yamlOf } from './paths.ts';
+import { declaredFunctions, declaredQueues, yamlOf } from './paths.ts';
 import { startQueuePoller } from './queuePoller.ts';
 import { startLocalSqs } from './sqs.ts';
 import { invocationRecordOf } from './streamBatches.ts';
@@ -87,20 +87,12 @@ export const startLocalWebhooks = async (dataDir: string, say: (line: string) =>
     return `plant-store-local-${name}`;
   };
   // each queue's visibility, and its redrive to its dead-letter queue, as deployed
-  const queues = Object.entries(declaredWebhookResources())
-    .filter(([, { Type }]) => Type === 'AWS::SQS::Queue')
-    .map(
-      ([
-        id,
-        {
-          Properties: { VisibilityTimeout, RedrivePolicy: redrive },
-        },
-      ]) => {
-        const deadLetterQueue = redrive && nameOf(idOf(redrive.deadLetterTargetArn));
-        const redriven = redrive && { deadLetterQueue, maxReceiveCount: redrive.maxReceiveCount };
-        return [nameOf(id), { visibilityTimeoutSeconds: VisibilityTimeout, redrive: redriven }];
-      },
-    );
+  const queues = declaredQueues().map(([id, { Properties }]) => {
+    const { VisibilityTimeout, RedrivePolicy: redrive } = Properties;
+    const deadLetterQueue = redrive && nameOf(idOf(redrive.deadLetterTargetArn));
+    const redriven = redrive && { deadLetterQueue, maxReceiveCount: redrive.maxReceiveCount };
+    return [nameOf(id), { visibilityTimeoutSeconds: VisibilityTimeout, redrive: redriven }];
+  });
   const sqs = await startLocalSqs({
     dir: join(dataDir, 'sqs'),
     queues: Object.fromEntries(queues),

@@ -17,7 +17,7 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import { DeleteParameterCommand, ParameterNotFound, type SSMClient } from '@aws-sdk/client-ssm';
-import { declaredWebhookResources, yamlOf } from '../local/paths.ts';
+import { declaredQueues, yamlOf } from '../local/paths.ts';
 
 const serverlessYml = () =>
   yamlOf('serverless.yml') as {
@@ -46,12 +46,6 @@ export const tableNames = (stage: string): string[] => {
   );
 };
 
-/** Every queue's logical id in the templates: CloudFormation names it <stack>-<id>-<random>. */
-const queueIds = (): string[] =>
-  Object.entries(declaredWebhookResources())
-    .filter(([, resource]) => resource.Type === 'AWS::SQS::Queue')
-    .map(([id]) => id);
-
 type Say = (line: string) => void;
 
 export interface StageData {
@@ -77,7 +71,9 @@ export const findStageData = async (
     }
   }
   const prefix = `${stackName(stage)}-`;
-  const ours = new RegExp(`/${prefix}(${queueIds().join('|')})-[A-Za-z0-9]+$`);
+  // CloudFormation names a queue <stack>-<its logical id>-<random>
+  const queueIds = declaredQueues().map(([id]) => id);
+  const ours = new RegExp(`/${prefix}(${queueIds.join('|')})-[A-Za-z0-9]+$`);
   const queues: StageData['queues'] = [];
   const pages = paginateListQueues({ client: sqs }, { QueueNamePrefix: prefix, MaxResults: 1000 });
   for await (const page of pages) {
