@@ -4,6 +4,7 @@ import type { ChildProcess } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { referencePage } from '../docs/reference.ts';
+import { tableNames } from '../stage/stageData.ts';
 import { localDynamoClient } from './dynamoClient.ts';
 import { startDynamoDbLocal } from './dynamodbLocal.ts';
 import { assertPortFree, freePort, portSetting, stopChild } from './freePort.ts';
@@ -14,9 +15,7 @@ import { localDataDir, localLogsPath, runningEnvPath } from './paths.ts';
 import { ensureTable, tableStreamArn } from './tables.ts';
 import { startLocalWebhooks } from './webhooks.ts';
 
-// named as serverless.yml names every stage's tables
-const PLANTS_TABLE = 'plant-store-local-plants';
-const WEBHOOKS_TABLE = 'plant-store-local-webhooks';
+const [PLANTS_TABLE, WEBHOOKS_TABLE] = tableNames('local');
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const dataDir = localDataDir();

@@ -35,14 +35,12 @@ const CHECKPOINTS: Record<string, string> = {
 };
 
 /** An event source as serverless.yml declares it; an ARN is `Id.Arn` (its !GetAtt tag left off). */
-type Stream = {
-  batchSize: number;
-  maximumRetryAttempts: unknown;
-  bisectBatchOnFunctionError?: boolean;
-};
 type SourceEvent = {
   sqs?: { arn: string; batchSize: number };
-  stream?: Stream & {
+  stream?: {
+    batchSize: number;
+    maximumRetryAttempts: unknown;
+    bisectBatchOnFunctionError?: boolean;
     filterPatterns?: Record<string, unknown[]>[];
     destinations: { onFailure: { arn: string } };
   };

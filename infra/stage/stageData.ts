@@ -37,13 +37,13 @@ export const stageRegion = (region = process.env.AWS_REGION): string => {
   return fallback;
 };
 
-/** The stage's table names: serverless.yml's params, resolved for the stage. */
-export const tableNames = (stage: string): string[] => {
+/** The stage's table names, plants then webhooks: serverless.yml's params, resolved for the stage. */
+export const tableNames = (stage: string) => {
   const { service, params } = serverlessYml();
-  return [params.default.tableName, params.default.webhooksTableName].map((name) =>
+  const resolved = (name: string) =>
     // biome-ignore lint/suspicious/noTemplateCurlyInString: serverless.yml's variables, replaced
-    name.replace('${self:service}', service).replace('${sls:stage}', stage),
-  );
+    name.replace('${self:service}', service).replace('${sls:stage}', stage);
+  return [resolved(params.default.tableName), resolved(params.default.webhooksTableName)] as const;
 };
 
 type Say = (line: string) => void;
