@@ -5,6 +5,9 @@ import { parse } from 'yaml';
 
 export const repoRoot = resolve(import.meta.dirname, '..', '..');
 
+/** osls's command line, run with this Node (`sls offline`, `sls remove`, `sls package`). */
+export const serverlessCli = resolve(repoRoot, 'node_modules', 'osls', 'bin', 'serverless.js');
+
 /** A YAML file of the repository, its CloudFormation tags (!GetAtt, ...) left unresolved. */
 export const yamlOf = (...path: string[]) =>
   parse(readFileSync(resolve(repoRoot, ...path), 'utf8'), { logLevel: 'error' });
