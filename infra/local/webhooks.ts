@@ -71,11 +71,12 @@ export const startLocalWebhooks = async (dataDir: string, say: (line: string) =>
     ? undefined
     : await startWebhookReceiver({
         secrets: secret ?? '',
-        onDelivery: ({ webhookId, body, verified }) => {
+        onDelivery: ({ webhookId, body, verified }, response) => {
           const plant = JSON.parse(body) as { id?: unknown; name?: unknown };
           say(
             `webhook: plant ${String(plant.id)} ${JSON.stringify(plant.name)} (webhook-id ${webhookId}): signature ${verified ? 'ok' : 'NOT VALID'}`,
           );
+          response.writeHead(verified ? 200 : 401).end();
         },
       });
   const url = receiver?.url ?? WEBHOOK_URL ?? '';
