@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot } from './local/paths.ts';
+import { repoRoot, serverlessCli } from './local/paths.ts';
 
 // each required setting: its --param name, and the placeholder packaged when it is unset (the
 // operator's webhook is optional: without webhookUrl the template has none of it)
@@ -30,8 +30,7 @@ for (const dir of ['.esbuild', '.serverless'])
 const stage = args.some((arg) => arg === '--stage' || arg.startsWith('--stage='))
   ? []
   : ['--stage', 'dev'];
-const serverless = join(repoRoot, 'node_modules', 'osls', 'bin', 'serverless.js');
-const result = spawnSync(process.execPath, [serverless, 'package', ...stage, ...args], {
+const result = spawnSync(process.execPath, [serverlessCli, 'package', ...stage, ...args], {
   cwd: repoRoot,
   stdio: 'inherit',
   env,

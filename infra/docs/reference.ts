@@ -1,9 +1,7 @@
 // The interactive API reference of openapi.yaml (Swagger UI), one page that loads the library
 // from beside itself, never from a CDN: npm start serves it at /docs, npm run docs writes it out.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'yaml';
-import { repoRoot } from '../local/paths.ts';
+import { repoRoot, yamlOf } from '../local/paths.ts';
 import { OPENAPI_FILE } from '../openapi/document.ts';
 
 const swaggerUi = join(repoRoot, 'node_modules', 'swagger-ui-dist');
@@ -26,7 +24,7 @@ export interface ReferenceOptions {
 const scriptJson = (value: unknown) => JSON.stringify(value).replaceAll('<', '\\u003c');
 
 export const referencePage = ({ serverUrl, localToken }: ReferenceOptions = {}) => {
-  const spec = parse(readFileSync(join(repoRoot, OPENAPI_FILE), 'utf8'));
+  const spec = yamlOf(OPENAPI_FILE);
   if (serverUrl) spec.servers = [{ url: serverUrl }];
   const tokenNote = localToken
     ? `<p id="local-token">Local token (caller <b>local-user</b>, valid for an hour; reload the page

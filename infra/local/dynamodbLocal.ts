@@ -4,7 +4,7 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { untilListening } from './freePort.ts';
+import { stopChild, untilListening } from './freePort.ts';
 import { dynamoDbLocalDir } from './paths.ts';
 
 const DYNAMODB_LOCAL_PACKAGE = 'amplify-dynamodb-simulator@2.9.30';
@@ -98,11 +98,7 @@ export const startDynamoDbLocal = async ({ port, dataDir }: { port: number; data
   java.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  const exited = new Promise<void>((resolve) => java.once('exit', () => resolve()));
-  const stop = async () => {
-    if (java.exitCode === null && java.signalCode === null) java.kill('SIGTERM');
-    await exited;
-  };
+  const stop = () => stopChild(java);
 
   try {
     await untilListening({

@@ -1,4 +1,4 @@
-// Ports on this machine: a free one, a setting's, whether one is taken, and waiting for a child's.
+// Ports on this machine: a free one, a setting's, whether one is taken; a child's awaited, stopped.
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
@@ -44,6 +44,15 @@ export const untilListening = async ({ name, child, port, timeoutMs, output }: A
     }
     await sleep(100);
   }
+};
+
+/** Stops `child` (SIGKILL after 5 s: one that ignores SIGTERM keeps no port), once it exited. */
+export const stopChild = async (child: ChildProcess) => {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+  await exited;
 };
 
 /** The port a setting names (`fallback` when unset); throws naming the setting when it is none. */

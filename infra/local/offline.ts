@@ -2,10 +2,9 @@
 // lines shown by terminal.ts and appended whole to `logs` (npm run trace reads them).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, renameSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { untilListening } from './freePort.ts';
-import { repoRoot } from './paths.ts';
+import { repoRoot, serverlessCli } from './paths.ts';
 import { terminalLine } from './terminal.ts';
 
 /** The most bytes of kept log lines npm start starts with (npm run trace reads them). */
@@ -20,13 +19,11 @@ export const spawnOffline = (
   if ((statSync(logs, { throwIfNoEntry: false })?.size ?? 0) > KEPT_LOG_BYTES) {
     renameSync(logs, `${logs}.1`);
   }
-  const serverless = join(repoRoot, 'node_modules', 'osls', 'bin', 'serverless.js');
   const offline = spawn(
     process.execPath,
-    [serverless, 'offline', 'start', '--stage', 'local', '--httpPort', String(ports.api)].concat([
-      '--lambdaPort',
-      String(ports.lambda),
-    ]),
+    [serverlessCli, 'offline', 'start', '--stage', 'local', '--httpPort', String(ports.api)].concat(
+      ['--lambdaPort', String(ports.lambda)],
+    ),
     {
       cwd: repoRoot,
       stdio: ['ignore', 'pipe', 'pipe'],

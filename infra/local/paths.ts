@@ -5,6 +5,9 @@ import { parse } from 'yaml';
 
 export const repoRoot = resolve(import.meta.dirname, '..', '..');
 
+/** osls's command line, run with this Node (`sls offline`, `sls remove`, `sls package`). */
+export const serverlessCli = resolve(repoRoot, 'node_modules', 'osls', 'bin', 'serverless.js');
+
 /** A YAML file of the repository, its CloudFormation tags (!GetAtt, ...) left unresolved. */
 export const yamlOf = (...path: string[]) =>
   parse(readFileSync(resolve(repoRoot, ...path), 'utf8'), { logLevel: 'error' });
@@ -22,6 +25,10 @@ export const declaredWebhookResources = (): Record<string, ReturnType<typeof yam
   ...yamlOf('infra', 'webhooks.yml').Resources,
   ...yamlOf('infra', 'operatorWebhook.yml').resources.Resources,
 });
+
+/** The queues among those: [logical id, resource]. */
+export const declaredQueues = () =>
+  Object.entries(declaredWebhookResources()).filter(([, { Type }]) => Type === 'AWS::SQS::Queue');
 
 /** DynamoDB Local itself (the jar and its native libraries), fetched once and shared by start and tests. */
 export const dynamoDbLocalDir = resolve(repoRoot, '.local', 'dynamodb-local');

@@ -63,8 +63,6 @@ export const startQueuePoller = (options: QueuePollerOptions): QueuePoller => {
   // the queue's ARN from its URL (https://host/<account>/<name>)
   const [account, name] = new URL(queueUrl).pathname.split('/').slice(-2);
   const eventSourceARN = `arn:aws:sqs:${REGION}:${account}:${name}`;
-  let stopping = false;
-
   const handleBatch = async (messages: Message[]) => {
     const batch = messages.map((message) => asLambdaRecord(message, eventSourceARN));
     let failed: Set<string>;
@@ -84,30 +82,46 @@ export const startQueuePoller = (options: QueuePollerOptions): QueuePoller => {
     }
   };
 
-  const loop = (async () => {
+  return pollUntilStopped('queue', log, pollIntervalMs, async () => {
+    const { Messages = [] } = await client.send(
+      new ReceiveMessageCommand({
+        QueueUrl: queueUrl,
+        MaxNumberOfMessages: batchSize,
+        MessageSystemAttributeNames: ['All'],
+      }),
+    );
+    if (Messages.length > 0) await handleBatch(Messages);
+    return Messages.length > 0;
+  });
+};
+
+/** `pollOnce` from the next tick until stopped: again at once after a poll that read, `idleMs`
+ * later after one that read nothing or failed (told; then `onError`): what it left comes back. */
+export const pollUntilStopped = (
+  source: string,
+  log: (line: string) => void,
+  idleMs: number,
+  pollOnce: () => Promise<boolean>,
+  onError = () => {},
+) => {
+  let stopping = false;
+  let idlePolls = 0;
+  const loop = Promise.resolve().then(async () => {
     while (!stopping) {
       try {
-        const { Messages = [] } = await client.send(
-          new ReceiveMessageCommand({
-            QueueUrl: queueUrl,
-            MaxNumberOfMessages: batchSize,
-            MessageSystemAttributeNames: ['All'],
-          }),
-        );
-        if (Messages.length > 0) {
-          await handleBatch(Messages);
-          continue;
-        }
+        if (await pollOnce()) continue;
       } catch (error) {
         if (stopping) break;
-        // a message not deleted comes back after its visibility timeout: handled again
-        log(`queue: ${error instanceof Error ? error.message : String(error)}; retrying`);
+        log(`${source}: ${error instanceof Error ? error.message : String(error)}; retrying`);
+        onError();
       }
-      await sleep(pollIntervalMs);
+      idlePolls += 1;
+      await sleep(idleMs);
     }
-  })();
-
+  });
   return {
+    stopping: () => stopping,
+    idlePolls: () => idlePolls,
     stop: async () => {
       stopping = true;
       await loop;

@@ -4,9 +4,10 @@ import type { ChildProcess } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { referencePage } from '../docs/reference.ts';
+import { tableNames } from '../stage/stageData.ts';
 import { localDynamoClient } from './dynamoClient.ts';
 import { startDynamoDbLocal } from './dynamodbLocal.ts';
-import { assertPortFree, freePort, portSetting } from './freePort.ts';
+import { assertPortFree, freePort, portSetting, stopChild } from './freePort.ts';
 import { startFrontServer } from './frontServer.ts';
 import { localAuth } from './keys.ts';
 import { spawnOffline, untilOfflineServes } from './offline.ts';
@@ -14,9 +15,7 @@ import { localDataDir, localLogsPath, runningEnvPath } from './paths.ts';
 import { ensureTable, tableStreamArn } from './tables.ts';
 import { startLocalWebhooks } from './webhooks.ts';
 
-// named as serverless.yml names every stage's tables
-const PLANTS_TABLE = 'plant-store-local-plants';
-const WEBHOOKS_TABLE = 'plant-store-local-webhooks';
+const [PLANTS_TABLE, WEBHOOKS_TABLE] = tableNames('local');
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const dataDir = localDataDir();
@@ -34,18 +33,7 @@ const stopAll = async (exitCode: number) => {
   if (published) rmSync(runningEnvPath(dataDir), { force: true });
   await webhooks?.stop();
   await front?.close();
-  await Promise.all(
-    children.map(
-      (child) =>
-        new Promise<void>((resolve) => {
-          if (child.exitCode !== null || child.signalCode !== null) return resolve();
-          child.once('exit', () => resolve());
-          child.kill('SIGTERM');
-          // a child that ignores SIGTERM is not allowed to keep the port
-          setTimeout(() => child.kill('SIGKILL'), 5000).unref();
-        }),
-    ),
-  );
+  await Promise.all(children.map(stopChild));
   process.exit(exitCode);
 };
 

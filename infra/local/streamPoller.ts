@@ -11,6 +11,7 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { asLambdaRecord } from '#lib/webhooks/streamFailures.ts';
+import { pollUntilStopped } from './queuePoller.ts';
 import { type BatchSettings, batchHandler } from './streamBatches.ts';
 
 export interface StreamPollerOptions extends Omit<BatchSettings, 'log' | 'stopping'> {
@@ -51,10 +52,8 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
   };
   const iterators = new Map<string, string | undefined>();
   const closed = new Set<string>();
-  let stopping = false;
-  let emptyPolls = 0;
-
-  const handleBatch = batchHandler({ ...options, log, stopping: () => stopping });
+  const stopping = () => poller.stopping();
+  const handleBatch = batchHandler({ ...options, log, stopping });
 
   const shardIds = async () => {
     const ids: string[] = [];
@@ -90,7 +89,7 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
   const pollOnce = async () => {
     let read = false;
     for (const shardId of await shardIds()) {
-      if (closed.has(shardId) || stopping) continue;
+      if (closed.has(shardId) || stopping()) continue;
       const iterator = await iteratorOf(shardId);
       if (!iterator) {
         closed.add(shardId);
@@ -106,7 +105,7 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
       const batch = Records.map((r) => asLambdaRecord(r, streamArn)).filter(accepts);
       if (batch.length > 0) await handleBatch(shardId, batch);
       // a batch cut short by a stop is read again from the checkpoint at the next start
-      if (stopping) return read;
+      if (stopping()) return read;
       const last = Records.at(-1)?.dynamodb?.SequenceNumber;
       if (last) {
         checkpoints[shardId] = last;
@@ -116,32 +115,16 @@ export const startStreamPoller = (options: StreamPollerOptions): StreamPoller =>
     return read;
   };
 
-  const loop = (async () => {
-    while (!stopping) {
-      let read = false;
-      try {
-        read = await pollOnce();
-      } catch (error) {
-        if (stopping) break;
-        log(`stream: ${error instanceof Error ? error.message : String(error)}; retrying`);
-        // an expired iterator (or a restarted DynamoDB Local) is read again from the checkpoint
-        iterators.clear();
-      }
-      if (read) continue;
-      emptyPolls += 1;
-      await sleep(POLL_INTERVAL_MS);
-    }
-  })();
-
+  // an expired iterator (or a restarted DynamoDB Local) is read again from the checkpoint
+  const poller = pollUntilStopped('stream', log, POLL_INTERVAL_MS, pollOnce, () =>
+    iterators.clear(),
+  );
   return {
-    stop: async () => {
-      stopping = true;
-      await loop;
-    },
+    stop: poller.stop,
     // three empty polls: a record appears some milliseconds after its write, one could be too early
     drained: async () => {
-      const until = emptyPolls + 3;
-      while (emptyPolls < until && !stopping) await sleep(POLL_INTERVAL_MS / 2);
+      const until = poller.idlePolls() + 3;
+      while (poller.idlePolls() < until && !stopping()) await sleep(POLL_INTERVAL_MS / 2);
     },
   };
 };

@@ -3,12 +3,14 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { LambdaClient } from '@aws-sdk/client-lambda';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { loadConfig } from '#lib/config/load.ts';
 import { webhookSettings } from '#lib/config/webhook.ts';
 import { sendMessages } from '#lib/webhooks/sqsMessages.ts';
-import { localStreamsClient } from './dynamoClient.ts';
-import { declaredFunctions, declaredWebhookResources, yamlOf } from './paths.ts';
+import { lambdaInvoker } from '../webhooks/redrive.ts';
+import { localClientConfig, localStreamsClient } from './dynamoClient.ts';
+import { declaredFunctions, declaredQueues, yamlOf } from './paths.ts';
 import { startQueuePoller } from './queuePoller.ts';
 import { startLocalSqs } from './sqs.ts';
 import { invocationRecordOf } from './streamBatches.ts';
@@ -33,31 +35,18 @@ const CHECKPOINTS: Record<string, string> = {
 };
 
 /** An event source as serverless.yml declares it; an ARN is `Id.Arn` (its !GetAtt tag left off). */
-type Stream = {
-  batchSize: number;
-  maximumRetryAttempts: unknown;
-  bisectBatchOnFunctionError?: boolean;
-};
 type SourceEvent = {
   sqs?: { arn: string; batchSize: number };
-  stream?: Stream & {
+  stream?: {
+    batchSize: number;
+    maximumRetryAttempts: unknown;
+    bisectBatchOnFunctionError?: boolean;
     filterPatterns?: Record<string, unknown[]>[];
     destinations: { onFailure: { arn: string } };
   };
 };
 
 const idOf = (arn: string) => arn.split('.')[0] ?? arn;
-
-/** Invokes a local function (as serverless-offline names it) with `event`: its result, or throws. */
-export const invoker = (lambdaPort: number, name: string) => async (event: unknown) => {
-  const url = `http://127.0.0.1:${lambdaPort}/2015-03-31/functions/plant-store-local-${name}/invocations`;
-  const response = await fetch(url, { method: 'POST', body: JSON.stringify(event) });
-  const text = await response.text();
-  if (!response.ok || response.headers.get('x-amz-function-error')) {
-    throw new Error(`the function failed: ${text.slice(0, 300)}`);
-  }
-  return text ? JSON.parse(text) : null;
-};
 
 /** The local receiver's secret: made on first start, kept with the local keys. */
 const localSecret = (dataDir: string) => {
@@ -82,11 +71,12 @@ export const startLocalWebhooks = async (dataDir: string, say: (line: string) =>
     ? undefined
     : await startWebhookReceiver({
         secrets: secret ?? '',
-        onDelivery: ({ webhookId, body, verified }) => {
+        onDelivery: ({ webhookId, body, verified }, response) => {
           const plant = JSON.parse(body) as { id?: unknown; name?: unknown };
           say(
             `webhook: plant ${String(plant.id)} ${JSON.stringify(plant.name)} (webhook-id ${webhookId}): signature ${verified ? 'ok' : 'NOT VALID'}`,
           );
+          response.writeHead(verified ? 200 : 401).end();
         },
       });
   const url = receiver?.url ?? WEBHOOK_URL ?? '';
@@ -96,20 +86,12 @@ export const startLocalWebhooks = async (dataDir: string, say: (line: string) =>
     return `plant-store-local-${name}`;
   };
   // each queue's visibility, and its redrive to its dead-letter queue, as deployed
-  const queues = Object.entries(declaredWebhookResources())
-    .filter(([, { Type }]) => Type === 'AWS::SQS::Queue')
-    .map(
-      ([
-        id,
-        {
-          Properties: { VisibilityTimeout, RedrivePolicy: redrive },
-        },
-      ]) => {
-        const deadLetterQueue = redrive && nameOf(idOf(redrive.deadLetterTargetArn));
-        const redriven = redrive && { deadLetterQueue, maxReceiveCount: redrive.maxReceiveCount };
-        return [nameOf(id), { visibilityTimeoutSeconds: VisibilityTimeout, redrive: redriven }];
-      },
-    );
+  const queues = declaredQueues().map(([id, { Properties }]) => {
+    const { VisibilityTimeout, RedrivePolicy: redrive } = Properties;
+    const deadLetterQueue = redrive && nameOf(idOf(redrive.deadLetterTargetArn));
+    const redriven = redrive && { deadLetterQueue, maxReceiveCount: redrive.maxReceiveCount };
+    return [nameOf(id), { visibilityTimeoutSeconds: VisibilityTimeout, redrive: redriven }];
+  });
   const sqs = await startLocalSqs({
     dir: join(dataDir, 'sqs'),
     queues: Object.fromEntries(queues),
@@ -152,8 +134,11 @@ export const startLocalWebhooks = async (dataDir: string, say: (line: string) =>
       const numberOf = (value: unknown) =>
         Number(String(value).replace(/^\$\{self:custom\.(\w+)\}$/, (_, name) => custom[name]));
       const functions: Record<string, { events?: SourceEvent[] }> = declaredFunctions();
+      // serverless-offline's Lambda API, tried once: a retried invocation would be handled twice
+      const lambda = { ...localClientConfig(`http://127.0.0.1:${lambdaPort}`), maxAttempts: 1 };
+      const invokeLocal = lambdaInvoker(new LambdaClient(lambda));
       for (const [name, { events = [] }] of Object.entries(functions)) {
-        const invoke = invoker(lambdaPort, name);
+        const invoke = (event: unknown) => invokeLocal(`plant-store-local-${name}`, event);
         for (const { sqs: queue, stream } of events) {
           if (queue) {
             const source = { queueUrl: queueUrl(idOf(queue.arn)), batchSize: queue.batchSize };

@@ -1,13 +1,12 @@
 // `npm run remove`: a stage's stack removed, and its data kept or, on purpose, deleted; as the usage says.
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { SSMClient } from '@aws-sdk/client-ssm';
-import { repoRoot, yamlOf } from '../local/paths.ts';
+import { repoRoot, serverlessCli, yamlOf } from '../local/paths.ts';
 import { describeStack, secretParameterPrefix, stageNameProblem } from './settings.ts';
 import {
   backUpTables,
@@ -93,10 +92,9 @@ if (asks) {
 
 if (found) {
   say(`Removing the stack ${stack} in ${region} (sls remove)`);
-  const serverless = join(repoRoot, 'node_modules', 'osls', 'bin', 'serverless.js');
   const removed = spawnSync(
     process.execPath,
-    [serverless, 'remove', '--stage', stage, '--region', region],
+    [serverlessCli, 'remove', '--stage', stage, '--region', region],
     { cwd: repoRoot, stdio: 'inherit', env: { ...process.env, SLS_TELEMETRY_DISABLED: '1' } },
   );
   if (removed.status !== 0)

@@ -17,7 +17,7 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import { DeleteParameterCommand, ParameterNotFound, type SSMClient } from '@aws-sdk/client-ssm';
-import { declaredWebhookResources, yamlOf } from '../local/paths.ts';
+import { declaredQueues, yamlOf } from '../local/paths.ts';
 
 const serverlessYml = () =>
   yamlOf('serverless.yml') as {
@@ -37,20 +37,14 @@ export const stageRegion = (region = process.env.AWS_REGION): string => {
   return fallback;
 };
 
-/** The stage's table names: serverless.yml's params, resolved for the stage. */
-export const tableNames = (stage: string): string[] => {
+/** The stage's table names, plants then webhooks: serverless.yml's params, resolved for the stage. */
+export const tableNames = (stage: string) => {
   const { service, params } = serverlessYml();
-  return [params.default.tableName, params.default.webhooksTableName].map((name) =>
+  const resolved = (name: string) =>
     // biome-ignore lint/suspicious/noTemplateCurlyInString: serverless.yml's variables, replaced
-    name.replace('${self:service}', service).replace('${sls:stage}', stage),
-  );
+    name.replace('${self:service}', service).replace('${sls:stage}', stage);
+  return [resolved(params.default.tableName), resolved(params.default.webhooksTableName)] as const;
 };
-
-/** Every queue's logical id in the templates: CloudFormation names it <stack>-<id>-<random>. */
-const queueIds = (): string[] =>
-  Object.entries(declaredWebhookResources())
-    .filter(([, resource]) => resource.Type === 'AWS::SQS::Queue')
-    .map(([id]) => id);
 
 type Say = (line: string) => void;
 
@@ -77,7 +71,9 @@ export const findStageData = async (
     }
   }
   const prefix = `${stackName(stage)}-`;
-  const ours = new RegExp(`/${prefix}(${queueIds().join('|')})-[A-Za-z0-9]+$`);
+  // CloudFormation names a queue <stack>-<its logical id>-<random>
+  const queueIds = declaredQueues().map(([id]) => id);
+  const ours = new RegExp(`/${prefix}(${queueIds.join('|')})-[A-Za-z0-9]+$`);
   const queues: StageData['queues'] = [];
   const pages = paginateListQueues({ client: sqs }, { QueueNamePrefix: prefix, MaxResults: 1000 });
   for await (const page of pages) {

@@ -1,5 +1,7 @@
 // Dead letters offered again: an event POSTed as it was (signed anew), a stream record to the
 // function that set it aside. One taken is removed; one that fails again stays.
+
+import { InvokeCommand, type LambdaClient } from '@aws-sdk/client-lambda';
 import {
   ChangeMessageVisibilityCommand,
   DeleteMessageCommand,
@@ -104,6 +106,17 @@ export const redrive = (
 
 /** Invokes a function by name with an event; answers its response, or throws its failure. */
 export type Invoke = (functionName: string, event: DynamoDBStreamEvent) => Promise<unknown>;
+
+/** Invoke through Lambda's API: a stage's, or serverless-offline's (npm start). */
+export const lambdaInvoker =
+  (lambda: LambdaClient) =>
+  async (FunctionName: string, event: unknown): Promise<unknown> => {
+    const Payload = JSON.stringify(event);
+    const answer = await lambda.send(new InvokeCommand({ FunctionName, Payload }));
+    const text = Buffer.from(answer.Payload ?? []).toString();
+    if (answer.FunctionError) throw new Error(`the function failed: ${text.slice(0, 300)}`);
+    return text ? JSON.parse(text) : null;
+  };
 
 /** Stream records, each its own batch to its function; one set aside again is not offered again. */
 export const redriveStreamRecords = (

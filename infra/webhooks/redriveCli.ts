@@ -1,12 +1,12 @@
 // `npm run webhooks:redrive`: the dead-letter queues' messages offered again, as the usage below says.
 import { parseArgs } from 'node:util';
-import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import { LambdaClient } from '@aws-sdk/client-lambda';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { loadConfig } from '#lib/config/load.ts';
 import { receiverSettings } from '#lib/config/webhook.ts';
 import { deliveryTarget } from '#lib/operatorWebhook/dependencies.ts';
 import { localDataDir, runningEnv } from '../local/paths.ts';
-import { type Invoke, queueLetters, redrive, redriveStreamRecords } from './redrive.ts';
+import { lambdaInvoker, queueLetters, redrive, redriveStreamRecords } from './redrive.ts';
 
 const usage = `usage: npm run webhooks:redrive -- [--stream] [--queue-url URL]
 
@@ -71,15 +71,7 @@ const { queueUrl, receiver } = (() => {
 const region = process.env.AWS_REGION ?? 'us-east-1';
 const letters = queueLetters(new SQSClient({ region }), queueUrl);
 const progress = (line: string) => process.stderr.write(`${line}\n`);
-const lambda = new LambdaClient({ region });
-const invoke: Invoke = async (FunctionName, event) => {
-  const { Payload, FunctionError } = await lambda.send(
-    new InvokeCommand({ FunctionName, Payload: JSON.stringify(event) }),
-  );
-  const text = Buffer.from(Payload ?? []).toString();
-  if (FunctionError) throw new Error(`the function failed: ${text.slice(0, 300)}`);
-  return text ? JSON.parse(text) : null;
-};
+const invoke = lambdaInvoker(new LambdaClient({ region }));
 
 const report = receiver
   ? await redrive(letters, deliveryTarget(receiver), progress)

@@ -2,7 +2,6 @@
 // (lib/plants/eventTypes.ts) is one delivery per enabled endpoint of the owner taking its type, on
 // the endpoint-deliveries queue (its slow lane for an endpoint slow or failing); a record given
 // again has the same webhook-id, a receiver dedupes.
-import { createHash } from 'node:crypto';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
@@ -20,6 +19,7 @@ import {
   type StreamConsumerDependencies,
   streamConsumer,
 } from '#lib/webhooks/batchResponse.ts';
+import { eventWebhookId } from '#lib/webhooks/signature.ts';
 
 const plantOf = (image: Record<string, unknown> | undefined) =>
   image && (unmarshall(image as Record<string, AttributeValue>) as StoredPlant);
@@ -33,11 +33,8 @@ export const plantEventsOf = ({ eventName: name, dynamodb: change }: DynamoDBRec
     const { id, createdAt, createdBy: owner, version = 1 } = plant ?? {};
     if (!plant || typeof id !== 'number' || typeof owner !== 'string') return [];
     // one id per change of one plant: a plant deleted and created again under its id is another
-    const digest = createHash('sha256')
-      .update(`${type}\n${id}\n${createdAt}\n${version}`)
-      .digest('base64url');
+    const webhookId = eventWebhookId(type, id, createdAt, version);
     const data = EVENTS[type].data(plant, images);
-    const webhookId = `msg_${digest.slice(0, 32)}`;
     // the writing request's id is in the new image; a delete writes none, its old image is older
     const requestTraceId = images.after?.traceId;
     return [

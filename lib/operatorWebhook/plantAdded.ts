@@ -1,11 +1,11 @@
 // The "plant added" event, made from the stream record of a plant's insert.
-import { createHash } from 'node:crypto';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import type { StoredPlant } from '#lib/plants/store.ts';
 import { toIdentifiedPlant } from '#lib/plants/views.ts';
 import { NonRetryableError } from '#lib/webhooks/batchResponse.ts';
+import { eventWebhookId } from '#lib/webhooks/signature.ts';
 
 export interface PlantAddedEvent {
   /** The same for every attempt (receivers deduplicate): a plant created again is a new event. */
@@ -31,11 +31,8 @@ export const plantAddedEvent = (record: DynamoDBRecord): PlantAddedEvent => {
   if (typeof id !== 'number' || typeof createdAt !== 'string') {
     throw new NonRetryableError(`stream record ${record.eventID} does not hold a plant`);
   }
-  const digest = createHash('sha256')
-    .update(`plant-added\n${id}\n${createdAt}`)
-    .digest('base64url');
   return {
-    webhookId: `msg_${digest.slice(0, 32)}`,
+    webhookId: eventWebhookId('plant-added', id, createdAt),
     plantId: id,
     owner: typeof createdBy === 'string' ? createdBy : undefined,
     body: JSON.stringify(toIdentifiedPlant(plant)),

@@ -81,23 +81,22 @@ export interface RetryQueue {
   hideUntil(receiptHandle: string, dueAt: number): Promise<void>;
 }
 
-/** The delay of a message due at `dueAt`: a longer wait is held again when it arrives early. */
-const delayUntil = (dueAt: number) =>
-  Math.min(Math.max(Math.ceil((dueAt - Date.now()) / 1000), 0), MAX_DELAY_SECONDS);
+/** Whole seconds until `dueAt`, at most `most`: a longer wait is held again when it comes early. */
+const secondsUntil = (dueAt: number, most = MAX_DELAY_SECONDS) =>
+  Math.min(Math.max(Math.ceil((dueAt - Date.now()) / 1000), 0), most);
 
 export const sqsRetryQueue = (client: SQSClient, queueUrl: string): RetryQueue => ({
   async wait(event) {
-    const delaySeconds = delayUntil(event.dueAt);
+    const delaySeconds = secondsUntil(event.dueAt);
     const groupId = event.owner === undefined ? {} : { groupId: tenantOf(event.owner) };
     await sendMessages(client, queueUrl, [{ body: event, delaySeconds, ...groupId }]);
   },
   async hideUntil(receiptHandle, dueAt) {
-    const seconds = Math.ceil((dueAt - Date.now()) / 1000);
     await client.send(
       new ChangeMessageVisibilityCommand({
         QueueUrl: queueUrl,
         ReceiptHandle: receiptHandle,
-        VisibilityTimeout: Math.min(Math.max(seconds, 0), MAX_WAIT_MS / 1000),
+        VisibilityTimeout: secondsUntil(dueAt, MAX_WAIT_MS / 1000),
       }),
     );
   },
@@ -121,7 +120,7 @@ export const sqsDeliveryQueue = (client: SQSClient, queueUrls: { main: string; s
           .filter((delivery) => (delivery.lane ?? 'main') === lane)
           .map((body) => ({
             body,
-            delaySeconds: delayUntil(body.dueAt),
+            delaySeconds: secondsUntil(body.dueAt),
             groupId: tenantOf(body.owner),
           }));
         if (messages.length > 0) await sendMessages(client, urlOf(lane), messages);

@@ -10,13 +10,13 @@ import { rmSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../infra/local/freePort.ts';
+import { type LocalService, sendAs, startLocalService } from '../support/localService.ts';
 import {
   type Answer,
   type ReceivedWebhook,
   startWebhookReceiver,
   type WebhookReceiver,
-} from '../../infra/local/webhookReceiver.ts';
-import { type LocalService, sendAs, startLocalService } from '../support/localService.ts';
+} from '../support/webhookReceiver.ts';
 import { makeWebhookSecret } from '../support/webhookSecrets.ts';
 
 /** Each failed attempt's wait, for the operator's receiver and the callers' endpoints alike. */

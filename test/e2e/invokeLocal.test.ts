@@ -11,7 +11,7 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plantAddedEvent } from '#lib/operatorWebhook/plantAdded.ts';
 import { ROUTE_NAMES } from '#lib/routes/routeList.ts';
-import { declaredFunctions, repoRoot } from '../../infra/local/paths.ts';
+import { declaredFunctions, repoRoot, serverlessCli } from '../../infra/local/paths.ts';
 import { type LocalService, startLocalService } from '../support/localService.ts';
 
 const run = promisify(execFile);
@@ -36,7 +36,7 @@ const npmStartsSettings = () => ({
 });
 
 const sls = (args: string[], settings: Record<string, string>) =>
-  run(process.execPath, [join(repoRoot, 'node_modules', 'osls', 'bin', 'serverless.js'), ...args], {
+  run(process.execPath, [serverlessCli, ...args], {
     cwd: repoRoot,
     env: shell(settings),
     // a function that fails to load leaves invoke local running after its error (serverless-esbuild

@@ -4,19 +4,17 @@
 // CloudFormation's and Lambda's answers given by local servers at the SDK's endpoints (no AWS call
 // leaves this machine).
 import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { LambdaClient } from '@aws-sdk/client-lambda';
 import { SSMClient } from '@aws-sdk/client-ssm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTE_NAMES } from '#lib/routes/routeList.ts';
-import { repoRoot, yamlOf } from '../../infra/local/paths.ts';
+import { repoRoot, serverlessCli, yamlOf } from '../../infra/local/paths.ts';
 import { concurrencyProblem, secretParameterProblem } from '../../infra/stage/settings.ts';
 import { startCloudFormationStub } from '../support/cloudFormationStub.ts';
 import { type SsmRequest, startSsmStub } from '../support/ssmStub.ts';
 
 const run = promisify(execFile);
-const serverless = join(repoRoot, 'node_modules', 'osls', 'bin', 'serverless.js');
 
 /** SSM's DescribeParameters, as AWS answers it: the parameters `held` of those asked for. */
 let held: string[] = [];
@@ -55,7 +53,7 @@ afterAll(async () => {
 
 /** `npx sls deploy` with these settings, and what it printed when it stopped. */
 const deploy = async (env: NodeJS.ProcessEnv, args: string[] = []) =>
-  run(process.execPath, [serverless, 'deploy', ...(args.length ? args : ['--stage', 'check'])], {
+  run(process.execPath, [serverlessCli, 'deploy', ...(args.length ? args : ['--stage', 'check'])], {
     cwd: repoRoot,
     env: {
       ...process.env,

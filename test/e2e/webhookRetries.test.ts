@@ -16,13 +16,13 @@ import { streamInsertEvent } from '../../infra/events/webhooks.mjs';
 import { localClientConfig } from '../../infra/local/dynamoClient.ts';
 import { freePort } from '../../infra/local/freePort.ts';
 import { repoRoot, runningEnv } from '../../infra/local/paths.ts';
+import { type LocalService, spawnStart, startLocalService } from '../support/localService.ts';
+import { queuedBodies } from '../support/localSqs.ts';
 import {
   type Answer,
   startWebhookReceiver,
   type WebhookReceiver,
-} from '../../infra/local/webhookReceiver.ts';
-import { type LocalService, spawnStart, startLocalService } from '../support/localService.ts';
-import { queuedBodies } from '../support/localSqs.ts';
+} from '../support/webhookReceiver.ts';
 import { makeWebhookSecret } from '../support/webhookSecrets.ts';
 
 const run = promisify(execFile);

@@ -6,8 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWebhookReceiver, type WebhookReceiver } from '../../infra/local/webhookReceiver.ts';
 import { type LocalService, startLocalService } from '../support/localService.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.ts';
 import { makeWebhookSecret } from '../support/webhookSecrets.ts';
 
 const secret = makeWebhookSecret();

@@ -32,7 +32,6 @@ import { type QueuePoller, startQueuePoller } from '../../infra/local/queuePolle
 import { type LocalSqs, startLocalSqs } from '../../infra/local/sqs.ts';
 import type { FailedBatch } from '../../infra/local/streamBatches.ts';
 import { type StreamPoller, startStreamPoller } from '../../infra/local/streamPoller.ts';
-import { startWebhookReceiver, type WebhookReceiver } from '../../infra/local/webhookReceiver.ts';
 import { queueLetters, redrive } from '../../infra/webhooks/redrive.ts';
 import {
   createDynamoPlantStore,
@@ -43,6 +42,7 @@ import { lambdaContext } from '../support/events.ts';
 import { queuedBodies } from '../support/localSqs.ts';
 import { webhookBodyViolations } from '../support/openapiResponses.ts';
 import { quietTelemetry, recordTelemetry } from '../support/telemetry.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhookReceiver.ts';
 import { makeWebhookSecret } from '../support/webhookSecrets.ts';
 
 const endpoint = inject('dynamodbEndpoint');

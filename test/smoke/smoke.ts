@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { repoRoot } from '../../infra/local/paths.ts';
-import { stackOutputs } from '../../infra/stage/stackOutputs.ts';
 import { stackName, stageRegion } from '../../infra/stage/stageData.ts';
+import { stackOutputs } from '../support/stackOutputs.ts';
 
 /** The suite: every route, each file's tests tagged `local` left out against a stage. */
 const SUITE = ['test/e2e/plantRoutes.test.ts', 'test/e2e/endpoints.test.ts'];

@@ -1,7 +1,7 @@
 // A deployed stage's stack outputs: its API's URL (osls's HttpApiUrl), the version and commit it was
 // deployed from (none in an older stack); every failure says what to do.
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
-import { stackName } from './stageData.ts';
+import { stackName } from '../../infra/stage/stageData.ts';
 
 export const stackOutputs = async (stage: string, region: string) => {
   const name = stackName(stage);
