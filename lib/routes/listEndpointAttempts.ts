@@ -30,12 +30,10 @@ export default defineRoute({
   tables: { webhooks: ['GetItem', 'Query'] },
   params: EndpointPath,
   query: AttemptsQuery,
-  dependencies: ({ webhooks }) => {
-    return {
-      endpointStore: { get: dynamoGetEndpoint(webhooks) },
-      attemptStore: { list: dynamoListAttempts(webhooks) },
-    };
-  },
+  dependencies: ({ webhooks }) => ({
+    endpointStore: { get: dynamoGetEndpoint(webhooks) },
+    attemptStore: { list: dynamoListAttempts(webhooks) },
+  }),
   handle: async (
     { path: { id }, query: { limit, cursor }, caller, url, signal },
     { endpointStore, attemptStore },
