@@ -9,7 +9,7 @@ export type Json = Record<string, unknown>;
 
 /** The schemas a route validates with: its body's, its path parameters' and its query's. */
 export type RouteSchemas = Pick<
-  RouteDefinition<unknown, never, unknown, unknown, unknown, unknown, unknown, 'read'>,
+  RouteDefinition<unknown, never, unknown, unknown, unknown, unknown, unknown>,
   'body' | 'params' | 'query'
 >;
 

@@ -17,7 +17,6 @@ export const ENDPOINT_LIMIT_MESSAGE = `You have ${MAX_ENDPOINTS_PER_CALLER} webh
 export default defineRoute({
   method: 'POST',
   path: '/webhooks',
-  access: 'write',
   tables: { webhooks: ['PutItem', 'UpdateItem'] },
   body: jsonRequestBody(NewEndpoint, { describedAs: 'a NewEndpoint' }),
   // where an endpoint may point (WEBHOOK_ALLOW_PRIVATE_URLS)

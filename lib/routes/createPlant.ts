@@ -16,7 +16,6 @@ export const conflictMessage = (id: number, reason: 'content' | 'notOwner') =>
 export default defineRoute({
   method: 'POST',
   path: '/plants',
-  access: 'write',
   tables: { plants: ['PutItem'] },
   body: jsonRequestBody(NewPlant, { describedAs: 'a NewPlant', integerFields: ['id'] }),
   dependencies: ({ plants }) => ({ plantStore: { create: dynamoCreate(plants) } }),

@@ -7,7 +7,6 @@ import { defineRoute } from '#lib/routes/route.ts';
 export default defineRoute({
   method: 'DELETE',
   path: '/webhooks/{id}',
-  access: 'write',
   tables: { webhooks: ['DeleteItem', 'UpdateItem'] },
   params: EndpointPath,
   dependencies: ({ webhooks }) => ({

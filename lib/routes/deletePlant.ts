@@ -7,7 +7,6 @@ import { defineRoute } from '#lib/routes/route.ts';
 export default defineRoute({
   method: 'DELETE',
   path: '/plants/{id}',
-  access: 'write',
   tables: { plants: ['DeleteItem'] },
   params: PlantPath,
   dependencies: ({ plants }) => ({ plantStore: { delete: dynamoDelete(plants) } }),

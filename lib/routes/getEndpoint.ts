@@ -7,7 +7,6 @@ import { defineRoute } from '#lib/routes/route.ts';
 export default defineRoute({
   method: 'GET',
   path: '/webhooks/{id}',
-  access: 'read',
   tables: { webhooks: ['GetItem'] },
   params: EndpointPath,
   dependencies: ({ webhooks }) => ({

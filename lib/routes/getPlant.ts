@@ -7,7 +7,6 @@ import { defineRoute } from '#lib/routes/route.ts';
 export default defineRoute({
   method: 'GET',
   path: '/plants/{id}',
-  access: 'read',
   tables: { plants: ['GetItem'] },
   params: PlantPath,
   dependencies: ({ plants }) => ({ plantStore: { get: dynamoGet(plants) } }),

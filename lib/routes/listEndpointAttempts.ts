@@ -26,7 +26,6 @@ export const INVALID_ATTEMPTS_CURSOR =
 export default defineRoute({
   method: 'GET',
   path: '/webhooks/{id}/attempts',
-  access: 'read',
   tables: { webhooks: ['GetItem', 'Query'] },
   params: EndpointPath,
   query: AttemptsQuery,

@@ -7,7 +7,6 @@ import { defineRoute } from '#lib/routes/route.ts';
 export default defineRoute({
   method: 'GET',
   path: '/webhooks',
-  access: 'read',
   tables: { webhooks: ['Query'] },
   dependencies: ({ webhooks }) => ({
     endpointStore: { list: dynamoListEndpoints(webhooks) },

@@ -12,7 +12,6 @@ export const INVALID_CURSOR =
 export default defineRoute({
   method: 'GET',
   path: '/plants',
-  access: 'read',
   tables: { plants: ['Query'] },
   query: ListQuery,
   dependencies: ({ plants }) => ({ plantStore: { list: dynamoList(plants) } }),

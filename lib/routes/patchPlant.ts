@@ -9,7 +9,6 @@ import { defineRoute } from '#lib/routes/route.ts';
 export default defineRoute({
   method: 'PATCH',
   path: '/plants/{id}',
-  access: 'write',
   tables: { plants: ['UpdateItem'] },
   params: PlantPath,
   body: jsonRequestBody(PlantPatch, {

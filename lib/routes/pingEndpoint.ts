@@ -18,7 +18,6 @@ import { sqsClient } from '#lib/webhooks/sqsMessages.ts';
 export default defineRoute({
   method: 'POST',
   path: '/webhooks/{id}/ping',
-  access: 'write',
   tables: { webhooks: ['GetItem', 'UpdateItem'] },
   queues: ['endpointDeliveries'],
   params: EndpointPath,

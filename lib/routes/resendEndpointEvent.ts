@@ -24,7 +24,6 @@ export const endpointDisabledMessage = (id: string) =>
 export default defineRoute({
   method: 'POST',
   path: '/webhooks/{id}/attempts/{webhookId}/resend',
-  access: 'write',
   tables: { webhooks: ['GetItem', 'UpdateItem'] },
   queues: ['endpointDeliveries'],
   params: EventPath,

@@ -12,7 +12,6 @@ export const OLD_SECRET_SIGNS_MS = 24 * 3600 * 1000;
 export default defineRoute({
   method: 'POST',
   path: '/webhooks/{id}/secret',
-  access: 'write',
   tables: { webhooks: ['GetItem', 'UpdateItem'] },
   params: EndpointPath,
   dependencies: ({ webhooks }) => ({

@@ -40,9 +40,7 @@ export interface RouteDefinition<
   Body,
   Path,
   Query,
-  A extends Access,
 > extends Omit<RouteEntry, 'tables' | 'queues' | 'access'> {
-  access: A;
   tables: Used;
   queues?: readonly Sends[];
   /** The schemas of what it reads of the request: path parameters, query, JSON body. */
@@ -55,10 +53,7 @@ export interface RouteDefinition<
   dependencies: (
     settings: Settings & { [Name in keyof Used]: DynamoTarget } & Record<Sends, QueueSettings>,
   ) => Dependencies;
-  handle: (
-    request: RouteRequest<Body, Path, Query, A>,
-    dependencies: Dependencies,
-  ) => Promise<Reply>;
+  handle: (request: RouteRequest<Body, Path, Query>, dependencies: Dependencies) => Promise<Reply>;
 }
 
 export const defineRoute = <
@@ -69,11 +64,12 @@ export const defineRoute = <
   Body,
   Path,
   Query,
-  A extends Access,
 >(
-  definition: RouteDefinition<Used, Sends, Settings, Dependencies, Body, Path, Query, A>,
+  definition: RouteDefinition<Used, Sends, Settings, Dependencies, Body, Path, Query>,
 ) => {
-  const { access, params, query, body, handle } = definition;
+  const { method, params, query, body, handle } = definition;
+  // the deployment's scopes are by method (AUTH_READ_SCOPE for a GET, AUTH_WRITE_SCOPE for the others)
+  const access: Access = method === 'GET' ? 'read' : 'write';
   const tables = Object.keys(definition.tables) as Table[];
   const schemas = {
     ...(params && { path: params }),
@@ -82,6 +78,7 @@ export const defineRoute = <
   };
   const route = {
     ...definition,
+    access,
     settings: {
       ...definition.settings,
       ...Object.fromEntries(tables.map((table) => [table, TABLE_SETTINGS[table]])),

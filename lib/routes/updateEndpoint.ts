@@ -10,7 +10,6 @@ import { defineRoute } from '#lib/routes/route.ts';
 export default defineRoute({
   method: 'PUT',
   path: '/webhooks/{id}',
-  access: 'write',
   tables: { webhooks: ['UpdateItem'] },
   params: EndpointPath,
   body: jsonRequestBody(EndpointUpdate, { describedAs: 'an EndpointUpdate' }),

@@ -10,7 +10,6 @@ import { defineRoute } from '#lib/routes/route.ts';
 export default defineRoute({
   method: 'PUT',
   path: '/plants/{id}',
-  access: 'write',
   tables: { plants: ['UpdateItem'] },
   params: PlantPath,
   body: jsonRequestBody(PlantUpdate, { describedAs: 'a Plant', integerFields: ['id'] }),

@@ -34,12 +34,12 @@ it("serverless.yml gives each variable a function reads one source, and no other
 
 it('a variable without a source, or a source no loader reads, stops the package, saying what to do', async () => {
   const environmentOf = functionSettings.environmentOf;
-  await expect(environmentOf(resolveVariable, ['PLANTS_MAX_TAG_LENGTH'])).rejects.toThrow(
-    'serverless.yml custom.environment: PLANTS_MAX_TAG_LENGTH has no source: give each variable a loader reads one line there',
+  await expect(environmentOf(resolveVariable, ['SCRATCH_UNREAD_SETTING'])).rejects.toThrow(
+    'serverless.yml custom.environment: SCRATCH_UNREAD_SETTING has no source: give each variable a loader reads one line there',
   );
-  const extra = async () => ({ ...sources, PLANTS_MAX_TAG_LENGTH: '20' });
+  const extra = async () => ({ ...sources, SCRATCH_UNREAD_SETTING: '20' });
   await expect(environmentOf(extra, ['PLANTS_TABLE'])).rejects.toThrow(
-    'PLANTS_MAX_TAG_LENGTH is read by no function',
+    'SCRATCH_UNREAD_SETTING is read by no function',
   );
   // Lambda's own, and those the deploy leaves unset (~), are not in the environment
   expect(await environmentOf(resolveVariable, ['PLANTS_TABLE', 'AWS_REGION'])).toEqual({
