@@ -4,6 +4,8 @@
 // is an operation: where it is, its error statuses, its parameters and request body from its
 // definition; its words and its own statuses from operations/<name>.ts. `npm run openapi` writes
 // openapi.yaml.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { Attempt, QueuedDelivery } from '#lib/endpointDeliveries/answerSchemas.ts';
 import { Endpoint, EndpointSecret, EndpointWithSecret } from '#lib/endpoints/answerSchemas.ts';
@@ -11,6 +13,7 @@ import { EndpointPath, EndpointUpdate, NewEndpoint } from '#lib/endpoints/reques
 import { ErrorBody } from '#lib/http/errorBody.ts';
 import { PlantPath } from '#lib/plants/params.ts';
 import { IdentifiedPlant, NewPlant, Plant, PlantPatch, PlantUpdate } from '#lib/plants/schemas.ts';
+import { repoRoot } from '../local/paths.ts';
 import { type RouteModule, routeModules } from '../routes.ts';
 import { endpointErrors } from './endpointErrors.ts';
 import { type ErrorWordings, errorResponses } from './errors.ts';
@@ -69,8 +72,11 @@ export const routeOperation = async ([name, route]: [string, RouteModule & Route
     );
     return { name, route, operation };
   } catch (cause) {
-    const missing = `lib/routes/${name}.ts is a route: describe it in infra/openapi/operations/${name}.ts`;
-    throw new Error(missing, { cause });
+    const file = `infra/openapi/operations/${name}.ts`;
+    const problem = existsSync(join(repoRoot, file))
+      ? `${file} fails to load: ${(cause as Error).message}`
+      : `lib/routes/${name}.ts is a route: describe it in ${file}`;
+    throw new Error(problem, { cause });
   }
 };
 
