@@ -1,6 +1,7 @@
 // The settings of a caller's own webhook endpoints: where an endpoint may point, the queues of
 // deliveries to them, and the groups of the functions that deliver.
-import { queueSettings, type Variables } from './load.ts';
+import type { Variables } from './load.ts';
+import { deliveryQueueSettings, slowDeliveryQueueSettings } from './queues.ts';
 import { webhooksStoreSettings } from './store.ts';
 import { telemetrySettings } from './telemetry.ts';
 import { attemptSettings, streamDeadLetterSettings } from './webhook.ts';
@@ -9,16 +10,6 @@ export const endpointUrlSettings = (read: Variables) => ({
   /** Whether an endpoint may be http, or on a private address: on this machine only (npm start). */
   allowPrivate: read.flag('WEBHOOK_ALLOW_PRIVATE_URLS', false),
 });
-
-export const deliveryQueueSettings = /* @__PURE__ */ queueSettings(
-  'ENDPOINT_DELIVERY_QUEUE_URL',
-  "the SQS queue of deliveries to callers' endpoints (infra/webhooks.yml)",
-);
-
-export const slowDeliveryQueueSettings = /* @__PURE__ */ queueSettings(
-  'ENDPOINT_SLOW_DELIVERY_QUEUE_URL',
-  "the SQS queue of deliveries to callers' slow or failing endpoints, and of every retry (infra/webhooks.yml)",
-);
 
 /** The stream function that queues each plant event for its owner's endpoints. */
 export const endpointEventSettings = {

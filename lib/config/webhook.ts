@@ -150,8 +150,10 @@ export const streamDeadLetterSettings = /* @__PURE__ */ queueSettings(
 export const retryPlantAddedSettings = { webhook: webhookSettings, telemetry: telemetrySettings };
 
 /** The "plant added" webhook, from the stream. */
+// its keys written out: a spread at the top level keeps the whole chain in every bundle importing this file
 export const deliverPlantAddedSettings = {
-  ...retryPlantAddedSettings,
+  webhook: webhookSettings,
+  telemetry: telemetrySettings,
   streamDeadLetters: streamDeadLetterSettings,
 };
 

@@ -3,8 +3,8 @@
 // (lib/routes/routeList.ts) from it; infra/routeFunctions.cjs its function's environment and role;
 // infra/openapi/document.ts its operation.
 import type * as z from 'zod/mini';
-import { deliveryQueueSettings } from '#lib/config/endpoints.ts';
 import type { SettingsLoader } from '#lib/config/load.ts';
+import { deliveryQueueSettings } from '#lib/config/queues.ts';
 import { type StoreSettings, storeSettings, webhooksStoreSettings } from '#lib/config/store.ts';
 import { type DynamoTarget, dynamoTargetFrom } from '#lib/dynamo/client.ts';
 import type { ComposedRoute } from '#lib/http/dependencies.ts';

@@ -65,6 +65,16 @@ describe('each HTTP function bundles only its own route', () => {
       ].sort(),
     );
     expect(commandsOf(name).sort()).toEqual(itemCommandsOf(name).sort());
+    // no webhook function's settings (a top-level spread in lib/config/ once kept them all)
+    for (const variable of [
+      'WEBHOOK_RETRY_SCHEDULE',
+      'STREAM_DEAD_LETTER_QUEUE_URL',
+      'WEBHOOK_URL',
+    ]) {
+      expect(texts[name], `${name} bundles the webhook functions' settings`).not.toContain(
+        variable,
+      );
+    }
     // the JSON body parser (ours and Middy's) only where there is a body to parse
     expect(matching(name, /jsonBody\.ts$|http-json-body-parser\//).sort()).toEqual(
       (await readsBody(name))
