@@ -4,15 +4,18 @@
 
 export type Env = Record<string, string | undefined>;
 
-/** One group of settings, made of the variables it reads: every read unconditional, so that
- * `variablesOf` finds them all (each function's environment, its docs and tests derive from it). */
+/** One group of settings, made of the variables it reads: `variablesOf` finds them (each
+ * function's environment, its docs and tests derive from them). */
 export type SettingsLoader<Settings> = (read: Variables) => Settings;
 
-/** The variables a group of loaders reads, each once: found by loading them from a recording env. */
+/** The variables a group of loaders reads, each once: found by loading them from a recording env,
+ * unset and then all set (a read behind a condition on another variable is found too). */
 export const variablesOf = (loaders: Record<string, SettingsLoader<unknown>>) => {
   const names = new Set<string>();
-  const recording = new Proxy<Env>({}, { get: (_, name) => void names.add(String(name)) });
-  for (const load of Object.values(loaders)) load(reader(recording, new Set()));
+  for (const value of [undefined, 'true']) {
+    const recording = new Proxy<Env>({}, { get: (_, name) => (names.add(String(name)), value) });
+    for (const load of Object.values(loaders)) load(reader(recording, new Set()));
+  }
   return [...names];
 };
 

@@ -66,4 +66,8 @@ it('finds the variables a loader reads, those of the loaders it reads through to
     maxTagLength: tagLength(read),
   });
   expect(variablesOf({ fields })).toEqual(['PLANTS_TABLE', 'PLANTS_MAX_TAG_LENGTH']);
+  // a read that depends on another variable's value is found too
+  const conditional: SettingsLoader<unknown> = (read) =>
+    read.flag('PLANTS_LIMITED', false) ? read.positiveInt('PLANTS_MAX_TAG_LENGTH', 40) : undefined;
+  expect(variablesOf({ conditional })).toEqual(['PLANTS_LIMITED', 'PLANTS_MAX_TAG_LENGTH']);
 });
