@@ -19,8 +19,13 @@ const groupOfHandler = async (name) => {
   return (await import(module))[group];
 };
 
-/** Every function's variables, by its name (one per handler). */
-const functionVariables = async () => {
+/** Every function's variables, by its name (one per handler); worked out once per package. */
+let all;
+const functionVariables = () => {
+  all ??= variablesByFunction();
+  return all;
+};
+const variablesByFunction = async () => {
   const { variablesOf } = await import('#lib/config/load.ts');
   const { httpSettings } = await import('#lib/http/dependencies.ts');
   const { routeModules } = await import('./routes.ts');

@@ -13,7 +13,11 @@ export type SettingsLoader<Settings> = (read: Variables) => Settings;
 export const variablesOf = (loaders: Record<string, SettingsLoader<unknown>>) => {
   const names = new Set<string>();
   for (const value of [undefined, 'true']) {
-    const recording = new Proxy<Env>({}, { get: (_, name) => (names.add(String(name)), value) });
+    const get = (_: Env, name: string | symbol) => {
+      names.add(String(name));
+      return value;
+    };
+    const recording = new Proxy<Env>({}, { get });
     for (const load of Object.values(loaders)) load(reader(recording, new Set()));
   }
   return [...names];

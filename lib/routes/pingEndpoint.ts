@@ -1,18 +1,11 @@
 // POST /webhooks/{id}/ping: a webhook.ping through the same queue as any event; to a disabled
 // endpoint too, so that it can be tested before it is enabled again.
 import { dynamoCountSend, dynamoUncountSend } from '#lib/endpointDeliveries/dynamoStore.ts';
-import {
-  type DeliveryQueue,
-  eventBody,
-  newWebhookId,
-  PING,
-} from '#lib/endpointDeliveries/store.ts';
+import { eventBody, newWebhookId, PING } from '#lib/endpointDeliveries/store.ts';
 import { dynamoGetEndpoint } from '#lib/endpoints/dynamoStore.ts';
 import { EndpointPath } from '#lib/endpoints/requestSchemas.ts';
-import { countedSend, ownedEndpoint } from '#lib/routes/endpointReplies.ts';
+import { countedSend, ownedEndpoint, sendQueue } from '#lib/routes/endpointReplies.ts';
 import { defineRoute } from '#lib/routes/route.ts';
-import { sqsDeliveryQueue } from '#lib/webhooks/retries.ts';
-import { sqsClient } from '#lib/webhooks/sqsMessages.ts';
 
 // No body: one sent is ignored. Counted in the endpoint's minute (an UpdateItem).
 export default defineRoute({
@@ -21,14 +14,13 @@ export default defineRoute({
   tables: { webhooks: ['GetItem', 'UpdateItem'] },
   queues: ['endpointDeliveries'],
   params: EndpointPath,
-  dependencies: ({ webhooks, endpointDeliveries: queue }) => ({
+  dependencies: ({ webhooks, endpointDeliveries }) => ({
     endpointStore: { get: dynamoGetEndpoint(webhooks) },
     attemptStore: {
       countSend: dynamoCountSend(webhooks),
       uncountSend: dynamoUncountSend(webhooks),
     },
-    // the routes send only: the fakes of tests need no more
-    queue: sqsDeliveryQueue(sqsClient(queue.region), { main: queue.queueUrl }) as DeliveryQueue,
+    queue: sendQueue(endpointDeliveries),
   }),
   handle: async ({ path: { id }, caller, signal }, { endpointStore, attemptStore, queue }) => {
     const owned = await ownedEndpoint(endpointStore, caller.sub, id, signal);

@@ -5,14 +5,16 @@ import {
   dynamoSentEvent,
   dynamoUncountSend,
 } from '#lib/endpointDeliveries/dynamoStore.ts';
-import type { DeliveryQueue } from '#lib/endpointDeliveries/store.ts';
 import { dynamoGetEndpoint } from '#lib/endpoints/dynamoStore.ts';
 import { EventPath } from '#lib/endpoints/requestSchemas.ts';
 import { notFound } from '#lib/http/reply.ts';
-import { countedSend, endpointsUnavailable, ownedEndpoint } from '#lib/routes/endpointReplies.ts';
+import {
+  countedSend,
+  endpointsUnavailable,
+  ownedEndpoint,
+  sendQueue,
+} from '#lib/routes/endpointReplies.ts';
 import { defineRoute } from '#lib/routes/route.ts';
-import { sqsDeliveryQueue } from '#lib/webhooks/retries.ts';
-import { sqsClient } from '#lib/webhooks/sqsMessages.ts';
 
 export const eventNotFoundMessage = (webhookId: string) =>
   `No event ${webhookId} was sent to this endpoint in the last 14 days: take a webhookId from its attempts (GET /webhooks/{id}/attempts)`;
@@ -27,15 +29,14 @@ export default defineRoute({
   tables: { webhooks: ['GetItem', 'UpdateItem'] },
   queues: ['endpointDeliveries'],
   params: EventPath,
-  dependencies: ({ webhooks, endpointDeliveries: queue }) => ({
+  dependencies: ({ webhooks, endpointDeliveries }) => ({
     endpointStore: { get: dynamoGetEndpoint(webhooks) },
     attemptStore: {
       event: dynamoSentEvent(webhooks),
       countSend: dynamoCountSend(webhooks),
       uncountSend: dynamoUncountSend(webhooks),
     },
-    // the routes send only: the fakes of tests need no more
-    queue: sqsDeliveryQueue(sqsClient(queue.region), { main: queue.queueUrl }) as DeliveryQueue,
+    queue: sendQueue(endpointDeliveries),
   }),
   handle: async (
     { path: { id, webhookId }, caller, signal },

@@ -30,6 +30,9 @@ const TABLE_SETTINGS = { plants: storeSettings, webhooks: webhooksStoreSettings 
 const QUEUE_SETTINGS = { endpointDeliveries: deliveryQueueSettings };
 type QueueSettings = ReturnType<typeof deliveryQueueSettings>;
 
+/** Names a route's own settings may not take: every route's, its tables' and its queues'. */
+type Reserved = { [Name in 'auth' | 'telemetry' | Table | Queue]?: never };
+
 type Loaders<Settings> = { [Name in keyof Settings]: SettingsLoader<Settings[Name]> };
 
 export interface RouteDefinition<
@@ -48,7 +51,7 @@ export interface RouteDefinition<
   query?: z.ZodMiniType<Query>;
   body?: RequestBody<Body>;
   /** Its settings beside every route's (lib/http/dependencies.ts), its tables' and its queues'. */
-  settings?: Loaders<Settings>;
+  settings?: Loaders<Settings> & Reserved;
   /** What it builds once per container of its settings, its tables' targets and its queues' settings. */
   dependencies: (
     settings: Settings & { [Name in keyof Used]: DynamoTarget } & Record<Sends, QueueSettings>,
