@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { repoRoot } from '../../infra/local/paths.ts';
 import { stackName, stageRegion } from '../../infra/stage/stageData.ts';
@@ -144,17 +145,25 @@ const redacted = (text: string) =>
   kept
     .reduce((all, value) => all.replaceAll(value, '<redacted>'), text)
     .replace(/whsec_[\w+/=]+/g, 'whsec_<redacted>');
-vitest.stdout.on('data', (chunk: Buffer) => process.stdout.write(redacted(chunk.toString())));
-vitest.stderr.on('data', (chunk: Buffer) => process.stderr.write(redacted(chunk.toString())));
+// line by line: a secret split across two chunks of the pipe is still one line
+for (const [from, to] of [
+  [vitest.stdout, process.stdout],
+  [vitest.stderr, process.stderr],
+] as const) {
+  createInterface({ input: from }).on('line', (line) => to.write(`${redacted(line)}\n`));
+}
 const exited = new Promise<number | null>((done) => vitest.once('close', done));
 
 let interrupted = false;
-process.once('SIGINT', () => {
+const stop = (signal: NodeJS.Signals) => {
   interrupted = true;
   process.stderr.write('smoke: stopping; deleting what it made (Ctrl-C again to leave it)\n');
-  process.once('SIGINT', () => process.exit(130));
-  process.kill(-(vitest.pid ?? 0), 'SIGTERM');
-});
+  process.once(signal, () => process.exit(130));
+  // its own group: never ours, even when it did not start
+  if (vitest.pid) process.kill(-vitest.pid, 'SIGTERM');
+};
+process.once('SIGINT', stop);
+process.once('SIGTERM', stop);
 const code = await exited;
 
 /** Deletes what the tests made and did not delete (404: gone already); says how, if it cannot. */
