@@ -3,7 +3,6 @@
 // and a delivery to each that is enabled and takes the type sent to the endpoint-deliveries queue
 // (SendMessageBatch within SQS's limits, bench/baseline/deliveries.ts); a record whose endpoints or
 // queue failed is reported for the stream to offer again.
-import { createHash } from 'node:crypto';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
@@ -11,6 +10,7 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { callerPartition, ENDPOINT_PREFIX } from '#lib/endpoints/keys.ts';
 import { EVENT_TYPES, EVENTS } from '#lib/plants/eventTypes.ts';
 import type { StoredPlant } from '#lib/plants/store.ts';
+import { eventWebhookId } from '#lib/webhooks/signature.ts';
 import { eachRecord } from './batch.ts';
 import { sendDeliveries } from './deliveries.ts';
 import { client, webhooksTable } from './store.ts';
@@ -31,12 +31,9 @@ export const handler = eachRecord<DynamoDBRecord>(
       const plant = EVENTS[type].of(images);
       if (!plant) return [];
       const { id, createdAt, createdBy: owner, version = 1 } = plant;
-      const digest = createHash('sha256')
-        .update(`${type}\n${id}\n${createdAt}\n${version}`)
-        .digest('base64url');
       const data = EVENTS[type].data(plant, images);
       const body = JSON.stringify({ type, timestamp: at.toISOString(), data });
-      return [{ owner, type, webhookId: `msg_${digest.slice(0, 32)}`, body }];
+      return [{ owner, type, webhookId: eventWebhookId(type, id, createdAt, version), body }];
     });
     const owner = events[0]?.owner;
     if (owner === undefined) return;
