@@ -13,10 +13,7 @@ export const plantErrors = ({ body }: RouteSchemas): ErrorWordings =>
         400: {
           description: 'The path id is not an integer in plain decimal digits within the id range.',
           examples: {
-            badId: {
-              summary: 'An id written as 007',
-              message: refusalOf(PlantPath, { id: '007' }),
-            },
+            badId: ['An id written as 007', refusalOf(PlantPath, { id: '007' })],
           },
         },
       };
@@ -26,12 +23,12 @@ export const badUpdate = (ruleText: string, fieldRule: ErrorStatus['examples']):
   description: `The path id, the body or \`If-Match\` is not valid: the body is missing, not JSON or not an object, breaks a field rule${ruleText}, or carries another id than the path. The message names the field and why.`,
   examples: {
     ...fieldRule,
-    otherId: { summary: 'The body names another plant', message: otherIdMessage(2, 1) },
+    otherId: ['The body names another plant', otherIdMessage(2, 1)],
   },
 });
 
-export const staleVersion = {
+export const staleVersion: ErrorStatus = {
   description:
     'The plant no longer has the version `If-Match` names: someone updated it since it was read. Nothing was written; read it again and retry.',
-  examples: { changed: { summary: 'A concurrent update won', message: versionMismatchMessage(1) } },
+  examples: { changed: ['A concurrent update won', versionMismatchMessage(1)] },
 };
