@@ -20,9 +20,7 @@ import { type RouteSchemas, refusalOf } from './schemas.ts';
 
 export const badEndpointId: ErrorStatus = {
   description: 'The path id is not an endpoint id.',
-  examples: {
-    badId: ['An id that is none', refusalOf(EndpointPath, { id: '7' })],
-  },
+  examples: { badId: ['An id that is none', refusalOf(EndpointPath, { id: '7' })] },
 };
 
 /** The 400 of a route with an endpoint's settings in its body (and, for PUT, an id in its path). */

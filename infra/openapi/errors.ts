@@ -81,22 +81,16 @@ const API_STATUSES: Record<number, ErrorStatus> = {
   404: {
     description:
       "No plant with this id, or it is another caller's: the two answer alike, so nobody learns what others stored.",
-    examples: {
-      notFound: ["No such plant, or not the caller's", plantNotFoundMessage(1)],
-    },
+    examples: { notFound: ["No such plant, or not the caller's", plantNotFoundMessage(1)] },
   },
   413: {
     description: `The body is larger than ${MAX_BODY_BYTES / 1024} KiB (after base64 decoding).`,
-    examples: {
-      tooLarge: ['The body is too large', BODY_REFUSALS.tooLarge],
-    },
+    examples: { tooLarge: ['The body is too large', BODY_REFUSALS.tooLarge] },
   },
   415: {
     description:
       '`Content-Type` is missing or not JSON. `application/json`, with or without parameters such as `charset`, and `application/<x>+json` are JSON.',
-    examples: {
-      notJson: ['A body sent as text/plain', BODY_REFUSALS.mediaType()],
-    },
+    examples: { notJson: ['A body sent as text/plain', BODY_REFUSALS.mediaType()] },
   },
   500: {
     description: `A fault of ours. The message is always \`${INTERNAL_ERROR}\`; the details go to the log with the request id, never to the client.`,

@@ -37,9 +37,7 @@ export const operation: OperationDescription = {
     409: {
       description:
         'The endpoint is disabled, and nothing is delivered to a disabled endpoint: enable it with `PUT` first (a ping reaches it while disabled).',
-      examples: {
-        disabled: ['A disabled endpoint', endpointDisabledMessage(endpoint.id)],
-      },
+      examples: { disabled: ['A disabled endpoint', endpointDisabledMessage(endpoint.id)] },
     },
     429: sendsLimited,
   },
