@@ -11,6 +11,7 @@ import {
   endpointNotFoundMessage,
   HOST_UNRESOLVED,
   sendsLimitedMessage,
+  urlRefusal,
 } from '#lib/routes/endpointReplies.ts';
 import type { RouteModule } from '../routes.ts';
 import { type ErrorStatus, type ErrorWordings, keysUnavailable } from './errors.ts';
@@ -23,16 +24,19 @@ export const badEndpointId: ErrorStatus = {
   examples: { badId: ['An id that is none', refusalOf(EndpointPath, { id: '7' })] },
 };
 
+// the route's answer to a url whose host has an address that is not public
+const privateUrl = await urlRefusal('https://hooks.internal/plants', {
+  allowPrivate: false,
+  resolve: async () => [{ address: '10.0.0.7', family: 4 }],
+});
+
 /** The 400 of a route with an endpoint's settings in its body (and, for PUT, an id in its path). */
 const badEndpointBody: ErrorStatus = {
   description:
     'The body or the path id is not valid: the body is missing, not JSON or not an object, or breaks a field rule (see the schema): `url` is not an absolute https URL with no user info or fragment, or it points at an address that is not public (loopback, private, link-local, shared, reserved; every address of the host is checked), or its host does not resolve; `events` is empty, repeats a type or names an unknown one; `description` is too long; `url` or `description` is not well-formed Unicode (an unpaired surrogate). The message names the field and why.',
   examples: {
     missingUrl: ['No url', refusalOf(NewEndpoint, {})],
-    privateUrl: [
-      'A url on a private address',
-      'url must point at public addresses only (hooks.internal has an address that is not public): register a receiver reachable from the internet',
-    ],
+    privateUrl: ['A url on a private address', String(privateUrl?.message)],
   },
 };
 
