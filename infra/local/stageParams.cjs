@@ -3,10 +3,11 @@
 module.exports = async ({ options }) => {
   // resolved whatever the stage: nothing below may touch a deploy
   if (options.stage !== 'local') return {};
-  const { localDataDir, runningEnv } = await import('./paths.ts');
+  const { localDataDir, runningEnv, yamlOf } = await import('./paths.ts');
   const dataDir = localDataDir();
   // with no npm start on this data folder, only settings from the environment
-  const env = { ...runningEnv(dataDir), ...process.env };
+  const published = runningEnv(dataDir) ?? process.env;
+  const env = { ...published, ...process.env };
   if (!env.PLANTS_TABLE || !env.WEBHOOK_URL) {
     throw new Error(
       `the local stage runs against npm start, and none is running on ${dataDir}: start it in another terminal (npm start), with the same PLANTS_LOCAL_DATA if you set one`,
@@ -17,22 +18,13 @@ module.exports = async ({ options }) => {
   for (const name of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_ENDPOINT_URL_SQS']) {
     if (env[name]) process.env[name] ??= env[name];
   }
-  return {
-    tableName: env.PLANTS_TABLE,
-    webhooksTableName: env.WEBHOOKS_TABLE,
-    webhookAllowPrivateUrls: env.WEBHOOK_ALLOW_PRIVATE_URLS,
-    dynamodbEndpoint: env.DYNAMODB_ENDPOINT,
-    authIssuer: env.AUTH_ISSUER,
-    authAudience: env.AUTH_AUDIENCE,
-    authJwksUrl: env.AUTH_JWKS_URL ?? '',
-    authJwksFile: env.AUTH_JWKS_FILE ?? '',
-    webhookUrl: env.WEBHOOK_URL,
-    webhookSecret: env.WEBHOOK_SECRET,
-    webhookSecretParameter: '',
-    webhookDeadLetterQueueUrl: env.WEBHOOK_DEAD_LETTER_QUEUE_URL,
-    webhookRetryQueueUrl: env.WEBHOOK_RETRY_QUEUE_URL,
-    endpointDeliveryQueueUrl: env.ENDPOINT_DELIVERY_QUEUE_URL,
-    endpointSlowDeliveryQueueUrl: env.ENDPOINT_SLOW_DELIVERY_QUEUE_URL,
-    streamDeadLetterQueueUrl: env.STREAM_DEAD_LETTER_QUEUE_URL,
-  };
+  // each param a variable npm start publishes takes as its source (custom.environment's ${param:name})
+  const params = Object.entries(yamlOf('serverless.yml').custom.environment).flatMap(
+    ([variable, source]) => {
+      const name = /^\$\{param:(\w+)/.exec(String(source))?.[1];
+      return name && variable in published ? [[name, env[variable]]] : [];
+    },
+  );
+  // the local stage's secrets are WEBHOOK_SECRET's, never an SSM parameter's
+  return { ...Object.fromEntries(params), webhookSecretParameter: '' };
 };

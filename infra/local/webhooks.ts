@@ -17,15 +17,15 @@ import { invocationRecordOf } from './streamBatches.ts';
 import { startStreamPoller } from './streamPoller.ts';
 import { startWebhookReceiver } from './webhookReceiver.ts';
 
-/** Each queue of infra/'s templates by logical id: its local name's end, the setting it fills. */
-const QUEUES: Record<string, [string, string?]> = {
-  WebhookRetryQueue: ['webhook-retries', 'WEBHOOK_RETRY_QUEUE_URL'],
-  WebhookDeadLetterQueue: ['webhook-dead-letters', 'WEBHOOK_DEAD_LETTER_QUEUE_URL'],
-  EndpointDeliveryQueue: ['endpoint-deliveries', 'ENDPOINT_DELIVERY_QUEUE_URL'],
-  EndpointSlowDeliveryQueue: ['endpoint-deliveries-slow', 'ENDPOINT_SLOW_DELIVERY_QUEUE_URL'],
-  EndpointDeliveryPoisonQueue: ['endpoint-delivery-poison'],
-  StreamDeadLetterQueue: ['stream-dead-letters', 'STREAM_DEAD_LETTER_QUEUE_URL'],
-  WebhookStreamFailureQueue: ['webhook-stream-failures'],
+/** Each queue of infra/'s templates by logical id: its local name's end, as earlier runs kept it. */
+const QUEUES: Record<string, string> = {
+  WebhookRetryQueue: 'webhook-retries',
+  WebhookDeadLetterQueue: 'webhook-dead-letters',
+  EndpointDeliveryQueue: 'endpoint-deliveries',
+  EndpointSlowDeliveryQueue: 'endpoint-deliveries-slow',
+  EndpointDeliveryPoisonQueue: 'endpoint-delivery-poison',
+  StreamDeadLetterQueue: 'stream-dead-letters',
+  WebhookStreamFailureQueue: 'webhook-stream-failures',
 };
 
 /** Each stream function's checkpoints in the data folder, as earlier runs kept them. */
@@ -81,7 +81,7 @@ export const startLocalWebhooks = async (dataDir: string, say: (line: string) =>
       });
   const url = receiver?.url ?? WEBHOOK_URL ?? '';
   const nameOf = (id: string) => {
-    const [name] = QUEUES[id] ?? [];
+    const name = QUEUES[id];
     if (!name) throw new Error(`infra/local/webhooks.ts names no local queue for ${id}`);
     return `plant-store-local-${name}`;
   };
@@ -98,14 +98,16 @@ export const startLocalWebhooks = async (dataDir: string, say: (line: string) =>
   });
   const queueUrl = (id: string) => sqs.queueUrl(nameOf(id));
   const pollers: { stop: () => Promise<void> }[] = [];
+  // the setting each queue fills: custom.environment's ${param:<name>} whose param is !Ref <queue>
+  const { params, custom } = yamlOf('serverless.yml');
+  const queueSettings = Object.entries<string>(custom.environment).flatMap(([setting, source]) => {
+    const id = params.default[/^\$\{param:(\w+)\}$/.exec(String(source))?.[1] ?? ''];
+    return id in QUEUES ? [[setting, queueUrl(id)]] : [];
+  });
   const env = {
     WEBHOOK_URL: url,
     WEBHOOK_SECRET: secret ?? '',
-    ...Object.fromEntries(
-      Object.entries(QUEUES).flatMap(([id, [, setting]]) =>
-        setting ? [[setting, queueUrl(id)]] : [],
-      ),
-    ),
+    ...Object.fromEntries(queueSettings),
     // the SDK then sends every SQS request to the emulator, without a warning per request
     AWS_ENDPOINT_URL_SQS: sqs.endpoint,
   };
@@ -130,7 +132,6 @@ export const startLocalWebhooks = async (dataDir: string, say: (line: string) =>
     startPoller: (dynamodbEndpoint: string, streamArn: string, lambdaPort: number) => {
       const log = (line: string) => process.stderr.write(`${line}\n`);
       // a number written once under custom, as ${self:custom.name}
-      const { custom } = yamlOf('serverless.yml');
       const numberOf = (value: unknown) =>
         Number(String(value).replace(/^\$\{self:custom\.(\w+)\}$/, (_, name) => custom[name]));
       const functions: Record<string, { events?: SourceEvent[] }> = declaredFunctions();

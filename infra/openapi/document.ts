@@ -18,7 +18,7 @@ import { type RouteModule, routeModules } from '../routes.ts';
 import { endpointErrors } from './endpointErrors.ts';
 import { type ErrorWordings, errorResponses } from './errors.ts';
 import { plantErrors } from './plantErrors.ts';
-import { componentHeaders, type Examples } from './responses.ts';
+import { componentHeaders, type Examples, examplesOf } from './responses.ts';
 import {
   type Json,
   jsonSchema,
@@ -114,7 +114,7 @@ const operationOf = ({
             content: Object.fromEntries(
               (body.mediaTypes ?? ['application/json']).map((mediaType) => [
                 mediaType,
-                { schema: schemaRef(body.schema), examples: requestBody.examples },
+                { schema: schemaRef(body.schema), examples: examplesOf(requestBody.examples) },
               ]),
             ),
           },

@@ -11,6 +11,7 @@ import {
   endpointNotFoundMessage,
   HOST_UNRESOLVED,
   sendsLimitedMessage,
+  urlRefusal,
 } from '#lib/routes/endpointReplies.ts';
 import type { RouteModule } from '../routes.ts';
 import { type ErrorStatus, type ErrorWordings, keysUnavailable } from './errors.ts';
@@ -18,34 +19,31 @@ import { endpoint, webhookId } from './examples.ts';
 import { jsonSuccess, retryAfterHeader } from './responses.ts';
 import { type RouteSchemas, refusalOf } from './schemas.ts';
 
-export const badEndpointId = {
+export const badEndpointId: ErrorStatus = {
   description: 'The path id is not an endpoint id.',
-  examples: {
-    badId: { summary: 'An id that is none', message: refusalOf(EndpointPath, { id: '7' }) },
-  },
+  examples: { badId: ['An id that is none', refusalOf(EndpointPath, { id: '7' })] },
 };
 
+// the route's answer to a url whose host has an address that is not public
+const privateUrl = await urlRefusal('https://hooks.internal/plants', {
+  allowPrivate: false,
+  resolve: async () => [{ address: '10.0.0.7', family: 4 }],
+});
+
 /** The 400 of a route with an endpoint's settings in its body (and, for PUT, an id in its path). */
-const badEndpointBody = {
+const badEndpointBody: ErrorStatus = {
   description:
     'The body or the path id is not valid: the body is missing, not JSON or not an object, or breaks a field rule (see the schema): `url` is not an absolute https URL with no user info or fragment, or it points at an address that is not public (loopback, private, link-local, shared, reserved; every address of the host is checked), or its host does not resolve; `events` is empty, repeats a type or names an unknown one; `description` is too long; `url` or `description` is not well-formed Unicode (an unpaired surrogate). The message names the field and why.',
   examples: {
-    missingUrl: { summary: 'No url', message: refusalOf(NewEndpoint, {}) },
-    privateUrl: {
-      summary: 'A url on a private address',
-      message:
-        'url must point at public addresses only (hooks.internal has an address that is not public): register a receiver reachable from the internet',
-    },
+    missingUrl: ['No url', refusalOf(NewEndpoint, {})],
+    privateUrl: ['A url on a private address', String(privateUrl?.message)],
   },
 };
 
-export const endpointNotFound = {
+export const endpointNotFound: ErrorStatus = {
   description: "No webhook endpoint with this id, or it is another caller's: the two answer alike.",
   examples: {
-    notFound: {
-      summary: "No such endpoint, or not the caller's",
-      message: endpointNotFoundMessage(endpoint.id),
-    },
+    notFound: ["No such endpoint, or not the caller's", endpointNotFoundMessage(endpoint.id)],
   },
 };
 
@@ -54,10 +52,7 @@ const endpointsUnavailable: ErrorStatus = {
     "The endpoint store is throttling or unreachable, the identity provider's key set cannot be fetched, or the request ran out of time. Retry after `Retry-After` seconds.",
   headers: retryAfterHeader,
   examples: {
-    storeUnavailable: {
-      summary: 'The endpoint store is busy or unreachable',
-      message: ENDPOINTS_UNAVAILABLE,
-    },
+    storeUnavailable: ['The endpoint store is busy or unreachable', ENDPOINTS_UNAVAILABLE],
     keysUnavailable,
   },
 };
@@ -79,37 +74,28 @@ export const endpointErrors = ({
   404: endpointNotFound,
   503: queues?.includes('endpointDeliveries')
     ? alsoUnavailable('Or the deliveries queue did not take the delivery: nothing was sent.', {
-        queueUnavailable: {
-          summary: 'The deliveries queue is busy or unreachable',
-          message: DELIVERIES_UNAVAILABLE,
-        },
+        queueUnavailable: ['The deliveries queue is busy or unreachable', DELIVERIES_UNAVAILABLE],
       })
     : Object.values(settings).includes(endpointUrlSettings)
       ? alsoUnavailable(
           "Or the url's host could not be resolved just now (the resolver's answer was not a verdict on the url).",
           {
-            hostUnresolved: {
-              summary: "The url's host could not be resolved now",
-              message: HOST_UNRESOLVED,
-            },
+            hostUnresolved: ["The url's host could not be resolved now", HOST_UNRESOLVED],
           },
         )
       : endpointsUnavailable,
 });
 
 /** The 429 of a ping or resend: the endpoint's pings and resends together, per minute. */
-export const sendsLimited = {
+export const sendsLimited: ErrorStatus = {
   description: `The endpoint had ${MAX_SENDS_PER_MINUTE} pings and resends (counted together) this minute: try again after \`Retry-After\` seconds, when the minute ends.`,
   headers: retryAfterHeader,
   examples: {
-    limited: {
-      summary: 'The 11th ping or resend of a minute',
-      message: sendsLimitedMessage(endpoint.id, 42),
-    },
+    limited: ['The 11th ping or resend of a minute', sendsLimitedMessage(endpoint.id, 42)],
   },
 };
 
 export const deliveryQueued = (description: string) =>
   jsonSuccess(description, QueuedDelivery, {
-    queued: { summary: 'On its way', value: { webhookId } },
+    queued: ['On its way', { webhookId }],
   });

@@ -8,13 +8,13 @@ import { BODY_REFUSALS, MAX_BODY_BYTES, MAX_NESTING } from '#lib/http/jsonBody.t
 import { NewPlant } from '#lib/plants/schemas.ts';
 import { plantNotFoundMessage, STORE_UNAVAILABLE } from '#lib/routes/plantReplies.ts';
 import { REALM, type RouteEntry } from '#lib/routes/routeEntry.ts';
-import { commonHeaders, retryAfterHeader } from './responses.ts';
+import { commonHeaders, examplesOf, retryAfterHeader } from './responses.ts';
 import { type Json, type RouteSchemas, refusalOf, schemaRef } from './schemas.ts';
 
 /** An error status as an operation means it, and named example messages the service sends. */
 export interface ErrorStatus {
   description: string;
-  examples: Record<string, { summary: string; message: string }>;
+  examples: Record<string, [summary: string, message: string]>;
   headers?: Json;
 }
 
@@ -38,21 +38,18 @@ const bearerChallenge = (description: string, error: string) => ({
 const EXAMPLE_SCOPE = 'plants:write';
 
 /** The example of every 503: the identity provider's outage. */
-export const keysUnavailable = {
-  summary: "The identity provider's key set cannot be fetched",
-  message: BEARER_REFUSALS.keysUnavailable,
-};
+export const keysUnavailable: [string, string] = [
+  "The identity provider's key set cannot be fetched",
+  BEARER_REFUSALS.keysUnavailable,
+];
 
 /** docs/api.md's error statuses, as every route means them unless its resource or itself words one. */
 const API_STATUSES: Record<number, ErrorStatus> = {
   400: {
     description: `The request is not valid: ${bodyRefusals}. The message names the field and why.`,
     examples: {
-      missingName: {
-        summary: 'A required field is missing',
-        message: refusalOf(NewPlant, { id: 1 }),
-      },
-      notJson: { summary: 'The body is not JSON', message: BODY_REFUSALS.notJson },
+      missingName: ['A required field is missing', refusalOf(NewPlant, { id: 1 })],
+      notJson: ['The body is not JSON', BODY_REFUSALS.notJson],
     },
   },
   401: {
@@ -63,11 +60,8 @@ const API_STATUSES: Record<number, ErrorStatus> = {
       'error="invalid_token"',
     ),
     examples: {
-      missingToken: { summary: 'No Authorization header', message: BEARER_REFUSALS.missing },
-      expiredToken: {
-        summary: 'An expired token',
-        message: BEARER_REFUSALS.rejected(TOKEN_EXPIRED),
-      },
+      missingToken: ['No Authorization header', BEARER_REFUSALS.missing],
+      expiredToken: ['An expired token', BEARER_REFUSALS.rejected(TOKEN_EXPIRED)],
     },
   },
   403: {
@@ -78,45 +72,36 @@ const API_STATUSES: Record<number, ErrorStatus> = {
       `error="insufficient_scope", scope="${EXAMPLE_SCOPE}"`,
     ),
     examples: {
-      missingScope: {
-        summary: 'The token lacks the required scope',
-        message: BEARER_REFUSALS.lacksScope(EXAMPLE_SCOPE),
-      },
+      missingScope: [
+        'The token lacks the required scope',
+        BEARER_REFUSALS.lacksScope(EXAMPLE_SCOPE),
+      ],
     },
   },
   404: {
     description:
       "No plant with this id, or it is another caller's: the two answer alike, so nobody learns what others stored.",
-    examples: {
-      notFound: { summary: "No such plant, or not the caller's", message: plantNotFoundMessage(1) },
-    },
+    examples: { notFound: ["No such plant, or not the caller's", plantNotFoundMessage(1)] },
   },
   413: {
     description: `The body is larger than ${MAX_BODY_BYTES / 1024} KiB (after base64 decoding).`,
-    examples: {
-      tooLarge: { summary: 'The body is too large', message: BODY_REFUSALS.tooLarge },
-    },
+    examples: { tooLarge: ['The body is too large', BODY_REFUSALS.tooLarge] },
   },
   415: {
     description:
       '`Content-Type` is missing or not JSON. `application/json`, with or without parameters such as `charset`, and `application/<x>+json` are JSON.',
-    examples: {
-      notJson: { summary: 'A body sent as text/plain', message: BODY_REFUSALS.mediaType() },
-    },
+    examples: { notJson: ['A body sent as text/plain', BODY_REFUSALS.mediaType()] },
   },
   500: {
     description: `A fault of ours. The message is always \`${INTERNAL_ERROR}\`; the details go to the log with the request id, never to the client.`,
-    examples: { internal: { summary: 'An unexpected fault', message: INTERNAL_ERROR } },
+    examples: { internal: ['An unexpected fault', INTERNAL_ERROR] },
   },
   503: {
     description:
       "The plant store is throttling or unreachable, the identity provider's key set cannot be fetched, or the request ran out of time. Retry after `Retry-After` seconds: the same request is always safe to retry, and a 503 does not promise that nothing was written.",
     headers: retryAfterHeader,
     examples: {
-      storeUnavailable: {
-        summary: 'The plant store is busy or unreachable',
-        message: STORE_UNAVAILABLE,
-      },
+      storeUnavailable: ['The plant store is busy or unreachable', STORE_UNAVAILABLE],
       keysUnavailable,
     },
   },
@@ -148,11 +133,8 @@ export const errorResponses = (
       const wording = own[status] ?? resource[status] ?? API_STATUSES[status];
       if (!wording) throw new Error(`no description of the error status ${status}`);
       const { description, examples, headers = {} } = wording;
-      const values = Object.entries(examples).map(([name, { summary, message }]) => [
-        name,
-        { summary, value: { error: status, message } },
-      ]);
-      const content = { schema: schemaRef(ErrorBody), examples: Object.fromEntries(values) };
+      const values = examplesOf(examples, (message) => ({ error: status, message }));
+      const content = { schema: schemaRef(ErrorBody), examples: values };
       const response = { description, headers: { ...headers, ...commonHeaders } };
       return [status, { ...response, content: { 'application/json': content } }];
     }),

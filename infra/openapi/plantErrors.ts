@@ -12,26 +12,18 @@ export const plantErrors = ({ body }: RouteSchemas): ErrorWordings =>
     : {
         400: {
           description: 'The path id is not an integer in plain decimal digits within the id range.',
-          examples: {
-            badId: {
-              summary: 'An id written as 007',
-              message: refusalOf(PlantPath, { id: '007' }),
-            },
-          },
+          examples: { badId: ['An id written as 007', refusalOf(PlantPath, { id: '007' })] },
         },
       };
 
 /** The 400 of PUT and PATCH: the route's field rule (its rule and example), or another id. */
 export const badUpdate = (ruleText: string, fieldRule: ErrorStatus['examples']): ErrorStatus => ({
   description: `The path id, the body or \`If-Match\` is not valid: the body is missing, not JSON or not an object, breaks a field rule${ruleText}, or carries another id than the path. The message names the field and why.`,
-  examples: {
-    ...fieldRule,
-    otherId: { summary: 'The body names another plant', message: otherIdMessage(2, 1) },
-  },
+  examples: { ...fieldRule, otherId: ['The body names another plant', otherIdMessage(2, 1)] },
 });
 
-export const staleVersion = {
+export const staleVersion: ErrorStatus = {
   description:
     'The plant no longer has the version `If-Match` names: someone updated it since it was read. Nothing was written; read it again and retry.',
-  examples: { changed: { summary: 'A concurrent update won', message: versionMismatchMessage(1) } },
+  examples: { changed: ['A concurrent update won', versionMismatchMessage(1)] },
 };

@@ -4,7 +4,20 @@ import type * as z from 'zod/mini';
 import { RETRY_AFTER_SECONDS } from '#lib/http/httpError.ts';
 import { headerRef, type Json, schemaRef } from './schemas.ts';
 
-export type Examples = Record<string, { summary: string; value: unknown }>;
+/** Named examples, each its summary and its value. */
+export type Examples = Record<string, [summary: string, value: unknown]>;
+
+/** Examples as OpenAPI writes them, each value as `shown` makes it. */
+export const examplesOf = <T>(
+  examples: Record<string, [string, T]>,
+  shown: (value: T) => unknown = (value) => value,
+) =>
+  Object.fromEntries(
+    Object.entries(examples).map(([name, [summary, value]]) => [
+      name,
+      { summary, value: shown(value) },
+    ]),
+  );
 
 export const commonHeaders = {
   'Cache-Control': headerRef('CacheControl'),
@@ -20,7 +33,7 @@ export const jsonSuccess = (
 ) => ({
   description,
   headers: { ...headers, ...commonHeaders },
-  content: { 'application/json': { schema: schemaRef(schema), examples } },
+  content: { 'application/json': { schema: schemaRef(schema), examples: examplesOf(examples) } },
 });
 
 /** The `Link` header of a page that is not the last (RFC 8288). */

@@ -7,6 +7,7 @@ import { type DeliveredType, PING, pingSchema } from '#lib/endpointDeliveries/st
 import { EVENTS } from '#lib/plants/eventTypes.ts';
 import { IdentifiedPlant, schemaNames } from '#lib/plants/schemas.ts';
 import { monstera } from './examples.ts';
+import { examplesOf } from './responses.ts';
 import { type Json, jsonSchema, schemaRef } from './schemas.ts';
 
 /** Standard Webhooks' headers, as every delivery carries them. */
@@ -126,7 +127,7 @@ export const webhooks = {
       content: {
         'application/json': {
           schema: schemaRef(IdentifiedPlant),
-          examples: { added: { summary: 'A plant with a tag', value: monstera } },
+          examples: examplesOf({ added: ['A plant with a tag', monstera] }),
         },
       },
     },

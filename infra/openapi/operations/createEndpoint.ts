@@ -14,18 +14,18 @@ export const operation: OperationDescription = {
   requestBody: {
     description: 'Where to deliver, and which events.',
     examples: {
-      everything: { summary: 'Every event type', value: { url: endpoint.url } },
-      added: {
-        summary: 'New plants only, with a description',
-        value: { url: endpoint.url, events: ['plant.added'], description: 'Our shop' },
-      },
+      everything: ['Every event type', { url: endpoint.url }],
+      added: [
+        'New plants only, with a description',
+        { url: endpoint.url, events: ['plant.added'], description: 'Our shop' },
+      ],
     },
   },
   responses: {
     201: jsonSuccess(
       'Registered: the endpoint, with its secret (shown here and at rotation only).',
       EndpointWithSecret,
-      { registered: { summary: 'A new endpoint', value: { ...allEvents, secret } } },
+      { registered: ['A new endpoint', { ...allEvents, secret }] },
       {
         Location: {
           description: "The endpoint's address: `/webhooks/{id}`.",
@@ -39,7 +39,7 @@ export const operation: OperationDescription = {
   errors: {
     409: {
       description: `You have ${MAX_ENDPOINTS_PER_CALLER} endpoints already, the most a caller may have: delete one first.`,
-      examples: { limit: { summary: 'An 11th endpoint', message: ENDPOINT_LIMIT_MESSAGE } },
+      examples: { limit: ['An 11th endpoint', ENDPOINT_LIMIT_MESSAGE] },
     },
   },
 };

@@ -15,8 +15,8 @@ export const operation: OperationDescription = {
   requestBody: {
     description: 'The plant to create.',
     examples: {
-      withTag: { summary: 'A plant with a tag', value: monstera },
-      withoutTag: { summary: 'A plant without a tag', value: fern },
+      withTag: ['A plant with a tag', monstera],
+      withoutTag: ['A plant without a tag', fern],
     },
   },
   responses: {
@@ -24,8 +24,8 @@ export const operation: OperationDescription = {
       'The plant is stored, or was already stored by this caller with the same fields (an identical retry writes nothing). The body is the Plant: no id, and an optional field only when the plant has it.',
       Plant,
       {
-        withTag: { summary: 'A plant with a tag', value: exampleOf(Plant) },
-        withoutTag: { summary: 'A plant without a tag', value: fernContent },
+        withTag: ['A plant with a tag', exampleOf(Plant)],
+        withoutTag: ['A plant without a tag', fernContent],
       },
     ),
   },
@@ -34,8 +34,8 @@ export const operation: OperationDescription = {
       description:
         'A plant with this id is already stored with different content (any field), or by another caller (who is never named). A stored plant is never overwritten.',
       examples: {
-        conflict: { summary: 'The id holds another plant', message: conflictMessage(1, 'content') },
-        taken: { summary: "The id is another caller's", message: conflictMessage(1, 'notOwner') },
+        conflict: ['The id holds another plant', conflictMessage(1, 'content')],
+        taken: ["The id is another caller's", conflictMessage(1, 'notOwner')],
       },
     },
   },

@@ -11,10 +11,10 @@ export const operation: OperationDescription = {
   description: 'One of your webhook endpoints, without its secret.',
   responses: {
     200: jsonSuccess('The endpoint.', Endpoint, {
-      endpoint: {
-        summary: 'An endpoint the service disabled',
-        value: { ...registered, disabled: true, disabledReason: 'answered 410 Gone', createdAt },
-      },
+      endpoint: [
+        'An endpoint the service disabled',
+        { ...registered, disabled: true, disabledReason: 'answered 410 Gone', createdAt },
+      ],
     }),
   },
 };

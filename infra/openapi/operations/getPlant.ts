@@ -12,7 +12,7 @@ export const operation: OperationDescription = {
     200: jsonSuccess(
       'The plant, with its id, and an optional field only when set.',
       IdentifiedPlant,
-      { plant: { summary: 'A plant', value: monstera } },
+      { plant: ['A plant', monstera] },
       etagHeader,
     ),
   },

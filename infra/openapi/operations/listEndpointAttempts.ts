@@ -20,13 +20,13 @@ export const operation: OperationDescription = {
       'A page of attempts, newest first; `[]` when there are none.',
       z.array(Attempt),
       {
-        page: {
-          summary: 'A retry that succeeded after a timeout',
-          value: [
+        page: [
+          'A retry that succeeded after a timeout',
+          [
             { ...attempt, attempt: 2, at: '2026-11-25T12:00:05.000Z' },
             { ...unanswered, error: 'no answer within 5000 ms', durationMs: 5000 },
           ],
-        },
+        ],
       },
       nextPageLink(
         'Present when more attempts remain: `<next page URL>; rel="next"` (RFC 8288), keeping the `limit`.',
@@ -39,11 +39,11 @@ export const operation: OperationDescription = {
         'The path id is not an endpoint id, or `limit` or `cursor` is not valid, or the query has a parameter the list does not know. The message names it and why.',
       examples: {
         ...badEndpointId.examples,
-        badLimit: {
-          summary: 'A limit out of range',
-          message: refusalOf(AttemptsQuery, { limit: String(LIST_LIMIT_MAX + 1) }),
-        },
-        badCursor: { summary: 'A cursor that was altered', message: INVALID_ATTEMPTS_CURSOR },
+        badLimit: [
+          'A limit out of range',
+          refusalOf(AttemptsQuery, { limit: String(LIST_LIMIT_MAX + 1) }),
+        ],
+        badCursor: ['A cursor that was altered', INVALID_ATTEMPTS_CURSOR],
       },
     },
   },

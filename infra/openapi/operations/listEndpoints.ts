@@ -10,7 +10,7 @@ export const operation: OperationDescription = {
   description: 'Your webhook endpoints, oldest first: at most 10, so one page. No secret is shown.',
   responses: {
     200: jsonSuccess('Your endpoints; `[]` when you have none.', z.array(Endpoint), {
-      endpoints: { summary: 'One endpoint', value: [endpoint] },
+      endpoints: ['One endpoint', [endpoint]],
     }),
   },
 };

@@ -18,8 +18,8 @@ export const operation: OperationDescription = {
       "A page of the caller's plants, oldest first (`[]` when there are none), each with its id, and an optional field only when set.",
       z.array(IdentifiedPlant),
       {
-        page: { summary: 'Two plants', value: [monstera, fern] },
-        empty: { summary: 'No plants yet', value: [] },
+        page: ['Two plants', [monstera, fern]],
+        empty: ['No plants yet', []],
       },
       nextPageLink(
         'Present when more plants remain: `<next page URL>; rel="next"` (RFC 8288), built from the host and path of the request, keeping its `limit` and `tag`.',
@@ -32,16 +32,16 @@ export const operation: OperationDescription = {
       description:
         '`limit`, `tag` or `cursor` is not valid, or the query has a parameter the list does not know. The message names the parameter and why.',
       examples: {
-        badLimit: {
-          summary: 'A limit out of range',
-          message: refusalOf(ListQuery, { limit: String(LIST_LIMIT_MAX + 1) }),
-        },
-        emptyTag: { summary: 'An empty tag', message: refusalOf(ListQuery, { tag: '' }) },
-        unknownParameter: {
-          summary: 'A parameter the list does not know',
-          message: refusalOf(ListQuery, { type: 'indoor' }),
-        },
-        badCursor: { summary: 'A cursor that was altered', message: INVALID_CURSOR },
+        badLimit: [
+          'A limit out of range',
+          refusalOf(ListQuery, { limit: String(LIST_LIMIT_MAX + 1) }),
+        ],
+        emptyTag: ['An empty tag', refusalOf(ListQuery, { tag: '' })],
+        unknownParameter: [
+          'A parameter the list does not know',
+          refusalOf(ListQuery, { type: 'indoor' }),
+        ],
+        badCursor: ['A cursor that was altered', INVALID_CURSOR],
       },
     },
   },

@@ -17,34 +17,31 @@ export const operation: OperationDescription = {
     description:
       "The changes, as `application/merge-patch+json` or `application/json`. An id, if present, must be the path's id.",
     examples: {
-      retag: { summary: 'A new tag, the name kept', value: { tag: 'outdoor' } },
-      untag: { summary: 'The tag removed', value: { tag: null } },
+      retag: ['A new tag, the name kept', { tag: 'outdoor' }],
+      untag: ['The tag removed', { tag: null }],
     },
   },
   responses: {
     200: jsonSuccess(
       'The plant as changed, with its new `ETag`.',
       IdentifiedPlant,
-      { changed: { summary: 'The changed plant', value: { ...monstera, tag: 'outdoor' } } },
+      { changed: ['The changed plant', { ...monstera, tag: 'outdoor' }] },
       etagHeader,
     ),
   },
   errors: {
     400: badUpdate(' (`"name": null` included: a plant always has a name)', {
-      nullName: {
-        summary: 'A required field removed',
-        message: refusalOf(PlantPatch, { name: null }),
-      },
+      nullName: ['A required field removed', refusalOf(PlantPatch, { name: null })],
     }),
     412: staleVersion,
     415: {
       description:
         "`Content-Type` is missing, or neither `application/merge-patch+json` nor `application/json` (with or without parameters such as `charset`). Another JSON type, such as JSON Patch's `application/json-patch+json`, means something else.",
       examples: {
-        jsonPatch: {
-          summary: 'A JSON Patch (RFC 6902) sent instead',
-          message: BODY_REFUSALS.mediaType(patchPlant.body?.mediaTypes),
-        },
+        jsonPatch: [
+          'A JSON Patch (RFC 6902) sent instead',
+          BODY_REFUSALS.mediaType(patchPlant.body?.mediaTypes),
+        ],
       },
     },
   },

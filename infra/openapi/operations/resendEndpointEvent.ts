@@ -21,28 +21,23 @@ export const operation: OperationDescription = {
       description: 'The path id is not an endpoint id, or the webhookId is not a webhook-id.',
       examples: {
         ...badEndpointId.examples,
-        badWebhookId: {
-          summary: 'A webhookId that is none',
-          message: refusalOf(EventPath, { id: endpoint.id, webhookId: 'evt_1' }),
-        },
+        badWebhookId: [
+          'A webhookId that is none',
+          refusalOf(EventPath, { id: endpoint.id, webhookId: 'evt_1' }),
+        ],
       },
     },
     404: {
       description: `${endpointNotFound.description} Or no event with this webhook-id was sent to it in the last 14 days.`,
       examples: {
         ...endpointNotFound.examples,
-        eventNotFound: {
-          summary: 'No such event in the last 14 days',
-          message: eventNotFoundMessage(webhookId),
-        },
+        eventNotFound: ['No such event in the last 14 days', eventNotFoundMessage(webhookId)],
       },
     },
     409: {
       description:
         'The endpoint is disabled, and nothing is delivered to a disabled endpoint: enable it with `PUT` first (a ping reaches it while disabled).',
-      examples: {
-        disabled: { summary: 'A disabled endpoint', message: endpointDisabledMessage(endpoint.id) },
-      },
+      examples: { disabled: ['A disabled endpoint', endpointDisabledMessage(endpoint.id)] },
     },
     429: sendsLimited,
   },

@@ -10,7 +10,7 @@ export const operation: OperationDescription = {
   description: `Makes a new signing secret, answered here only. For ${OLD_SECRET_SIGNS_MS / 3_600_000} hours the one it replaces signs beside it (each delivery carries two \`v1,\` signatures), so your receiver can switch without missing a delivery. No body (one sent is ignored).`,
   responses: {
     200: jsonSuccess('The new secret.', EndpointSecret, {
-      rotated: { summary: 'A new secret', value: { secret } },
+      rotated: ['A new secret', { secret }],
     }),
   },
 };

@@ -11,13 +11,13 @@ export const operation: OperationDescription = {
   requestBody: {
     description: 'The new settings.',
     examples: {
-      enable: { summary: 'Enabled again, every event', value: { url: endpoint.url } },
-      pause: { summary: 'Paused by hand', value: { url: endpoint.url, disabled: true } },
+      enable: ['Enabled again, every event', { url: endpoint.url }],
+      pause: ['Paused by hand', { url: endpoint.url, disabled: true }],
     },
   },
   responses: {
     200: jsonSuccess('The endpoint as replaced.', Endpoint, {
-      replaced: { summary: 'Enabled again', value: allEvents },
+      replaced: ['Enabled again', allEvents],
     }),
   },
 };

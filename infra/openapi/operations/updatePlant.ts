@@ -15,21 +15,21 @@ export const operation: OperationDescription = {
     description:
       "The plant's new fields. An id, if present, must be the path's id, so that what was read can be sent back.",
     examples: {
-      rename: { summary: 'A new name, no tag', value: { name: 'Monstera deliciosa' } },
-      asRead: { summary: 'A plant as read, changed', value: { ...monstera, tag: 'outdoor' } },
+      rename: ['A new name, no tag', { name: 'Monstera deliciosa' }],
+      asRead: ['A plant as read, changed', { ...monstera, tag: 'outdoor' }],
     },
   },
   responses: {
     200: jsonSuccess(
       'The plant as updated, with its new `ETag`.',
       IdentifiedPlant,
-      { updated: { summary: 'The updated plant', value: { id: 1, name: 'Monstera deliciosa' } } },
+      { updated: ['The updated plant', { id: 1, name: 'Monstera deliciosa' }] },
       etagHeader,
     ),
   },
   errors: {
     400: badUpdate('', {
-      missingName: { summary: 'A required field is missing', message: refusalOf(PlantUpdate, {}) },
+      missingName: ['A required field is missing', refusalOf(PlantUpdate, {})],
     }),
     412: staleVersion,
   },
