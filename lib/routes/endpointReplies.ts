@@ -20,8 +20,6 @@ import {
 import { EVENT_TYPES } from '#lib/plants/eventTypes.ts';
 import { type EndpointPolicy, urlAddressProblem, urlShapeProblem } from '#lib/ssrf/safePost.ts';
 import { currentTraceId, type MetricName } from '#lib/telemetry.ts';
-import { sqsDeliveryQueue } from '#lib/webhooks/retries.ts';
-import { sqsClient } from '#lib/webhooks/sqsMessages.ts';
 
 /**
  * The endpoint as answered: its fields in the document's order, an absent one left out; one taking
@@ -92,10 +90,6 @@ export const sendsLimitedMessage = (id: string, seconds: number) =>
 
 export const DELIVERIES_UNAVAILABLE =
   'The deliveries queue is busy or unreachable, so nothing was sent: retry in a few seconds';
-
-/** The queue a ping or resend is sent through: the main lane (the routes send only; tests' fakes need no more). */
-export const sendQueue = ({ queueUrl, region }: { queueUrl: string; region: string }) =>
-  sqsDeliveryQueue(sqsClient(region), { main: queueUrl }) as DeliveryQueue;
 
 /** What a ping or resend is counted in and sent through. */
 export interface SendDependencies {

@@ -5,16 +5,14 @@ import {
   dynamoSentEvent,
   dynamoUncountSend,
 } from '#lib/endpointDeliveries/dynamoStore.ts';
+import type { DeliveryQueue } from '#lib/endpointDeliveries/store.ts';
 import { dynamoGetEndpoint } from '#lib/endpoints/dynamoStore.ts';
 import { EventPath } from '#lib/endpoints/requestSchemas.ts';
 import { notFound } from '#lib/http/reply.ts';
-import {
-  countedSend,
-  endpointsUnavailable,
-  ownedEndpoint,
-  sendQueue,
-} from '#lib/routes/endpointReplies.ts';
+import { countedSend, endpointsUnavailable, ownedEndpoint } from '#lib/routes/endpointReplies.ts';
 import { defineRoute } from '#lib/routes/route.ts';
+import { sqsDeliveryQueue } from '#lib/webhooks/retries.ts';
+import { sqsClient } from '#lib/webhooks/sqsMessages.ts';
 
 export const eventNotFoundMessage = (webhookId: string) =>
   `No event ${webhookId} was sent to this endpoint in the last 14 days: take a webhookId from its attempts (GET /webhooks/{id}/attempts)`;
@@ -36,7 +34,11 @@ export default defineRoute({
       countSend: dynamoCountSend(webhooks),
       uncountSend: dynamoUncountSend(webhooks),
     },
-    queue: sendQueue(endpointDeliveries),
+    // the routes send only, on the main lane: the fakes of tests need no more (here, not in the
+    // replies every endpoint route bundles: an SQS client only where a route sends)
+    queue: sqsDeliveryQueue(sqsClient(endpointDeliveries.region), {
+      main: endpointDeliveries.queueUrl,
+    }) as DeliveryQueue,
   }),
   handle: async (
     { path: { id, webhookId }, caller, signal },
