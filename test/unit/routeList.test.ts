@@ -8,6 +8,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { authSettings } from '#lib/config/auth.ts';
+import { defineRoute } from '#lib/routes/route.ts';
 import { ROUTE_NAMES, ROUTES, routeKey } from '#lib/routes/routeList.ts';
 import { requests } from '../../bench/requests.mjs';
 import { repoRoot } from '../../infra/local/paths.ts';
@@ -142,4 +144,35 @@ it("the bench's floors and requests are each of a function: a route of the list,
     expect(existsSync(join(repoRoot, 'handlers', floor)), `no function of ${floor}`).toBe(true);
   }
   expect(ROUTE_NAMES).toEqual(expect.arrayContaining(Object.keys(requests)));
+});
+
+it("a route's access is its method's, and its own settings take no name of every route's, a table's or a queue's", () => {
+  const scratch = (method: 'GET' | 'DELETE') =>
+    defineRoute({
+      method,
+      path: '/scratch',
+      tables: {},
+      dependencies: () => ({}),
+      handle: async () => ({ status: 204, metric: 'PlantsRead', outcome: 'read' }),
+    });
+  expect([scratch('GET').access, scratch('DELETE').access]).toEqual(['read', 'write']);
+  // a setting named as every route's or a table's would replace it without a word: a type error
+  defineRoute({
+    method: 'GET',
+    path: '/scratch',
+    tables: {},
+    // @ts-expect-error: every route's own auth is not a route's to replace
+    settings: { auth: authSettings },
+    dependencies: () => ({}),
+    handle: async () => ({ status: 204, metric: 'PlantsRead', outcome: 'read' }),
+  });
+  defineRoute({
+    method: 'GET',
+    path: '/scratch',
+    tables: {},
+    // @ts-expect-error: nor a table's
+    settings: { plants: authSettings },
+    dependencies: () => ({}),
+    handle: async () => ({ status: 204, metric: 'PlantsRead', outcome: 'read' }),
+  });
 });
