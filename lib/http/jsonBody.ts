@@ -1,7 +1,8 @@
 // The request body checked in docs/api.md's order (media type, size, JSON) into context.json by
-// Middy's parser, its reviver reading integer fields' source (patches/); only routes with a body.
+// Middy's prototype-safe JSON.parse, its reviver reading integer fields' source (patches/); only
+// routes with a body.
 import type { MiddlewareObj } from '@middy/core';
-import httpJsonBodyParser from '@middy/http-json-body-parser';
+import { jsonParseProtectProto } from '@middy/util';
 import { httpError } from '#lib/http/httpError.ts';
 import type { HttpEvent, RouteContext } from '#lib/http/types.ts';
 import type { RequestBody } from '#lib/http/validateInput.ts';
@@ -62,7 +63,7 @@ const invalid = (status: number, message: string, cause?: unknown) =>
   httpError(status, message, { metric: 'ValidationFailures', cause });
 
 /** The body as text; too large or not UTF-8 is refused (Middy would decode it to U+FFFD). */
-const bodyText = (body: string, isBase64Encoded: boolean): string => {
+const bodyText = (body: string, isBase64Encoded?: boolean): string => {
   const bytes = isBase64Encoded ? Buffer.from(body, 'base64') : undefined;
   const size = bytes ? bytes.byteLength : Buffer.byteLength(body, 'utf8');
   if (size > MAX_BODY_BYTES) throw invalid(413, BODY_REFUSALS.tooLarge);
@@ -83,43 +84,28 @@ export const isIntegerLiteral = (literal: string): boolean => {
   return /^0*$/.test((whole + fraction).slice(Math.max(pointAt, 0)));
 };
 
-/** The key Middy's parser refused, if that is why it threw (the message is its own). */
-const forbiddenKey = (error: unknown): string | undefined => {
-  const { message, cause } = error as { message?: unknown; cause?: { data?: unknown } };
-  return message === 'Forbidden key in JSON body' ? String(cause?.data) : undefined;
-};
-
-/** The body as JSON (Middy's parser), with `integerFields` as JsonBodyOptions says. */
+/** The body as JSON, `integerFields` as JsonBodyOptions says; Middy's guard refuses prototype keys. */
 const parseJson = (text: string, integerFields: readonly string[]): unknown => {
   // the reviver meets an object's members before the object itself: which object is the top-level
   // one is known only once the parse returns
   const inexact: { holder: unknown; key: string; source: string }[] = [];
-  const parser = httpJsonBodyParser({
-    disableContentTypeCheck: true,
-    reviver: function (this: unknown, key, value, { source }: { source?: string } = {}) {
-      if (
-        typeof value === 'number' &&
-        source !== undefined &&
-        integerFields.includes(key) &&
-        !isIntegerLiteral(source)
-      ) {
-        inexact.push({ holder: this, key, source });
-      }
-      return value;
-    },
-  });
-  // a request of its own (all the parser reads and writes): it writes the JSON over the body
-  const request = { event: { body: text as unknown } };
-  try {
-    (parser.before as unknown as (parsed: typeof request) => void)(request);
-  } catch (error) {
-    // its 422s: a key that attempts prototype pollution, or text that is not JSON
-    const key = forbiddenKey(error);
-    throw key === undefined
-      ? invalid(400, BODY_REFUSALS.notJson, error)
-      : invalid(400, `Request body must not contain the key "${key}"`, error);
+  function reviver(this: unknown, key: string, value: unknown, context?: { source?: string }) {
+    const source = context?.source;
+    if (typeof value === 'number' && source && integerFields.includes(key)) {
+      if (!isIntegerLiteral(source)) inexact.push({ holder: this, key, source });
+    }
+    return value;
   }
-  const json = request.event.body;
+  let json: unknown;
+  try {
+    json = jsonParseProtectProto(text, reviver);
+  } catch (error) {
+    // Middy's refusal of a key that attempts prototype pollution, or JSON.parse's SyntaxError
+    const { message, cause } = error as { message?: unknown; cause?: { data?: unknown } };
+    throw message === 'Forbidden key in JSON body'
+      ? invalid(400, `Request body must not contain the key "${String(cause?.data)}"`, error)
+      : invalid(400, BODY_REFUSALS.notJson, error);
+  }
   for (const { holder, key, source } of inexact) {
     if (holder === json) (json as Record<string, unknown>)[key] = source;
   }
@@ -134,24 +120,15 @@ export const jsonBody = ({
   const accepts = (mediaType: string) =>
     mediaTypes ? mediaTypes.includes(mediaType) : anyJson.test(mediaType);
   const mediaTypeRefusal = BODY_REFUSALS.mediaType(mediaTypes);
+  const deep = `Request body nests objects and arrays more than ${MAX_NESTING} levels deep`;
   return {
-    before: (request) => {
-      const { headers, body, isBase64Encoded } = request.event;
-      const contentType = headers?.['content-type'];
-      if (!contentType || !accepts(mediaTypeOf(contentType))) {
+    before: ({ event: { headers, body, isBase64Encoded }, context }) => {
+      if (!accepts(mediaTypeOf(headers?.['content-type'] ?? '')))
         throw invalid(415, mediaTypeRefusal);
-      }
-      if (typeof body !== 'string' || body === '') {
-        throw invalid(400, `Request body is required: a JSON object (${describedAs})`);
-      }
-      const text = bodyText(body, isBase64Encoded === true);
-      if (nestingDepth(text) > MAX_NESTING) {
-        throw invalid(
-          400,
-          `Request body nests objects and arrays more than ${MAX_NESTING} levels deep`,
-        );
-      }
-      request.context.json = parseJson(text, integerFields);
+      if (!body) throw invalid(400, `Request body is required: a JSON object (${describedAs})`);
+      const text = bodyText(body, isBase64Encoded);
+      if (nestingDepth(text) > MAX_NESTING) throw invalid(400, deep);
+      context.json = parseJson(text, integerFields);
     },
   };
 };

@@ -1,25 +1,12 @@
 // What the endpoint routes share: the endpoint as shown (never its secrets), its url's rule, its
-// refusals, the pings and resends per minute, and a delivery put on the queue.
+// refusals, and those of a ping or resend (endpointSends.ts).
 import { randomBytes } from 'node:crypto';
 import type { NotFound, Unavailable } from '#lib/dynamo/results.ts';
-import {
-  type AttemptStore,
-  type DeliveryQueue,
-  type EndpointDelivery,
-  MAX_SENDS_PER_MINUTE,
-} from '#lib/endpointDeliveries/store.ts';
+import { MAX_SENDS_PER_MINUTE } from '#lib/endpointDeliveries/store.ts';
 import type { Endpoint, EndpointStore, StoredEndpoint } from '#lib/endpoints/store.ts';
-import { retryAfterIn } from '#lib/http/httpError.ts';
-import {
-  type ErrorReply,
-  notFound,
-  type Reply,
-  storeOutage,
-  unavailable,
-} from '#lib/http/reply.ts';
+import { type ErrorReply, notFound, storeOutage, unavailable } from '#lib/http/reply.ts';
 import { EVENT_TYPES } from '#lib/plants/eventTypes.ts';
 import { type EndpointPolicy, urlAddressProblem, urlShapeProblem } from '#lib/ssrf/safePost.ts';
-import { currentTraceId, type MetricName } from '#lib/telemetry.ts';
 
 /**
  * The endpoint as answered: its fields in the document's order, an absent one left out; one taking
@@ -90,46 +77,3 @@ export const sendsLimitedMessage = (id: string, seconds: number) =>
 
 export const DELIVERIES_UNAVAILABLE =
   'The deliveries queue is busy or unreachable, so nothing was sent: retry in a few seconds';
-
-/** What a ping or resend is counted in and sent through. */
-export interface SendDependencies {
-  attemptStore: Pick<AttemptStore, 'countSend' | 'uncountSend'>;
-  queue: DeliveryQueue;
-}
-
-/**
- * A ping or resend: counted in the endpoint's minute (429 past its most, or 503), then put on the
- * queue due now: 202 with its webhook-id, or 503 when the queue did not take it, its count given
- * back: a send that did not happen uses none of the endpoint's minute.
- */
-export const countedSend = async (
-  { attemptStore, queue }: SendDependencies,
-  delivery: Omit<EndpointDelivery, 'attempts' | 'dueAt' | 'requestTraceId'>,
-  { metric, outcome, signal }: { metric: MetricName; outcome: string; signal: AbortSignal },
-): Promise<Reply> => {
-  const { endpointId: id, webhookId } = delivery;
-  const log = { endpointId: id };
-  const count = await attemptStore.countSend(id, { signal });
-  if (count.outcome === 'unavailable') return endpointsUnavailable(count.cause, log);
-  if (count.outcome === 'limited') {
-    const seconds = count.retryAfterSeconds;
-    const [message, headers] = [sendsLimitedMessage(id, seconds), retryAfterIn(seconds)];
-    const limited = { metric: 'EndpointSendsLimited', outcome: 'limited' } as const;
-    return { status: 429, message, headers, ...limited, log };
-  }
-  try {
-    // each attempt's line carries this request's trace id, as a plant change's do its writer's
-    const requestTraceId = currentTraceId();
-    await queue.send([{ ...delivery, attempts: 0, dueAt: Date.now(), requestTraceId }]);
-  } catch (cause) {
-    // the store unreachable too: the count stays, one of the minute's 10 used
-    await attemptStore.uncountSend(id, count.minute).catch(() => {});
-    return unavailable(DELIVERIES_UNAVAILABLE, {
-      metric: 'DeliveryQueueUnavailable',
-      outcome: 'unavailable',
-      cause,
-      log: { ...log, webhookId },
-    });
-  }
-  return { status: 202, body: { webhookId }, metric, outcome, log: { ...log, webhookId } };
-};

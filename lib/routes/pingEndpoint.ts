@@ -1,18 +1,11 @@
 // POST /webhooks/{id}/ping: a webhook.ping through the same queue as any event; to a disabled
 // endpoint too, so that it can be tested before it is enabled again.
-import { dynamoCountSend, dynamoUncountSend } from '#lib/endpointDeliveries/dynamoStore.ts';
-import {
-  type DeliveryQueue,
-  eventBody,
-  newWebhookId,
-  PING,
-} from '#lib/endpointDeliveries/store.ts';
+import { eventBody, newWebhookId, PING } from '#lib/endpointDeliveries/store.ts';
 import { dynamoGetEndpoint } from '#lib/endpoints/dynamoStore.ts';
 import { EndpointPath } from '#lib/endpoints/requestSchemas.ts';
-import { countedSend, ownedEndpoint } from '#lib/routes/endpointReplies.ts';
+import { ownedEndpoint } from '#lib/routes/endpointReplies.ts';
+import { countedSend, sendDependencies } from '#lib/routes/endpointSends.ts';
 import { defineRoute } from '#lib/routes/route.ts';
-import { sqsDeliveryQueue } from '#lib/webhooks/retries.ts';
-import { sqsClient } from '#lib/webhooks/sqsMessages.ts';
 
 // No body: one sent is ignored. Counted in the endpoint's minute (an UpdateItem).
 export default defineRoute({
@@ -23,15 +16,7 @@ export default defineRoute({
   params: EndpointPath,
   dependencies: ({ webhooks, endpointDeliveries }) => ({
     endpointStore: { get: dynamoGetEndpoint(webhooks) },
-    attemptStore: {
-      countSend: dynamoCountSend(webhooks),
-      uncountSend: dynamoUncountSend(webhooks),
-    },
-    // the routes send only, on the main lane: the fakes of tests need no more (here, not in the
-    // replies every endpoint route bundles: an SQS client only where a route sends)
-    queue: sqsDeliveryQueue(sqsClient(endpointDeliveries.region), {
-      main: endpointDeliveries.queueUrl,
-    }) as DeliveryQueue,
+    ...sendDependencies(webhooks, endpointDeliveries),
   }),
   handle: async ({ path: { id }, caller, signal }, { endpointStore, attemptStore, queue }) => {
     const owned = await ownedEndpoint(endpointStore, caller.sub, id, signal);

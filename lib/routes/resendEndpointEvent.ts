@@ -1,18 +1,12 @@
 // POST /webhooks/{id}/attempts/{webhookId}/resend: a sent event again, same webhook-id and body,
 // so a receiver that deduplicates takes it once; refused to a disabled endpoint, which drops it.
-import {
-  dynamoCountSend,
-  dynamoSentEvent,
-  dynamoUncountSend,
-} from '#lib/endpointDeliveries/dynamoStore.ts';
-import type { DeliveryQueue } from '#lib/endpointDeliveries/store.ts';
+import { dynamoSentEvent } from '#lib/endpointDeliveries/dynamoStore.ts';
 import { dynamoGetEndpoint } from '#lib/endpoints/dynamoStore.ts';
 import { EventPath } from '#lib/endpoints/requestSchemas.ts';
 import { notFound } from '#lib/http/reply.ts';
-import { countedSend, endpointsUnavailable, ownedEndpoint } from '#lib/routes/endpointReplies.ts';
+import { endpointsUnavailable, ownedEndpoint } from '#lib/routes/endpointReplies.ts';
+import { countedSend, sendDependencies } from '#lib/routes/endpointSends.ts';
 import { defineRoute } from '#lib/routes/route.ts';
-import { sqsDeliveryQueue } from '#lib/webhooks/retries.ts';
-import { sqsClient } from '#lib/webhooks/sqsMessages.ts';
 
 export const eventNotFoundMessage = (webhookId: string) =>
   `No event ${webhookId} was sent to this endpoint in the last 14 days: take a webhookId from its attempts (GET /webhooks/{id}/attempts)`;
@@ -29,16 +23,7 @@ export default defineRoute({
   params: EventPath,
   dependencies: ({ webhooks, endpointDeliveries }) => ({
     endpointStore: { get: dynamoGetEndpoint(webhooks) },
-    attemptStore: {
-      event: dynamoSentEvent(webhooks),
-      countSend: dynamoCountSend(webhooks),
-      uncountSend: dynamoUncountSend(webhooks),
-    },
-    // the routes send only, on the main lane: the fakes of tests need no more (here, not in the
-    // replies every endpoint route bundles: an SQS client only where a route sends)
-    queue: sqsDeliveryQueue(sqsClient(endpointDeliveries.region), {
-      main: endpointDeliveries.queueUrl,
-    }) as DeliveryQueue,
+    ...sendDependencies(webhooks, endpointDeliveries, { event: dynamoSentEvent(webhooks) }),
   }),
   handle: async (
     { path: { id, webhookId }, caller, signal },

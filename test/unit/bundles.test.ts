@@ -55,7 +55,10 @@ describe('each HTTP function bundles only its own route', () => {
           'lib/routes/plantReplies.ts',
           ...(plants.includes('UpdateItem') ? ['lib/routes/plantUpdates.ts'] : []),
         ]
-      : ['lib/routes/endpointReplies.ts'];
+      : [
+          'lib/routes/endpointReplies.ts',
+          ...('queues' in ROUTES[name] ? ['lib/routes/endpointSends.ts'] : []),
+        ];
     expect(matching(name, /^lib\/routes\//).sort()).toEqual(
       [
         `lib/routes/${name}.ts`,
@@ -75,11 +78,9 @@ describe('each HTTP function bundles only its own route', () => {
         variable,
       );
     }
-    // the JSON body parser (ours and Middy's) only where there is a body to parse
-    expect(matching(name, /jsonBody\.ts$|http-json-body-parser\//).sort()).toEqual(
-      (await readsBody(name))
-        ? ['lib/http/jsonBody.ts', 'node_modules/@middy/http-json-body-parser/index.js']
-        : [],
+    // the JSON body parser only where there is a body to parse
+    expect(matching(name, /jsonBody\.ts$/)).toEqual(
+      (await readsBody(name)) ? ['lib/http/jsonBody.ts'] : [],
     );
     // the cursor's codec and the query's schema only where there are pages
     expect(matching(name, /paging\.ts$|listQuery\.ts$/).sort()).toEqual(
@@ -146,7 +147,7 @@ describe('the other functions', () => {
     expect(
       matching(
         'unmatchedRoute',
-        /node_modules\/jose\/|jsonBody\.ts$|http-json-body-parser|@aws-sdk\/(client|lib)-dynamodb|^lib\/plants\/dynamo/,
+        /node_modules\/jose\/|jsonBody\.ts$|@aws-sdk\/(client|lib)-dynamodb|^lib\/plants\/dynamo/,
       ),
     ).toEqual([]);
   });
