@@ -21,10 +21,7 @@ const groupOfHandler = async (name) => {
 
 /** Every function's variables, by its name (one per handler); worked out once per package. */
 let all;
-const functionVariables = () => {
-  all ??= variablesByFunction();
-  return all;
-};
+const functionVariables = () => (all ??= variablesByFunction());
 const variablesByFunction = async () => {
   const { variablesOf } = await import('#lib/config/load.ts');
   const { httpSettings } = await import('#lib/http/dependencies.ts');

@@ -5,8 +5,6 @@ import { isSecureUrl, queueSettings, SECURE_URL_RULE, type Variables } from './l
 import { dynamoDbSettings } from './store.ts';
 import { telemetrySettings } from './telemetry.ts';
 
-const SECRET_PREFIX = 'whsec_';
-
 /**
  * The keys of `whsec_<base64>` secrets separated by spaces (24 to 64 bytes, as Standard Webhooks
  * asks); undefined when any is not one. KeyObjects, made once: HMAC would make one per signature.
@@ -16,14 +14,12 @@ export const signingKeys = (secrets: string): KeyObject[] | undefined => {
     .split(/\s+/)
     .filter(Boolean)
     .map((secret) => {
-      if (!secret.startsWith(SECRET_PREFIX)) return undefined;
-      const encoded = secret.slice(SECRET_PREFIX.length);
-      if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) return undefined;
-      const key = Buffer.from(encoded, 'base64');
-      return key.length >= 24 && key.length <= 64 ? key : undefined;
+      const encoded = /^whsec_([A-Za-z0-9+/]+={0,2})$/.exec(secret)?.[1];
+      const key = Buffer.from(encoded ?? '', 'base64');
+      return key.length >= 24 && key.length <= 64 ? createSecretKey(key) : undefined;
     });
-  if (keys.length === 0 || keys.some((key) => key === undefined)) return undefined;
-  return (keys as Buffer[]).map((key) => createSecretKey(key));
+  if (keys.length === 0 || keys.includes(undefined)) return undefined;
+  return keys as KeyObject[];
 };
 
 export type SecretSource =

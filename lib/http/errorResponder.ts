@@ -14,7 +14,7 @@ export const errorReply = (error: unknown): ErrorReply =>
         message: error.message,
         metric: error.metric,
         cause: error,
-        ...(error.headers ? { headers: error.headers } : {}),
+        headers: error.headers,
       }
     : {
         status: 500,

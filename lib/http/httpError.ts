@@ -5,7 +5,7 @@ import type { MetricName } from '#lib/telemetry.ts';
 
 export interface RouteError extends HttpError {
   metric: MetricName;
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
 }
 
 /** An error whose message is shown to the client: one sentence it can act on. */
@@ -14,10 +14,7 @@ export const httpError = (
   message: string,
   { metric, cause, headers }: Pick<RouteError, 'metric' | 'headers'> & { cause?: unknown },
 ): RouteError =>
-  Object.assign(createError(status, message, { cause, expose: true }), {
-    metric,
-    ...(headers ? { headers } : {}),
-  });
+  Object.assign(createError(status, message, { cause, expose: true }), { metric, headers });
 
 export const isRouteError = (error: unknown): error is RouteError =>
   error instanceof Error &&

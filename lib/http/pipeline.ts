@@ -54,10 +54,6 @@ export interface RouteRequest<Body, Path, Query, A extends Access = 'read' | 'wr
   signal: AbortSignal;
 }
 
-export type RouteLogic<Body, Path, Query, A extends Access> = (
-  request: RouteRequest<Body, Path, Query, A>,
-) => Promise<Reply>;
-
 /** A Lambda handler for API Gateway HTTP API events (payload 2.0). */
 export type HttpHandler = (
   event: APIGatewayProxyEventV2,
@@ -82,7 +78,7 @@ export const httpRoute = <
 >(
   { verifyToken, scopes = {}, start, record }: HttpDependencies,
   definition: RouteDefinition<Body, Path, Query, A>,
-  logic: RouteLogic<Body, Path, Query, A>,
+  logic: (request: RouteRequest<Body, Path, Query, A>) => Promise<Reply>,
 ): HttpHandler => {
   type Input = RouteInput<Body, Path, Query>;
   const { name, access, realm, body } = definition;
@@ -109,14 +105,10 @@ export const httpRoute = <
   const handler = pipeline
     .use(validateInput(definition))
     .handler(async (event, context, { signal }) => {
-      const { caller, input } = context;
-      // the stages above ran in order, or the request would not be here
-      if (!input || (access !== 'anyone' && !caller)) {
-        throw new Error('the pipeline reached the route without its caller or input');
-      }
+      // the stages above ran in order: validation wrote the input, bearer auth the caller
       return logic({
-        ...input,
-        caller: caller as RouteRequest<Body, Path, Query, A>['caller'],
+        ...(context.input as Input),
+        caller: context.caller as RouteRequest<Body, Path, Query, A>['caller'],
         method: event.requestContext?.http?.method ?? 'GET',
         apiPath: event.rawPath ?? '/',
         headers: event.headers ?? {},

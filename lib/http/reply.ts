@@ -6,13 +6,13 @@ import type { LineFields, MetricName } from '#lib/telemetry.ts';
 
 interface ReplyBase {
   status: number;
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /** The metric the request counts toward (one count per request). */
   metric: MetricName;
   /** What the route did, in its own words, for the log: created, replayed, notFound, ... */
   outcome?: string;
   /** More log fields the route knows once it ran (never client input it has not validated). */
-  log?: LineFields;
+  log?: LineFields | undefined;
 }
 
 export interface SuccessReply extends ReplyBase {
@@ -50,12 +50,7 @@ export const notFound = (message: string, metric: MetricName, log: LineFields): 
 export const storeOutage =
   (message: string) =>
   (cause: unknown, log?: LineFields): ErrorReply =>
-    unavailable(message, {
-      metric: 'StoreUnavailable',
-      outcome: 'unavailable',
-      cause,
-      ...(log ? { log } : {}),
-    });
+    unavailable(message, { metric: 'StoreUnavailable', outcome: 'unavailable', cause, log });
 
 // per caller: no shared cache keeps them, no browser sniffs them
 const protectiveHeaders = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };

@@ -6,16 +6,17 @@ import { httpError } from '#lib/http/httpError.ts';
 import type { JsonBodyOptions } from '#lib/http/jsonBody.ts';
 import type { HttpEvent, RouteContext, RouteInput } from '#lib/http/types.ts';
 
-/** A JSON body: the stage that parses it (lib/http/jsonBody.ts), its schema, and its options. */
-export interface RequestBody<Body> extends Pick<JsonBodyOptions, 'describedAs' | 'mediaTypes'> {
+/** A JSON body: the stage that parses it (lib/http/jsonBody.ts), its schema, and its media types. */
+export interface RequestBody<Body> extends Pick<JsonBodyOptions, 'mediaTypes'> {
   schema: z.ZodMiniType<Body>;
   parser: MiddlewareObj<HttpEvent, unknown, Error, RouteContext>;
 }
 
+/** The schemas of what a route reads; undefined: it reads none of that. */
 export interface InputSchemas<Body, Path, Query> {
-  body?: RequestBody<Body>;
-  path?: z.ZodMiniType<Path>;
-  query?: z.ZodMiniType<Query>;
+  body?: RequestBody<Body> | undefined;
+  path?: z.ZodMiniType<Path> | undefined;
+  query?: z.ZodMiniType<Query> | undefined;
 }
 
 /** The query's parameters: a string if given once, else every value (so a schema can refuse it). */
@@ -28,16 +29,11 @@ export const queryParameters = (event: HttpEvent): Record<string, string | strin
   );
 };
 
-const parseOrRefuse = <Value>(
-  schema: z.ZodMiniType<Value> | undefined,
-  value: unknown,
-  fallback: string,
-) => {
-  if (!schema) return undefined;
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
+const parseOrRefuse = <Value>(schema: z.ZodMiniType<Value> | undefined, value: unknown) => {
+  const result = schema?.safeParse(value);
+  if (!result || result.success) return result?.data;
   // the first problem, in the schema's own words: one actionable sentence
-  throw httpError(400, result.error.issues[0]?.message ?? fallback, {
+  throw httpError(400, result.error.issues[0]?.message ?? result.error.message, {
     metric: 'ValidationFailures',
     cause: result.error,
   });
@@ -57,9 +53,9 @@ export const validateInput = <Body, Path, Query>({
     const { event, context } = request;
     // the path and query first: they say what is addressed, the body what to do with it
     context.input = {
-      path: parseOrRefuse(path, event.pathParameters ?? {}, 'The path is not valid'),
-      query: parseOrRefuse(query, query && queryParameters(event), 'The query is not valid'),
-      body: parseOrRefuse(body?.schema, context.json, `Request body is not ${body?.describedAs}`),
+      path: parseOrRefuse(path, event.pathParameters ?? {}),
+      query: parseOrRefuse(query, query && queryParameters(event)),
+      body: parseOrRefuse(body?.schema, context.json),
     } as RouteInput<Body, Path, Query>;
   },
 });

@@ -9,9 +9,7 @@ export default defineRoute({
   path: '/webhooks/{id}',
   tables: { webhooks: ['DeleteItem', 'UpdateItem'] },
   params: EndpointPath,
-  dependencies: ({ webhooks }) => ({
-    endpointStore: { delete: dynamoDeleteEndpoint(webhooks) },
-  }),
+  dependencies: ({ webhooks }) => ({ endpointStore: { delete: dynamoDeleteEndpoint(webhooks) } }),
   handle: async ({ path: { id }, caller, signal }, { endpointStore }) => {
     const result = await endpointStore.delete(caller.sub, id, { signal });
     if (result.outcome !== 'deleted') return endpointRefusal(id, result);

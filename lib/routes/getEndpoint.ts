@@ -9,9 +9,7 @@ export default defineRoute({
   path: '/webhooks/{id}',
   tables: { webhooks: ['GetItem'] },
   params: EndpointPath,
-  dependencies: ({ webhooks }) => ({
-    endpointStore: { get: dynamoGetEndpoint(webhooks) },
-  }),
+  dependencies: ({ webhooks }) => ({ endpointStore: { get: dynamoGetEndpoint(webhooks) } }),
   handle: async ({ path: { id }, caller, signal }, { endpointStore }) => {
     const result = await endpointStore.get(caller.sub, id, { signal });
     if (result.outcome !== 'found') return endpointRefusal(id, result);

@@ -8,9 +8,7 @@ export default defineRoute({
   method: 'GET',
   path: '/webhooks',
   tables: { webhooks: ['Query'] },
-  dependencies: ({ webhooks }) => ({
-    endpointStore: { list: dynamoListEndpoints(webhooks) },
-  }),
+  dependencies: ({ webhooks }) => ({ endpointStore: { list: dynamoListEndpoints(webhooks) } }),
   handle: async ({ caller, signal }, { endpointStore }) => {
     const result = await endpointStore.list(caller.sub, { signal });
     if (result.outcome === 'unavailable') return endpointsUnavailable(result.cause);

@@ -74,11 +74,6 @@ export const defineRoute = <
   // the deployment's scopes are by method (AUTH_READ_SCOPE for a GET, AUTH_WRITE_SCOPE for the others)
   const access: Access = method === 'GET' ? 'read' : 'write';
   const tables = Object.keys(definition.tables) as Table[];
-  const schemas = {
-    ...(params && { path: params }),
-    ...(query && { query }),
-    ...(body && { body }),
-  };
   const route = {
     ...definition,
     access,
@@ -100,7 +95,7 @@ export const defineRoute = <
     with: (dependencies: HttpDependencies & Dependencies) =>
       httpRoute(
         dependencies,
-        { name: routeKey(definition), access, realm: REALM, ...schemas },
+        { name: routeKey(definition), access, realm: REALM, path: params, query, body },
         (request) => handle(request, dependencies),
       ),
   };
