@@ -1,12 +1,11 @@
 // Bearer authentication (RFC 6750): Authorization → context.caller, with the scope the route needs.
-import type { MiddlewareObj } from '@middy/core';
 import {
   KeySetUnavailableError,
   TokenRejectedError,
   type VerifyToken,
 } from '#lib/auth/tokenVerifier.ts';
 import { httpError, retryAfter } from '#lib/http/httpError.ts';
-import type { HttpEvent, RouteContext } from '#lib/http/types.ts';
+import type { Stage } from '#lib/http/types.ts';
 
 export interface BearerAuthOptions {
   verifyToken: VerifyToken;
@@ -29,11 +28,7 @@ export const BEARER_REFUSALS = {
 // so a malformed one is reported as invalid_token by the verifier.
 const bearerPattern = /^Bearer[ \t]+(\S.*?)[ \t]*$/i;
 
-export const bearerAuth = ({
-  verifyToken,
-  realm,
-  requiredScope,
-}: BearerAuthOptions): MiddlewareObj<HttpEvent, unknown, Error, RouteContext> => {
+export const bearerAuth = ({ verifyToken, realm, requiredScope }: BearerAuthOptions): Stage => {
   const challenge = `Bearer realm="${realm}"`;
   const refuse = (message: string, challengeParams = '', cause?: unknown, status = 401) =>
     httpError(status, message, {

@@ -1,10 +1,9 @@
 // The request body checked in docs/api.md's order (media type, size, JSON) into context.json by
 // Middy's prototype-safe JSON.parse, its reviver reading integer fields' source (patches/); only
 // routes with a body.
-import type { MiddlewareObj } from '@middy/core';
 import { jsonParseProtectProto } from '@middy/util';
 import { httpError } from '#lib/http/httpError.ts';
-import type { HttpEvent, RouteContext } from '#lib/http/types.ts';
+import type { Stage } from '#lib/http/types.ts';
 import type { RequestBody } from '#lib/http/validateInput.ts';
 
 export interface JsonBodyOptions {
@@ -116,7 +115,7 @@ export const jsonBody = ({
   describedAs,
   integerFields = [],
   mediaTypes,
-}: JsonBodyOptions): MiddlewareObj<HttpEvent, unknown, Error, RouteContext> => {
+}: JsonBodyOptions): Stage => {
   const accepts = (mediaType: string) =>
     mediaTypes ? mediaTypes.includes(mediaType) : anyJson.test(mediaType);
   const mediaTypeRefusal = BODY_REFUSALS.mediaType(mediaTypes);

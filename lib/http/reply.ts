@@ -60,12 +60,9 @@ export const toHttpResponse = (reply: Reply): HttpResponse => {
   const body = isErrorReply(reply)
     ? ({ error: reply.status, message: reply.message } satisfies ErrorBody)
     : reply.body;
-  if (body === undefined) {
-    return { statusCode: reply.status, headers: { ...protectiveHeaders, ...reply.headers } };
-  }
-  return {
-    statusCode: reply.status,
-    headers: { 'Content-Type': 'application/json', ...protectiveHeaders, ...reply.headers },
-    body: JSON.stringify(body),
-  };
+  const statusCode = reply.status;
+  if (body === undefined)
+    return { statusCode, headers: { ...protectiveHeaders, ...reply.headers } };
+  const headers = { 'Content-Type': 'application/json', ...protectiveHeaders, ...reply.headers };
+  return { statusCode, headers, body: JSON.stringify(body) };
 };

@@ -1,3 +1,4 @@
+import type { MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type { Caller } from '#lib/auth/tokenVerifier.ts';
 
@@ -37,3 +38,11 @@ export interface RouteContext<Input extends RouteInput = RouteInput> extends Con
   /** validateInput: the request as the route's schemas accept it. */
   input?: Input;
 }
+
+/** A stage of the pipeline: it reads the event and writes its field of the context. */
+export type Stage<Input extends RouteInput = RouteInput> = MiddlewareObj<
+  HttpEvent,
+  unknown,
+  Error,
+  RouteContext<Input>
+>;

@@ -1,15 +1,14 @@
 // Zod validation of what the route reads of the request: its JSON body, path parameters and query.
 // The typed values become context.input, or a 400 names the field and says why.
-import type { MiddlewareObj } from '@middy/core';
 import type * as z from 'zod/mini';
 import { httpError } from '#lib/http/httpError.ts';
 import type { JsonBodyOptions } from '#lib/http/jsonBody.ts';
-import type { HttpEvent, RouteContext, RouteInput } from '#lib/http/types.ts';
+import type { HttpEvent, RouteInput, Stage } from '#lib/http/types.ts';
 
 /** A JSON body: the stage that parses it (lib/http/jsonBody.ts), its schema, and its media types. */
 export interface RequestBody<Body> extends Pick<JsonBodyOptions, 'mediaTypes'> {
   schema: z.ZodMiniType<Body>;
-  parser: MiddlewareObj<HttpEvent, unknown, Error, RouteContext>;
+  parser: Stage;
 }
 
 /** The schemas of what a route reads; undefined: it reads none of that. */
@@ -43,12 +42,7 @@ export const validateInput = <Body, Path, Query>({
   body,
   path,
   query,
-}: InputSchemas<Body, Path, Query>): MiddlewareObj<
-  HttpEvent,
-  unknown,
-  Error,
-  RouteContext<RouteInput<Body, Path, Query>>
-> => ({
+}: InputSchemas<Body, Path, Query>): Stage<RouteInput<Body, Path, Query>> => ({
   before: (request) => {
     const { event, context } = request;
     // the path and query first: they say what is addressed, the body what to do with it
