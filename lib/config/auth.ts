@@ -6,13 +6,7 @@ export type KeySource =
   | { kind: 'url'; url: URL; cooldownMs: number; timeoutMs: number }
   | { kind: 'file'; path: string };
 
-export interface AuthSettings {
-  issuer: string;
-  audiences: string[];
-  keys: KeySource;
-  /** The scope reading routes require, and writing ones; none when undefined. */
-  scopes: { read: string | undefined; write: string | undefined };
-}
+export type AuthSettings = ReturnType<typeof authSettings>;
 
 /** AUTH_AUDIENCE's app clients or API identifiers: comma-separated, each trimmed. */
 export const audiencesOf = (text: string) => text.split(',').map((entry) => entry.trim());
@@ -22,7 +16,7 @@ export const AUDIENCES_RULE =
 const ONE_SCOPE = /^\S+$/;
 const ONE_SCOPE_RULE = 'must be one scope, without spaces';
 
-export const authSettings = (read: Variables): AuthSettings => {
+export const authSettings = (read: Variables) => {
   const issuer = read.required('AUTH_ISSUER', "the tokens' issuer (iss)");
   const audience = read.required('AUTH_AUDIENCE', "the tokens' audiences (aud), comma-separated");
   const audiences = audiencesOf(audience);
@@ -33,6 +27,7 @@ export const authSettings = (read: Variables): AuthSettings => {
   // a token naming an unknown key refetches the key set at most this often
   const cooldownSeconds = read.positiveInt('AUTH_JWKS_COOLDOWN_SECONDS', 30);
   const timeoutMs = read.positiveInt('AUTH_JWKS_TIMEOUT_MS', 2000);
+  // the scope reading routes require, and writing ones; none when undefined
   const scopes = {
     read: read.matching('AUTH_READ_SCOPE', ONE_SCOPE, ONE_SCOPE_RULE),
     write: read.matching('AUTH_WRITE_SCOPE', ONE_SCOPE, ONE_SCOPE_RULE),
@@ -49,7 +44,7 @@ export const authSettings = (read: Variables): AuthSettings => {
     return url ? { kind: 'url', url, cooldownMs: cooldownSeconds * 1000, timeoutMs } : undefined;
   };
   // no keys only where a problem has been noted: these settings are then never used
-  return { issuer, audiences, keys: keys() ?? { kind: 'file', path: '' }, scopes };
+  return { issuer, audiences, keys: keys() ?? ({ kind: 'file', path: '' } as KeySource), scopes };
 };
 
 /** The issuer's key set, if the issuer can serve it safely; else the problem is noted. */

@@ -2,20 +2,10 @@
 // DynamoDB.
 import type { Variables } from './load.ts';
 
-export interface DynamoDbSettings {
-  endpoint: string | undefined;
-  region: string;
-  maxAttempts: number;
-  connectTimeoutMs: number;
-  requestTimeoutMs: number;
-}
+export type DynamoDbSettings = ReturnType<typeof dynamoDbSettings>;
+export type StoreSettings = ReturnType<typeof storeSettings>;
 
-export interface StoreSettings {
-  table: string;
-  dynamodb: DynamoDbSettings;
-}
-
-export const dynamoDbSettings = (read: Variables): DynamoDbSettings => ({
+export const dynamoDbSettings = (read: Variables) => ({
   endpoint: read.httpUrl('DYNAMODB_ENDPOINT'),
   // Lambda always sets AWS_REGION; the default serves local runs against DynamoDB Local
   region: read.optional('AWS_REGION') ?? 'us-east-1',
@@ -29,7 +19,7 @@ export const dynamoDbSettings = (read: Variables): DynamoDbSettings => ({
 /** A table, in the variable `name`, and its client. */
 const tableSettings =
   <const Name extends string>(name: Name, what: string) =>
-  (read: Variables): StoreSettings => ({
+  (read: Variables) => ({
     table: read.required(name, what),
     dynamodb: dynamoDbSettings(read),
   });

@@ -9,19 +9,14 @@ export const DEFAULT_METRICS_NAMESPACE = 'PlantStore';
 
 export const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT'] as const;
 
-export interface TelemetrySettings {
-  serviceName: string;
-  logLevel: (typeof LOG_LEVELS)[number];
-  metricsNamespace: string;
-  /** Whether a container's first invocation is a cold start: not when Lambda made it in advance. */
-  coldStarts: boolean;
-}
+export type TelemetrySettings = ReturnType<typeof telemetrySettings>;
 
-export const telemetrySettings = (read: Variables): TelemetrySettings => ({
-  serviceName: SERVICE_NAME,
+export const telemetrySettings = (read: Variables) => ({
+  serviceName: SERVICE_NAME as string,
   logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'INFO'),
   metricsNamespace: read.optional('METRICS_NAMESPACE') ?? DEFAULT_METRICS_NAMESPACE,
-  // Lambda's own word; provisioned concurrency starts containers before any request needs them
+  // whether a container's first invocation is a cold start: not when Lambda made it in advance
+  // (provisioned concurrency, in Lambda's own word)
   coldStarts: read.optional('AWS_LAMBDA_INITIALIZATION_TYPE') !== 'provisioned-concurrency',
 });
 

@@ -27,22 +27,8 @@ export type SecretSource =
   /** An SSM Parameter Store SecureString, read when first needed and again every few minutes. */
   | { kind: 'parameter'; name: string };
 
-export interface ReceiverSettings {
-  url: string;
-  secret: SecretSource;
-  /** How long one attempt may wait for an answer. */
-  timeoutMs: number;
-  region: string;
-}
-
-export interface WebhookSettings extends ReceiverSettings {
-  /** The wait after each failed attempt, in ms: one more attempt per step, then a dead letter. */
-  schedule: number[];
-  /** The SQS queue where an event waits for its next attempt. */
-  retryQueueUrl: string;
-  /** The SQS queue that keeps the events whose attempts all failed. */
-  deadLetterQueueUrl: string;
-}
+export type ReceiverSettings = ReturnType<typeof receiverSettings>;
+export type WebhookSettings = ReturnType<typeof webhookSettings>;
 
 const secretRule =
   'must be one or more whsec_ secrets (whsec_ and a base64 key of 24 to 64 bytes), separated by spaces';
@@ -80,7 +66,7 @@ const attemptTimeoutMs = (read: Variables) =>
   read.positiveInt('WEBHOOK_TIMEOUT_MS', DEFAULT_ATTEMPT_TIMEOUT_MS, MAX_ATTEMPT_TIMEOUT_MS);
 
 /** Where deliveries go and how they are signed: all the redrive needs. */
-export const receiverSettings = (read: Variables): ReceiverSettings => {
+export const receiverSettings = (read: Variables) => {
   const url = read.required('WEBHOOK_URL', 'the https URL of the receiver');
   if (url && !isSecureUrl(url)) read.problem(`WEBHOOK_URL ${SECURE_URL_RULE}`);
   const secret = read.checked(
@@ -98,11 +84,12 @@ export const receiverSettings = (read: Variables): ReceiverSettings => {
       'set exactly one of WEBHOOK_SECRET and WEBHOOK_SECRET_PARAMETER: the signing secrets, or the SSM parameter that holds them',
     );
   }
+  const source: SecretSource = secretParameter
+    ? { kind: 'parameter', name: secretParameter }
+    : { kind: 'value', keys: signingKeys(secret ?? '') ?? [] };
   return {
     url,
-    secret: secretParameter
-      ? { kind: 'parameter', name: secretParameter }
-      : { kind: 'value', keys: signingKeys(secret ?? '') ?? [] },
+    secret: source,
     timeoutMs: attemptTimeoutMs(read),
     region: read.optional('AWS_REGION') ?? 'us-east-1',
   };
@@ -121,8 +108,9 @@ export const attemptSettings = (read: Variables) => {
   };
 };
 
-export const webhookSettings = (read: Variables): WebhookSettings => ({
+export const webhookSettings = (read: Variables) => ({
   ...receiverSettings(read),
+  // the wait after each failed attempt, in ms: one more attempt per step, then a dead letter
   schedule: attemptSettings(read).schedule,
   retryQueueUrl: queueUrl(
     read,
