@@ -13,17 +13,15 @@ const QUEUES = { endpointDeliveries: 'EndpointDeliveryQueue' };
 module.exports = async ({ resolveVariable }) => {
   const { routeModules } = await import('./routes.ts');
   const variables = await functionVariables();
+  const arn = (resource) => ({ 'Fn::GetAtt': [resource, 'Arn'] });
+  const allow = (action, resource) => ({ Effect: 'Allow', Action: [action], Resource: [resource] });
   const grant = (table, action) => {
-    const arn = { 'Fn::GetAtt': [TABLES[table].resource, 'Arn'] };
-    return {
-      Effect: 'Allow',
-      Action: [`dynamodb:${action}`],
-      Resource: [
-        action === 'Query' && TABLES[table].queries === 'indexes'
-          ? { 'Fn::Join': ['/', [arn, 'index', '*']] }
-          : arn,
-      ],
-    };
+    const { resource, queries } = TABLES[table];
+    const indexes = action === 'Query' && queries === 'indexes';
+    return allow(
+      `dynamodb:${action}`,
+      indexes ? { 'Fn::Join': ['/', [arn(resource), 'index', '*']] } : arn(resource),
+    );
   };
   // the memory the bench's figures chose where it is not the provider's (docs/performance.md, "Cost")
   const memorySizes = (await resolveVariable('self:custom.memorySize')) ?? {};
@@ -39,11 +37,7 @@ module.exports = async ({ resolveVariable }) => {
         ...Object.entries(tables).flatMap(([table, actions]) =>
           actions.map((action) => grant(table, action)),
         ),
-        ...sends.map((queue) => ({
-          Effect: 'Allow',
-          Action: ['sqs:SendMessage'],
-          Resource: [{ 'Fn::GetAtt': [QUEUES[queue], 'Arn'] }],
-        })),
+        ...sends.map((queue) => allow('sqs:SendMessage', arn(QUEUES[queue]))),
       ],
     };
   }

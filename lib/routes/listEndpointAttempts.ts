@@ -38,15 +38,11 @@ export default defineRoute({
     { endpointStore, attemptStore },
   ) => {
     const list = deliveriesPartition(id);
-    let after: string | undefined;
-    if (cursor !== undefined) {
-      const position = openCursor(cursor, list);
-      // its check is no secret: what DynamoDB would refuse as a start key is refused here
-      if (typeof position !== 'string' || !ATTEMPT_SORT_KEY.test(position)) {
-        return { status: 400, message: INVALID_ATTEMPTS_CURSOR, metric: 'ValidationFailures' };
-      }
-      after = position;
-    }
+    // null: not a cursor of this list; its check is no secret, so what DynamoDB would refuse as a
+    // start key is refused here
+    const after = cursor === undefined ? undefined : (openCursor(cursor, list) ?? null);
+    if (after !== undefined && (typeof after !== 'string' || !ATTEMPT_SORT_KEY.test(after)))
+      return { status: 400, message: INVALID_ATTEMPTS_CURSOR, metric: 'ValidationFailures' };
     // both reads at once; another caller's attempts are never answered (the ownership's 404 first)
     const [owned, result] = await Promise.all([
       ownedEndpoint(endpointStore, caller.sub, id, signal),
