@@ -3,28 +3,21 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { isRouteError } from '#lib/http/httpError.ts';
-import type { ErrorReply, Reply } from '#lib/http/reply.ts';
+import type { Reply } from '#lib/http/reply.ts';
 
 export const INTERNAL_ERROR = 'Internal server error';
 
-export const errorReply = (error: unknown): ErrorReply =>
-  isRouteError(error)
-    ? {
-        status: error.statusCode,
-        message: error.message,
-        metric: error.metric,
-        cause: error,
-        headers: error.headers,
-      }
-    : {
-        status: 500,
-        message: INTERNAL_ERROR,
-        metric: 'InternalErrors',
-        cause: error,
-      };
-
 export const errorResponder = (): MiddlewareObj<unknown, Reply, unknown, Context> => ({
   onError: (request) => {
-    request.response = errorReply(request.error);
+    const { error } = request;
+    request.response = isRouteError(error)
+      ? {
+          status: error.statusCode,
+          message: error.message,
+          metric: error.metric,
+          cause: error,
+          headers: error.headers,
+        }
+      : { status: 500, message: INTERNAL_ERROR, metric: 'InternalErrors', cause: error };
   },
 });

@@ -24,10 +24,12 @@ import {
   type Table,
 } from '#lib/routes/routeEntry.ts';
 
-/** Each table's settings: a route on it reads them, and its dependencies get the table's target. */
-const TABLE_SETTINGS = { plants: storeSettings, webhooks: webhooksStoreSettings };
-/** Each queue's settings: a route sending to it reads them, and its dependencies get them. */
-const QUEUE_SETTINGS = { endpointDeliveries: deliveryQueueSettings };
+/** The settings a route on each table or queue reads: its dependencies get a table's target. */
+const SETTINGS_OF = {
+  plants: storeSettings,
+  webhooks: webhooksStoreSettings,
+  endpointDeliveries: deliveryQueueSettings,
+};
 type QueueSettings = ReturnType<typeof deliveryQueueSettings>;
 
 /** Names a route's own settings may not take: every route's, its tables' and its queues'. */
@@ -79,17 +81,13 @@ export const defineRoute = <
     access,
     settings: {
       ...definition.settings,
-      ...Object.fromEntries(tables.map((table) => [table, TABLE_SETTINGS[table]])),
       ...Object.fromEntries(
-        definition.queues?.map((queue) => [queue, QUEUE_SETTINGS[queue]]) ?? [],
+        [...tables, ...(definition.queues ?? [])].map((name) => [name, SETTINGS_OF[name]]),
       ),
     } as Record<string, SettingsLoader<unknown>>,
     dependencies: (loaded: Record<string, unknown>) => {
-      const targets = tables.map((table) => [
-        table,
-        dynamoTargetFrom(loaded[table] as StoreSettings),
-      ]);
-      return definition.dependencies({ ...loaded, ...Object.fromEntries(targets) });
+      const target = (table: Table) => [table, dynamoTargetFrom(loaded[table] as StoreSettings)];
+      return definition.dependencies({ ...loaded, ...Object.fromEntries(tables.map(target)) });
     },
     /** Its handler over the dependencies given (tests give fakes). */
     with: (dependencies: HttpDependencies & Dependencies) =>
