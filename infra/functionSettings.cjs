@@ -5,6 +5,8 @@ const { readdirSync, readFileSync } = require('node:fs');
 const { join } = require('node:path');
 
 const root = join(__dirname, '..');
+/** One function per handler, by its name. */
+const functionNames = readdirSync(join(root, 'handlers')).map((file) => file.replace(/\.ts$/, ''));
 
 /** The settings group a function that is no route loads (handlers/<name>.ts). */
 const groupOfHandler = async (name) => {
@@ -28,7 +30,7 @@ const variablesByFunction = async () => {
   const { routeModules } = await import('./routes.ts');
   const routes = new Map(await routeModules());
   const variables = {};
-  for (const name of readdirSync(join(root, 'handlers')).map((file) => file.replace(/\.ts$/, ''))) {
+  for (const name of functionNames) {
     const route = routes.get(name);
     variables[name] = variablesOf(
       route ? { ...httpSettings, ...route.settings } : await groupOfHandler(name),
@@ -57,12 +59,10 @@ const environmentOf = async (resolveVariable, variables) => {
 };
 
 module.exports = Object.fromEntries(
-  readdirSync(join(root, 'handlers'))
-    .map((file) => file.replace(/\.ts$/, ''))
-    .map((name) => [
-      name,
-      async ({ resolveVariable }) =>
-        environmentOf(resolveVariable, (await functionVariables())[name]),
-    ]),
+  functionNames.map((name) => [
+    name,
+    async ({ resolveVariable }) =>
+      environmentOf(resolveVariable, (await functionVariables())[name]),
+  ]),
 );
 Object.assign(module.exports, { environmentOf, functionVariables });

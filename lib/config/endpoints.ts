@@ -20,17 +20,12 @@ export const endpointEventSettings = {
   telemetry: telemetrySettings,
 };
 
-/** How each attempt is made: its timeout, the wait after a failed one, and where it may go. */
-const deliverySettings = (read: Variables) => ({
-  ...attemptSettings(read),
-  policy: endpointUrlSettings(read),
-});
-
 /** The function that makes each attempt of a delivery to a caller's endpoint. */
 export const endpointDeliverySettings = {
   store: webhooksStoreSettings,
   main: deliveryQueueSettings,
   slow: slowDeliveryQueueSettings,
   telemetry: telemetrySettings,
-  delivery: deliverySettings,
+  /** How each attempt is made: its timeout, the wait after a failed one, and where it may go. */
+  delivery: (read: Variables) => ({ ...attemptSettings(read), policy: endpointUrlSettings(read) }),
 };

@@ -111,11 +111,8 @@ const parseJson = (text: string, integerFields: readonly string[]): unknown => {
   return json;
 };
 
-export const jsonBody = ({
-  describedAs,
-  integerFields = [],
-  mediaTypes,
-}: JsonBodyOptions): Stage => {
+export const jsonBody = (options: JsonBodyOptions): Stage => {
+  const { describedAs, integerFields = [], mediaTypes } = options;
   const accepts = (mediaType: string) =>
     mediaTypes ? mediaTypes.includes(mediaType) : anyJson.test(mediaType);
   const mediaTypeRefusal = BODY_REFUSALS.mediaType(mediaTypes);
