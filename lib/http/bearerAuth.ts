@@ -28,6 +28,9 @@ export const BEARER_REFUSALS = {
 // so a malformed one is reported as invalid_token by the verifier.
 const bearerPattern = /^Bearer[ \t]+(\S.*?)[ \t]*$/i;
 
+// our outage, not the caller's fault: no challenge, and when to retry
+const unavailable = { metric: 'KeySetUnavailable', headers: retryAfter } as const;
+
 export const bearerAuth = ({ verifyToken, realm, requiredScope }: BearerAuthOptions): Stage => {
   const challenge = `Bearer realm="${realm}"`;
   const refuse = (message: string, challengeParams = '', cause?: unknown, status = 401) =>
@@ -46,16 +49,10 @@ export const bearerAuth = ({ verifyToken, realm, requiredScope }: BearerAuthOpti
       try {
         request.context.caller = await verifyToken(token);
       } catch (error) {
-        if (error instanceof TokenRejectedError) {
+        if (error instanceof TokenRejectedError)
           throw refuse(BEARER_REFUSALS.rejected(error.message), ', error="invalid_token"', error);
-        }
-        if (error instanceof KeySetUnavailableError) {
-          throw httpError(503, BEARER_REFUSALS.keysUnavailable, {
-            metric: 'KeySetUnavailable',
-            cause: error,
-            headers: retryAfter,
-          });
-        }
+        if (error instanceof KeySetUnavailableError)
+          throw httpError(503, BEARER_REFUSALS.keysUnavailable, { ...unavailable, cause: error });
         throw error;
       }
       if (requiredScope && !request.context.caller.scopes.includes(requiredScope)) {
