@@ -1,7 +1,7 @@
 // The request body checked in docs/api.md's order (media type, size, JSON) into context.json by
 // Middy's prototype-safe JSON.parse, its reviver reading integer fields' source (patches/); only
 // routes with a body.
-import { jsonParseProtectProto } from '@middy/util';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
 import { httpError } from '#lib/http/httpError.ts';
 import type { Stage } from '#lib/http/types.ts';
 import type { RequestBody } from '#lib/http/validateInput.ts';
@@ -84,9 +84,12 @@ export const isIntegerLiteral = (literal: string): boolean => {
 };
 
 /** The body as JSON, `integerFields` as JsonBodyOptions says; Middy's guard refuses prototype keys. */
-const parseJson = (text: string, integerFields: readonly string[]): unknown => {
-  // the reviver meets an object's members before the object itself: which object is the top-level
-  // one is known only once the parse returns
+/**
+ * Middy's parser, built once per route: the body as JSON, with `integerFields` as JsonBodyOptions
+ * says. Its reviver meets an object's members before the object: which object is the top-level one
+ * is known only once the parse returns (a parse is synchronous: one list serves every request).
+ */
+const jsonParser = (integerFields: readonly string[]) => {
   const inexact: { holder: unknown; key: string; source: string }[] = [];
   function reviver(this: unknown, key: string, value: unknown, context?: { source?: string }) {
     const source = context?.source;
@@ -95,20 +98,27 @@ const parseJson = (text: string, integerFields: readonly string[]): unknown => {
     }
     return value;
   }
-  let json: unknown;
-  try {
-    json = jsonParseProtectProto(text, reviver);
-  } catch (error) {
-    // Middy's refusal of a key that attempts prototype pollution, or JSON.parse's SyntaxError
-    const { message, cause } = error as { message?: unknown; cause?: { data?: unknown } };
-    throw message === 'Forbidden key in JSON body'
-      ? invalid(400, `Request body must not contain the key "${String(cause?.data)}"`, error)
-      : invalid(400, BODY_REFUSALS.notJson, error);
-  }
-  for (const { holder, key, source } of inexact) {
-    if (holder === json) (json as Record<string, unknown>)[key] = source;
-  }
-  return json;
+  const { before } = httpJsonBodyParser({ disableContentTypeCheck: true, reviver });
+  // all the parser reads and writes of a request: it writes the JSON over the body
+  const parse = before as unknown as (request: { event: { body: unknown } }) => void;
+  return (text: string): unknown => {
+    inexact.length = 0;
+    const request = { event: { body: text as unknown } };
+    try {
+      parse(request);
+    } catch (error) {
+      // its 422s: a key that attempts prototype pollution, or text that is not JSON
+      const { message, cause } = error as { message?: unknown; cause?: { data?: unknown } };
+      throw message === 'Forbidden key in JSON body'
+        ? invalid(400, `Request body must not contain the key "${String(cause?.data)}"`, error)
+        : invalid(400, BODY_REFUSALS.notJson, error);
+    }
+    const json = request.event.body;
+    for (const { holder, key, source } of inexact) {
+      if (holder === json) (json as Record<string, unknown>)[key] = source;
+    }
+    return json;
+  };
 };
 
 export const jsonBody = (options: JsonBodyOptions): Stage => {
@@ -116,6 +126,7 @@ export const jsonBody = (options: JsonBodyOptions): Stage => {
   const accepts = (mediaType: string) =>
     mediaTypes ? mediaTypes.includes(mediaType) : anyJson.test(mediaType);
   const mediaTypeRefusal = BODY_REFUSALS.mediaType(mediaTypes);
+  const parseJson = jsonParser(integerFields);
   const deep = `Request body nests objects and arrays more than ${MAX_NESTING} levels deep`;
   return {
     before: ({ event: { headers, body, isBase64Encoded }, context }) => {
@@ -124,7 +135,7 @@ export const jsonBody = (options: JsonBodyOptions): Stage => {
       if (!body) throw invalid(400, `Request body is required: a JSON object (${describedAs})`);
       const text = bodyText(body, isBase64Encoded);
       if (nestingDepth(text) > MAX_NESTING) throw invalid(400, deep);
-      context.json = parseJson(text, integerFields);
+      context.json = parseJson(text);
     },
   };
 };
