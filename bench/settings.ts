@@ -26,7 +26,9 @@ export const WARM_UP = 50;
 export const say = (line: string) => process.stderr.write(`${line}\n`);
 const started = performance.now();
 export const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
-export const out = (line: string) => process.stdout.write(`${line}\n`);
+/** Lines on stdout, each ended. */
+export const out = (...lines: string[]) =>
+  process.stdout.write(lines.map((l) => `${l}\n`).join(''));
 /** A Markdown table: its header, its rows, each column right-aligned but the first (or `align`'s). */
 export const markdownTable = (
   head: string[],

@@ -334,65 +334,45 @@ export const monthlyBill = ({
     monthlyInFullBatches: sumOf(batched.map((l) => l.traces)) * perTrace,
   };
 
-  const fixed: Omit<typeof tracing, 'monthlyInFullBatches'>[] = [];
-  const fix = (key: string, resource: string, quantity: number, unit: string, price: number) =>
-    fixed.push({ key, resource, quantity, unit, unitPrice: price, monthly: quantity * price });
-  fix(
-    'customMetrics',
-    'CloudWatch custom metrics (EMF)',
-    customMetricCount,
-    'metric-months',
-    prices.customMetricMonth.usd,
-  );
-  fix(
-    'alarms',
-    `CloudWatch alarms: ${stage.alarms}, reading ${stage.alarmMetrics} metrics`,
-    stage.alarmMetrics,
-    'alarm metric-months',
-    prices.alarmMetricMonth.usd,
-  );
-  // each idle poller asks once per long poll, all month (a busy queue's receives are usage's)
-  const pollers = stage.sqsEventSources * assumptions.sqsIdlePollers.value;
-  fix(
-    'idlePolling',
-    `SQS idle polling: ${stage.sqsEventSources} event sources × ${assumptions.sqsIdlePollers.value} pollers, a receive each ${assumptions.sqsLongPollSeconds.value} s`,
-    (pollers * monthSeconds) / assumptions.sqsLongPollSeconds.value,
-    'requests',
-    prices.sqsRequest.usd,
-  );
+  const { sqsEventSources: sources, alarmMetrics, logRetentionDays: days } = stage;
+  const { sqsIdlePollers: pollers, sqsLongPollSeconds: poll } = assumptions;
   const { items, averageItemBytes } = profile.plantsStored;
   const tableGb = (items * averageItemBytes) / GB;
-  fix(
-    'dynamoStorage',
-    `DynamoDB storage: ${items.toLocaleString('en-US')} plants of ${averageItemBytes} B, in the table and ${stage.plantsTableCopies - 1} indexes`,
-    tableGb * stage.plantsTableCopies,
-    'GB-months',
-    prices.dynamoStorageGbMonth.usd,
-  );
-  fix(
-    'pitr',
-    "DynamoDB point-in-time recovery (the plants table's size)",
-    tableGb,
-    'GB-months',
-    prices.dynamoPitrGbMonth.usd,
-  );
   // the logs line of each row is its bytes at the ingestion price: kept as long as retained
   const loggedGb = sumOf(usage.map((l) => l.byService.logs)) / prices.logsIngestedGb.usd;
-  const monthDays = assumptions.hoursPerMonth.value / 24;
-  fix(
-    'logStorage',
-    `CloudWatch Logs kept ${stage.logRetentionDays} days (serverless.yml's logRetentionDays for ${profile.stage})`,
-    (loggedGb * stage.logRetentionDays) / monthDays,
-    'GB-months',
-    prices.logsStoredGbMonth.usd,
-  );
-  fix(
-    'kms',
-    'KMS keys of our own: none (queues: SQS-managed keys; tables: aws/dynamodb; the webhook secret: aws/ssm, AWS managed)',
-    stage.kmsKeys,
-    'key-months',
-    prices.kmsKeyMonth.usd,
-  );
+  const resources = {
+    customMetrics: 'CloudWatch custom metrics (EMF)',
+    alarms: `CloudWatch alarms: ${stage.alarms}, reading ${alarmMetrics} metrics`,
+    idlePolling: `SQS idle polling: ${sources} event sources × ${pollers.value} pollers, a receive each ${poll.value} s`,
+    dynamoStorage: `DynamoDB storage: ${items.toLocaleString('en-US')} plants of ${averageItemBytes} B, in the table and ${stage.plantsTableCopies - 1} indexes`,
+    pitr: "DynamoDB point-in-time recovery (the plants table's size)",
+    logStorage: `CloudWatch Logs kept ${days} days (serverless.yml's logRetentionDays for ${profile.stage})`,
+    kms: 'KMS keys of our own: none (queues: SQS-managed keys; tables: aws/dynamodb; the webhook secret: aws/ssm, AWS managed)',
+  };
+  const fix = (key: keyof typeof resources, quantity: number, unit: string, price: PriceName) => {
+    const unitPrice = prices[price].usd;
+    const resource = resources[key];
+    return {
+      key: key as string,
+      resource,
+      quantity,
+      unit,
+      unitPrice,
+      monthly: quantity * unitPrice,
+    };
+  };
+  // each idle poller asks once per long poll, all month (a busy queue's receives are usage's)
+  const polls = (sources * pollers.value * monthSeconds) / poll.value;
+  const logGbMonths = (loggedGb * days) / (assumptions.hoursPerMonth.value / 24);
+  const fixed = [
+    fix('customMetrics', customMetricCount, 'metric-months', 'customMetricMonth'),
+    fix('alarms', alarmMetrics, 'alarm metric-months', 'alarmMetricMonth'),
+    fix('idlePolling', polls, 'requests', 'sqsRequest'),
+    fix('dynamoStorage', tableGb * stage.plantsTableCopies, 'GB-months', 'dynamoStorageGbMonth'),
+    fix('pitr', tableGb, 'GB-months', 'dynamoPitrGbMonth'),
+    fix('logStorage', logGbMonths, 'GB-months', 'logsStoredGbMonth'),
+    fix('kms', stage.kmsKeys, 'key-months', 'kmsKeyMonth'),
+  ];
 
   const usageTotal = sumOf(usage.map((l) => l.monthly)) + tracing.monthly;
   const usageTotalInFullBatches =
