@@ -42,22 +42,14 @@ export const withMore = (usage: Usage, more: Partial<Metered>): Usage => {
     for (const [k, n] of Object.entries(b ?? {})) counts[k] = (counts[k] ?? 0) + n;
     return counts;
   };
-  const m = meteredOf(usage);
-  const metered = Object.fromEntries(
-    Object.entries(m).map(([key, value]) => [key, add(value, more[key as keyof Metered])]),
-  ) as Metered;
-  return { ...usage, metered };
+  const m = Object.entries(meteredOf(usage)).map(([k, v]) => [k, add(v, more[k as keyof Metered])]);
+  return { ...usage, metered: Object.fromEntries(m) as Metered };
 };
 
 const cpuShare = (memoryMb: number) => Math.min(1, memoryMb / A.fullVcpuMb.value);
-/**
- * The time the function waits on DynamoDB and SQS: each wait (calls made together are one) at its
- * mean, or one at its p99.
- */
+/** The time waited on DynamoDB and SQS: each wait (calls made together are one) at its mean, or one at its p99. */
 const awsWaitMs = (usage: Usage, at: 'mean' | 'p99') => {
-  const m = meteredOf(usage);
-  const dynamo = m.dynamoWaits;
-  const sqs = m.sqsWaits;
+  const { dynamoWaits: dynamo, sqsWaits: sqs } = meteredOf(usage);
   const mean = dynamo * A.dynamoCallMs.value + sqs * A.sqsCallMs.value;
   if (at === 'mean') return mean;
   // two calls at their tail at once is a 1 in 10,000 invocation: one call's tail makes the p99
@@ -89,22 +81,15 @@ export const coldStartMs = (usage: Usage, memoryMb: number, trigger: Trigger) =>
 /** Billed time, mean: each invocation is rounded up, half a step on average. */
 const billedMs = (ms: number) => ms + A.billingGranularityMs.value / 2;
 
-/** What serverless.yml sets for a function: its memory, and whether Lambda's lines are logged. */
-export interface Deployed {
-  memoryMb: number;
-  /** The bytes Lambda writes per invocation: none when loggingConfig drops its INFO lines. */
-  platformLogBytes: number;
-}
+/** What serverless.yml sets for a function: its memory, and the bytes Lambda's own lines write per invocation (none when loggingConfig drops its INFO lines). */
+export type Deployed = { memoryMb: number; platformLogBytes: number };
 
 /**
  * Messages handled `size` at a time (a queue's or stream's batch): each invocation's request, poll
  * and Lambda lines shared by the batch, its waits overlapped (`batchMs`), and the batch's sends made
  * ten entries to a SendMessageBatch, `sendEntries` entries a message.
  */
-export interface Batch {
-  size: number;
-  sendEntries: number;
-}
+export type Batch = { size: number; sendEntries: number };
 const ONE_AT_A_TIME: Batch = { size: 1, sendEntries: 1 };
 
 /**
@@ -230,13 +215,11 @@ export const DRAIN_TARGET_PER_SECOND = 200;
 /** A table's stream has a shard per partition: one, the fewest batches at once a stream gives. */
 export const STREAM_SHARDS = 1;
 
-/** How a consumer's source feeds it, as serverless.yml deploys it. */
-export interface Feed {
-  batchSize: number;
-  /** A stream's shards × parallelizationFactor, a queue's maximumConcurrency; none: Lambda adds batches as the queue grows. */
-  batchesAtOnce: number | undefined;
-  timeoutS: number;
-}
+/**
+ * How a consumer's source feeds it, as serverless.yml deploys it; `batchesAtOnce`: a stream's shards
+ * × parallelizationFactor, a queue's maximumConcurrency; none: Lambda adds batches as the queue grows.
+ */
+export type Feed = { batchSize: number; batchesAtOnce: number | undefined; timeoutS: number };
 /**
  * The longest a consumer's batch may take and its source stay drained at the deployed concurrency:
  * so many batches at once, of so many messages, carry `perSecond`. Without a cap on batches at
@@ -257,11 +240,7 @@ export const drainBoundMs = (
  * Lambda Power Tuning's cost strategy for a function nobody waits on: the cheapest size that holds
  * its peak RSS and whose batch stays within `boundMs`; where none does, the fastest batch.
  */
-export const cheapestDrained = (
-  sizes: AtMemory[],
-  peakRssMb: number,
-  boundMs: number,
-): AtMemory | undefined => {
+export const cheapestDrained = (sizes: AtMemory[], peakRssMb: number, boundMs: number) => {
   const holding = sizes.flatMap((s) =>
     s.memoryMb > peakRssMb && s.batchMs !== undefined ? [{ ...s, batchMs: s.batchMs }] : [],
   );
@@ -284,12 +263,11 @@ export const CALIBRATION = {
   cpuP99Ms: 4.333,
   coldStartMs: 82.707,
   importMs: 44.365,
-} as const;
+};
 /** `usage` as the calibration run's machine would have measured it: each figure by the reference's own. */
 export const calibrated = (usage: Usage, reference: Usage): Usage => {
   const scale = (key: keyof typeof CALIBRATION) => {
-    const value = usage[key];
-    const at = reference[key];
+    const [value, at] = [usage[key], reference[key]];
     if (value === undefined) return {};
     if (!at) throw new Error(`the reference has no ${key}: the calibration needs it`);
     return { [key]: value * (CALIBRATION[key] / at) };
