@@ -21,10 +21,7 @@ import { PLANTS_TABLE, type Stack, WEBHOOKS_TABLE } from './stack.ts';
 import * as stats from './stats.ts';
 
 const execute = promisify(execFile);
-/**
- * V8's heap held to what fits a 128 MB Lambda function (Lambda's smallest size). Left alone, V8
- * sizes its heap from this machine's memory and collects lazily, which measures the machine.
- */
+/** V8's heap of a 128 MB Lambda function: left alone, V8 sizes it by this machine's memory. */
 const HEAP_OF_A_128_MB_FUNCTION = ['--max-old-space-size=64', '--max-semi-space-size=2'];
 
 /** One function's bundle and its baseline's; for the create, the peers' and the observed floor's. */
@@ -63,10 +60,7 @@ export const buildFunctions = async (work: string): Promise<Record<f.Kind, Pair>
   ) as Record<f.Kind, Pair>;
 };
 
-/**
- * What Lambda would give the functions, pointed at this machine: the JWKS URL, the tokens, a
- * working folder; DynamoDB and the receiver stubbed in the probe's own process unless given.
- */
+/** Lambda's environment pointed at this machine; DynamoDB and the receiver stubbed unless given. */
 export const functionEnv = (work: string, jwksUrl: string, tokensFile: string): Env => ({
   PATH: process.env.PATH,
   AWS_REGION: 'us-east-1',

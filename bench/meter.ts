@@ -53,10 +53,7 @@ const sqsPayloadBytes = (input: { MessageBody?: string; Entries?: { MessageBody?
     0,
   );
 
-/**
- * Starts the proxy: DynamoDB's commands to `dynamoEndpoint`, SQS's to `sqsEndpoint`, POSTs to
- * /hooks answered 204. `take()` returns what was counted since the last take.
- */
+/** The proxy: DynamoDB's and SQS's calls passed on, /hooks answered 204; `take()`: counts since. */
 export const startMeter = async (dynamoEndpoint: string, sqsEndpoint: string) => {
   let metered = nothingMetered();
   /** The calls of each service under way now. */

@@ -242,10 +242,7 @@ for (const stream of [process.stdout, process.stderr]) {
     return write(chunk, ...more);
   };
 }
-/**
- * A function under test: its handler, the next plant id it uses, and what its invocations wrote to
- * the logs and answered (a route's body and headers), in bytes.
- */
+/** A function under test: its handler, its next plant id, and the bytes it logged and answered. */
 const load = async (bundle, nextId) => {
   const { handler } = await import(pathToFileURL(bundle).href);
   return { handler, nextId, logBytes: 0, responseBytes: 0 };

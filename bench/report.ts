@@ -107,10 +107,7 @@ const costed = (results: { functions: Figures }, complete: boolean, writeBudget:
 export const recost = (writeBudget = false) =>
   costed(JSON.parse(readFileSync(resultsFile, 'utf8')), true, writeBudget);
 
-/**
- * The previous run's results, when measured with these settings: figures measured otherwise say
- * nothing about this run's steadiness.
- */
+/** The previous run's results, when measured with these settings (otherwise they say nothing). */
 const previousRun = () => {
   if (!existsSync(resultsFile)) return undefined;
   const previous = JSON.parse(readFileSync(resultsFile, 'utf8')) as { measuredAt?: string } & {

@@ -56,10 +56,7 @@ const setCount = async (client: DynamoDBClient, endpoints: number) => {
   await client.send(new PutItemCommand({ TableName: WEBHOOKS_TABLE, Item }));
 };
 
-/**
- * The plants the list pages through, among them the one get and update read; the endpoints the
- * caller has (the most it may), among them the one the endpoints' get and update read.
- */
+/** The plants the list pages through and the caller's endpoints (the most it may), as read. */
 export const seedStore = async (store: Store) => {
   const client = store.dynamoClient;
   await seedPlants(client, numbers(1, 40));
@@ -69,10 +66,7 @@ export const seedStore = async (store: Store) => {
   await putAll(client, WEBHOOKS_TABLE, [eventItem(), ...numbers(1, 21).map(attemptItem)]);
 };
 
-/**
- * The caller's endpoints back to those seedStore stored: the creates' and rotations' removed, the
- * update's undone.
- */
+/** The caller's endpoints as seedStore stored them: others removed, the update's undone. */
 const onlySeededEndpoints = async (store: Store) => {
   const client = store.dynamoClient;
   const seeded = new Set<string | undefined>(
@@ -101,7 +95,7 @@ const onlySeededEndpoints = async (store: Store) => {
 };
 
 /**
- * A batch of the plants' stream as Lambda names one it gave up on: the insert of plant `id`, written
+ * A batch of the plants' stream as Lambda names one it gave up on: plant `id`'s insert, written
  * last in the open shard, so that a read from it finds it alone (BENCH_STREAM_BATCH).
  */
 const lastStreamBatch = async ({ dynamoClient, dynamoEndpoint }: Store, id: number) => {
@@ -126,12 +120,10 @@ const lastStreamBatch = async ({ dynamoClient, dynamoEndpoint }: Store, id: numb
 };
 
 /**
- * What a run with the store needs before it makes `count` invocations from each of `ids`: the
- * plants or endpoints it deletes, rotates (one rotation adds a secret the next would compare and
- * copy), pings or resends to (an endpoint takes 10 a minute), each of its own; room for its creates
- * (the count that many under MAX_ENDPOINTS_PER_CALLER); the caller's seeded endpoints only, as
- * seeded, for the endpoints' list and the webhooks to them; a batch of the stream to read for its
- * on-failure destination, returned as what its probe is told.
+ * What a run with the store needs before `count` invocations from each of `ids`: the plants or
+ * endpoints it deletes, rotates (a rotation adds a secret the next would copy), pings or resends to
+ * (10 a minute an endpoint), each its own; room for its creates; the seeded endpoints only, for the
+ * list and the webhooks to them; a stream batch for its on-failure destination (its probe's env).
  */
 export const prepareRun = async (
   store: Store,

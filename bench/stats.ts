@@ -43,9 +43,8 @@ export const peerFiguresOf = (bundle: Bundles, cold: Runs, warmCpu: Runs) => ({
 export type PeerFigures = ReturnType<typeof peerFiguresOf>;
 
 /**
- * What one invocation uses, as AWS bills it (bench/cost/): its warm CPU time (new callers, the
- * dependencies stubbed), its cold start and the import within it (medians over runs), the bytes it
- * writes to its log and answers, and, from the memory runs, what it asked of AWS (bench/meter.ts).
+ * One invocation as AWS bills it (bench/cost/): warm CPU (new callers, dependencies stubbed), cold
+ * start and its import (medians), bytes logged and answered, what it asked of AWS (bench/meter.ts).
  */
 export type Usage = Record<'cpuMeanMs' | 'cpuP99Ms' | 'logBytes' | 'responseBytes', number> & {
   coldStartMs?: number;

@@ -161,10 +161,7 @@ export const batchMs = (
   awsWaitMs(usage, 'mean') +
   meteredOf(usage).receiverPosts * receiverMs;
 
-/**
- * A function at each memory size: a million's cost, its modelled warm p99 and cold start, and for a
- * consumer its batch's time.
- */
+/** At each memory size: cost a million, modelled p99 and cold start, a consumer's batch. */
 export const atEachMemory = (
   usage: Usage,
   trigger: Trigger,
@@ -236,10 +233,7 @@ export const drainBoundMs = (
       : (batchesAtOnce * batchSize * 1000) / perSecond,
   );
 
-/**
- * Lambda Power Tuning's cost strategy for a function nobody waits on: the cheapest size that holds
- * its peak RSS and whose batch stays within `boundMs`; where none does, the fastest batch.
- */
+/** A consumer's size, Power Tuning's cost strategy: cheapest holding the RSS within `boundMs`. */
 export const cheapestDrained = (sizes: AtMemory[], peakRssMb: number, boundMs: number) => {
   const holding = sizes.flatMap((s) =>
     s.memoryMb > peakRssMb && s.batchMs !== undefined ? [{ ...s, batchMs: s.batchMs }] : [],

@@ -19,10 +19,7 @@ import { ASSUMPTIONS, PRICES } from './prices.ts';
 
 const share = z.number().min(0).max(1);
 const count = z.number().int().nonnegative();
-/**
- * A usage file, as written in bench/cost/profiles/: every field required, none unknown, each
- * described by what to write in it, for a file that fails to load.
- */
+/** A usage file of bench/cost/profiles/: every field required, none unknown, each described. */
 const profileSchema = z.strictObject({
   description: z.string().min(1).describe('a sentence: what the profile stands for and assumes'),
   stage: z.string().min(1).describe('the stage whose serverless.yml params apply, "dev" or "prod"'),
@@ -104,10 +101,7 @@ export const requestsPerSecond = ({ rate }: Pick<Profile, 'rate'>) =>
 
 type Resource = { Type?: string; Properties?: Record<string, unknown> };
 
-/**
- * What the template declares that a bill counts, for a stage with or without the operator's
- * webhook, as infra/*.yml and serverless.yml declare it.
- */
+/** What a bill counts of a stage, with or without the operator's webhook, as the template says. */
 export const stageOf = (operatorWebhook: boolean, stage: string) => {
   const operator = yamlOf('infra', 'operatorWebhook.yml') as {
     functions: Record<string, unknown>;
@@ -167,10 +161,7 @@ export const stageOf = (operatorWebhook: boolean, stage: string) => {
 };
 export type Stage = ReturnType<typeof stageOf>;
 
-/**
- * bench/results.json's `cost.rows`: each route's and event's dollars a million, by service; an
- * event's consumers' messages one at a time, and as `fullBatches` a full batch at a time.
- */
+/** results.json's `cost.rows`: dollars a million by service (`fullBatches`: a batch at a time). */
 export type CostRows = Record<string, Bill & { what: string; fullBatches?: Bill }>;
 
 type PriceName =
@@ -225,10 +216,7 @@ const USAGE = {
   operatorRetried: ["the operator's plant.added, failed once then delivered", 'events'],
 } as const;
 
-/**
- * The month's bill of `profile` on `stage`: pure arithmetic on the cost rows and the prices.
- * `customMetricCount` is the caller's: the metrics the code sends.
- */
+/** `profile`'s month on `stage`: arithmetic on rows and prices; the metrics are the caller's. */
 export const monthlyBill = ({
   profile,
   rows,
@@ -263,10 +251,7 @@ export const monthlyBill = ({
   const sampled = (perSecond: number) =>
     Math.min(perSecond, reservoir.value) + rate.value * Math.max(0, perSecond - reservoir.value);
 
-  /**
-   * The usage lines, each row's dollars a million as `priced` reads them, a consumer's messages
-   * `batchSize` to an invocation.
-   */
+  /** The usage lines, each row as `priced` reads it, a consumer's messages `batchSize` a time. */
   const usageLines = (priced: (name: string) => Bill, batchSize: number) => {
     // `invocations`: each unit's (a route's one; a delivery's, one an attempt, each a trace)
     const use = (key: string, quantity: number, perMillion: Bill, invocations = 1) => {
@@ -391,10 +376,8 @@ export const monthlyBill = ({
 };
 
 /**
- * A month's bill: its lines, each what it prices in a word (a row's name, or the fixed cost's), its
- * quantity × the price of one unit = its month; the totals, every consumer's message one at a time
- * (the upper bound, a quiet stage's month) or a full batch at a time (the lower bound a busy stage
- * nears).
+ * A month's bill: each line's quantity × unit price = its month; the totals one message at a time
+ * (an upper bound, a quiet stage's month) or a full batch at a time (the bound a busy stage nears).
  */
 export type MonthlyBill = ReturnType<typeof monthlyBill>;
 /** A usage bill's dollars by service, for the chart. */

@@ -45,10 +45,7 @@ const settingOf = (value: unknown, custom: Record<string, unknown>) => {
 /** A function as serverless.yml declares it (its own, or the operator's webhook's file). */
 type Declared = { timeout?: number; memorySize?: number; events?: Record<string, Source>[] };
 type Source = Record<string, unknown>;
-/**
- * A consumer's feed from its first event (a queue's main lane: the slow lane's batches are for slow
- * endpoints and retries), its settings read through `custom` as the deploy resolves them.
- */
+/** A consumer's feed: its first event's (the main lane), its settings resolved through `custom`. */
 export const feedOf = (
   declared: Declared,
   custom: Record<string, unknown>,
@@ -172,10 +169,7 @@ const rowsOf = (figures: Figures, deployed: DeployedSettings) => {
   return rows;
 };
 
-/**
- * Each function at each memory size and the size its rule chooses (model.ts `chooseMemory`), its
- * figures calibrated against the create's floor of the same run: none chosen without it.
- */
+/** Each function at each size, the size chosen, calibrated by the create's floor (none without). */
 export const memoryOf = (figures: Figures, deployed: DeployedSettings = deployedSettings()) => {
   const reference = figures[PEERS_KIND]?.usage.baseline;
   return Object.fromEntries(
@@ -231,7 +225,7 @@ const tables = (
 ) => [
   ...billTable(
     'per million, US$',
-    rows.map(({ what, bill }) => [what, bill]),
+    rows.map((r) => [r.what, r.bill]),
   ),
   '',
   ...markdownTable(
@@ -338,10 +332,7 @@ const dollars = (n: number) =>
     ? n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
     : n.toPrecision(1);
 
-/**
- * A profile's bill in Markdown: its usage lines, its fixed lines apart, the totals; the last column
- * each event's month with its consumers' messages a full batch at a time.
- */
+/** A profile's bill in Markdown, the last column its events' messages a full batch at a time. */
 const monthlyTable = (bill: month.MonthlyBill) => {
   const { profile, usage, tracing, fixed, usageTotal, usageTotalInFullBatches, fixedTotal, total } =
     bill;
@@ -439,9 +430,8 @@ const writeBench = (file: string, text: string) =>
   writeFileSync(join(repoRoot, 'bench', file), text);
 
 /**
- * Prints the cost and checks it against the budget; on a complete run draws the charts and writes
- * docs/performance.md's tables (and with `writeBudget`, the budget). Returns the figures for
- * results.json and the rows over budget, each a line naming it.
+ * Prints the cost, checked against the budget; a complete run draws the charts and writes the docs'
+ * tables (and the budget, with `writeBudget`). Returns results.json's figures and each row over.
  */
 export const reportCost = (figures: Figures, complete: boolean, writeBudget: boolean) => {
   const deployed = deployedSettings();
