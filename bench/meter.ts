@@ -32,11 +32,9 @@ export type Metered = ReturnType<typeof nothingMetered>;
 const READS = ['GetItem', 'Query', 'Scan', 'BatchGetItem', 'TransactGetItems'];
 const WRITES = ['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems'];
 /** As DynamoDB answers it: the command's units, and its indexes' among them. */
-interface Capacity {
-  CapacityUnits?: number;
-  GlobalSecondaryIndexes?: Record<string, { CapacityUnits?: number }>;
-  LocalSecondaryIndexes?: Record<string, { CapacityUnits?: number }>;
-}
+type Units = { CapacityUnits?: number };
+type Capacity = Units &
+  Partial<Record<'GlobalSecondaryIndexes' | 'LocalSecondaryIndexes', Record<string, Units>>>;
 
 const bodyOf = async (stream: IncomingMessage) => {
   const chunks: Buffer[] = [];
