@@ -131,10 +131,8 @@ export const stageOf = (operatorWebhook: boolean, stage: string) => {
       return [source.batchSize];
     }),
   );
-  const indexes = (tables.PlantsTable?.Properties?.GlobalSecondaryIndexes ?? []) as {
-    IndexName?: string;
-    Projection?: { ProjectionType?: string };
-  }[];
+  type Index = { IndexName?: string; Projection?: { ProjectionType?: string } };
+  const indexes = (tables.PlantsTable?.Properties?.GlobalSecondaryIndexes ?? []) as Index[];
   const { params } = yamlOf('serverless.yml') as {
     params: Record<string, { logRetentionDays?: number }>;
   };
@@ -188,6 +186,10 @@ export type Assumptions = Record<
 
 const MILLION = 1e6;
 const GB = 2 ** 30;
+/** A trace's price: recorded, and read as often as assumed. */
+export const traceUsd = (prices: Prices = PRICES, assumptions: Assumptions = ASSUMPTIONS) =>
+  prices.xrayTraceRecorded.usd +
+  assumptions.xrayTracesScannedEach.value * prices.xrayTraceScanned.usd;
 /** The attempts an event makes to an endpoint that never answers: the default schedule's, then given up. */
 export const ATTEMPTS_BY_DEFAULT = (retrySchedule(DEFAULT_RETRY_SCHEDULE)?.length ?? 0) + 1;
 /** The routes that change a plant: each change is a stream record the fan-out reads. */
@@ -307,7 +309,7 @@ export const monthlyBill = ({
   }));
   // X-Ray bills each trace: one an invocation here, each linked to the trace that sent its message
   const scans = assumptions.xrayTracesScannedEach.value;
-  const perTrace = prices.xrayTraceRecorded.usd + scans * prices.xrayTraceScanned.usd;
+  const perTrace = traceUsd(prices, assumptions);
   const traces = sumOf(usage.map((l) => l.traces));
   const tracing = {
     key: 'tracing',

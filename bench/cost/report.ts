@@ -253,9 +253,7 @@ const spelled = (bill: Bill) =>
  * (a function under one a second) or its rate past it.
  */
 const tracingSentence = (create: number, toTen: number) => {
-  const perTrace =
-    PRICES.xrayTraceRecorded.usd +
-    ASSUMPTIONS.xrayTracesScannedEach.value * PRICES.xrayTraceScanned.usd;
+  const perTrace = month.traceUsd();
   const rate = ASSUMPTIONS.xraySampledShare.value;
   // the fan-out and each of 10 endpoints' two attempts
   const eventTraces = 1 + 10 * 2;
