@@ -25,16 +25,10 @@ const medianOf = (f: FunctionFigures, name: RatioName): number | undefined => {
 
 export const report = (figures: Figures, writeBudget = false) => {
   const measured = kinds.flatMap((kind) => (figures[kind] ? [[kind, figures[kind]] as const] : []));
+  const medians = (f: FunctionFigures) =>
+    RATIO_NAMES.map((name) => [name, medianOf(f, name)]).filter(([, value]) => value !== undefined);
   const perFunction = Object.fromEntries(
-    measured.map(([kind, f]) => [
-      kind,
-      Object.fromEntries(
-        RATIO_NAMES.flatMap((name) => {
-          const value = medianOf(f, name);
-          return value === undefined ? [] : [[name, value]];
-        }),
-      ),
-    ]),
+    measured.map(([kind, f]) => [kind, Object.fromEntries(medians(f))]),
   );
   // the worst function's: the targets are set for it
   const worstOf = Object.fromEntries(
@@ -123,11 +117,8 @@ const ms = (s: { ours: Spread; baseline: Spread }) =>
 /** The worst ratio, or – when no function measured has it. */
 const worst = (ratio: number) => (Number.isFinite(ratio) ? ratio.toFixed(2) : '–');
 
-const printTable = (
-  measured: (readonly [string, FunctionFigures])[],
-  worstOf: Record<RatioName, number>,
-  peakRssMb: number,
-) => {
+type Measured = (readonly [string, FunctionFigures])[];
+const printTable = (measured: Measured, worstOf: Record<RatioName, number>, peakRssMb: number) => {
   out(
     '',
     '| function | bundle KB | ratio | cold start ms | ratio (IQR) | warm CPU p50 ms | ratio (IQR) | repeat caller (IQR) | with store p50 ms | ratio (IQR) | peak RSS MB |',
@@ -154,13 +145,13 @@ const ratiosOf = (peerFigures: Record<string, PeerFigures>) =>
 /** The create beside its peers, every figure a ratio to its floor from the same runs. */
 const printPeers = (
   ours: FunctionFigures,
-  observedFloor: PeerFigures,
-  peerFigures: Record<string, PeerFigures>,
+  floor: PeerFigures,
+  peers: Record<string, PeerFigures>,
 ) => {
   const rows = [
     ['ours', ours],
-    ['floor + observability by hand', observedFloor],
-    ...Object.entries(peerFigures),
+    ['floor + observability by hand', floor],
+    ...Object.entries(peers),
   ] as const;
   out(
     '',

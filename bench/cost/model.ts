@@ -151,29 +151,19 @@ export const total = (bill: Bill) => sum(SERVICES.map(({ key }) => bill[key]));
  * vCPU, adds up (an upper bound: the CPU counted apart from the waits it overlaps); the receiver's
  * answer is billed. A batch of one is a warm invocation's mean duration.
  */
-export const batchMs = (
-  usage: Usage,
-  memoryMb: number,
-  batchSize: number,
-  receiverMs: number = A.receiverMs.value,
-) =>
+export const batchMs = (usage: Usage, memoryMb: number, batchSize: number, receiverMs?: number) =>
   (batchSize * usage.cpuMeanMs) / cpuShare(memoryMb) +
   awsWaitMs(usage, 'mean') +
-  meteredOf(usage).receiverPosts * receiverMs;
+  meteredOf(usage).receiverPosts * (receiverMs ?? A.receiverMs.value);
 
 /** At each memory size: cost a million, modelled p99 and cold start, a consumer's batch. */
-export const atEachMemory = (
-  usage: Usage,
-  trigger: Trigger,
-  deployed: Deployed,
-  batchSize?: number,
-) =>
+export const atEachMemory = (usage: Usage, trigger: Trigger, deployed: Deployed, batch?: number) =>
   MEMORY_SIZES.map((memoryMb: number) => ({
     memoryMb,
     usdPerMillion: total(billOf(usage, trigger, { ...deployed, memoryMb })),
     warmP99Ms: warmP99Ms(usage, memoryMb),
     coldStartMs: coldStartMs(usage, memoryMb, trigger),
-    ...(batchSize === undefined ? {} : { batchMs: batchMs(usage, memoryMb, batchSize) }),
+    ...(batch === undefined ? {} : { batchMs: batchMs(usage, memoryMb, batch) }),
   }));
 export type AtMemory = ReturnType<typeof atEachMemory>[number];
 const byCost = (a: AtMemory, b: AtMemory) =>

@@ -192,18 +192,17 @@ export const traceUsd = (prices: Prices = PRICES, assumptions: Assumptions = ASS
   assumptions.xrayTracesScannedEach.value * prices.xrayTraceScanned.usd;
 /** The attempts an event makes to an endpoint that never answers: the default schedule's, then given up. */
 export const ATTEMPTS_BY_DEFAULT = (retrySchedule(DEFAULT_RETRY_SCHEDULE)?.length ?? 0) + 1;
+const plantActions = (name: RouteName): readonly string[] =>
+  (ROUTES[name].tables as { plants?: readonly string[] }).plants ?? [];
 /** The routes that change a plant: each change is a stream record the fan-out reads. */
 const changesPlants = (name: RouteName) =>
-  (ROUTES[name].tables as { plants?: readonly string[] }).plants?.some((a) =>
-    ['PutItem', 'UpdateItem', 'DeleteItem'].includes(a),
-  ) ?? false;
+  plantActions(name).some((a) => ['PutItem', 'UpdateItem', 'DeleteItem'].includes(a));
 /** A profile's plant changes a second: each a stream record every consumer's batches carry. */
 export const plantChangesPerSecond = (profile: Profile) =>
   requestsPerSecond(profile) *
   ROUTE_NAMES.filter(changesPlants).reduce((sum, name) => sum + (profile.routeMix[name] ?? 0), 0);
 /** The routes that add a plant: each an INSERT, the operator's plant.added. */
-const addsPlants = (name: RouteName) =>
-  (ROUTES[name].tables as { plants?: readonly string[] }).plants?.includes('PutItem') ?? false;
+const addsPlants = (name: RouteName) => plantActions(name).includes('PutItem');
 
 /** The usage lines beside the routes', each as its bill words it and in what unit. */
 const USAGE = {

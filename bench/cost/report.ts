@@ -20,21 +20,18 @@ import { ASSUMPTIONS, PRICES, STREAM_READS_FREE } from './prices.ts';
 
 /** What a failed attempt does beside the delivered one the bench measures, as the code does it. */
 const SENT_AGAIN = { sqsCalls: { SendMessageBatch: 1 }, sqsWaits: 1, sqsRequests: 1 };
+const MARKED_FAILING = { dynamoCalls: { UpdateItem: 1 }, dynamoWaits: 1, writeUnits: 1 };
 const FAILED_ATTEMPT = {
   // lib/operatorWebhook/attempt.ts: the event waits in the retry queue
   deliverPlantAdded: SENT_AGAIN,
   // lib/endpointDeliveries/deliverToEndpoint.ts: the endpoint marked failing (one small
   // UpdateItem), the next attempt's message sent
-  deliverToEndpoint: {
-    ...SENT_AGAIN,
-    dynamoCalls: { UpdateItem: 1 },
-    dynamoWaits: 1,
-    writeUnits: 1,
-  },
+  deliverToEndpoint: { ...SENT_AGAIN, ...MARKED_FAILING },
 };
 
 /** A serverless.yml value as written, or the `${self:custom.<name>}` it names. */
-const settingOf = (value: unknown, custom: Record<string, unknown>) => {
+type Custom = Record<string, unknown>;
+const settingOf = (value: unknown, custom: Custom) => {
   const name =
     typeof value === 'string' ? /^\$\{self:custom\.(\w+)\}$/.exec(value)?.[1] : undefined;
   const resolved = name === undefined ? value : custom[name];
@@ -48,7 +45,7 @@ type Source = Record<string, unknown>;
 /** A consumer's feed: its first event's (the main lane), its settings resolved through `custom`. */
 export const feedOf = (
   declared: Declared,
-  custom: Record<string, unknown>,
+  custom: Custom,
   providerTimeoutS: number,
 ): model.Feed => {
   const { stream, sqs } = declared.events?.[0] ?? {};
@@ -218,10 +215,11 @@ const chosenCell = ({ chosenMb, nearest, boundMs }: ReturnType<typeof memoryOf>[
     : '–';
 
 /** The cost's tables in Markdown, as printed and as docs/performance.md shows them. */
+type Rows = ReturnType<typeof rowsOf>;
 const tables = (
-  rows: ReturnType<typeof rowsOf>,
+  rows: Rows,
   memoryFigures: ReturnType<typeof memoryOf>,
-  peers: Record<string, Bill> | undefined,
+  peers?: Record<string, Bill>,
 ) => [
   ...billTable(
     'per million, US$',
@@ -268,7 +266,7 @@ const PAGE = join(repoRoot, 'docs', 'performance.md');
 const TOLERANCE = 0.05;
 
 /** docs/performance.md's "Cost" below its own words: the example, the chart, the tables, what is assumed. */
-const pageSection = (rows: ReturnType<typeof rowsOf>, lines: string[]) => {
+const pageSection = (rows: Rows, lines: string[]) => {
   const row = (name: string) => rows.find((r) => r.name === name);
   const create = row('createPlant');
   const toTen = row('plantAddedTo10Endpoints');
