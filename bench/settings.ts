@@ -29,12 +29,9 @@ export const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0
 /** Lines on stdout, each ended. */
 export const out = (...lines: string[]) =>
   process.stdout.write(lines.map((l) => `${l}\n`).join(''));
-/** A Markdown table: its header, its rows, each column right-aligned but the first (or `align`'s). */
-export const markdownTable = (
-  head: string[],
-  rows: string[][],
-  align = ['---', ...head.slice(1).map(() => '---:')],
-) => {
+/** A Markdown table: its header, its rows, each column right-aligned but the first. */
+export const markdownTable = (head: string[], rows: string[][]) => {
   const line = (row: string[]) => `|${row.map((c) => (c ? ` ${c} ` : ' ')).join('|')}|`;
+  const align = ['---', ...head.slice(1).map(() => '---:')];
   return [line(head), `|${align.join('|')}|`, ...rows.map(line)];
 };

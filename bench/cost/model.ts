@@ -209,19 +209,13 @@ export const STREAM_SHARDS = 1;
 export type Feed = { batchSize: number; batchesAtOnce: number | undefined; timeoutS: number };
 /**
  * The longest a consumer's batch may take and its source stay drained at the deployed concurrency:
- * so many batches at once, of so many messages, carry `perSecond`. Without a cap on batches at
- * once, only the function's timeout bounds it.
+ * so many batches at once, of so many messages, carry DRAIN_TARGET_PER_SECOND. Without a cap on
+ * batches at once, only the function's timeout bounds it.
  */
-export const drainBoundMs = (
-  { batchSize, batchesAtOnce, timeoutS }: Feed,
-  perSecond = DRAIN_TARGET_PER_SECOND,
-) =>
-  Math.min(
-    timeoutS * 1000,
-    batchesAtOnce === undefined
-      ? Number.POSITIVE_INFINITY
-      : (batchesAtOnce * batchSize * 1000) / perSecond,
-  );
+export const drainBoundMs = ({ batchSize, batchesAtOnce, timeoutS }: Feed) =>
+  batchesAtOnce === undefined
+    ? timeoutS * 1000
+    : Math.min(timeoutS * 1000, (batchesAtOnce * batchSize * 1000) / DRAIN_TARGET_PER_SECOND);
 
 /** A consumer's size, Power Tuning's cost strategy: cheapest holding the RSS within `boundMs`. */
 export const cheapestDrained = (sizes: AtMemory[], peakRssMb: number, boundMs: number) => {
