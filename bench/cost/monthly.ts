@@ -184,6 +184,11 @@ export type Assumptions = Record<
   { value: number }
 >;
 
+/** A bill's line: what it prices, its quantity × unit price = its month. */
+const lineOf = (key: string, resource: string, quantity: number, unit: string, usd: number) => {
+  const monthly = quantity * usd;
+  return { key, resource, quantity, unit, unitPrice: usd, monthly };
+};
 const MILLION = 1e6;
 const GB = 2 ** 30;
 /** A trace's price: recorded, and read as often as assumed. */
@@ -260,12 +265,7 @@ export const monthlyBill = ({
         key in ROUTES ? [row(key).what, 'requests'] : USAGE[key as keyof typeof USAGE];
       const traced = (quantity * invocations) / (key in ROUTES ? 1 : batchSize);
       const line = {
-        key,
-        resource,
-        quantity,
-        unit,
-        unitPrice: total(perMillion) / MILLION,
-        monthly: (quantity * total(perMillion)) / MILLION,
+        ...lineOf(key, resource, quantity, unit, total(perMillion) / MILLION),
         byService: scaled(perMillion, quantity / MILLION),
         monthlyInFullBatches: 0,
         traces: sampled(traced / monthSeconds) * monthSeconds,
@@ -310,13 +310,10 @@ export const monthlyBill = ({
   const scans = assumptions.xrayTracesScannedEach.value;
   const perTrace = traceUsd(prices, assumptions);
   const traces = sumOf(usage.map((l) => l.traces));
+  const sampling = `default sampling: ${reservoir.value} a second a function, then ${rate.value * 100}%`;
+  const resource = `X-Ray traces recorded and read ${scans}× (${sampling})`;
   const tracing = {
-    key: 'tracing',
-    resource: `X-Ray traces recorded and read ${scans}× (default sampling: ${reservoir.value} a second a function, then ${rate.value * 100}%)`,
-    quantity: traces,
-    unit: 'traces',
-    unitPrice: perTrace,
-    monthly: traces * perTrace,
+    ...lineOf('tracing', resource, traces, 'traces', perTrace),
     monthlyInFullBatches: sumOf(batched.map((l) => l.traces)) * perTrace,
   };
 
@@ -335,18 +332,8 @@ export const monthlyBill = ({
     logStorage: `CloudWatch Logs kept ${days} days (serverless.yml's logRetentionDays for ${profile.stage})`,
     kms: 'KMS keys of our own: none (queues: SQS-managed keys; tables: aws/dynamodb; the webhook secret: aws/ssm, AWS managed)',
   };
-  const fix = (key: keyof typeof resources, quantity: number, unit: string, price: PriceName) => {
-    const unitPrice = prices[price].usd;
-    const resource = resources[key];
-    return {
-      key: key as string,
-      resource,
-      quantity,
-      unit,
-      unitPrice,
-      monthly: quantity * unitPrice,
-    };
-  };
+  const fix = (key: keyof typeof resources, quantity: number, unit: string, price: PriceName) =>
+    lineOf(key, resources[key], quantity, unit, prices[price].usd);
   // each idle poller asks once per long poll, all month (a busy queue's receives are usage's)
   const polls = (sources * pollers.value * monthSeconds) / poll.value;
   const logGbMonths = (loggedGb * days) / (assumptions.hoursPerMonth.value / 24);
