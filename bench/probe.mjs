@@ -3,14 +3,11 @@
 //   cold <kind> <bundle>: a fresh process's first response; warm <kind> <n> <bundle>...: all loaded,
 //   invoked in turn, n each; memory <kind> <n> <bundle>: peak RSS; stubs: the stubs alone, until
 //   stdin closes. kind: a function (bench/functions.ts), or `<function>:large`, the large plant.
-// BENCH_DEPENDENCIES "stubs" (default): DynamoDB, SQS and the receiver are HTTP stubs in this process
-// answering success (only the handler's own work, and the SDK's, measured); "given": those of
-// DYNAMODB_ENDPOINT, AWS_ENDPOINT_URL_SQS and WEBHOOK_URL (a `stubs` process's, or DynamoDB Local).
+// BENCH_DEPENDENCIES "stubs" (default): DynamoDB, SQS and the receiver stubbed in this process
+// (only the handler's own work, and the SDK's, measured); "given": DYNAMODB_ENDPOINT,
+// AWS_ENDPOINT_URL_SQS and WEBHOOK_URL (a `stubs` process's, or DynamoDB Local).
 // BENCH_TOKENS_FILE: a token a line, each invocation the next (BENCH_REPEAT_CALLER=1: the first).
-// BENCH_FIRST_ID: the first plant id or endpoint number the first bundle uses; each further bundle's
-// block BENCH_SECOND_FIRST_ID - BENCH_FIRST_ID on. BENCH_STREAM_BATCH: the stream batch the
-// on-failure destination is told of. BENCH_ROUTES, BENCH_STUB_ITEMS: the route list and the
-// webhooks table's items as data, so that a probe loads no TypeScript (bench/measure.ts).
+// BENCH_FIRST_ID: the first bundle's first plant id or endpoint; the next's: BENCH_SECOND_FIRST_ID.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { retryQueueEvent, streamInsertEvent } from '../infra/events/webhooks.mjs';

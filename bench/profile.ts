@@ -81,15 +81,10 @@ try {
     say(`Profiling ${name}: ${invocations} warm invocations...`);
     const dir = join(work, 'profiles', name);
     mkdirSync(dir, { recursive: true });
-    const env = {
-      ...functionEnv(work, jwks.url, tokensFile),
-      BENCH_FIRST_ID: '1',
-      BENCH_SECOND_FIRST_ID: '1',
-    };
-    await probe(['warm', kind, String(invocations), bundle], env, [
-      '--cpu-prof',
-      `--cpu-prof-dir=${dir}`,
-    ]);
+    const env = functionEnv(work, jwks.url, tokensFile);
+    const ids = { BENCH_FIRST_ID: '1', BENCH_SECOND_FIRST_ID: '1' };
+    const flags = ['--cpu-prof', `--cpu-prof-dir=${dir}`];
+    await probe(['warm', kind, String(invocations), bundle], { ...env, ...ids }, flags);
     const [file] = readdirSync(dir);
     times[name] = timesOf(join(dir, file ?? ''), invocations);
   }

@@ -47,12 +47,10 @@ export const report = (figures: Figures, writeBudget = false) => {
     functions: figures,
     ratios: { ...perFunction, ...worstOf },
     peakRssMb: Math.max(...measured.map(([, f]) => f.peakRssMb.ours)),
-    ...(observedFloor
-      ? {
-          peers: ratiosOf(peerFigures),
-          references: { observedFloor: ratiosOf({ observedFloor }).observedFloor },
-        }
-      : {}),
+    ...(observedFloor && {
+      peers: ratiosOf(peerFigures),
+      references: { observedFloor: ratiosOf({ observedFloor }).observedFloor },
+    }),
   };
 
   // how far each ratio moved, the peers' and the references' too

@@ -64,11 +64,9 @@ export const feedOf = (
 };
 
 /**
- * Each function as serverless.yml deploys it: what invokes it (a route API Gateway, the others
- * their stream or queue) and a consumer's feed, its memory (its own memorySize, a route's in
- * custom.memorySize, or the provider's), and Lambda's START, END and REPORT lines unless
- * loggingConfig drops its INFO lines (JSON format at INFO writes records of its own: priced as the
- * Text lines).
+ * Each function as serverless.yml deploys it: its trigger and a consumer's feed, its memory (its
+ * own, a route's custom.memorySize, or the provider's), and Lambda's START, END and REPORT lines
+ * unless loggingConfig drops its INFO lines (JSON at INFO writes its own: priced as the Text lines).
  */
 const deployedSettings = () => {
   const { provider, custom } = yamlOf('serverless.yml') as {
@@ -376,15 +374,9 @@ const monthlyChart = (bills: month.MonthlyBill[]) =>
     ],
     bills.map((bill) => {
       const metrics = bill.fixed.find((l) => l.key === 'customMetrics')?.monthly ?? 0;
-      return {
-        name: `${bill.profile.name}: ${rateText(bill.profile)}`,
-        usd: {
-          customMetrics: metrics,
-          otherFixed: bill.fixedTotal - metrics,
-          ...month.usageByService(bill),
-          tracing: bill.tracing.monthly,
-        },
-      };
+      const fixed = { customMetrics: metrics, otherFixed: bill.fixedTotal - metrics };
+      const usd = { ...fixed, ...month.usageByService(bill), tracing: bill.tracing.monthly };
+      return { name: `${bill.profile.name}: ${rateText(bill.profile)}`, usd };
     }),
     'US dollars a month: the fixed costs, then the requests by service (npm run bench -- --cost)',
   );
