@@ -36,10 +36,7 @@ const buildOptions = (entry: string): BuildOptions => ({
   logLevel: 'error',
 });
 
-/**
- * Bundles each entry into `outDir` as `<name>.mjs`; returns each bundle's path. `readable` keeps
- * the names (no minifying), for a profile to name what it measured.
- */
+/** Each entry bundled into `outDir`; `readable` keeps the names (no minifying), for a profile. */
 export const buildBundles = async <Name extends string>(
   outDir: string,
   entryFiles: Record<Name, string>,

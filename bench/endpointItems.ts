@@ -9,10 +9,7 @@ const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
 // a day on: past any bench run (the store keeps them 14 days)
 const expiresAt = () => Math.ceil(Date.now() / 1000) + 24 * 3600;
 
-/**
- * The caller's endpoint `n`, pointing at `url` (the bench's receiver, which deliveries to it reach),
- * created at a millisecond of its own (the list sorts by it).
- */
+/** Endpoint `n` pointing at `url`, created at a millisecond of its own (the list sorts by it). */
 export const endpointItem = (n: number, url: string) =>
   marshall({
     ...endpointKey(CALLER, endpointId(n)),
@@ -39,10 +36,7 @@ export const eventItem = (n = 7) => {
   return marshall({ ...key, type: 'plant.added', body, expiresAt: expiresAt() });
 };
 
-/**
- * What the probe's stub DynamoDB answers, as its BENCH_STUB_ITEMS: the caller's endpoints (each
- * pointed at the stub receiver by the probe), 20 attempts of endpoint 7, and its sent event.
- */
+/** BENCH_STUB_ITEMS: the caller's endpoints, 20 attempts of endpoint 7, and its sent event. */
 export const stubItems = () =>
   JSON.stringify({
     endpoints: Array.from({ length: SEEDED_ENDPOINTS }, (_, i) => endpointItem(i + 1, '')),

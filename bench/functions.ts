@@ -64,10 +64,7 @@ export const hasCaller = (kind: Kind) =>
  * its job (bench/peers/<name>.ts). */
 export const PEERS_KIND: Kind = 'createPlant';
 export const peers = ['powertools', 'hono', 'express'] as const;
-/**
- * The create's second reference beside its floor: the floor plus, written by hand, the log line
- * and EMF document ours writes per request (bench/baseline/observed/createPlant.ts).
- */
+/** The create's floor plus by hand ours' log line and EMF document (bench/baseline/observed/). */
 export const OBSERVED_FLOOR = 'observedFloor';
 /** What the create is measured beside, each against its floor. */
 export const comparisons = [OBSERVED_FLOOR, ...peers] as const;

@@ -18,29 +18,14 @@ import type { Metered } from './meter.ts';
 import { prepareRun } from './seed.ts';
 import { elapsed, say, settings, WARM_UP } from './settings.ts';
 import { PLANTS_TABLE, type Stack, WEBHOOKS_TABLE } from './stack.ts';
-import {
-  type Figures,
-  figuresOf,
-  newRuns,
-  peerFiguresOf,
-  type Runs,
-  record,
-  usage,
-} from './stats.ts';
+import * as stats from './stats.ts';
 
 const execute = promisify(execFile);
-/**
- * V8's heap held to what fits a 128 MB Lambda function (Lambda's smallest size). Left alone, V8
- * sizes its heap from this machine's memory and collects lazily, which measures the machine.
- */
+/** V8's heap of a 128 MB Lambda function: left alone, V8 sizes it by this machine's memory. */
 const HEAP_OF_A_128_MB_FUNCTION = ['--max-old-space-size=64', '--max-semi-space-size=2'];
 
 /** One function's bundle and its baseline's; for the create, the peers' and the observed floor's. */
-interface Pair {
-  ours: string;
-  baseline: string;
-  peers?: Record<f.Comparison, string>;
-}
+type Pair = { ours: string; baseline: string; peers?: Record<f.Comparison, string> };
 export type Env = Record<string, string | undefined>;
 export const buildFunctions = async (work: string): Promise<Record<f.Kind, Pair>> => {
   say('Building every function and its baseline with the deploy settings...');
@@ -75,10 +60,7 @@ export const buildFunctions = async (work: string): Promise<Record<f.Kind, Pair>
   ) as Record<f.Kind, Pair>;
 };
 
-/**
- * What Lambda would give the functions, pointed at this machine: the JWKS URL, the tokens, a
- * working folder; DynamoDB and the receiver stubbed in the probe's own process unless given.
- */
+/** Lambda's environment pointed at this machine; DynamoDB and the receiver stubbed unless given. */
 export const functionEnv = (work: string, jwksUrl: string, tokensFile: string): Env => ({
   PATH: process.env.PATH,
   AWS_REGION: 'us-east-1',
@@ -110,21 +92,20 @@ export const measureFunctions = async (
   tokensFile: string,
   bundles: Record<f.Kind, Pair>,
   measured: readonly f.Kind[],
-): Promise<Figures> => {
+): Promise<stats.Figures> => {
   const env = functionEnv(stack.work, stack.jwksUrl, tokensFile);
   // the cold starts' dependencies: the stubs process's, and the meter's receiver (bench/stack.ts)
   const withStubs = { ...env, BENCH_DEPENDENCIES: 'given', ...stack.stubs };
   // the warm runs "with the store" and the memory runs: DynamoDB Local, the same receiver
   const withTheStore = { ...withStubs, DYNAMODB_ENDPOINT: stack.dynamoEndpoint };
+  const repeatCallerEnv = { ...env, BENCH_REPEAT_CALLER: '1' };
 
   say('Warming DynamoDB Local up (a run whose figures are discarded)...');
   const { ours, baseline } = bundles.createPlant;
-  await probe(['warm', 'createPlant', String(settings.storeInvocations), ours, baseline], {
-    ...withTheStore,
-    ...freshIds(),
-  });
+  const warmUpRun = ['warm', 'createPlant', String(settings.storeInvocations), ours, baseline];
+  await probe(warmUpRun, { ...withTheStore, ...freshIds() });
 
-  const figures: Figures = {};
+  const figures: stats.Figures = {};
   for (const [index, kind] of measured.entries()) {
     const pair = bundles[kind];
     const subject: Subject = {
@@ -134,45 +115,37 @@ export const measureFunctions = async (
       progress: (what, done, of) =>
         say(`  [${index + 1}/${measured.length}] ${kind}: ${what} ${done}/${of} (${elapsed()})`),
     };
-    const { warmRuns: w, warmInvocations, repeatCallerRuns, storeRuns } = settings;
+    const { warmRuns: w, warmInvocations: wn, storeRuns: s, storeInvocations: sn } = settings;
+    const { repeatCallerRuns: r, repeatCallerInvocations: rn } = settings;
     // a large plant's cold start would be its function's: the same bundle and init
     const cold = f.isLarge(kind) ? undefined : await coldStarts(subject, withStubs);
-    const warmCpu = await warmRuns(subject, 'warm, CPU only', w, warmInvocations, env, true);
+    const warmCpu = await warmRuns(subject, 'warm, CPU only', w, wn, env, true);
     const repeatCaller = f.hasCaller(kind)
-      ? await warmRuns(
-          subject,
-          'warm, CPU only, one repeat caller',
-          repeatCallerRuns,
-          settings.repeatCallerInvocations,
-          { ...env, BENCH_REPEAT_CALLER: '1' },
-        )
+      ? await warmRuns(subject, 'warm, CPU only, one repeat caller', r, rn, repeatCallerEnv)
       : undefined;
-    const warmStore = await warmRuns(
-      subject,
-      'warm, with the store',
-      storeRuns,
-      settings.storeInvocations,
-      withTheStore,
-    );
+    const warmStore = await warmRuns(subject, 'warm, with the store', s, sn, withTheStore);
     const memory = {
       ours: await peakRss(subject, pair.ours, withTheStore),
       baseline: await peakRss(subject, pair.baseline, withTheStore),
     };
     subject.progress('peak RSS', 1, 1);
     const bundle = { ours: size(pair.ours), baseline: size(pair.baseline) };
-    const usageOf = (name: string, metered?: Metered) =>
-      usage(
-        warmCpu.more[name],
-        cold && {
-          firstResponseMs:
-            (name === 'baseline' ? cold.runs.ours.baseline : cold.runs[name]?.ours) ?? [],
-          importMs: cold.importMs[name] ?? [],
-        },
-        metered,
-      );
+    const usageOf = (name: string, metered?: Metered) => {
+      const first = name === 'baseline' ? cold?.runs.ours.baseline : cold?.runs[name]?.ours;
+      const starts = cold && { firstResponseMs: first ?? [], importMs: cold.importMs[name] ?? [] };
+      return stats.usage(warmCpu.more[name], starts, metered);
+    };
+    const peerFigures = (peer: f.Comparison, file: string) => ({
+      ...stats.peerFiguresOf(
+        { ours: size(file), baseline: bundle.baseline },
+        cold?.runs[peer] ?? stats.newRuns(),
+        warmCpu.runs[peer] ?? stats.newRuns(),
+      ),
+      usage: usageOf(peer),
+    });
     const { peers } = pair;
     figures[kind] = {
-      ...figuresOf({
+      ...stats.figuresOf({
         bundle,
         cold: cold?.runs.ours,
         warmCpu: warmCpu.runs.ours,
@@ -185,19 +158,7 @@ export const measureFunctions = async (
         baseline: usageOf('baseline', memory.baseline.metered),
       },
       ...(peers && {
-        peers: Object.fromEntries(
-          f.comparisons.map((peer) => [
-            peer,
-            {
-              ...peerFiguresOf(
-                { ours: size(peers[peer]), baseline: bundle.baseline },
-                cold?.runs[peer] ?? newRuns(),
-                warmCpu.runs[peer] ?? newRuns(),
-              ),
-              usage: usageOf(peer),
-            },
-          ]),
-        ),
+        peers: Object.fromEntries(f.comparisons.map((p) => [p, peerFigures(p, peers[p])])),
       }),
     };
   }
@@ -205,35 +166,27 @@ export const measureFunctions = async (
 };
 
 /** The function measured: its bundles, and how it says how far it has got. */
-interface Subject {
-  kind: f.Kind;
-  pair: Pair;
-  stack: Stack;
-  progress: (what: string, done: number, of: number) => void;
-}
+type Subject = { kind: f.Kind; pair: Pair; stack: Stack; progress: (...at: Progress) => void };
+type Progress = [what: string, done: number, of: number];
 
-/**
- * The bundles a run compares, by name: ours, the baseline, and with `withPeers` the create's peers
- * and observed floor; each run's figures of every bundle but the baseline recorded against the
- * baseline's.
- */
+/** The bundles a run compares (`withPeers`: the create's peers too), each recorded against the baseline. */
 const runsOf = (pair: Pair, withPeers: boolean) => {
   const bundles: [string, string][] = [
     ['ours', pair.ours],
     ['baseline', pair.baseline],
     ...(withPeers ? Object.entries(pair.peers ?? {}) : []),
   ];
-  const runs: Record<string, Runs> = Object.fromEntries(
-    bundles.flatMap(([name]) => (name === 'baseline' ? [] : [[name, newRuns()]])),
+  const runs: Record<string, stats.Runs> = Object.fromEntries(
+    bundles.flatMap(([name]) => (name === 'baseline' ? [] : [[name, stats.newRuns()]])),
   );
   const add = (figure: Record<string, number>) => {
     for (const [name, r] of Object.entries(runs))
-      record(r, figure[name] ?? 0, figure.baseline ?? 0);
+      stats.record(r, figure[name] ?? 0, figure.baseline ?? 0);
   };
   /** The bundles in run `run`'s order: each takes each place in turn. */
   const inTurn = (run: number): [string, string][] =>
     bundles.map((_, k) => bundles[(run + k) % bundles.length] ?? ['', '']);
-  return { runs: runs as Record<string, Runs> & { ours: Runs }, add, inTurn };
+  return { runs: runs as Record<string, stats.Runs> & { ours: stats.Runs }, add, inTurn };
 };
 
 /** A fresh process per run, each bundle in turn; the create's peers with it, in more runs. */
@@ -245,7 +198,7 @@ const coldStarts = async ({ kind, pair, progress }: Subject, env: Env) => {
   for (let run = 0; run < count; run++) {
     const firstResponseMs: Record<string, number> = {};
     for (const [name, bundle] of inTurn(run)) {
-      const result = await probe<{ importMs: number; firstResponseMs: number }>(
+      const result = await probe<Record<'importMs' | 'firstResponseMs', number>>(
         ['cold', kind, bundle],
         env,
       );
@@ -298,10 +251,7 @@ const invocationsOf = (kind: f.Kind, count: number) => {
   return { warmUp: Math.ceil(WARM_UP * share), count: Math.ceil(count * share) };
 };
 
-/**
- * One bundle alone, with the heap of a 128 MB function, its AWS calls through the meter: its peak
- * RSS, and what it asked of AWS per invocation.
- */
+/** One bundle alone, a 128 MB function's heap, through the meter: peak RSS, AWS asked per invocation. */
 const peakRss = async (subject: Subject, bundle: string, env: Env) => {
   const { stubs, meter } = subject.stack;
   const ids = freshIds();
@@ -311,17 +261,11 @@ const peakRss = async (subject: Subject, bundle: string, env: Env) => {
   const metered = Object.entries(stubs)
     .filter(([name]) => name === 'AWS_ENDPOINT_URL_SQS' || name.endsWith('_QUEUE_URL'))
     .map(([name, url]) => [name, url.replace(new URL(url).origin, meter.url)]);
+  const toMeter = { DYNAMODB_ENDPOINT: meter.url, ...Object.fromEntries(metered) };
   meter.take();
   const result = await probe<{ peakRssMb: number }>(
     ['memory', subject.kind, String(count), bundle],
-    {
-      ...env,
-      DYNAMODB_ENDPOINT: meter.url,
-      ...Object.fromEntries(metered),
-      ...ids,
-      ...given,
-      BENCH_WARM_UP: String(warmUp),
-    },
+    { ...env, ...toMeter, ...ids, ...given, BENCH_WARM_UP: String(warmUp) },
     HEAP_OF_A_128_MB_FUNCTION,
   );
   // the run's counts divided among its invocations
@@ -331,10 +275,7 @@ const peakRss = async (subject: Subject, bundle: string, env: Env) => {
   return { peakRssMb: result.peakRssMb, metered: perInvocation };
 };
 
-/**
- * What a run with the store needs stored first (bench/seed.ts), for `count` invocations a bundle;
- * returns what its probe is told of it.
- */
+/** What a run with the store needs stored first (bench/seed.ts): what its probe is told of it. */
 const prepareStore = async ({ kind, stack }: Subject, env: Env, ids: string[], count: number) =>
   env.DYNAMODB_ENDPOINT === stack.dynamoEndpoint
     ? ((await prepareRun(stack, f.functionOf(kind), ids.map(Number), count)) ?? undefined)
@@ -359,7 +300,6 @@ const freshIds = () => {
   };
 };
 
-/** Bytes of a bundle, as loaded and gzipped. */
 const size = (file: string) => {
   const bytes = readFileSync(file);
   return { raw: bytes.length, gzip: gzipSync(bytes).length };

@@ -5,6 +5,7 @@
 // the bench's memory runs send DynamoDB and SQS through it: their latency is not measured.
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { buffer as bodyOf } from 'node:stream/consumers';
 import { ASSUMPTIONS } from './cost/prices.ts';
 
 /**
@@ -32,31 +33,18 @@ export type Metered = ReturnType<typeof nothingMetered>;
 const READS = ['GetItem', 'Query', 'Scan', 'BatchGetItem', 'TransactGetItems'];
 const WRITES = ['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems'];
 /** As DynamoDB answers it: the command's units, and its indexes' among them. */
-interface Capacity {
-  CapacityUnits?: number;
-  GlobalSecondaryIndexes?: Record<string, { CapacityUnits?: number }>;
-  LocalSecondaryIndexes?: Record<string, { CapacityUnits?: number }>;
-}
+type Units = { CapacityUnits?: number };
+type Capacity = Units &
+  Partial<Record<'GlobalSecondaryIndexes' | 'LocalSecondaryIndexes', Record<string, Units>>>;
 
-const bodyOf = async (stream: IncomingMessage) => {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-};
 const add = (counts: Record<string, number>, name: string) => {
   counts[name] = (counts[name] ?? 0) + 1;
 };
 /** The payload SQS bills by: the messages' bodies (ours carry no attributes). */
 const sqsPayloadBytes = (input: { MessageBody?: string; Entries?: { MessageBody?: string }[] }) =>
-  [input, ...(input.Entries ?? [])].reduce(
-    (sum, { MessageBody = '' }) => sum + Buffer.byteLength(MessageBody),
-    0,
-  );
+  Buffer.byteLength([input, ...(input.Entries ?? [])].map((m) => m.MessageBody ?? '').join(''));
 
-/**
- * Starts the proxy: DynamoDB's commands to `dynamoEndpoint`, SQS's to `sqsEndpoint`, POSTs to
- * /hooks answered 204. `take()` returns what was counted since the last take.
- */
+/** The proxy: DynamoDB's and SQS's calls passed on, /hooks answered 204; `take()`: counts since. */
 export const startMeter = async (dynamoEndpoint: string, sqsEndpoint: string) => {
   let metered = nothingMetered();
   /** The calls of each service under way now. */
@@ -75,10 +63,8 @@ export const startMeter = async (dynamoEndpoint: string, sqsEndpoint: string) =>
         if ([...READS, ...WRITES].includes(action)) input.ReturnConsumedCapacity = 'INDEXES';
       } else {
         add(metered.sqsCalls, action);
-        metered.sqsRequests += Math.max(
-          1,
-          Math.ceil(sqsPayloadBytes(input) / ASSUMPTIONS.sqsChunkBytes.value),
-        );
+        const chunks = Math.ceil(sqsPayloadBytes(input) / ASSUMPTIONS.sqsChunkBytes.value);
+        metered.sqsRequests += Math.max(1, chunks);
       }
       // DynamoDB Local checks no signature: the body may change under it
       const { host: _host, 'content-length': _length, ...headers } = request.headers;

@@ -1,21 +1,13 @@
 // One function's bundle (a real .mjs, so load-time crashes show) in a fresh Node process, as Lambda
-// runs it, invoked with the events of its kind. Writes its figures as JSON to BENCH_RESULT_FILE.
-//   node bench/probe.mjs cold <kind> <bundle>             first response of a fresh process
-//   node bench/probe.mjs warm <kind> <n> <bundle>...      all loaded, invoked in turn, n each
-//   node bench/probe.mjs memory <kind> <n> <bundle>        peak RSS over n invocations
-//   node bench/probe.mjs stubs                             the stubs alone, until stdin closes
-// kind: a function's name (bench/functions.ts), or `<function>:large`, given the large plant.
-// BENCH_DEPENDENCIES: "stubs" (default): DynamoDB, SQS and the webhook receiver are HTTP stubs in
-// this process answering success, so only the handler's own work (and the SDK's) is measured;
-// "given": the DYNAMODB_ENDPOINT, AWS_ENDPOINT_URL_SQS and WEBHOOK_URL given (a `stubs` process's,
-// so that a cold start loads node:http itself, as the handler does, or DynamoDB Local).
-// BENCH_TOKENS_FILE: one token a line, each invocation the next (BENCH_REPEAT_CALLER=1: the first).
-// BENCH_FIRST_ID: the first plant id or endpoint number the first bundle creates or deletes; each
-// further bundle's block follows BENCH_SECOND_FIRST_ID - BENCH_FIRST_ID on (the bench seeds them).
-// BENCH_STREAM_BATCH: the stream batch the on-failure destination is told of (its stub's without).
-// BENCH_ROUTES and BENCH_STUB_ITEMS: the route list and the webhooks table's items as data, so that
-// a probe loads no TypeScript (bench/measure.ts).
-
+// runs it, invoked with the events of its kind; its figures written as JSON to BENCH_RESULT_FILE.
+//   cold <kind> <bundle>: a fresh process's first response; warm <kind> <n> <bundle>...: all loaded,
+//   invoked in turn, n each; memory <kind> <n> <bundle>: peak RSS; stubs: the stubs alone, until
+//   stdin closes. kind: a function (bench/functions.ts), or `<function>:large`, the large plant.
+// BENCH_DEPENDENCIES "stubs" (default): DynamoDB, SQS and the receiver stubbed in this process
+// (only the handler's own work, and the SDK's, measured); "given": DYNAMODB_ENDPOINT,
+// AWS_ENDPOINT_URL_SQS and WEBHOOK_URL (a `stubs` process's, or DynamoDB Local).
+// BENCH_TOKENS_FILE: a token a line, each invocation the next (BENCH_REPEAT_CALLER=1: the first).
+// BENCH_FIRST_ID: the first bundle's first plant id or endpoint; the next's: BENCH_SECOND_FIRST_ID.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { retryQueueEvent, streamInsertEvent } from '../infra/events/webhooks.mjs';
@@ -236,7 +228,7 @@ const eventOf = (id) => {
 const context = {
   awsRequestId: 'bench',
   functionName: 'bench',
-  getRemainingTimeInMillis: () => 60_000,
+  getRemainingTimeInMillis: () => 6e4,
 };
 /** Bytes written to stdout and stderr: what CloudWatch Logs would ingest of the function's own. */
 let written = 0;
@@ -247,16 +239,11 @@ for (const stream of [process.stdout, process.stderr]) {
     return write(chunk, ...more);
   };
 }
-/**
- * A function under test: its handler, the next plant id it uses, and what its invocations wrote to
- * the logs and answered (a route's body and headers), in bytes.
- */
-const load = async (bundle, firstId) => ({
-  handler: (await import(pathToFileURL(bundle).href)).handler,
-  nextId: firstId,
-  logBytes: 0,
-  responseBytes: 0,
-});
+/** A function under test: its handler, its next plant id, and the bytes it logged and answered. */
+const load = async (bundle, nextId) => {
+  const { handler } = await import(pathToFileURL(bundle).href);
+  return { handler, nextId, logBytes: 0, responseBytes: 0 };
+};
 // Lambda's trace header of each invocation, unsampled (5% past a function's first a second are):
 // what ours reads for every line's xray_trace_id (lib/telemetry.ts) instead of making one
 let invocations = 0;

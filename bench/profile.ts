@@ -27,16 +27,12 @@ if (!kind || !kinds.includes(kind)) {
   process.exit(2);
 }
 
-interface ProfileNode {
+type ProfileNode = {
   id: number;
-  callFrame: { functionName: string; url: string };
+  callFrame: Record<'functionName' | 'url', string>;
   children?: number[];
-}
-interface Profile {
-  nodes: ProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
-}
+};
+type Profile = { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
 
 /** Microseconds per invocation in each function: its own, and with what it calls. */
 const timesOf = (file: string, invocations: number) => {
@@ -85,12 +81,10 @@ try {
     say(`Profiling ${name}: ${invocations} warm invocations...`);
     const dir = join(work, 'profiles', name);
     mkdirSync(dir, { recursive: true });
+    const env = functionEnv(work, jwks.url, tokensFile);
     const ids = { BENCH_FIRST_ID: '1', BENCH_SECOND_FIRST_ID: '1' };
-    await probe(
-      ['warm', kind, String(invocations), bundle],
-      { ...functionEnv(work, jwks.url, tokensFile), ...ids },
-      ['--cpu-prof', `--cpu-prof-dir=${dir}`],
-    );
+    const flags = ['--cpu-prof', `--cpu-prof-dir=${dir}`];
+    await probe(['warm', kind, String(invocations), bundle], { ...env, ...ids }, flags);
     const [file] = readdirSync(dir);
     times[name] = timesOf(join(dir, file ?? ''), invocations);
   }
@@ -103,15 +97,15 @@ try {
       })
       .sort((a, b) => Math.abs(b.more) - Math.abs(a.more))
       .slice(0, 25);
-    out('');
     out(
+      '',
       `| ${what === 'own' ? 'own time' : 'with what it calls'}, µs per invocation | ours | floor | ours − floor |`,
+      '|---|---:|---:|---:|',
+      ...rows.map(
+        ({ name, ours, floor, more }) =>
+          `| ${name} | ${ours.toFixed(1)} | ${floor.toFixed(1)} | ${more > 0 ? '+' : ''}${more.toFixed(1)} |`,
+      ),
     );
-    out('|---|---:|---:|---:|');
-    for (const { name, ours, floor, more } of rows)
-      out(
-        `| ${name} | ${ours.toFixed(1)} | ${floor.toFixed(1)} | ${more > 0 ? '+' : ''}${more.toFixed(1)} |`,
-      );
   }
   say(
     `\nProfiled under the sampler, so slower than the bench measures. The profiles: ${join(work, 'profiles')}`,

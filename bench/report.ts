@@ -24,20 +24,11 @@ const medianOf = (f: FunctionFigures, name: RatioName): number | undefined => {
 };
 
 export const report = (figures: Figures, writeBudget = false) => {
-  const measured = kinds.flatMap((kind) => {
-    const f = figures[kind];
-    return f ? [[kind, f] as const] : [];
-  });
+  const measured = kinds.flatMap((kind) => (figures[kind] ? [[kind, figures[kind]] as const] : []));
+  const medians = (f: FunctionFigures) =>
+    RATIO_NAMES.map((name) => [name, medianOf(f, name)]).filter(([, value]) => value !== undefined);
   const perFunction = Object.fromEntries(
-    measured.map(([kind, f]) => [
-      kind,
-      Object.fromEntries(
-        RATIO_NAMES.flatMap((name) => {
-          const value = medianOf(f, name);
-          return value === undefined ? [] : [[name, value]];
-        }),
-      ),
-    ]),
+    measured.map(([kind, f]) => [kind, Object.fromEntries(medians(f))]),
   );
   // the worst function's: the targets are set for it
   const worstOf = Object.fromEntries(
@@ -56,12 +47,10 @@ export const report = (figures: Figures, writeBudget = false) => {
     functions: figures,
     ratios: { ...perFunction, ...worstOf },
     peakRssMb: Math.max(...measured.map(([, f]) => f.peakRssMb.ours)),
-    ...(observedFloor
-      ? {
-          peers: ratiosOf(peerFigures),
-          references: { observedFloor: ratiosOf({ observedFloor }).observedFloor },
-        }
-      : {}),
+    ...(observedFloor && {
+      peers: ratiosOf(peerFigures),
+      references: { observedFloor: ratiosOf({ observedFloor }).observedFloor },
+    }),
   };
 
   // how far each ratio moved, the peers' and the references' too
@@ -110,10 +99,7 @@ const costed = (results: { functions: Figures }, complete: boolean, writeBudget:
 export const recost = (writeBudget = false) =>
   costed(JSON.parse(readFileSync(resultsFile, 'utf8')), true, writeBudget);
 
-/**
- * The previous run's results, when measured with these settings: figures measured otherwise say
- * nothing about this run's steadiness.
- */
+/** The previous run's results, when measured with these settings (otherwise they say nothing). */
 const previousRun = () => {
   if (!existsSync(resultsFile)) return undefined;
   const previous = JSON.parse(readFileSync(resultsFile, 'utf8')) as { measuredAt?: string } & {
@@ -129,25 +115,18 @@ const ms = (s: { ours: Spread; baseline: Spread }) =>
 /** The worst ratio, or – when no function measured has it. */
 const worst = (ratio: number) => (Number.isFinite(ratio) ? ratio.toFixed(2) : '–');
 
-const printTable = (
-  measured: (readonly [string, FunctionFigures])[],
-  worstOf: Record<RatioName, number>,
-  peakRssMb: number,
-) => {
-  out('');
+type Measured = (readonly [string, FunctionFigures])[];
+const printTable = (measured: Measured, worstOf: Record<RatioName, number>, peakRssMb: number) => {
   out(
+    '',
     '| function | bundle KB | ratio | cold start ms | ratio (IQR) | warm CPU p50 ms | ratio (IQR) | repeat caller (IQR) | with store p50 ms | ratio (IQR) | peak RSS MB |',
-  );
-  out('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-  for (const [kind, f] of measured)
-    out(
-      `| ${kind} | ${(f.bundle.ours / 1000).toFixed(0)} / ${(f.bundle.baseline / 1000).toFixed(0)} | ${f.ratios.bundle.toFixed(2)} | ${f.coldStartMs ? ms(f.coldStartMs) : '–'} | ${cell(f.ratios.coldStart)} | ${ms(f.warmCpuP50Ms)} | ${cell(f.ratios.warmCpuP50)} | ${cell(f.ratios.repeatCallerWarmCpuP50)} | ${ms(f.warmStoreP50Ms)} | ${cell(f.ratios.warmStoreP50)} | ${f.peakRssMb.ours.toFixed(0)} / ${f.peakRssMb.baseline.toFixed(0)} |`,
-    );
-  out(
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...measured.map(
+      ([kind, f]) =>
+        `| ${kind} | ${(f.bundle.ours / 1000).toFixed(0)} / ${(f.bundle.baseline / 1000).toFixed(0)} | ${f.ratios.bundle.toFixed(2)} | ${f.coldStartMs ? ms(f.coldStartMs) : '–'} | ${cell(f.ratios.coldStart)} | ${ms(f.warmCpuP50Ms)} | ${cell(f.ratios.warmCpuP50)} | ${cell(f.ratios.repeatCallerWarmCpuP50)} | ${ms(f.warmStoreP50Ms)} | ${cell(f.ratios.warmStoreP50)} | ${f.peakRssMb.ours.toFixed(0)} / ${f.peakRssMb.baseline.toFixed(0)} |`,
+    ),
     `| **worst** | | ${worst(worstOf.bundle)} | | ${worst(worstOf.coldStart)} | | ${worst(worstOf.warmCpuP50)} | ${worst(worstOf.repeatCallerWarmCpuP50)} | | ${worst(worstOf.warmStoreP50)} | ${peakRssMb.toFixed(0)} |`,
-  );
-  out('');
-  out(
+    '',
     `Ours / baseline; ratios are medians over runs (interquartile range). Node ${process.versions.node}; ${settings.coldRuns} cold runs (${settings.peersColdRuns} for ${PEERS_KIND} and its peers), ${settings.warmRuns} warm runs of ${settings.warmInvocations} invocations each (${settings.repeatCallerRuns} of ${settings.repeatCallerInvocations} for one repeat caller, ${settings.storeRuns} of ${settings.storeInvocations} with the store; the large plant's kinds, :large, ${settings.largeShare} of each and no cold start); ${elapsed()}.`,
   );
 };
@@ -155,36 +134,32 @@ const printTable = (
 /** Each peer's or reference's ratios to the create's floor, as results.json holds them. */
 const ratiosOf = (peerFigures: Record<string, PeerFigures>) =>
   Object.fromEntries(
-    Object.entries(peerFigures).map(([peer, { ratios }]) => [
+    Object.entries(peerFigures).map(([peer, { ratios: r }]) => [
       peer,
-      {
-        bundle: ratios.bundle,
-        coldStart: ratios.coldStart.median,
-        warmCpuP50: ratios.warmCpuP50.median,
-      },
+      { bundle: r.bundle, coldStart: r.coldStart.median, warmCpuP50: r.warmCpuP50.median },
     ]),
   );
 
 /** The create beside its peers, every figure a ratio to its floor from the same runs. */
 const printPeers = (
   ours: FunctionFigures,
-  observedFloor: PeerFigures,
-  peerFigures: Record<string, PeerFigures>,
+  floor: PeerFigures,
+  peers: Record<string, PeerFigures>,
 ) => {
-  out('');
-  out(`| ${PEERS_KIND} implementation | bundle | cold start (IQR) | warm CPU p50 (IQR) |`);
-  out('|---|---:|---:|---:|');
   const rows = [
     ['ours', ours],
-    ['floor + observability by hand', observedFloor],
-    ...Object.entries(peerFigures),
+    ['floor + observability by hand', floor],
+    ...Object.entries(peers),
   ] as const;
-  for (const [name, { ratios }] of rows)
-    out(
-      `| ${name} | ${ratios.bundle.toFixed(2)} | ${cell(ratios.coldStart)} | ${cell(ratios.warmCpuP50)} |`,
-    );
-  out('');
   out(
+    '',
+    `| ${PEERS_KIND} implementation | bundle | cold start (IQR) | warm CPU p50 (IQR) |`,
+    '|---|---:|---:|---:|',
+    ...rows.map(
+      ([name, { ratios }]) =>
+        `| ${name} | ${ratios.bundle.toFixed(2)} | ${cell(ratios.coldStart)} | ${cell(ratios.warmCpuP50)} |`,
+    ),
+    '',
     'Ratios to the floor (bench/baseline), from the same interleaved runs; floor + observability by hand: the floor writing the one line ours writes per request, its log line and EMF count (bench/baseline/observed/).',
   );
 };

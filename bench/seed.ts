@@ -36,23 +36,19 @@ const writeAll = async (client: DynamoDBClient, table: string, requests: WriteRe
       ));
   }
 };
-const putAll = (client: DynamoDBClient, table: string, items: Record<string, AttributeValue>[]) =>
-  writeAll(
-    client,
-    table,
-    items.map((Item) => ({ PutRequest: { Item } })),
-  );
+type Item = Record<string, AttributeValue>;
+const asPut = (Item: Item) => ({ PutRequest: { Item } });
+const putAll = (client: DynamoDBClient, table: string, items: Item[]) =>
+  writeAll(client, table, items.map(asPut));
 const numbers = (first: number, count: number) =>
   Array.from({ length: count }, (_, i) => first + i);
 const seedPlants = (client: DynamoDBClient, ids: number[]) =>
   putAll(client, PLANTS_TABLE, ids.map(plantItem));
 /** The caller's endpoints numbered `ns`, its count left as it is (only a create reads it). */
-const seedEndpoints = ({ dynamoClient, stubs }: Store, ns: number[]) =>
-  putAll(
-    dynamoClient,
-    WEBHOOKS_TABLE,
-    ns.map((n) => endpointItem(n, stubs.WEBHOOK_URL)),
-  );
+const seedEndpoints = ({ dynamoClient, stubs }: Store, ns: number[]) => {
+  const items = ns.map((n) => endpointItem(n, stubs.WEBHOOK_URL));
+  return putAll(dynamoClient, WEBHOOKS_TABLE, items);
+};
 /** The caller's count of its endpoints set to `endpoints`. */
 const setCount = async (client: DynamoDBClient, endpoints: number) => {
   const { pk, sk } = countKey(CALLER);
@@ -60,10 +56,7 @@ const setCount = async (client: DynamoDBClient, endpoints: number) => {
   await client.send(new PutItemCommand({ TableName: WEBHOOKS_TABLE, Item }));
 };
 
-/**
- * The plants the list pages through, among them the one get and update read; the endpoints the
- * caller has (the most it may), among them the one the endpoints' get and update read.
- */
+/** The plants the list pages through and the caller's endpoints (the most it may), as read. */
 export const seedStore = async (store: Store) => {
   const client = store.dynamoClient;
   await seedPlants(client, numbers(1, 40));
@@ -73,16 +66,13 @@ export const seedStore = async (store: Store) => {
   await putAll(client, WEBHOOKS_TABLE, [eventItem(), ...numbers(1, 21).map(attemptItem)]);
 };
 
-/**
- * The caller's endpoints back to those seedStore stored: the creates' and rotations' removed, the
- * update's undone.
- */
+/** The caller's endpoints as seedStore stored them: others removed, the update's undone. */
 const onlySeededEndpoints = async (store: Store) => {
   const client = store.dynamoClient;
   const seeded = new Set<string | undefined>(
     numbers(1, SEEDED_ENDPOINTS).map((n) => endpointKey(CALLER, endpointId(n)).sk),
   );
-  let ExclusiveStartKey: Record<string, AttributeValue> | undefined;
+  let ExclusiveStartKey: Item | undefined;
   do {
     const page = await client.send(
       new QueryCommand({
@@ -97,70 +87,51 @@ const onlySeededEndpoints = async (store: Store) => {
       }),
     );
     const others = (page.Items ?? []).filter((key) => !seeded.has(key.sk?.S));
-    await writeAll(
-      client,
-      WEBHOOKS_TABLE,
-      others.map((Key) => ({ DeleteRequest: { Key } })),
-    );
+    const deletes = others.map((Key) => ({ DeleteRequest: { Key } }));
+    await writeAll(client, WEBHOOKS_TABLE, deletes);
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);
   await seedEndpoints(store, numbers(1, SEEDED_ENDPOINTS));
 };
 
 /**
- * A batch of the plants' stream as Lambda names one it gave up on: the insert of plant `id`, written
+ * A batch of the plants' stream as Lambda names one it gave up on: plant `id`'s insert, written
  * last in the open shard, so that a read from it finds it alone (BENCH_STREAM_BATCH).
  */
 const lastStreamBatch = async ({ dynamoClient, dynamoEndpoint }: Store, id: number) => {
-  const streamArn = await tableStreamArn(dynamoClient, PLANTS_TABLE);
+  const StreamArn = await tableStreamArn(dynamoClient, PLANTS_TABLE);
   const client = localStreamsClient(dynamoEndpoint);
   try {
-    const { StreamDescription } = await client.send(
-      new streams.DescribeStreamCommand({ StreamArn: streamArn }),
-    );
-    const shardId = StreamDescription?.Shards?.find(
+    const described = await client.send(new streams.DescribeStreamCommand({ StreamArn }));
+    const shardId = described.StreamDescription?.Shards?.find(
       ({ SequenceNumberRange }) => !SequenceNumberRange?.EndingSequenceNumber,
     )?.ShardId;
-    const { ShardIterator } = await client.send(
-      new streams.GetShardIteratorCommand({
-        StreamArn: streamArn,
-        ShardId: shardId,
-        ShardIteratorType: 'LATEST',
-      }),
-    );
+    const iterator = { StreamArn, ShardId: shardId, ShardIteratorType: 'LATEST' as const };
+    const { ShardIterator } = await client.send(new streams.GetShardIteratorCommand(iterator));
     await seedPlants(dynamoClient, [id]);
     const { Records = [] } = await client.send(new streams.GetRecordsCommand({ ShardIterator }));
     const sequence = Records[0]?.dynamodb?.SequenceNumber;
     if (!shardId || !sequence) throw new Error(`no stream record of plant ${id}`);
-    return {
-      BENCH_STREAM_BATCH: JSON.stringify({
-        shardId,
-        startSequenceNumber: sequence,
-        endSequenceNumber: sequence,
-        batchSize: 1,
-        streamArn,
-      }),
-    };
+    const batch = { shardId, startSequenceNumber: sequence, endSequenceNumber: sequence };
+    return { BENCH_STREAM_BATCH: JSON.stringify({ ...batch, batchSize: 1, streamArn: StreamArn }) };
   } finally {
     client.destroy();
   }
 };
 
 /**
- * What a run with the store needs before it makes `count` invocations from each of `firstIds`: the
- * plants or endpoints it deletes, rotates (one rotation adds a secret the next would compare and
- * copy), pings or resends to (an endpoint takes 10 a minute), each of its own; room for its creates
- * (the count that many under MAX_ENDPOINTS_PER_CALLER); the caller's seeded endpoints only, as
- * seeded, for the endpoints' list and the webhooks to them; a batch of the stream to read for its
- * on-failure destination, returned as what its probe is told.
+ * What a run with the store needs before `count` invocations from each of `ids`: the plants or
+ * endpoints it deletes, rotates (a rotation adds a secret the next would copy), pings or resends to
+ * (10 a minute an endpoint), each its own; room for its creates; the seeded endpoints only, for the
+ * list and the webhooks to them; a stream batch for its on-failure destination (its probe's env).
  */
 export const prepareRun = async (
   store: Store,
   kind: FunctionName,
-  firstIds: number[],
+  ids: number[],
   count: number,
 ) => {
-  const blocks = firstIds.flatMap((first) => numbers(first, count));
+  const blocks = ids.flatMap((first) => numbers(first, count));
   switch (kind) {
     case 'deletePlant':
       return seedPlants(store.dynamoClient, blocks);
@@ -178,6 +149,6 @@ export const prepareRun = async (
     case 'deliverToEndpoint':
       return onlySeededEndpoints(store);
     case 'keepFailedStreamRecords':
-      return lastStreamBatch(store, firstIds[0] ?? 1);
+      return lastStreamBatch(store, ids[0] ?? 1);
   }
 };

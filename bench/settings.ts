@@ -26,13 +26,12 @@ export const WARM_UP = 50;
 export const say = (line: string) => process.stderr.write(`${line}\n`);
 const started = performance.now();
 export const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
-export const out = (line: string) => process.stdout.write(`${line}\n`);
-/** A Markdown table: its header, its rows, each column right-aligned but the first (or `align`'s). */
-export const markdownTable = (
-  head: string[],
-  rows: string[][],
-  align = ['---', ...head.slice(1).map(() => '---:')],
-) => {
+/** Lines on stdout, each ended. */
+export const out = (...lines: string[]) =>
+  process.stdout.write(lines.map((l) => `${l}\n`).join(''));
+/** A Markdown table: its header, its rows, each column right-aligned but the first. */
+export const markdownTable = (head: string[], rows: string[][]) => {
   const line = (row: string[]) => `|${row.map((c) => (c ? ` ${c} ` : ' ')).join('|')}|`;
+  const align = ['---', ...head.slice(1).map(() => '---:')];
   return [line(head), `|${align.join('|')}|`, ...rows.map(line)];
 };

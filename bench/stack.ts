@@ -45,9 +45,7 @@ export const startStack = async (stops: (() => unknown)[]) => {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   stops.push(() => stubsProcess.stdin.end());
-  const [stubsLine] = (await once(createInterface({ input: stubsProcess.stdout }), 'line')) as [
-    string,
-  ];
+  const [stubsLine] = await once(createInterface({ input: stubsProcess.stdout }), 'line');
   const stubs = JSON.parse(stubsLine) as Record<string, string> & { AWS_ENDPOINT_URL_SQS: string };
   const meter = await startMeter(dynamo.endpoint, stubs.AWS_ENDPOINT_URL_SQS);
   stops.push(() => meter.stop());

@@ -19,11 +19,8 @@ export type Spread = ReturnType<typeof spread>;
 export const ratio = (ours: number, baseline: number) => round(ours / baseline);
 
 /** Each run's figure for ours and the baseline, and their ratio. */
-export const newRuns = () => ({
-  ours: [] as number[],
-  baseline: [] as number[],
-  ratios: [] as number[],
-});
+const list = (): number[] => [];
+export const newRuns = () => ({ ours: list(), baseline: list(), ratios: list() });
 export type Runs = ReturnType<typeof newRuns>;
 export const record = (runs: Runs, ours: number, baseline: number) => {
   runs.ours.push(ours);
@@ -31,13 +28,9 @@ export const record = (runs: Runs, ours: number, baseline: number) => {
   runs.ratios.push(ours / baseline);
 };
 
-type Size = { raw: number; gzip: number };
+type Bundles = Record<'ours' | 'baseline', { raw: number; gzip: number }>;
 /** A peer of the create (bench/peers/): its figures, and its ratios to the create's floor. */
-export const peerFiguresOf = (
-  bundle: { ours: Size; baseline: Size },
-  cold: Runs,
-  warmCpu: Runs,
-) => ({
+export const peerFiguresOf = (bundle: Bundles, cold: Runs, warmCpu: Runs) => ({
   bundle: bundle.ours.raw,
   coldStartMs: spread(cold.ours),
   warmCpuP50Ms: spread(warmCpu.ours),
@@ -50,19 +43,14 @@ export const peerFiguresOf = (
 export type PeerFigures = ReturnType<typeof peerFiguresOf>;
 
 /**
- * What one invocation uses, as AWS bills it (bench/cost/): its warm CPU time (new callers, the
- * dependencies stubbed), its cold start and the import within it (medians over runs), the bytes it
- * writes to its log and answers, and, from the memory runs, what it asked of AWS (bench/meter.ts).
+ * One invocation as AWS bills it (bench/cost/): warm CPU (new callers, dependencies stubbed), cold
+ * start and its import (medians), bytes logged and answered, what it asked of AWS (bench/meter.ts).
  */
-export interface Usage {
-  cpuMeanMs: number;
-  cpuP99Ms: number;
+export type Usage = Record<'cpuMeanMs' | 'cpuP99Ms' | 'logBytes' | 'responseBytes', number> & {
   coldStartMs?: number;
   importMs?: number;
-  logBytes: number;
-  responseBytes: number;
   metered?: Metered;
-}
+};
 const median = (values: number[] = []) => spread(values).median;
 export const usage = (
   warm: Record<'meanMs' | 'p99Ms' | 'logBytes' | 'responseBytes', number[]> | undefined,
@@ -80,7 +68,7 @@ export const usage = (
 const medians = (runs: Runs) => ({ ours: spread(runs.ours), baseline: spread(runs.baseline) });
 /** One function's figures: each measure's medians for ours and the baseline, and their ratios. */
 export const figuresOf = (measured: {
-  bundle: { ours: Size; baseline: Size };
+  bundle: Bundles;
   cold: Runs | undefined;
   warmCpu: Runs;
   repeatCaller: Runs | undefined;

@@ -9,10 +9,8 @@ import { say, settings, WARM_UP } from './settings.ts';
 
 /** Writes the tokens one a line to a file in `work`; returns the file. */
 export const writeTokens = async (work: string, keys: LocalKeys) => {
-  const count =
-    2 *
-    (WARM_UP +
-      Math.max(settings.warmInvocations, settings.storeInvocations, settings.memoryInvocations));
+  const { warmInvocations, storeInvocations, memoryInvocations } = settings;
+  const count = 2 * (WARM_UP + Math.max(warmInvocations, storeInvocations, memoryInvocations));
   say(`Minting ${count} tokens, one per invocation (one caller, each token distinct)...`);
   const signingKey = await importJWK(keys.privateJwk, 'ES256');
   const tokens: string[] = [];

@@ -1,16 +1,9 @@
 // The bench's cost chart: what a million requests of each route cost, split by AWS service, drawn
 // as a standalone SVG string with no dependency or browser, so the report can show it on GitHub.
 
-export interface ChartPart {
-  key: string;
-  label: string;
-  color: string;
-}
+export type ChartPart = { key: string; label: string; color: string };
 /** One bar: dollars per million for each part key; a missing key costs nothing. */
-export interface ChartRow {
-  name: string;
-  usd: Record<string, number>;
-}
+export type ChartRow = { name: string; usd: Record<string, number> };
 
 const font = 'system-ui, -apple-system, Segoe UI, sans-serif';
 const charW = 7; // average advance of a 12px character: sizes columns without measuring text

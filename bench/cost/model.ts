@@ -42,22 +42,14 @@ export const withMore = (usage: Usage, more: Partial<Metered>): Usage => {
     for (const [k, n] of Object.entries(b ?? {})) counts[k] = (counts[k] ?? 0) + n;
     return counts;
   };
-  const m = meteredOf(usage);
-  const metered = Object.fromEntries(
-    Object.entries(m).map(([key, value]) => [key, add(value, more[key as keyof Metered])]),
-  ) as Metered;
-  return { ...usage, metered };
+  const m = Object.entries(meteredOf(usage)).map(([k, v]) => [k, add(v, more[k as keyof Metered])]);
+  return { ...usage, metered: Object.fromEntries(m) as Metered };
 };
 
 const cpuShare = (memoryMb: number) => Math.min(1, memoryMb / A.fullVcpuMb.value);
-/**
- * The time the function waits on DynamoDB and SQS: each wait (calls made together are one) at its
- * mean, or one at its p99.
- */
+/** The time waited on DynamoDB and SQS: each wait (calls made together are one) at its mean, or one at its p99. */
 const awsWaitMs = (usage: Usage, at: 'mean' | 'p99') => {
-  const m = meteredOf(usage);
-  const dynamo = m.dynamoWaits;
-  const sqs = m.sqsWaits;
+  const { dynamoWaits: dynamo, sqsWaits: sqs } = meteredOf(usage);
   const mean = dynamo * A.dynamoCallMs.value + sqs * A.sqsCallMs.value;
   if (at === 'mean') return mean;
   // two calls at their tail at once is a 1 in 10,000 invocation: one call's tail makes the p99
@@ -89,22 +81,15 @@ export const coldStartMs = (usage: Usage, memoryMb: number, trigger: Trigger) =>
 /** Billed time, mean: each invocation is rounded up, half a step on average. */
 const billedMs = (ms: number) => ms + A.billingGranularityMs.value / 2;
 
-/** What serverless.yml sets for a function: its memory, and whether Lambda's lines are logged. */
-export interface Deployed {
-  memoryMb: number;
-  /** The bytes Lambda writes per invocation: none when loggingConfig drops its INFO lines. */
-  platformLogBytes: number;
-}
+/** What serverless.yml sets for a function: its memory, and the bytes Lambda's own lines write per invocation (none when loggingConfig drops its INFO lines). */
+export type Deployed = { memoryMb: number; platformLogBytes: number };
 
 /**
  * Messages handled `size` at a time (a queue's or stream's batch): each invocation's request, poll
  * and Lambda lines shared by the batch, its waits overlapped (`batchMs`), and the batch's sends made
  * ten entries to a SendMessageBatch, `sendEntries` entries a message.
  */
-export interface Batch {
-  size: number;
-  sendEntries: number;
-}
+export type Batch = { size: number; sendEntries: number };
 const ONE_AT_A_TIME: Batch = { size: 1, sendEntries: 1 };
 
 /**
@@ -166,32 +151,19 @@ export const total = (bill: Bill) => sum(SERVICES.map(({ key }) => bill[key]));
  * vCPU, adds up (an upper bound: the CPU counted apart from the waits it overlaps); the receiver's
  * answer is billed. A batch of one is a warm invocation's mean duration.
  */
-export const batchMs = (
-  usage: Usage,
-  memoryMb: number,
-  batchSize: number,
-  receiverMs: number = A.receiverMs.value,
-) =>
+export const batchMs = (usage: Usage, memoryMb: number, batchSize: number, receiverMs?: number) =>
   (batchSize * usage.cpuMeanMs) / cpuShare(memoryMb) +
   awsWaitMs(usage, 'mean') +
-  meteredOf(usage).receiverPosts * receiverMs;
+  meteredOf(usage).receiverPosts * (receiverMs ?? A.receiverMs.value);
 
-/**
- * A function at each memory size: a million's cost, its modelled warm p99 and cold start, and for a
- * consumer its batch's time.
- */
-export const atEachMemory = (
-  usage: Usage,
-  trigger: Trigger,
-  deployed: Deployed,
-  batchSize?: number,
-) =>
+/** At each memory size: cost a million, modelled p99 and cold start, a consumer's batch. */
+export const atEachMemory = (usage: Usage, trigger: Trigger, deployed: Deployed, batch?: number) =>
   MEMORY_SIZES.map((memoryMb: number) => ({
     memoryMb,
     usdPerMillion: total(billOf(usage, trigger, { ...deployed, memoryMb })),
     warmP99Ms: warmP99Ms(usage, memoryMb),
     coldStartMs: coldStartMs(usage, memoryMb, trigger),
-    ...(batchSize === undefined ? {} : { batchMs: batchMs(usage, memoryMb, batchSize) }),
+    ...(batch === undefined ? {} : { batchMs: batchMs(usage, memoryMb, batch) }),
   }));
 export type AtMemory = ReturnType<typeof atEachMemory>[number];
 const byCost = (a: AtMemory, b: AtMemory) =>
@@ -230,38 +202,23 @@ export const DRAIN_TARGET_PER_SECOND = 200;
 /** A table's stream has a shard per partition: one, the fewest batches at once a stream gives. */
 export const STREAM_SHARDS = 1;
 
-/** How a consumer's source feeds it, as serverless.yml deploys it. */
-export interface Feed {
-  batchSize: number;
-  /** A stream's shards × parallelizationFactor, a queue's maximumConcurrency; none: Lambda adds batches as the queue grows. */
-  batchesAtOnce: number | undefined;
-  timeoutS: number;
-}
+/**
+ * How a consumer's source feeds it, as serverless.yml deploys it; `batchesAtOnce`: a stream's shards
+ * × parallelizationFactor, a queue's maximumConcurrency; none: Lambda adds batches as the queue grows.
+ */
+export type Feed = { batchSize: number; batchesAtOnce: number | undefined; timeoutS: number };
 /**
  * The longest a consumer's batch may take and its source stay drained at the deployed concurrency:
- * so many batches at once, of so many messages, carry `perSecond`. Without a cap on batches at
- * once, only the function's timeout bounds it.
+ * so many batches at once, of so many messages, carry DRAIN_TARGET_PER_SECOND. Without a cap on
+ * batches at once, only the function's timeout bounds it.
  */
-export const drainBoundMs = (
-  { batchSize, batchesAtOnce, timeoutS }: Feed,
-  perSecond = DRAIN_TARGET_PER_SECOND,
-) =>
-  Math.min(
-    timeoutS * 1000,
-    batchesAtOnce === undefined
-      ? Number.POSITIVE_INFINITY
-      : (batchesAtOnce * batchSize * 1000) / perSecond,
-  );
+export const drainBoundMs = ({ batchSize, batchesAtOnce, timeoutS }: Feed) =>
+  batchesAtOnce === undefined
+    ? timeoutS * 1000
+    : Math.min(timeoutS * 1000, (batchesAtOnce * batchSize * 1000) / DRAIN_TARGET_PER_SECOND);
 
-/**
- * Lambda Power Tuning's cost strategy for a function nobody waits on: the cheapest size that holds
- * its peak RSS and whose batch stays within `boundMs`; where none does, the fastest batch.
- */
-export const cheapestDrained = (
-  sizes: AtMemory[],
-  peakRssMb: number,
-  boundMs: number,
-): AtMemory | undefined => {
+/** A consumer's size, Power Tuning's cost strategy: cheapest holding the RSS within `boundMs`. */
+export const cheapestDrained = (sizes: AtMemory[], peakRssMb: number, boundMs: number) => {
   const holding = sizes.flatMap((s) =>
     s.memoryMb > peakRssMb && s.batchMs !== undefined ? [{ ...s, batchMs: s.batchMs }] : [],
   );
@@ -284,12 +241,11 @@ export const CALIBRATION = {
   cpuP99Ms: 4.333,
   coldStartMs: 82.707,
   importMs: 44.365,
-} as const;
+};
 /** `usage` as the calibration run's machine would have measured it: each figure by the reference's own. */
 export const calibrated = (usage: Usage, reference: Usage): Usage => {
   const scale = (key: keyof typeof CALIBRATION) => {
-    const value = usage[key];
-    const at = reference[key];
+    const [value, at] = [usage[key], reference[key]];
     if (value === undefined) return {};
     if (!at) throw new Error(`the reference has no ${key}: the calibration needs it`);
     return { [key]: value * (CALIBRATION[key] / at) };

@@ -19,10 +19,7 @@ import { ASSUMPTIONS, PRICES } from './prices.ts';
 
 const share = z.number().min(0).max(1);
 const count = z.number().int().nonnegative();
-/**
- * A usage file, as written in bench/cost/profiles/: every field required, none unknown, each
- * described by what to write in it, for a file that fails to load.
- */
+/** A usage file of bench/cost/profiles/: every field required, none unknown, each described. */
 const profileSchema = z.strictObject({
   description: z.string().min(1).describe('a sentence: what the profile stands for and assumes'),
   stage: z.string().min(1).describe('the stage whose serverless.yml params apply, "dev" or "prod"'),
@@ -104,10 +101,7 @@ export const requestsPerSecond = ({ rate }: Pick<Profile, 'rate'>) =>
 
 type Resource = { Type?: string; Properties?: Record<string, unknown> };
 
-/**
- * What the template declares that a bill counts, for a stage with or without the operator's
- * webhook, as infra/*.yml and serverless.yml declare it.
- */
+/** What a bill counts of a stage, with or without the operator's webhook, as the template says. */
 export const stageOf = (operatorWebhook: boolean, stage: string) => {
   const operator = yamlOf('infra', 'operatorWebhook.yml') as {
     functions: Record<string, unknown>;
@@ -137,10 +131,8 @@ export const stageOf = (operatorWebhook: boolean, stage: string) => {
       return [source.batchSize];
     }),
   );
-  const indexes = (tables.PlantsTable?.Properties?.GlobalSecondaryIndexes ?? []) as {
-    IndexName?: string;
-    Projection?: { ProjectionType?: string };
-  }[];
+  type Index = { IndexName?: string; Projection?: { ProjectionType?: string } };
+  const indexes = (tables.PlantsTable?.Properties?.GlobalSecondaryIndexes ?? []) as Index[];
   const { params } = yamlOf('serverless.yml') as {
     params: Record<string, { logRetentionDays?: number }>;
   };
@@ -167,10 +159,7 @@ export const stageOf = (operatorWebhook: boolean, stage: string) => {
 };
 export type Stage = ReturnType<typeof stageOf>;
 
-/**
- * bench/results.json's `cost.rows`: each route's and event's dollars a million, by service; an
- * event's consumers' messages one at a time, and as `fullBatches` a full batch at a time.
- */
+/** results.json's `cost.rows`: dollars a million by service (`fullBatches`: a batch at a time). */
 export type CostRows = Record<string, Bill & { what: string; fullBatches?: Bill }>;
 
 type PriceName =
@@ -195,22 +184,30 @@ export type Assumptions = Record<
   { value: number }
 >;
 
+/** A bill's line: what it prices, its quantity × unit price = its month. */
+const lineOf = (key: string, resource: string, quantity: number, unit: string, usd: number) => {
+  const monthly = quantity * usd;
+  return { key, resource, quantity, unit, unitPrice: usd, monthly };
+};
 const MILLION = 1e6;
 const GB = 2 ** 30;
+/** A trace's price: recorded, and read as often as assumed. */
+export const traceUsd = (prices: Prices = PRICES, assumptions: Assumptions = ASSUMPTIONS) =>
+  prices.xrayTraceRecorded.usd +
+  assumptions.xrayTracesScannedEach.value * prices.xrayTraceScanned.usd;
 /** The attempts an event makes to an endpoint that never answers: the default schedule's, then given up. */
 export const ATTEMPTS_BY_DEFAULT = (retrySchedule(DEFAULT_RETRY_SCHEDULE)?.length ?? 0) + 1;
+const plantActions = (name: RouteName): readonly string[] =>
+  (ROUTES[name].tables as { plants?: readonly string[] }).plants ?? [];
 /** The routes that change a plant: each change is a stream record the fan-out reads. */
 const changesPlants = (name: RouteName) =>
-  (ROUTES[name].tables as { plants?: readonly string[] }).plants?.some((a) =>
-    ['PutItem', 'UpdateItem', 'DeleteItem'].includes(a),
-  ) ?? false;
+  plantActions(name).some((a) => ['PutItem', 'UpdateItem', 'DeleteItem'].includes(a));
 /** A profile's plant changes a second: each a stream record every consumer's batches carry. */
 export const plantChangesPerSecond = (profile: Profile) =>
   requestsPerSecond(profile) *
   ROUTE_NAMES.filter(changesPlants).reduce((sum, name) => sum + (profile.routeMix[name] ?? 0), 0);
 /** The routes that add a plant: each an INSERT, the operator's plant.added. */
-const addsPlants = (name: RouteName) =>
-  (ROUTES[name].tables as { plants?: readonly string[] }).plants?.includes('PutItem') ?? false;
+const addsPlants = (name: RouteName) => plantActions(name).includes('PutItem');
 
 /** The usage lines beside the routes', each as its bill words it and in what unit. */
 const USAGE = {
@@ -225,10 +222,7 @@ const USAGE = {
   operatorRetried: ["the operator's plant.added, failed once then delivered", 'events'],
 } as const;
 
-/**
- * The month's bill of `profile` on `stage`: pure arithmetic on the cost rows and the prices.
- * `customMetricCount` is the caller's: the metrics the code sends.
- */
+/** `profile`'s month on `stage`: arithmetic on rows and prices; the metrics are the caller's. */
 export const monthlyBill = ({
   profile,
   rows,
@@ -263,10 +257,7 @@ export const monthlyBill = ({
   const sampled = (perSecond: number) =>
     Math.min(perSecond, reservoir.value) + rate.value * Math.max(0, perSecond - reservoir.value);
 
-  /**
-   * The usage lines, each row's dollars a million as `priced` reads them, a consumer's messages
-   * `batchSize` to an invocation.
-   */
+  /** The usage lines, each row as `priced` reads it, a consumer's messages `batchSize` a time. */
   const usageLines = (priced: (name: string) => Bill, batchSize: number) => {
     // `invocations`: each unit's (a route's one; a delivery's, one an attempt, each a trace)
     const use = (key: string, quantity: number, perMillion: Bill, invocations = 1) => {
@@ -274,12 +265,7 @@ export const monthlyBill = ({
         key in ROUTES ? [row(key).what, 'requests'] : USAGE[key as keyof typeof USAGE];
       const traced = (quantity * invocations) / (key in ROUTES ? 1 : batchSize);
       const line = {
-        key,
-        resource,
-        quantity,
-        unit,
-        unitPrice: total(perMillion) / MILLION,
-        monthly: (quantity * total(perMillion)) / MILLION,
+        ...lineOf(key, resource, quantity, unit, total(perMillion) / MILLION),
         byService: scaled(perMillion, quantity / MILLION),
         monthlyInFullBatches: 0,
         traces: sampled(traced / monthSeconds) * monthSeconds,
@@ -322,77 +308,44 @@ export const monthlyBill = ({
   }));
   // X-Ray bills each trace: one an invocation here, each linked to the trace that sent its message
   const scans = assumptions.xrayTracesScannedEach.value;
-  const perTrace = prices.xrayTraceRecorded.usd + scans * prices.xrayTraceScanned.usd;
+  const perTrace = traceUsd(prices, assumptions);
   const traces = sumOf(usage.map((l) => l.traces));
+  const sampling = `default sampling: ${reservoir.value} a second a function, then ${rate.value * 100}%`;
+  const resource = `X-Ray traces recorded and read ${scans}× (${sampling})`;
   const tracing = {
-    key: 'tracing',
-    resource: `X-Ray traces recorded and read ${scans}× (default sampling: ${reservoir.value} a second a function, then ${rate.value * 100}%)`,
-    quantity: traces,
-    unit: 'traces',
-    unitPrice: perTrace,
-    monthly: traces * perTrace,
+    ...lineOf('tracing', resource, traces, 'traces', perTrace),
     monthlyInFullBatches: sumOf(batched.map((l) => l.traces)) * perTrace,
   };
 
-  const fixed: Omit<typeof tracing, 'monthlyInFullBatches'>[] = [];
-  const fix = (key: string, resource: string, quantity: number, unit: string, price: number) =>
-    fixed.push({ key, resource, quantity, unit, unitPrice: price, monthly: quantity * price });
-  fix(
-    'customMetrics',
-    'CloudWatch custom metrics (EMF)',
-    customMetricCount,
-    'metric-months',
-    prices.customMetricMonth.usd,
-  );
-  fix(
-    'alarms',
-    `CloudWatch alarms: ${stage.alarms}, reading ${stage.alarmMetrics} metrics`,
-    stage.alarmMetrics,
-    'alarm metric-months',
-    prices.alarmMetricMonth.usd,
-  );
-  // each idle poller asks once per long poll, all month (a busy queue's receives are usage's)
-  const pollers = stage.sqsEventSources * assumptions.sqsIdlePollers.value;
-  fix(
-    'idlePolling',
-    `SQS idle polling: ${stage.sqsEventSources} event sources × ${assumptions.sqsIdlePollers.value} pollers, a receive each ${assumptions.sqsLongPollSeconds.value} s`,
-    (pollers * monthSeconds) / assumptions.sqsLongPollSeconds.value,
-    'requests',
-    prices.sqsRequest.usd,
-  );
+  const { sqsEventSources: sources, alarmMetrics, logRetentionDays: days } = stage;
+  const { sqsIdlePollers: pollers, sqsLongPollSeconds: poll } = assumptions;
   const { items, averageItemBytes } = profile.plantsStored;
   const tableGb = (items * averageItemBytes) / GB;
-  fix(
-    'dynamoStorage',
-    `DynamoDB storage: ${items.toLocaleString('en-US')} plants of ${averageItemBytes} B, in the table and ${stage.plantsTableCopies - 1} indexes`,
-    tableGb * stage.plantsTableCopies,
-    'GB-months',
-    prices.dynamoStorageGbMonth.usd,
-  );
-  fix(
-    'pitr',
-    "DynamoDB point-in-time recovery (the plants table's size)",
-    tableGb,
-    'GB-months',
-    prices.dynamoPitrGbMonth.usd,
-  );
   // the logs line of each row is its bytes at the ingestion price: kept as long as retained
   const loggedGb = sumOf(usage.map((l) => l.byService.logs)) / prices.logsIngestedGb.usd;
-  const monthDays = assumptions.hoursPerMonth.value / 24;
-  fix(
-    'logStorage',
-    `CloudWatch Logs kept ${stage.logRetentionDays} days (serverless.yml's logRetentionDays for ${profile.stage})`,
-    (loggedGb * stage.logRetentionDays) / monthDays,
-    'GB-months',
-    prices.logsStoredGbMonth.usd,
-  );
-  fix(
-    'kms',
-    'KMS keys of our own: none (queues: SQS-managed keys; tables: aws/dynamodb; the webhook secret: aws/ssm, AWS managed)',
-    stage.kmsKeys,
-    'key-months',
-    prices.kmsKeyMonth.usd,
-  );
+  const resources = {
+    customMetrics: 'CloudWatch custom metrics (EMF)',
+    alarms: `CloudWatch alarms: ${stage.alarms}, reading ${alarmMetrics} metrics`,
+    idlePolling: `SQS idle polling: ${sources} event sources × ${pollers.value} pollers, a receive each ${poll.value} s`,
+    dynamoStorage: `DynamoDB storage: ${items.toLocaleString('en-US')} plants of ${averageItemBytes} B, in the table and ${stage.plantsTableCopies - 1} indexes`,
+    pitr: "DynamoDB point-in-time recovery (the plants table's size)",
+    logStorage: `CloudWatch Logs kept ${days} days (serverless.yml's logRetentionDays for ${profile.stage})`,
+    kms: 'KMS keys of our own: none (queues: SQS-managed keys; tables: aws/dynamodb; the webhook secret: aws/ssm, AWS managed)',
+  };
+  const fix = (key: keyof typeof resources, quantity: number, unit: string, price: PriceName) =>
+    lineOf(key, resources[key], quantity, unit, prices[price].usd);
+  // each idle poller asks once per long poll, all month (a busy queue's receives are usage's)
+  const polls = (sources * pollers.value * monthSeconds) / poll.value;
+  const logGbMonths = (loggedGb * days) / (assumptions.hoursPerMonth.value / 24);
+  const fixed = [
+    fix('customMetrics', customMetricCount, 'metric-months', 'customMetricMonth'),
+    fix('alarms', alarmMetrics, 'alarm metric-months', 'alarmMetricMonth'),
+    fix('idlePolling', polls, 'requests', 'sqsRequest'),
+    fix('dynamoStorage', tableGb * stage.plantsTableCopies, 'GB-months', 'dynamoStorageGbMonth'),
+    fix('pitr', tableGb, 'GB-months', 'dynamoPitrGbMonth'),
+    fix('logStorage', logGbMonths, 'GB-months', 'logsStoredGbMonth'),
+    fix('kms', stage.kmsKeys, 'key-months', 'kmsKeyMonth'),
+  ];
 
   const usageTotal = sumOf(usage.map((l) => l.monthly)) + tracing.monthly;
   const usageTotalInFullBatches =
@@ -411,10 +364,8 @@ export const monthlyBill = ({
 };
 
 /**
- * A month's bill: its lines, each what it prices in a word (a row's name, or the fixed cost's), its
- * quantity × the price of one unit = its month; the totals, every consumer's message one at a time
- * (the upper bound, a quiet stage's month) or a full batch at a time (the lower bound a busy stage
- * nears).
+ * A month's bill: each line's quantity × unit price = its month; the totals one message at a time
+ * (an upper bound, a quiet stage's month) or a full batch at a time (the bound a busy stage nears).
  */
 export type MonthlyBill = ReturnType<typeof monthlyBill>;
 /** A usage bill's dollars by service, for the chart. */

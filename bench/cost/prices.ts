@@ -8,21 +8,10 @@
 // page the number was checked on.
 import data from './prices.json' with { type: 'json' };
 
-export interface Sourced {
-  source: string;
-  read: string;
-  note?: string;
-}
+export type Sourced = { source: string; read: string; note?: string };
 /** `usd` for ONE `per` unit. */
-export interface Price extends Sourced {
-  usd: number;
-  per: string;
-}
-export interface Assumption extends Sourced {
-  value: number;
-  unit: string;
-  what: string;
-}
+export type Price = Sourced & { usd: number; per: string };
+export type Assumption = Sourced & { value: number; unit: string; what: string };
 
 const prices: Record<string, Omit<Price, 'usd'> & { usd?: number; usdPerMillion?: number }> =
   data.prices;

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_ATTEMPT_TIMEOUT_MS } from '#lib/config/webhook.ts';
-import { ROUTE_NAMES, ROUTES } from '#lib/routes/routeList.ts';
+import { ROUTE_NAMES, ROUTES, routeKey } from '#lib/routes/routeList.ts';
 import { CUSTOM_METRICS } from '#lib/telemetry.ts';
 import { declaredFunctions, repoRoot, yamlOf } from '../../infra/local/paths.ts';
 import { type FunctionName, functions, PEERS_KIND } from '../functions.ts';
@@ -19,23 +19,19 @@ import * as month from './monthly.ts';
 import { ASSUMPTIONS, PRICES, STREAM_READS_FREE } from './prices.ts';
 
 /** What a failed attempt does beside the delivered one the bench measures, as the code does it. */
+const SENT_AGAIN = { sqsCalls: { SendMessageBatch: 1 }, sqsWaits: 1, sqsRequests: 1 };
+const MARKED_FAILING = { dynamoCalls: { UpdateItem: 1 }, dynamoWaits: 1, writeUnits: 1 };
 const FAILED_ATTEMPT = {
   // lib/operatorWebhook/attempt.ts: the event waits in the retry queue
-  deliverPlantAdded: { sqsCalls: { SendMessageBatch: 1 }, sqsWaits: 1, sqsRequests: 1 },
+  deliverPlantAdded: SENT_AGAIN,
   // lib/endpointDeliveries/deliverToEndpoint.ts: the endpoint marked failing (one small
   // UpdateItem), the next attempt's message sent
-  deliverToEndpoint: {
-    dynamoCalls: { UpdateItem: 1 },
-    dynamoWaits: 1,
-    writeUnits: 1,
-    sqsCalls: { SendMessageBatch: 1 },
-    sqsWaits: 1,
-    sqsRequests: 1,
-  },
-} as const;
+  deliverToEndpoint: { ...SENT_AGAIN, ...MARKED_FAILING },
+};
 
 /** A serverless.yml value as written, or the `${self:custom.<name>}` it names. */
-const settingOf = (value: unknown, custom: Record<string, unknown>) => {
+type Custom = Record<string, unknown>;
+const settingOf = (value: unknown, custom: Custom) => {
   const name =
     typeof value === 'string' ? /^\$\{self:custom\.(\w+)\}$/.exec(value)?.[1] : undefined;
   const resolved = name === undefined ? value : custom[name];
@@ -46,13 +42,10 @@ const settingOf = (value: unknown, custom: Record<string, unknown>) => {
 /** A function as serverless.yml declares it (its own, or the operator's webhook's file). */
 type Declared = { timeout?: number; memorySize?: number; events?: Record<string, Source>[] };
 type Source = Record<string, unknown>;
-/**
- * A consumer's feed from its first event (a queue's main lane: the slow lane's batches are for slow
- * endpoints and retries), its settings read through `custom` as the deploy resolves them.
- */
+/** A consumer's feed: its first event's (the main lane), its settings resolved through `custom`. */
 export const feedOf = (
   declared: Declared,
-  custom: Record<string, unknown>,
+  custom: Custom,
   providerTimeoutS: number,
 ): model.Feed => {
   const { stream, sqs } = declared.events?.[0] ?? {};
@@ -71,11 +64,9 @@ export const feedOf = (
 };
 
 /**
- * Each function as serverless.yml deploys it: what invokes it (a route API Gateway, the others
- * their stream or queue) and a consumer's feed, its memory (its own memorySize, a route's in
- * custom.memorySize, or the provider's), and Lambda's START, END and REPORT lines unless
- * loggingConfig drops its INFO lines (JSON format at INFO writes records of its own: priced as the
- * Text lines).
+ * Each function as serverless.yml deploys it: its trigger and a consumer's feed, its memory (its
+ * own, a route's custom.memorySize, or the provider's), and Lambda's START, END and REPORT lines
+ * unless loggingConfig drops its INFO lines (JSON at INFO writes its own: priced as the Text lines).
  */
 const deployedSettings = () => {
   const { provider, custom } = yamlOf('serverless.yml') as {
@@ -117,30 +108,24 @@ const rowsOf = (figures: Figures, deployed: DeployedSettings) => {
         sendEntries,
       });
   type Price = ReturnType<typeof pricer>;
-  const [bill, inBatch] = [pricer(false), pricer(true)];
-  /** A row priced one message at a time, and a full batch at a time. */
-  const both = (priced: (price: Price) => Bill) => ({
-    bill: priced(bill),
-    fullBatches: priced(inBatch),
-  });
   const rows: { name: string; what: string; bill: Bill; fullBatches?: Bill }[] = [];
+  /** An event's row: priced one message at a time, and a full batch at a time. */
+  const event = (name: string, what: string, priced: (price: Price) => Bill) =>
+    rows.push({ name, what, bill: priced(pricer(false)), fullBatches: priced(pricer(true)) });
   for (const name of ROUTE_NAMES) {
     const usage = usageOf(name);
-    const { method, path } = ROUTES[name];
-    if (usage) rows.push({ name, what: `${method} ${path}`, bill: bill(name, usage) });
+    if (usage) rows.push({ name, what: routeKey(ROUTES[name]), bill: pricer(false)(name, usage) });
   }
   const { added, scaled, withMore } = model;
   const deliver = usageOf('deliverPlantAdded');
   const retry = usageOf('retryPlantAdded');
   if (deliver && retry) {
     const failedFirst = withMore(deliver, FAILED_ATTEMPT.deliverPlantAdded);
-    rows.push({
-      name: 'operatorPlantAdded',
-      what: "the operator's plant.added (attempt 1 fails, attempt 2 delivered)",
-      ...both((price) =>
-        added(price('deliverPlantAdded', failedFirst), price('retryPlantAdded', retry)),
-      ),
-    });
+    event(
+      'operatorPlantAdded',
+      "the operator's plant.added (attempt 1 fails, attempt 2 delivered)",
+      (price) => added(price('deliverPlantAdded', failedFirst), price('retryPlantAdded', retry)),
+    );
   }
   const fanOut = usageOf('queueEndpointEvents');
   const attempt = usageOf('deliverToEndpoint');
@@ -150,42 +135,36 @@ const rowsOf = (figures: Figures, deployed: DeployedSettings) => {
     const failedFirst = withMore(attempt, FAILED_ATTEMPT.deliverToEndpoint);
     const perEndpoint = (price: Price) =>
       added(price('deliverToEndpoint', failedFirst), price('deliverToEndpoint', attempt));
-    for (const endpoints of [1, 10])
-      rows.push({
-        name: `plantAddedTo${endpoints}Endpoint${endpoints > 1 ? 's' : ''}`,
-        what: `plant.added to ${endpoints} endpoint${endpoints > 1 ? 's' : ''} (each: attempt 1 fails, attempt 2 delivered)`,
-        ...both((price) =>
-          added(
-            price('queueEndpointEvents', fanOut, undefined, endpoints),
-            scaled(perEndpoint(price), endpoints),
-          ),
-        ),
-      });
+    for (const [n, s] of [
+      [1, ''],
+      [10, 's'],
+    ] as const)
+      event(
+        `plantAddedTo${n}Endpoint${s}`,
+        `plant.added to ${n} endpoint${s} (each: attempt 1 fails, attempt 2 delivered)`,
+        (price) =>
+          added(price('queueEndpointEvents', fanOut, undefined, n), scaled(perEndpoint(price), n)),
+      );
     // receivers that never answer: every attempt of the default schedule waits the whole default
     // timeout and fails, the last one too (its next send not made: an upper bound); a batch's
     // attempts wait their timeouts at once
     const attempts = month.ATTEMPTS_BY_DEFAULT;
-    rows.push({
-      name: 'plantAddedTo10TimedOutEndpoints',
-      what: `plant.added to 10 endpoints that time out (each: ${attempts} attempts of ${DEFAULT_ATTEMPT_TIMEOUT_MS / 1000} s, then given up)`,
-      ...both((price) =>
+    const timedOut = (price: Price) =>
+      price('deliverToEndpoint', failedFirst, DEFAULT_ATTEMPT_TIMEOUT_MS);
+    event(
+      'plantAddedTo10TimedOutEndpoints',
+      `plant.added to 10 endpoints that time out (each: ${attempts} attempts of ${DEFAULT_ATTEMPT_TIMEOUT_MS / 1000} s, then given up)`,
+      (price) =>
         added(
           price('queueEndpointEvents', fanOut, undefined, 10),
-          scaled(
-            price('deliverToEndpoint', failedFirst, DEFAULT_ATTEMPT_TIMEOUT_MS),
-            10 * attempts,
-          ),
+          scaled(timedOut(price), 10 * attempts),
         ),
-      ),
-    });
+    );
   }
   return rows;
 };
 
-/**
- * Each function at each memory size and the size its rule chooses (model.ts `chooseMemory`), its
- * figures calibrated against the create's floor of the same run: none chosen without it.
- */
+/** Each function at each size, the size chosen, calibrated by the create's floor (none without). */
 export const memoryOf = (figures: Figures, deployed: DeployedSettings = deployedSettings()) => {
   const reference = figures[PEERS_KIND]?.usage.baseline;
   return Object.fromEntries(
@@ -234,14 +213,15 @@ const chosenCell = ({ chosenMb, nearest, boundMs }: ReturnType<typeof memoryOf>[
     : '–';
 
 /** The cost's tables in Markdown, as printed and as docs/performance.md shows them. */
+type Rows = ReturnType<typeof rowsOf>;
 const tables = (
-  rows: ReturnType<typeof rowsOf>,
+  rows: Rows,
   memoryFigures: ReturnType<typeof memoryOf>,
-  peers: Record<string, Bill> | undefined,
+  peers?: Record<string, Bill>,
 ) => [
   ...billTable(
     'per million, US$',
-    rows.map(({ what, bill }) => [what, bill]),
+    rows.map((r) => [r.what, r.bill]),
   ),
   '',
   ...markdownTable(
@@ -269,9 +249,7 @@ const spelled = (bill: Bill) =>
  * (a function under one a second) or its rate past it.
  */
 const tracingSentence = (create: number, toTen: number) => {
-  const perTrace =
-    PRICES.xrayTraceRecorded.usd +
-    ASSUMPTIONS.xrayTracesScannedEach.value * PRICES.xrayTraceScanned.usd;
+  const perTrace = month.traceUsd();
   const rate = ASSUMPTIONS.xraySampledShare.value;
   // the fan-out and each of 10 endpoints' two attempts
   const eventTraces = 1 + 10 * 2;
@@ -286,7 +264,7 @@ const PAGE = join(repoRoot, 'docs', 'performance.md');
 const TOLERANCE = 0.05;
 
 /** docs/performance.md's "Cost" below its own words: the example, the chart, the tables, what is assumed. */
-const pageSection = (rows: ReturnType<typeof rowsOf>, lines: string[]) => {
+const pageSection = (rows: Rows, lines: string[]) => {
   const row = (name: string) => rows.find((r) => r.name === name);
   const create = row('createPlant');
   const toTen = row('plantAddedTo10Endpoints');
@@ -326,14 +304,10 @@ const pageSection = (rows: ReturnType<typeof rowsOf>, lines: string[]) => {
 
 /** Each shipped profile's monthly bill (bench/cost/profiles/), from results.json's cost rows. */
 export const monthlyBills = (rows: month.CostRows): month.MonthlyBill[] =>
-  month.loadProfiles().map((profile) =>
-    month.monthlyBill({
-      profile,
-      rows,
-      stage: month.stageOf(profile.operatorWebhook, profile.stage),
-      customMetricCount: CUSTOM_METRICS.length,
-    }),
-  );
+  month.loadProfiles().map((profile) => {
+    const stage = month.stageOf(profile.operatorWebhook, profile.stage);
+    return month.monthlyBill({ profile, rows, stage, customMetricCount: CUSTOM_METRICS.length });
+  });
 
 const rateText = ({ rate }: month.Profile) => {
   const [n, per] = 'perSecond' in rate ? [rate.perSecond, 'second'] : [rate.perMinute, 'minute'];
@@ -352,10 +326,7 @@ const dollars = (n: number) =>
     ? n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
     : n.toPrecision(1);
 
-/**
- * A profile's bill in Markdown: its usage lines, its fixed lines apart, the totals; the last column
- * each event's month with its consumers' messages a full batch at a time.
- */
+/** A profile's bill in Markdown, the last column its events' messages a full batch at a time. */
 const monthlyTable = (bill: month.MonthlyBill) => {
   const { profile, usage, tracing, fixed, usageTotal, usageTotalInFullBatches, fixedTotal, total } =
     bill;
@@ -403,50 +374,37 @@ const monthlyChart = (bills: month.MonthlyBill[]) =>
     ],
     bills.map((bill) => {
       const metrics = bill.fixed.find((l) => l.key === 'customMetrics')?.monthly ?? 0;
-      return {
-        name: `${bill.profile.name}: ${rateText(bill.profile)}`,
-        usd: {
-          customMetrics: metrics,
-          otherFixed: bill.fixedTotal - metrics,
-          ...month.usageByService(bill),
-          tracing: bill.tracing.monthly,
-        },
-      };
+      const fixed = { customMetrics: metrics, otherFixed: bill.fixedTotal - metrics };
+      const usd = { ...fixed, ...month.usageByService(bill), tracing: bill.tracing.monthly };
+      return { name: `${bill.profile.name}: ${rateText(bill.profile)}`, usd };
     }),
     'US dollars a month: the fixed costs, then the requests by service (npm run bench -- --cost)',
-  );
-
-/** Each cost over its budget (bench/cost-budget.json; a month's: its `monthly`), a line naming it. */
-const overBudget = (costs: [string, number][], budget: Record<string, number>, monthly: boolean) =>
-  costs.flatMap(([name, cost]) => {
-    const allowed = budget[name];
-    const [what, file, flags, digits] = monthly
-      ? ['monthly budget', "bench/cost-budget.json's monthly", '--cost --write-budget', 2]
-      : ['budget', 'bench/cost-budget.json', '--write-budget', 3];
-    if (allowed === undefined)
-      return [
-        `${name}: no ${what} in bench/cost-budget.json; run npm run bench -- ${flags} and commit it`,
-      ];
-    return cost > allowed * (1 + TOLERANCE)
-      ? [
-          `${name} costs $${cost.toFixed(digits)} a ${monthly ? 'month' : 'million'}, ${(((cost - allowed) / allowed) * 100).toFixed(1)}% over its budget ($${allowed.toFixed(digits)}, ${file}): lower it, or raise the budget in the same commit (npm run bench -- ${flags})`,
-        ]
-      : [];
-  });
-/** Each bill over its monthly budget, a line naming it. */
-export const monthlyOverBudget = (
-  bills: month.MonthlyBill[],
-  budget = readBudget().monthly ?? {},
-) =>
-  overBudget(
-    bills.map(({ profile, total }) => [profile.name, total]),
-    budget,
-    true,
   );
 
 /** The budget: dollars a million by row, and a month by profile (`monthly`). */
 const readBudget = (): Record<string, number> & { monthly?: Record<string, number> } =>
   existsSync(budgetFile) ? JSON.parse(readFileSync(budgetFile, 'utf8')) : {};
+/** Each cost over its budget (bench/cost-budget.json; a month's: its `monthly`), a line naming it. */
+type Pairs = [string, number][];
+const overBudget = (costs: Pairs, budget: Record<string, number>, monthly: boolean) => {
+  const [what, file, flags, digits] = monthly
+    ? ['monthly budget', "bench/cost-budget.json's monthly", '--cost --write-budget', 2]
+    : ['budget', 'bench/cost-budget.json', '--write-budget', 3];
+  return costs.flatMap(([name, cost]) => {
+    const allowed = budget[name];
+    if (allowed === undefined)
+      return `${name}: no ${what} in bench/cost-budget.json; run npm run bench -- ${flags} and commit it`;
+    const over = (((cost - allowed) / allowed) * 100).toFixed(1);
+    return cost > allowed * (1 + TOLERANCE)
+      ? `${name} costs $${cost.toFixed(digits)} a ${monthly ? 'month' : 'million'}, ${over}% over its budget ($${allowed.toFixed(digits)}, ${file}): lower it, or raise the budget in the same commit (npm run bench -- ${flags})`
+      : [];
+  });
+};
+/** Each bill over its monthly budget, a line naming it. */
+export const monthlyOverBudget = (bills: month.MonthlyBill[], budget = readBudget().monthly) =>
+  overBudget(monthlyTotals(bills), budget ?? {}, true);
+const monthlyTotals = (bills: month.MonthlyBill[]): Pairs =>
+  bills.map(({ profile, total }) => [profile.name, total]);
 
 /** docs/performance.md between the markers of `section`: `lines` in place of what was there. */
 const writeBetween = (section: string, lines: string[]) => {
@@ -456,11 +414,12 @@ const writeBetween = (section: string, lines: string[]) => {
   if (before !== undefined && after !== undefined)
     writeFileSync(PAGE, `${before}${begin}\n${lines.join('\n')}\n${end}${after}`);
 };
+const writeBench = (file: string, text: string) =>
+  writeFileSync(join(repoRoot, 'bench', file), text);
 
 /**
- * Prints the cost and checks it against the budget; on a complete run draws the charts and writes
- * docs/performance.md's tables (and with `writeBudget`, the budget). Returns the figures for
- * results.json and the rows over budget, each a line naming it.
+ * Prints the cost, checked against the budget; a complete run draws the charts and writes the docs'
+ * tables (and the budget, with `writeBudget`). Returns results.json's figures and each row over.
  */
 export const reportCost = (figures: Figures, complete: boolean, writeBudget: boolean) => {
   const deployed = deployedSettings();
@@ -468,11 +427,11 @@ export const reportCost = (figures: Figures, complete: boolean, writeBudget: boo
   const memoryFigures = memoryOf(figures, deployed);
   const peers = peersOf(figures, deployed);
   const lines = tables(rows, memoryFigures, peers);
-  out('');
   out(
+    '',
     `Cost of a million, at serverless.yml's memory (arm64, us-east-1, on-demand); each size: $ per million · modelled warm p99 / cold start (a route's limits ${model.LIMITS.warmP99Ms} / ${model.LIMITS.coldStartMs} ms) · a consumer's batch (within what drains ${model.DRAIN_TARGET_PER_SECOND} messages a second at its concurrency, the cheapest), calibrated against ${PEERS_KIND}'s floor:`,
+    ...lines,
   );
-  for (const line of lines) out(line);
   if (!figures[PEERS_KIND])
     out(
       `${PEERS_KIND} not measured: no memory chosen (each choice reads its figures against its floor).`,
@@ -495,56 +454,39 @@ export const reportCost = (figures: Figures, complete: boolean, writeBudget: boo
   );
   // the shipped profiles price every route and event: a partial run (--only) has no bill
   const bills = complete ? monthlyBills(costRows) : [];
-  for (const bill of bills) {
-    out('');
-    out(monthlySentence(bill));
-    for (const line of monthlyTable(bill)) out(line);
-  }
+  for (const bill of bills) out('', monthlySentence(bill), ...monthlyTable(bill));
 
-  const totals = Object.fromEntries(rows.map(({ name, bill }) => [name, total(bill)]));
+  const totals: Pairs = rows.map(({ name, bill }) => [name, total(bill)]);
   if (complete) {
     // routes and events apart: an event to 10 endpoints costs 30 times a route
-    const routes = rows.filter(({ name }) => name in ROUTES);
-    const events = rows.filter(({ name }) => !(name in ROUTES));
-    const draw = (file: string, title: string, drawn: typeof rows, per: string) =>
-      writeFileSync(
-        join(repoRoot, 'bench', file),
-        costChart(
-          title,
-          SERVICES,
-          drawn.map(({ what, bill }) => ({ name: what.replace(/ \(.*\)$/, ''), usd: bill })),
-          `US dollars per million ${per}, at serverless.yml's settings (npm run bench)`,
-        ),
-      );
-    draw('cost-routes.svg', 'A million requests of each route, by service', routes, 'requests');
-    draw('cost-events.svg', 'A million events, by service', events, 'events');
+    const draw = (file: string, title: string, events: boolean, per: string) => {
+      const drawn = rows.filter(({ name }) => name in ROUTES !== events);
+      const bars = drawn.map((r) => ({ name: r.what.replace(/ \(.*\)$/, ''), usd: r.bill }));
+      const subtitle = `US dollars per million ${per}, at serverless.yml's settings (npm run bench)`;
+      writeBench(file, costChart(title, SERVICES, bars, subtitle));
+    };
+    draw('cost-routes.svg', 'A million requests of each route, by service', false, 'requests');
+    draw('cost-events.svg', 'A million events, by service', true, 'events');
     writeBetween('cost', pageSection(rows, lines));
-    writeFileSync(join(repoRoot, 'bench', 'cost-monthly.svg'), monthlyChart(bills));
+    writeBench('cost-monthly.svg', monthlyChart(bills));
     writeBetween('monthly', [
       ...bills.flatMap((bill) => [monthlySentence(bill), '']),
       '![What a stage costs a month, by traffic](../bench/cost-monthly.svg)',
       ...bills.flatMap((bill) => ['', ...monthlyTable(bill)]),
     ]);
-    if (writeBudget) {
-      const rounded = Object.entries(totals).map(([name, cost]) => [name, Number(cost.toFixed(3))]);
-      const monthly = bills.map(({ profile, total }) => [profile.name, Number(total.toFixed(2))]);
-      writeFileSync(
-        budgetFile,
-        `${JSON.stringify({ ...Object.fromEntries(rounded), monthly: Object.fromEntries(monthly) }, null, 2)}\n`,
-      );
-    }
+    const rounded = (pairs: Pairs, digits: number) =>
+      Object.fromEntries(pairs.map(([name, usd]) => [name, Number(usd.toFixed(digits))]));
+    const budget = { ...rounded(totals, 3), monthly: rounded(monthlyTotals(bills), 2) };
+    if (writeBudget) writeBench('cost-budget.json', `${JSON.stringify(budget, null, 2)}\n`);
   }
   return {
     cost: {
       rows: costRows,
       memory: memoryFigures,
-      ...(peers
-        ? { peers: Object.fromEntries(Object.entries(peers).map(([n, b]) => [n, withTotal(b)])) }
-        : {}),
+      ...(peers && {
+        peers: Object.fromEntries(Object.entries(peers).map(([n, b]) => [n, withTotal(b)])),
+      }),
     },
-    overBudget: [
-      ...overBudget(Object.entries(totals), readBudget(), false),
-      ...monthlyOverBudget(bills),
-    ],
+    overBudget: [...overBudget(totals, readBudget(), false), ...monthlyOverBudget(bills)],
   };
 };
