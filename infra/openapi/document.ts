@@ -2,10 +2,8 @@
 // own JSON Schema output for the schemas the routes validate with, named as the schemas' registry
 // names them, so they cannot drift from the code. Each route (lib/routes/<name>.ts, infra/routes.ts)
 // is an operation: where it is, its error statuses, its parameters and request body from its
-// definition; its words and its own statuses from operations/<name>.ts. `npm run openapi` writes
-// openapi.yaml.
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+// definition; its words and its own statuses from operations/<resource>.ts. `npm run openapi`
+// writes openapi.yaml.
 import { stringify } from 'yaml';
 import { Attempt, QueuedDelivery } from '#lib/endpointDeliveries/answerSchemas.ts';
 import { Endpoint, EndpointSecret, EndpointWithSecret } from '#lib/endpoints/answerSchemas.ts';
@@ -13,11 +11,11 @@ import { EndpointPath, EndpointUpdate, NewEndpoint } from '#lib/endpoints/reques
 import { ErrorBody } from '#lib/http/errorBody.ts';
 import { PlantPath } from '#lib/plants/params.ts';
 import { IdentifiedPlant, NewPlant, Plant, PlantPatch, PlantUpdate } from '#lib/plants/schemas.ts';
-import { repoRoot } from '../local/paths.ts';
+import type { RouteName } from '#lib/routes/routeList.ts';
 import { type RouteModule, routeModules } from '../routes.ts';
-import { endpointErrors } from './endpointErrors.ts';
 import { type ErrorWordings, errorResponses } from './errors.ts';
-import { plantErrors } from './plantErrors.ts';
+import * as plants from './operations/plants.ts';
+import * as endpoints from './operations/webhooks.ts';
 import { componentHeaders, type Examples, examplesOf } from './responses.ts';
 import {
   type Json,
@@ -34,8 +32,8 @@ import { webhooks } from './webhooks.ts';
 export const OPENAPI_FILE = 'openapi.yaml';
 
 /**
- * What a file of operations/ says of its route, named as the route's function: its words and what
- * is its own. Where it is, its parameters, its request body's schema and the error statuses its
+ * What operations/<resource>.ts says of a route, named as the route's function: its words and
+ * what is its own. Where it is, its parameters, its request body's schema and the error statuses its
  * access, body and path decide come from the route list and the route itself.
  */
 export interface OperationDescription {
@@ -61,23 +59,24 @@ const SCHEMAS = [
 /** Path schemas of several routes, each of one parameter, named once. */
 const SHARED_PATHS = { PlantId: PlantPath, EndpointId: EndpointPath };
 
-/** How each resource's routes word the statuses they share (by the path's first segment). */
-const RESOURCE_ERRORS = { plants: plantErrors, webhooks: endpointErrors };
+// each resource (its paths' first segment, its tag): its routes' words, its wording of what they share
+const RESOURCES = { plants, webhooks: endpoints };
 
-/** A route (lib/routes/<name>.ts) and its words (operations/<name>.ts), which it cannot lack. */
+/** Every route's words: a route without them fails the typecheck. */
+export const OPERATIONS: Record<RouteName, OperationDescription> = {
+  ...plants.operations,
+  ...endpoints.operations,
+};
+
+/** A route (lib/routes/<name>.ts) and its words, which it cannot lack. */
 export const routeOperation = async ([name, route]: [string, RouteModule & RouteSchemas]) => {
-  try {
-    const { operation }: { operation: OperationDescription } = await import(
-      `./operations/${name}.ts`
+  const tag = route.path.split('/')[1] as keyof typeof RESOURCES;
+  const operation = (OPERATIONS as Record<string, OperationDescription>)[name];
+  if (!operation)
+    throw new Error(
+      `lib/routes/${name}.ts is a route: describe it in infra/openapi/operations/${tag}.ts`,
     );
-    return { name, route, operation };
-  } catch (cause) {
-    const file = `infra/openapi/operations/${name}.ts`;
-    const problem = existsSync(join(repoRoot, file))
-      ? `${file} fails to load: ${(cause as Error).message}`
-      : `lib/routes/${name}.ts is a route: describe it in ${file}`;
-    throw new Error(problem, { cause });
-  }
+  return { name, route, operation, tag };
 };
 
 /** One route as an OpenAPI Operation Object. */
@@ -85,6 +84,7 @@ const operationOf = ({
   name,
   route,
   operation,
+  tag,
 }: Awaited<ReturnType<typeof routeOperation>>): Json => {
   const { summary, description, parameters: read = [], requestBody } = operation;
   const { params, query, body } = route;
@@ -97,9 +97,6 @@ const operationOf = ({
   if (Boolean(body) !== Boolean(requestBody)) {
     throw new Error(`${name}: describe a request body exactly when the route reads one`);
   }
-  // the path's first segment: plants, webhooks
-  const tag = route.path.split('/')[1] as keyof typeof RESOURCE_ERRORS;
-  const resource = RESOURCE_ERRORS[tag](route);
   return {
     tags: [tag],
     operationId: name,
@@ -122,7 +119,7 @@ const operationOf = ({
       : {}),
     responses: {
       ...operation.responses,
-      ...errorResponses(route, resource, operation.errors),
+      ...errorResponses(route, RESOURCES[tag].errors(route), operation.errors),
     },
   };
 };
