@@ -68,24 +68,14 @@ export const OPERATIONS: Record<RouteName, OperationDescription> = {
   ...endpoints.operations,
 };
 
-/** A route (lib/routes/<name>.ts) and its words, which it cannot lack. */
-export const routeOperation = async ([name, route]: [string, RouteModule & RouteSchemas]) => {
+/** A route (lib/routes/<name>.ts) as an OpenAPI Operation Object; it cannot lack its words. */
+export const operationOf = ([name, route]: [string, RouteModule & RouteSchemas]): Json => {
   const tag = route.path.split('/')[1] as keyof typeof RESOURCES;
   const operation = (OPERATIONS as Record<string, OperationDescription>)[name];
   if (!operation)
     throw new Error(
       `lib/routes/${name}.ts is a route: describe it in infra/openapi/operations/${tag}.ts`,
     );
-  return { name, route, operation, tag };
-};
-
-/** One route as an OpenAPI Operation Object. */
-const operationOf = ({
-  name,
-  route,
-  operation,
-  tag,
-}: Awaited<ReturnType<typeof routeOperation>>): Json => {
   const { summary, description, parameters: read = [], requestBody } = operation;
   const { params, query, body } = route;
   const sharedPath = Object.entries(SHARED_PATHS).find(([, shared]) => shared === params)?.[0];
@@ -126,14 +116,14 @@ const operationOf = ({
 
 /** The OpenAPI document, as a plain object in the order it is written. */
 export const openApiDocument = async (): Promise<Json> => {
-  const routes = await Promise.all((await routeModules()).map(routeOperation));
+  const routes: [string, RouteModule & RouteSchemas][] = await routeModules();
   const paths: Record<string, Json> = {};
-  for (const route of routes) {
-    const { method, path } = route.route;
-    paths[path] = { ...paths[path], [method.toLowerCase()]: operationOf(route) };
+  for (const [name, route] of routes) {
+    const { method, path } = route;
+    paths[path] = { ...paths[path], [method.toLowerCase()]: operationOf([name, route]) };
   }
   // a request body is what a client may send (Zod's input view), any other what the service sends
-  const bodies = new Set(routes.map(({ route }) => route.body?.schema));
+  const bodies = new Set(routes.map(([, route]) => route.body?.schema));
   return {
     openapi: '3.1.0',
     info: {

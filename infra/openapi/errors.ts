@@ -8,7 +8,7 @@ import { BODY_REFUSALS, MAX_BODY_BYTES, MAX_NESTING } from '#lib/http/jsonBody.t
 import { NewPlant } from '#lib/plants/schemas.ts';
 import { plantNotFoundMessage, STORE_UNAVAILABLE } from '#lib/routes/plantReplies.ts';
 import { REALM, type RouteEntry } from '#lib/routes/routeEntry.ts';
-import { commonHeaders, examplesOf, retryAfterHeader } from './responses.ts';
+import { commonHeaders, examplesOf, header, retryAfterHeader } from './responses.ts';
 import { type Json, type RouteSchemas, refusalOf, schemaRef } from './schemas.ts';
 
 /** An error status as an operation means it, and named example messages the service sends. */
@@ -27,12 +27,7 @@ const challenge = `Bearer realm="${REALM}"`;
 
 /** The `WWW-Authenticate` header of a 401 and a 403: this description, this error in its example. */
 const bearerChallenge = (description: string, error: string) => ({
-  'WWW-Authenticate': {
-    description,
-    required: true,
-    schema: { type: 'string' },
-    example: `${challenge}, ${error}`,
-  },
+  'WWW-Authenticate': header(description, { type: 'string' }, `${challenge}, ${error}`),
 });
 
 const EXAMPLE_SCOPE = 'plants:write';

@@ -7,38 +7,29 @@ import { type DeliveredType, PING, pingSchema } from '#lib/endpointDeliveries/st
 import { EVENTS } from '#lib/plants/eventTypes.ts';
 import { IdentifiedPlant, schemaNames } from '#lib/plants/schemas.ts';
 import { monstera } from './examples.ts';
-import { examplesOf } from './responses.ts';
+import { examplesOf, headerParameter } from './responses.ts';
 import { type Json, jsonSchema, schemaRef } from './schemas.ts';
 
 /** Standard Webhooks' headers, as every delivery carries them. */
 const signatureHeaders = [
-  {
-    name: 'webhook-id',
-    in: 'header',
-    required: true,
-    description:
-      'The event: the same on every attempt and redrive of it, so a receiver that has seen it can answer 2xx and do nothing.',
-    schema: { type: 'string', pattern: '^msg_[A-Za-z0-9_-]+$' },
-    example: 'msg_2Un7Klsvqo_UuPRYKPuHxMd57B7sCT1a',
-  },
-  {
-    name: 'webhook-timestamp',
-    in: 'header',
-    required: true,
-    description:
-      'When this attempt was signed, in seconds since the epoch: refuse one more than 5 minutes from your clock.',
-    schema: { type: 'string', pattern: '^[0-9]+$' },
-    example: '1795408648',
-  },
-  {
-    name: 'webhook-signature',
-    in: 'header',
-    required: true,
-    description:
-      '`v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body">` for each secret that signs (two during a rotation), separated by spaces; the key is the base64 after `whsec_`. Any one that matches verifies the delivery.',
-    schema: { type: 'string' },
-    example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
-  },
+  headerParameter(
+    'webhook-id',
+    'The event: the same on every attempt and redrive of it, so a receiver that has seen it can answer 2xx and do nothing.',
+    { type: 'string', pattern: '^msg_[A-Za-z0-9_-]+$' },
+    'msg_2Un7Klsvqo_UuPRYKPuHxMd57B7sCT1a',
+  ),
+  headerParameter(
+    'webhook-timestamp',
+    'When this attempt was signed, in seconds since the epoch: refuse one more than 5 minutes from your clock.',
+    { type: 'string', pattern: '^[0-9]+$' },
+    '1795408648',
+  ),
+  headerParameter(
+    'webhook-signature',
+    '`v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body">` for each secret that signs (two during a rotation), separated by spaces; the key is the base64 after `whsec_`. Any one that matches verifies the delivery.',
+    { type: 'string' },
+    'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+  ),
 ];
 
 /** The schema of a delivered type's data: its row's, or the ping's. */

@@ -13,7 +13,7 @@ import { defineRoute } from '#lib/routes/route.ts';
 import { ROUTE_NAMES, ROUTES, routeKey } from '#lib/routes/routeList.ts';
 import { requests } from '../../bench/requests.mjs';
 import { repoRoot } from '../../infra/local/paths.ts';
-import { OPERATIONS, routeOperation } from '../../infra/openapi/document.ts';
+import { OPERATIONS, operationOf } from '../../infra/openapi/document.ts';
 import { README_FILE, readmeWithRouteTable } from '../../infra/openapi/routeTable.ts';
 import { generatedRouteFiles, routeModules } from '../../infra/routes.ts';
 
@@ -121,7 +121,7 @@ describe.each(ROUTE_NAMES)('the route %s', (name) => {
 
 it('a route without its words stops the document, saying where to write them', async () => {
   const [[, route] = []] = await routeModules();
-  await expect(routeOperation(['scratchRoute', route as never])).rejects.toThrow(
+  expect(() => operationOf(['scratchRoute', route as never])).toThrow(
     'lib/routes/scratchRoute.ts is a route: describe it in infra/openapi/operations/plants.ts',
   );
 });

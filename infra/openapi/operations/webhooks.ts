@@ -19,7 +19,7 @@ import {
   sendsLimited,
 } from '../endpointErrors.ts';
 import { allEvents, attempt, endpoint, secret, webhookId } from '../examples.ts';
-import { commonHeaders, jsonSuccess, nextPageLink } from '../responses.ts';
+import { commonHeaders, header, jsonSuccess, nextPageLink } from '../responses.ts';
 import { refusalOf } from '../schemas.ts';
 
 export { endpointErrors as errors } from '../endpointErrors.ts';
@@ -49,12 +49,11 @@ export const operations = {
         EndpointWithSecret,
         { registered: ['A new endpoint', { ...allEvents, secret }] },
         {
-          Location: {
-            description: "The endpoint's address: `/webhooks/{id}`.",
-            required: true,
-            schema: { type: 'string', format: 'uri' },
-            example: `https://api.example.com/webhooks/${endpoint.id}`,
-          },
+          Location: header(
+            "The endpoint's address: `/webhooks/{id}`.",
+            { type: 'string', format: 'uri' },
+            `https://api.example.com/webhooks/${endpoint.id}`,
+          ),
         },
       ),
     },
