@@ -1,9 +1,7 @@
-// The published contract: the OpenAPI 3.1 document of the service as built. Its schemas are Zod's
-// own JSON Schema output for the schemas the routes validate with, named as the schemas' registry
-// names them, so they cannot drift from the code. Each route (lib/routes/<name>.ts, infra/routes.ts)
-// is an operation: where it is, its error statuses, its parameters and request body from its
-// definition; its words and its own statuses from operations/<resource>.ts. `npm run openapi`
-// writes openapi.yaml.
+// The published contract (openapi.yaml), OpenAPI 3.1: its schemas are Zod's own JSON Schema output,
+// named by the schemas' registry; each route (infra/routes.ts) is an operation: where it is, its
+// parameters, request body and error statuses from its definition; its words and its own statuses
+// from operations/<resource>.ts.
 import { stringify } from 'yaml';
 import { Attempt, QueuedDelivery } from '#lib/endpointDeliveries/answerSchemas.ts';
 import { Endpoint, EndpointSecret, EndpointWithSecret } from '#lib/endpoints/answerSchemas.ts';
@@ -31,11 +29,7 @@ import { webhooks } from './webhooks.ts';
 /** The document's file, at the repository root. */
 export const OPENAPI_FILE = 'openapi.yaml';
 
-/**
- * What operations/<resource>.ts says of a route, named as the route's function: its words and
- * what is its own. Where it is, its parameters, its request body's schema and the error statuses its
- * access, body and path decide come from the route list and the route itself.
- */
+/** What operations/<resource>.ts says of a route, by its function's name: its words, what is its own. */
 export interface OperationDescription {
   summary: string;
   description: string;
@@ -43,7 +37,6 @@ export interface OperationDescription {
   parameters?: Json[];
   /** Only for a route with a body. */
   requestBody?: { description: string; examples: Examples };
-  /** Its successes. */
   responses: Json;
   /** Its own error statuses (409, 412, 429...), and its own wording of those the list decides. */
   errors?: ErrorWordings;

@@ -21,8 +21,6 @@ export interface ErrorStatus {
 /** Statuses worded for some routes: a resource's, or one route's own. */
 export type ErrorWordings = Partial<Record<number, ErrorStatus>>;
 
-const bodyRefusals = `the body is missing or empty, not valid JSON, not a JSON object, nests objects and arrays more than ${MAX_NESTING} levels deep, holds a key that attempts prototype pollution (\`__proto__\`, \`constructor.prototype\`), or breaks a field rule`;
-
 const challenge = `Bearer realm="${REALM}"`;
 
 /** The `WWW-Authenticate` header of a 401 and a 403: this description, this error in its example. */
@@ -41,7 +39,7 @@ export const keysUnavailable: [string, string] = [
 /** docs/api.md's error statuses, as every route means them unless its resource or itself words one. */
 const API_STATUSES: Record<number, ErrorStatus> = {
   400: {
-    description: `The request is not valid: ${bodyRefusals}. The message names the field and why.`,
+    description: `The request is not valid: the body is missing or empty, not valid JSON, not a JSON object, nests objects and arrays more than ${MAX_NESTING} levels deep, holds a key that attempts prototype pollution (\`__proto__\`, \`constructor.prototype\`), or breaks a field rule. The message names the field and why.`,
     examples: {
       missingName: ['A required field is missing', refusalOf(NewPlant, { id: 1 })],
       notJson: ['The body is not JSON', BODY_REFUSALS.notJson],
