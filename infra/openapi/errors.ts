@@ -30,11 +30,24 @@ const bearerChallenge = (description: string, error: string) => ({
 
 const EXAMPLE_SCOPE = 'plants:write';
 
-/** The example of every 503: the identity provider's outage. */
-export const keysUnavailable: [string, string] = [
-  "The identity provider's key set cannot be fetched",
-  BEARER_REFUSALS.keysUnavailable,
-];
+/** A store's 503: `more`, what its routes add to it (the end of a sentence), and its examples. */
+export const storeUnavailable = (
+  store: string,
+  message: string,
+  more: string,
+  examples: ErrorStatus['examples'] = {},
+): ErrorStatus => ({
+  description: `The ${store} store is throttling or unreachable, the identity provider's key set cannot be fetched, or the request ran out of time. Retry after \`Retry-After\` seconds${more}`,
+  headers: retryAfterHeader,
+  examples: {
+    storeUnavailable: [`The ${store} store is busy or unreachable`, message],
+    keysUnavailable: [
+      "The identity provider's key set cannot be fetched",
+      BEARER_REFUSALS.keysUnavailable,
+    ],
+    ...examples,
+  },
+});
 
 /** docs/api.md's error statuses, as every route means them unless its resource or itself words one. */
 const API_STATUSES: Record<number, ErrorStatus> = {
@@ -89,15 +102,11 @@ const API_STATUSES: Record<number, ErrorStatus> = {
     description: `A fault of ours. The message is always \`${INTERNAL_ERROR}\`; the details go to the log with the request id, never to the client.`,
     examples: { internal: ['An unexpected fault', INTERNAL_ERROR] },
   },
-  503: {
-    description:
-      "The plant store is throttling or unreachable, the identity provider's key set cannot be fetched, or the request ran out of time. Retry after `Retry-After` seconds: the same request is always safe to retry, and a 503 does not promise that nothing was written.",
-    headers: retryAfterHeader,
-    examples: {
-      storeUnavailable: ['The plant store is busy or unreachable', STORE_UNAVAILABLE],
-      keysUnavailable,
-    },
-  },
+  503: storeUnavailable(
+    'plant',
+    STORE_UNAVAILABLE,
+    ': the same request is always safe to retry, and a 503 does not promise that nothing was written.',
+  ),
 };
 
 /** The statuses the route list and a route's schemas decide. */
