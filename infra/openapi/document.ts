@@ -11,7 +11,7 @@ import { PlantPath } from '#lib/plants/params.ts';
 import { IdentifiedPlant, NewPlant, Plant, PlantPatch, PlantUpdate } from '#lib/plants/schemas.ts';
 import type { RouteName } from '#lib/routes/routeList.ts';
 import { type RouteModule, routeModules } from '../routes.ts';
-import { type ErrorWordings, errorResponses } from './errors.ts';
+import { type ErrorStatus, responsesOf } from './errors.ts';
 import * as plants from './operations/plants.ts';
 import * as endpoints from './operations/webhooks.ts';
 import { componentHeaders, type Examples, examplesOf } from './responses.ts';
@@ -37,9 +37,10 @@ export interface OperationDescription {
   parameters?: Json[];
   /** Only for a route with a body. */
   requestBody?: { description: string; examples: Examples };
-  responses: Json;
-  /** Its own error statuses (409, 412, 429...), and its own wording of those the list decides. */
-  errors?: ErrorWordings;
+  /** Its successes, its own error statuses (409, 412, 429...) and its wording of those its route decides. */
+  responses: Partial<
+    Record<200 | 201 | 202 | 204, Json> & Record<400 | 404 | 409 | 412 | 415 | 429, ErrorStatus>
+  >;
 }
 
 /** The named schemas, in the document's order: request bodies, answers and the Error object. */
@@ -100,10 +101,7 @@ export const operationOf = ([name, route]: [string, RouteModule & RouteSchemas])
           },
         }
       : {}),
-    responses: {
-      ...operation.responses,
-      ...errorResponses(route, RESOURCES[tag].errors(route), operation.errors),
-    },
+    responses: responsesOf(route, RESOURCES[tag].errors(route), operation.responses),
   };
 };
 

@@ -109,30 +109,27 @@ const API_STATUSES: Record<number, ErrorStatus> = {
   ),
 };
 
-/** The statuses the route list and a route's schemas decide. */
-const statusesOf = ({ access, path, body, query }: RouteEntry & RouteSchemas) => {
+/** An operation's responses: its successes as written; its route's error statuses and its own, worded. */
+export const responsesOf = (
+  { access, path, body, query }: RouteEntry & RouteSchemas,
+  resource: ErrorWordings,
+  own: Record<number, Json | ErrorStatus>,
+) => {
   const hasPathParameters = path.includes('{');
-  return [
+  const statuses = new Set([
     ...(body || query || hasPathParameters ? [400] : []),
     ...(access === 'anyone' ? [] : [401, 403]),
     ...(hasPathParameters ? [404] : []),
     ...(body ? [413, 415] : []),
     500,
     503,
-  ];
-};
-
-/** An operation's error responses: its route's statuses and its own, each worded. */
-export const errorResponses = (
-  route: RouteEntry & RouteSchemas,
-  resource: ErrorWordings,
-  own: ErrorWordings = {},
-) => {
-  const statuses = new Set([...statusesOf(route), ...Object.keys(own).map(Number)]);
+    ...Object.keys(own).map(Number),
+  ]);
   // an object's integer keys come in ascending order: the statuses in order
   return Object.fromEntries(
     [...statuses].map((status) => {
-      const wording = own[status] ?? resource[status] ?? API_STATUSES[status];
+      if (status < 400) return [status, own[status]];
+      const wording = (own[status] as ErrorStatus) ?? resource[status] ?? API_STATUSES[status];
       if (!wording) throw new Error(`no description of the error status ${status}`);
       const { description, examples, headers = {} } = wording;
       const values = examplesOf(examples, (message) => ({ error: status, message }));

@@ -66,8 +66,6 @@ export const operations = {
           withoutTag: ['A plant without a tag', { name: fern.name }],
         },
       ),
-    },
-    errors: {
       409: {
         description:
           'A plant with this id is already stored with different content (any field), or by another caller (who is never named). A stored plant is never overwritten.',
@@ -111,8 +109,6 @@ export const operations = {
           '<https://api.example.com/plants?limit=20&cursor=WyIyMDI2LTExLTIyVDEwOjAwOjAwLjAwMFoiLDFd.Xy3kQ9_aBc1dEf2g>; rel="next"',
         ),
       ),
-    },
-    errors: {
       400: {
         description:
           '`limit`, `tag` or `cursor` is not valid, or the query has a parameter the list does not know. The message names the parameter and why.',
@@ -151,8 +147,6 @@ export const operations = {
         { changed: ['The changed plant', { ...monstera, tag: 'outdoor' }] },
         etagHeader,
       ),
-    },
-    errors: {
       400: badUpdate(' (`"name": null` included: a plant always has a name)', {
         nullName: ['A required field removed', refusalOf(PlantPatch, { name: null })],
       }),
@@ -189,8 +183,6 @@ export const operations = {
         { updated: ['The updated plant', { id: 1, name: 'Monstera deliciosa' }] },
         etagHeader,
       ),
-    },
-    errors: {
       400: badUpdate('', {
         missingName: ['A required field is missing', refusalOf(PlantUpdate, {})],
       }),

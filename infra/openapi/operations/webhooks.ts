@@ -56,8 +56,6 @@ export const operations = {
           ),
         },
       ),
-    },
-    errors: {
       409: {
         description: `You have ${MAX_ENDPOINTS_PER_CALLER} endpoints already, the most a caller may have: delete one first.`,
         examples: { limit: ['An 11th endpoint', ENDPOINT_LIMIT_MESSAGE] },
@@ -103,8 +101,6 @@ export const operations = {
           'Present when more attempts remain: `<next page URL>; rel="next"` (RFC 8288), keeping the `limit`.',
         ),
       ),
-    },
-    errors: {
       400: {
         description:
           'The path id is not an endpoint id, or `limit` or `cursor` is not valid, or the query has a parameter the list does not know. The message names it and why.',
@@ -134,15 +130,15 @@ export const operations = {
     description: `Sends your endpoint a \`${PING}\` event now (\`data\`: \`{"endpointId"}\`), signed and retried as any other delivery, and listed in its attempts. A disabled endpoint is pinged too, so you can test it before enabling it again. \`${PING}\` is no type of \`events\`. No body (one sent is ignored).`,
     responses: {
       202: deliveryQueued('The ping is on its way: its webhook-id, as its attempts will carry it.'),
+      429: sendsLimited,
     },
-    errors: { 429: sendsLimited },
   },
   resendEndpointEvent: {
     summary: 'Resend an event to a webhook endpoint',
     description:
       'Delivers again now an event your endpoint was sent in the last 14 days, with the same `webhook-id` and body (signed afresh), so a receiver that deduplicates by `webhook-id` takes it once. Its attempts start again at 1. A disabled endpoint is refused: enable it first. No body (one sent is ignored).',
-    responses: { 202: deliveryQueued('The event is on its way again: its webhook-id.') },
-    errors: {
+    responses: {
+      202: deliveryQueued('The event is on its way again: its webhook-id.'),
       400: {
         description: 'The path id is not an endpoint id, or the webhookId is not a webhook-id.',
         examples: {
