@@ -4,7 +4,6 @@ import type * as z from 'zod/mini';
 import { RETRY_AFTER_SECONDS } from '#lib/http/httpError.ts';
 import { headerRef, type Json, schemaRef } from './schemas.ts';
 
-/** Named examples, each its summary and its value. */
 export type Examples = Record<string, [summary: string, value: unknown]>;
 
 /** Examples as OpenAPI writes them, each value as `shown` makes it. */
