@@ -53,7 +53,7 @@ const SCHEMAS = [
 /** Path schemas of several routes, each of one parameter, named once. */
 const SHARED_PATHS = { PlantId: PlantPath, EndpointId: EndpointPath };
 
-// each resource (its paths' first segment, its tag): its routes' words, its wording of what they share
+// each resource (its paths' first segment, its tag): its tag's and routes' words, how they word what they share
 const RESOURCES = { plants, webhooks: endpoints };
 
 /** Every route's words: a route without them fails the typecheck. */
@@ -126,14 +126,7 @@ export const openApiDocument = async (): Promise<Json> => {
     },
     servers: [{ url: 'http://127.0.0.1:3000', description: 'The local run (npm start)' }],
     security: [{ bearerAuth: [] }],
-    tags: [
-      { name: 'plants', description: 'The plants in the store' },
-      {
-        name: 'webhooks',
-        description:
-          'Your own webhook endpoints, and what the service POSTs to a receiver of yours',
-      },
-    ],
+    tags: Object.entries(RESOURCES).map(([name, { tag }]) => ({ name, description: tag })),
     paths,
     webhooks,
     components: {

@@ -22,16 +22,15 @@ import {
 } from '../responses.ts';
 import { exampleOf, type RouteSchemas, refusalOf } from '../schemas.ts';
 
+export const tag = 'The plants in the store';
+
+const badPlantId: ErrorStatus = {
+  description: 'The path id is not an integer in plain decimal digits within the id range.',
+  examples: { badId: ['An id written as 007', refusalOf(PlantPath, { id: '007' })] },
+};
+
 /** The plant routes' wordings: the 400 of a route whose only input is its path. */
-export const errors = ({ body }: RouteSchemas): ErrorWordings =>
-  body
-    ? {}
-    : {
-        400: {
-          description: 'The path id is not an integer in plain decimal digits within the id range.',
-          examples: { badId: ['An id written as 007', refusalOf(PlantPath, { id: '007' })] },
-        },
-      };
+export const errors = ({ body }: RouteSchemas): ErrorWordings => (body ? {} : { 400: badPlantId });
 
 /** The 400 of PUT and PATCH: the route's field rule (its rule and example), or another id. */
 const badUpdate = (ruleText: string, fieldRule: ErrorStatus['examples']): ErrorStatus => ({

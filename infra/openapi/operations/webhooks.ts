@@ -23,6 +23,7 @@ import { commonHeaders, header, jsonSuccess, nextPageLink } from '../responses.t
 import { refusalOf } from '../schemas.ts';
 
 export { endpointErrors as errors } from '../endpointErrors.ts';
+export const tag = 'Your own webhook endpoints, and what the service POSTs to a receiver of yours';
 
 const { createdAt, ...registered } = endpoint;
 const { status: _, durationMs: __, ...unanswered } = attempt;
