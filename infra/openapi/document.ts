@@ -53,7 +53,7 @@ const SCHEMAS = [
 /** Path schemas of several routes, each of one parameter, named once. */
 const SHARED_PATHS = { PlantId: PlantPath, EndpointId: EndpointPath };
 
-// each resource (its paths' first segment, its tag): its tag's and routes' words, how they word what they share
+// each resource (its paths' first segment, its tag): its tag's and routes' words, its shared wordings
 const RESOURCES = { plants, webhooks: endpoints };
 
 /** Every route's words: a route without them fails the typecheck. */
@@ -87,20 +87,19 @@ export const operationOf = ([name, route]: [string, RouteModule & RouteSchemas])
     summary,
     description,
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(body && requestBody
-      ? {
-          requestBody: {
-            description: requestBody.description,
-            required: true,
-            content: Object.fromEntries(
-              (body.mediaTypes ?? ['application/json']).map((mediaType) => [
-                mediaType,
-                { schema: schemaRef(body.schema), examples: examplesOf(requestBody.examples) },
-              ]),
-            ),
-          },
-        }
-      : {}),
+    ...(body &&
+      requestBody && {
+        requestBody: {
+          description: requestBody.description,
+          required: true,
+          content: Object.fromEntries(
+            (body.mediaTypes ?? ['application/json']).map((type) => [
+              type,
+              { schema: schemaRef(body.schema), examples: examplesOf(requestBody.examples) },
+            ]),
+          ),
+        },
+      }),
     responses: responsesOf(route, RESOURCES[tag].errors(route), operation.responses),
   };
 };
