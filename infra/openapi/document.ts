@@ -35,7 +35,6 @@ export interface OperationDescription {
   description: string;
   /** Parameters the route reads besides its schemas' (a header its logic reads). */
   parameters?: Json[];
-  /** Only for a route with a body. */
   requestBody?: { description: string; examples: Examples };
   /** Its successes, its own error statuses (409, 412, 429...) and its wording of those its route decides. */
   responses: Partial<
@@ -78,9 +77,8 @@ export const operationOf = ([name, route]: [string, RouteModule & RouteSchemas])
     ...(query ? parametersOf(query, 'query') : []),
     ...read,
   ];
-  if (Boolean(body) !== Boolean(requestBody)) {
+  if (Boolean(body) !== Boolean(requestBody))
     throw new Error(`${name}: describe a request body exactly when the route reads one`);
-  }
   return {
     tags: [tag],
     operationId: name,

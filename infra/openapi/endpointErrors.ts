@@ -81,6 +81,4 @@ export const sendsLimited: ErrorStatus = {
 };
 
 export const deliveryQueued = (description: string) =>
-  jsonSuccess(description, QueuedDelivery, {
-    queued: ['On its way', { webhookId }],
-  });
+  jsonSuccess(description, QueuedDelivery, { queued: ['On its way', { webhookId }] });

@@ -9,13 +9,10 @@ export type Examples = Record<string, [summary: string, value: unknown]>;
 /** Examples as OpenAPI writes them, each value as `shown` makes it. */
 export const examplesOf = <T>(
   examples: Record<string, [string, T]>,
-  shown: (value: T) => unknown = (value) => value,
+  shown = (v: T): unknown => v,
 ) =>
   Object.fromEntries(
-    Object.entries(examples).map(([name, [summary, value]]) => [
-      name,
-      { summary, value: shown(value) },
-    ]),
+    Object.entries(examples).map(([name, [summary, v]]) => [name, { summary, value: shown(v) }]),
   );
 
 export const commonHeaders = {

@@ -60,13 +60,14 @@ const WORDS: Record<DeliveredType, { summary: string; description: string }> = {
 const published = (schema: z.ZodMiniType) =>
   schemaNames.has(schema) ? schemaRef(schema) : jsonSchema(schema, 'output');
 
-/** A delivery as a receiver is POSTed it, signed; its 200 says which answers count as arrived. */
+/** A delivery as a receiver is POSTed it, signed, its JSON body; its 200 says which answers count. */
 const delivery = (
   operationId: string,
   summary: string,
   description: string,
-  { content, ...requestBody }: Json,
+  body: Json,
   arrived: string,
+  bodyDescription?: string,
 ) => ({
   post: {
     tags: ['webhooks'],
@@ -74,7 +75,11 @@ const delivery = (
     summary,
     description,
     parameters: signatureHeaders,
-    requestBody: { ...requestBody, required: true, content },
+    requestBody: {
+      ...(bodyDescription && { description: bodyDescription }),
+      required: true,
+      content: { 'application/json': body },
+    },
     responses: { 200: { description: arrived } },
   },
 });
@@ -88,17 +93,13 @@ const endpointEvents = Object.fromEntries(
       summary,
       `${description} POSTed to each of your endpoints whose \`events\` hold \`${type}\` (a ping: to the one pinged), signed with its secret (both during a rotation); retried on failure with the same \`webhook-id\`. Events arrive in any order: for a plant's latest state, \`GET\` it.`,
       {
-        content: {
-          'application/json': {
-            schema: {
-              type: 'object',
-              required: ['type', 'timestamp', 'data'],
-              properties: {
-                type: { const: type },
-                timestamp: { type: 'string', format: 'date-time' },
-                data: published(dataSchemaOf(type as DeliveredType)),
-              },
-            },
+        schema: {
+          type: 'object',
+          required: ['type', 'timestamp', 'data'],
+          properties: {
+            type: { const: type },
+            timestamp: { type: 'string', format: 'date-time' },
+            data: published(dataSchemaOf(type as DeliveredType)),
           },
         },
       },
@@ -113,16 +114,11 @@ export const webhooks = {
     'A plant was added',
     "Information about a new plant added to the store: POSTed to the deployment's `WEBHOOK_URL` once for each newly stored plant (a first create; never a replay, an update or a delete), within seconds of its `POST /plants` answer, signed as Standard Webhooks says. Delivery is at least once: a receiver deduplicates by `webhook-id`, which every retry and redrive of one event repeats.",
     {
-      description:
-        'Plant added to the store: its id and its fields (an optional one only when set).',
-      content: {
-        'application/json': {
-          schema: schemaRef(IdentifiedPlant),
-          examples: examplesOf({ added: ['A plant with a tag', monstera] }),
-        },
-      },
+      schema: schemaRef(IdentifiedPlant),
+      examples: examplesOf({ added: ['A plant with a tag', monstera] }),
     },
     'Any 2xx says the delivery arrived. Anything else, a refused connection or no answer within 5 seconds is retried with backoff, then kept for a redrive.',
+    'Plant added to the store: its id and its fields (an optional one only when set).',
   ),
   ...endpointEvents,
 };
