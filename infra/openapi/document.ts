@@ -29,14 +29,14 @@ import { webhooks } from './webhooks.ts';
 /** The document's file, at the repository root. */
 export const OPENAPI_FILE = 'openapi.yaml';
 
-/** What operations/<resource>.ts says of a route, by its function's name: its words, what is its own. */
+/** What operations/<resource>.ts says of a route, by its function's name: its words, its own. */
 export interface OperationDescription {
   summary: string;
   description: string;
   /** Parameters the route reads besides its schemas' (a header its logic reads). */
   parameters?: Json[];
   requestBody?: { description: string; examples: Examples };
-  /** Its successes, its own error statuses (409, 412, 429...) and its wording of those its route decides. */
+  /** Its successes and its own errors (409, 412, 429...; or its wording of one its route decides). */
   responses: Partial<
     Record<200 | 201 | 202 | 204, Json> & Record<400 | 404 | 409 | 412 | 415 | 429, ErrorStatus>
   >;
@@ -52,7 +52,7 @@ const SCHEMAS = [
 /** Path schemas of several routes, each of one parameter, named once. */
 const SHARED_PATHS = { PlantId: PlantPath, EndpointId: EndpointPath };
 
-// each resource (its paths' first segment, its tag): its tag's and routes' words, its shared wordings
+// each resource (its paths' first segment, its tag): its tag's and routes' words, shared wordings
 const RESOURCES = { plants, webhooks: endpoints };
 
 /** Every route's words: a route without them fails the typecheck. */

@@ -1,5 +1,6 @@
-// An operation's responses: its error statuses, each worded as docs/api.md, its resource or the route
-// words it, with messages the service sends (from the code that sends them, or the schema that refuses).
+// An operation's responses: its error statuses, each worded as docs/api.md, its resource or the
+// route words it, with messages the service sends (from the code that sends them, or the schema
+// that refuses).
 import { TOKEN_EXPIRED } from '#lib/auth/tokenVerifier.ts';
 import { BEARER_REFUSALS } from '#lib/http/bearerAuth.ts';
 import { ErrorBody } from '#lib/http/errorBody.ts';
@@ -109,7 +110,7 @@ const API_STATUSES: Record<number, ErrorStatus> = {
   ),
 };
 
-/** An operation's responses: its successes as written; its route's error statuses and its own, worded. */
+/** An operation's responses: its successes as written; its route's errors and its own, worded. */
 export const responsesOf = (
   { access, path, body, query }: RouteEntry & RouteSchemas,
   resource: ErrorWordings,

@@ -32,7 +32,7 @@ export const jsonSuccess = (
   content: { 'application/json': { schema: schemaRef(schema), examples: examplesOf(examples) } },
 });
 
-/** A response header: what it says, its schema, an example (when it has one), whether it is always sent. */
+/** A response header: what it says, its schema, its example if any, whether it is always sent. */
 export const header = (description: string, schema: Json, example?: unknown, required = true) => ({
   description,
   required,
