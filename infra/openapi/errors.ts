@@ -1,6 +1,5 @@
-// An operation's responses: its error statuses, each worded as docs/api.md, its resource or the
-// route words it, with messages the service sends (from the code that sends them, or the schema
-// that refuses).
+// An operation's responses: each error status worded as docs/api.md, its resource or its route
+// does, with messages the service sends (from the code that sends them or the schema that refuses).
 import { TOKEN_EXPIRED } from '#lib/auth/tokenVerifier.ts';
 import { BEARER_REFUSALS } from '#lib/http/bearerAuth.ts';
 import { ErrorBody } from '#lib/http/errorBody.ts';
