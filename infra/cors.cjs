@@ -7,14 +7,12 @@ module.exports = async ({ resolveVariable }) => {
     .split(/[\s,]+/)
     .filter(Boolean);
   if (origins.length === 0) return false;
-  for (const origin of origins) {
-    // an origin is scheme://host[:port], nothing more: a path or a typo would never match
-    if (URL.parse(origin)?.origin !== origin) {
-      throw new Error(
-        `CORS_ALLOWED_ORIGINS: "${origin}" is not an origin: write it as https://host[:port], without a path or a trailing slash`,
-      );
-    }
-  }
+  // an origin is scheme://host[:port], nothing more: a path or a typo would never match
+  const bad = origins.find((origin) => URL.parse(origin)?.origin !== origin);
+  if (bad !== undefined)
+    throw new Error(
+      `CORS_ALLOWED_ORIGINS: "${bad}" is not an origin: write it as https://host[:port], without a path or a trailing slash`,
+    );
   const { ROUTES } = await import('#lib/routes/routeList.ts');
   return {
     allowedOrigins: origins,

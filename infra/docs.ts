@@ -10,7 +10,6 @@ const { values } = parseArgs({ options: { server: { type: 'string' } } });
 const folder = join(repoRoot, 'docs', 'reference');
 mkdirSync(folder, { recursive: true });
 writeFileSync(join(folder, 'index.html'), referencePage({ serverUrl: values.server }));
-for (const [name, { file }] of Object.entries(referenceAssets)) {
+for (const [name, { file }] of Object.entries(referenceAssets))
   copyFileSync(file, join(folder, name));
-}
 console.log(`API reference written to ${relative(repoRoot, folder)}/ (open index.html)`);

@@ -18,8 +18,6 @@ if (unknown.length > 0) {
 }
 const check = args.includes('--check');
 
-// the route list first: the document and the README's table read it
-const routeFiles = Object.entries(await generatedRouteFiles());
 let stale = false;
 const write = (name: string, generated: string) => {
   const file = join(repoRoot, name);
@@ -33,7 +31,8 @@ const write = (name: string, generated: string) => {
     console.log(`wrote ${name}`);
   }
 };
-for (const [name, generated] of routeFiles) write(name, generated);
+// the route list first: the document and the README's table read it
+for (const [name, generated] of Object.entries(await generatedRouteFiles())) write(name, generated);
 const document = await openApiYaml();
 write(OPENAPI_FILE, document);
 write(CLIENT_TYPES_FILE, await clientTypes(document));

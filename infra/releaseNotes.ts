@@ -14,10 +14,8 @@ const sectionOf = (lines: string[], version: string) => {
   return lines.slice(start + 1, end === -1 ? undefined : end);
 };
 
-/**
- * The body of `version`'s section of `changelog` (Keep a Changelog), its empty subsections left
- * out; throws, saying what to do, when the section is missing or holds no entry.
- */
+// The body of `version`'s section of `changelog` (Keep a Changelog), its empty subsections left
+// out; throws, saying what to do, when the section is missing or holds no entry.
 export const releaseNotes = (changelog: string, version: string): string => {
   const section = sectionOf(changelog.split(/\r?\n/), version);
   if (!section)

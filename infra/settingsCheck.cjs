@@ -6,11 +6,9 @@ const check = async ({ service, processedInput, classes }, provider) => {
   const { stage } = service.provider;
   const command = processedInput.commands[0];
   if (stage === 'local' || !['deploy', 'package'].includes(command)) return;
-  const settingsModule = await import('./stage/settings.ts');
-  const { concurrencyProblem, missingSettings, roleStackProblem } = settingsModule;
-  const { secretParameterProblem, stageNameProblem } = settingsModule;
+  const checks = await import('./stage/settings.ts');
   const settings = service.custom.environment;
-  const problems = [...stageNameProblem(stage), ...missingSettings(settings, stage)];
+  const problems = [...checks.stageNameProblem(stage), ...checks.missingSettings(settings, stage)];
   // only a deploy asks AWS: a package is made offline
   if (problems.length === 0 && command === 'deploy') {
     const { CloudFormationClient } = await import('@aws-sdk/client-cloudformation');
@@ -20,9 +18,9 @@ const check = async ({ service, processedInput, classes }, provider) => {
     const region = provider.getRegion();
     const parameter = settings.WEBHOOK_SECRET_PARAMETER;
     const found = await Promise.all([
-      roleStackProblem(new CloudFormationClient(config), stage, region),
-      parameter && secretParameterProblem(new SSMClient(config), parameter, region),
-      concurrencyProblem(new LambdaClient(config), service.functions, region),
+      checks.roleStackProblem(new CloudFormationClient(config), stage, region),
+      parameter && checks.secretParameterProblem(new SSMClient(config), parameter, region),
+      checks.concurrencyProblem(new LambdaClient(config), service.functions, region),
     ]);
     problems.push(...found.filter(Boolean));
   }

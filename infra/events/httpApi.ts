@@ -3,7 +3,6 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 
 export interface RequestSpec {
-  /** POST by default. */
   method?: string;
   /** The path as the client sent it: /plants by default. */
   path?: string;

@@ -13,11 +13,9 @@ export const streamInsertEvent = (sequenceNumber, image) => ({
   ],
 });
 
-/**
- * A queue message: `waiting`, an event waiting for its next attempt (lib/webhooks/retries.ts), a
- * delivery to a caller's endpoint (lib/endpointDeliveries/store.ts), or what Lambda tells the
- * stream's on-failure destination of a batch given up (lib/webhooks/streamFailures.ts).
- */
+// A queue message: `waiting`, an event waiting for its next attempt (lib/webhooks/retries.ts), a
+// delivery to a caller's endpoint (lib/endpointDeliveries/store.ts), or what Lambda tells the
+// stream's on-failure destination of a batch given up (lib/webhooks/streamFailures.ts).
 export const retryQueueEvent = (messageId, waiting) => ({
   Records: [
     {

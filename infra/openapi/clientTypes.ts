@@ -1,8 +1,17 @@
 // openapi.yaml's types for openapi-fetch: the e2e tests' client is typed by the published document,
 // so a document that no longer says what the service does fails them.
-import './typescript5.ts';
+import { registerHooks } from 'node:module';
 
 export const CLIENT_TYPES_FILE = 'test/support/plantStoreApi.d.ts';
+
+// openapi-typescript needs TypeScript 5's compiler API, which TypeScript 7 no longer ships: its
+// imports of "typescript" get the typescript5 devDependency instead
+registerHooks({
+  resolve: (specifier, context, nextResolve) =>
+    specifier === 'typescript' && context.parentURL?.includes('/node_modules/openapi-typescript/')
+      ? nextResolve('typescript5', context)
+      : nextResolve(specifier, context),
+});
 
 export const clientTypes = async (document: string): Promise<string> => {
   // imported only now: its import of "typescript" must meet the resolve hook registered above

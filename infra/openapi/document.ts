@@ -1,11 +1,7 @@
-// The published contract: the OpenAPI 3.1 document of the service as built. Its schemas are Zod's
-// own JSON Schema output for the schemas the routes validate with, named as the schemas' registry
-// names them, so they cannot drift from the code. Each route (lib/routes/<name>.ts, infra/routes.ts)
-// is an operation: where it is, its error statuses, its parameters and request body from its
-// definition; its words and its own statuses from operations/<name>.ts. `npm run openapi` writes
-// openapi.yaml.
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+// The published contract (openapi.yaml), OpenAPI 3.1: its schemas are Zod's own JSON Schema output,
+// named by the schemas' registry; each route (infra/routes.ts) is an operation: where it is, its
+// parameters, request body and error statuses from its definition; its words and its own statuses
+// from operations/<resource>.ts.
 import { stringify } from 'yaml';
 import { Attempt, QueuedDelivery } from '#lib/endpointDeliveries/answerSchemas.ts';
 import { Endpoint, EndpointSecret, EndpointWithSecret } from '#lib/endpoints/answerSchemas.ts';
@@ -13,11 +9,11 @@ import { EndpointPath, EndpointUpdate, NewEndpoint } from '#lib/endpoints/reques
 import { ErrorBody } from '#lib/http/errorBody.ts';
 import { PlantPath } from '#lib/plants/params.ts';
 import { IdentifiedPlant, NewPlant, Plant, PlantPatch, PlantUpdate } from '#lib/plants/schemas.ts';
-import { repoRoot } from '../local/paths.ts';
+import type { RouteName } from '#lib/routes/routeList.ts';
 import { type RouteModule, routeModules } from '../routes.ts';
-import { endpointErrors } from './endpointErrors.ts';
-import { type ErrorWordings, errorResponses } from './errors.ts';
-import { plantErrors } from './plantErrors.ts';
+import { type ErrorStatus, responsesOf } from './errors.ts';
+import * as plants from './operations/plants.ts';
+import * as endpoints from './operations/webhooks.ts';
 import { componentHeaders, type Examples, examplesOf } from './responses.ts';
 import {
   type Json,
@@ -33,22 +29,17 @@ import { webhooks } from './webhooks.ts';
 /** The document's file, at the repository root. */
 export const OPENAPI_FILE = 'openapi.yaml';
 
-/**
- * What a file of operations/ says of its route, named as the route's function: its words and what
- * is its own. Where it is, its parameters, its request body's schema and the error statuses its
- * access, body and path decide come from the route list and the route itself.
- */
+/** What operations/<resource>.ts says of a route, by its function's name: its words, its own. */
 export interface OperationDescription {
   summary: string;
   description: string;
   /** Parameters the route reads besides its schemas' (a header its logic reads). */
   parameters?: Json[];
-  /** Only for a route with a body. */
   requestBody?: { description: string; examples: Examples };
-  /** Its successes. */
-  responses: Json;
-  /** Its own error statuses (409, 412, 429...), and its own wording of those the list decides. */
-  errors?: ErrorWordings;
+  /** Its successes and its own errors (409, 412, 429...; or its wording of one its route decides). */
+  responses: Partial<
+    Record<200 | 201 | 202 | 204, Json> & Record<400 | 404 | 409 | 412 | 415 | 429, ErrorStatus>
+  >;
 }
 
 /** The named schemas, in the document's order: request bodies, answers and the Error object. */
@@ -61,31 +52,23 @@ const SCHEMAS = [
 /** Path schemas of several routes, each of one parameter, named once. */
 const SHARED_PATHS = { PlantId: PlantPath, EndpointId: EndpointPath };
 
-/** How each resource's routes word the statuses they share (by the path's first segment). */
-const RESOURCE_ERRORS = { plants: plantErrors, webhooks: endpointErrors };
+// each resource (its paths' first segment, its tag): its tag's and routes' words, shared wordings
+const RESOURCES = { plants, webhooks: endpoints };
 
-/** A route (lib/routes/<name>.ts) and its words (operations/<name>.ts), which it cannot lack. */
-export const routeOperation = async ([name, route]: [string, RouteModule & RouteSchemas]) => {
-  try {
-    const { operation }: { operation: OperationDescription } = await import(
-      `./operations/${name}.ts`
-    );
-    return { name, route, operation };
-  } catch (cause) {
-    const file = `infra/openapi/operations/${name}.ts`;
-    const problem = existsSync(join(repoRoot, file))
-      ? `${file} fails to load: ${(cause as Error).message}`
-      : `lib/routes/${name}.ts is a route: describe it in ${file}`;
-    throw new Error(problem, { cause });
-  }
+/** Every route's words: a route without them fails the typecheck. */
+export const OPERATIONS: Record<RouteName, OperationDescription> = {
+  ...plants.operations,
+  ...endpoints.operations,
 };
 
-/** One route as an OpenAPI Operation Object. */
-const operationOf = ({
-  name,
-  route,
-  operation,
-}: Awaited<ReturnType<typeof routeOperation>>): Json => {
+/** A route (lib/routes/<name>.ts) as an OpenAPI Operation Object; it cannot lack its words. */
+export const operationOf = ([name, route]: [string, RouteModule & RouteSchemas]): Json => {
+  const tag = route.path.split('/')[1] as keyof typeof RESOURCES;
+  const operation = (OPERATIONS as Record<string, OperationDescription>)[name];
+  if (!operation)
+    throw new Error(
+      `lib/routes/${name}.ts is a route: describe it in infra/openapi/operations/${tag}.ts`,
+    );
   const { summary, description, parameters: read = [], requestBody } = operation;
   const { params, query, body } = route;
   const sharedPath = Object.entries(SHARED_PATHS).find(([, shared]) => shared === params)?.[0];
@@ -94,49 +77,41 @@ const operationOf = ({
     ...(query ? parametersOf(query, 'query') : []),
     ...read,
   ];
-  if (Boolean(body) !== Boolean(requestBody)) {
+  if (Boolean(body) !== Boolean(requestBody))
     throw new Error(`${name}: describe a request body exactly when the route reads one`);
-  }
-  // the path's first segment: plants, webhooks
-  const tag = route.path.split('/')[1] as keyof typeof RESOURCE_ERRORS;
-  const resource = RESOURCE_ERRORS[tag](route);
   return {
     tags: [tag],
     operationId: name,
     summary,
     description,
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(body && requestBody
-      ? {
-          requestBody: {
-            description: requestBody.description,
-            required: true,
-            content: Object.fromEntries(
-              (body.mediaTypes ?? ['application/json']).map((mediaType) => [
-                mediaType,
-                { schema: schemaRef(body.schema), examples: examplesOf(requestBody.examples) },
-              ]),
-            ),
-          },
-        }
-      : {}),
-    responses: {
-      ...operation.responses,
-      ...errorResponses(route, resource, operation.errors),
-    },
+    ...(body &&
+      requestBody && {
+        requestBody: {
+          description: requestBody.description,
+          required: true,
+          content: Object.fromEntries(
+            (body.mediaTypes ?? ['application/json']).map((type) => [
+              type,
+              { schema: schemaRef(body.schema), examples: examplesOf(requestBody.examples) },
+            ]),
+          ),
+        },
+      }),
+    responses: responsesOf(route, RESOURCES[tag].errors(route), operation.responses),
   };
 };
 
 /** The OpenAPI document, as a plain object in the order it is written. */
 export const openApiDocument = async (): Promise<Json> => {
-  const routes = await Promise.all((await routeModules()).map(routeOperation));
+  const routes: [string, RouteModule & RouteSchemas][] = await routeModules();
   const paths: Record<string, Json> = {};
-  for (const route of routes) {
-    const { method, path } = route.route;
-    paths[path] = { ...paths[path], [method.toLowerCase()]: operationOf(route) };
+  for (const [name, route] of routes) {
+    const { method, path } = route;
+    paths[path] = { ...paths[path], [method.toLowerCase()]: operationOf([name, route]) };
   }
   // a request body is what a client may send (Zod's input view), any other what the service sends
-  const bodies = new Set(routes.map(({ route }) => route.body?.schema));
+  const bodies = new Set(routes.map(([, route]) => route.body?.schema));
   return {
     openapi: '3.1.0',
     info: {
@@ -148,14 +123,7 @@ export const openApiDocument = async (): Promise<Json> => {
     },
     servers: [{ url: 'http://127.0.0.1:3000', description: 'The local run (npm start)' }],
     security: [{ bearerAuth: [] }],
-    tags: [
-      { name: 'plants', description: 'The plants in the store' },
-      {
-        name: 'webhooks',
-        description:
-          'Your own webhook endpoints, and what the service POSTs to a receiver of yours',
-      },
-    ],
+    tags: Object.entries(RESOURCES).map(([name, { tag }]) => ({ name, description: tag })),
     paths,
     webhooks,
     components: {

@@ -14,7 +14,7 @@ import {
   urlRefusal,
 } from '#lib/routes/endpointReplies.ts';
 import type { RouteModule } from '../routes.ts';
-import { type ErrorStatus, type ErrorWordings, keysUnavailable } from './errors.ts';
+import { type ErrorStatus, type ErrorWordings, storeUnavailable } from './errors.ts';
 import { endpoint, webhookId } from './examples.ts';
 import { jsonSuccess, retryAfterHeader } from './responses.ts';
 import { type RouteSchemas, refusalOf } from './schemas.ts';
@@ -47,22 +47,9 @@ export const endpointNotFound: ErrorStatus = {
   },
 };
 
-const endpointsUnavailable: ErrorStatus = {
-  description:
-    "The endpoint store is throttling or unreachable, the identity provider's key set cannot be fetched, or the request ran out of time. Retry after `Retry-After` seconds.",
-  headers: retryAfterHeader,
-  examples: {
-    storeUnavailable: ['The endpoint store is busy or unreachable', ENDPOINTS_UNAVAILABLE],
-    keysUnavailable,
-  },
-};
-
-/** The endpoint store's 503, and one more cause of it with its example. */
-const alsoUnavailable = (cause: string, example: ErrorStatus['examples']) => ({
-  ...endpointsUnavailable,
-  description: `${endpointsUnavailable.description} ${cause}`,
-  examples: { ...endpointsUnavailable.examples, ...example },
-});
+/** The endpoint store's 503, and what more causes it on a route. */
+const endpointsUnavailable = (more = '', example: ErrorStatus['examples'] = {}) =>
+  storeUnavailable('endpoint', ENDPOINTS_UNAVAILABLE, more ? `. ${more}` : '.', example);
 
 /** The endpoints' 400, 404 and 503 (one more cause with a url's check or a delivery's queue). */
 export const endpointErrors = ({
@@ -73,17 +60,15 @@ export const endpointErrors = ({
   400: body ? badEndpointBody : badEndpointId,
   404: endpointNotFound,
   503: queues?.includes('endpointDeliveries')
-    ? alsoUnavailable('Or the deliveries queue did not take the delivery: nothing was sent.', {
+    ? endpointsUnavailable('Or the deliveries queue did not take the delivery: nothing was sent.', {
         queueUnavailable: ['The deliveries queue is busy or unreachable', DELIVERIES_UNAVAILABLE],
       })
     : Object.values(settings).includes(endpointUrlSettings)
-      ? alsoUnavailable(
+      ? endpointsUnavailable(
           "Or the url's host could not be resolved just now (the resolver's answer was not a verdict on the url).",
-          {
-            hostUnresolved: ["The url's host could not be resolved now", HOST_UNRESOLVED],
-          },
+          { hostUnresolved: ["The url's host could not be resolved now", HOST_UNRESOLVED] },
         )
-      : endpointsUnavailable,
+      : endpointsUnavailable(),
 });
 
 /** The 429 of a ping or resend: the endpoint's pings and resends together, per minute. */
@@ -96,6 +81,4 @@ export const sendsLimited: ErrorStatus = {
 };
 
 export const deliveryQueued = (description: string) =>
-  jsonSuccess(description, QueuedDelivery, {
-    queued: ['On its way', { webhookId }],
-  });
+  jsonSuccess(description, QueuedDelivery, { queued: ['On its way', { webhookId }] });

@@ -1,5 +1,5 @@
-// An operation's error responses, each worded as docs/api.md, its resource or the route words it,
-// with messages the service sends (from the code that sends them, or the schema that refuses).
+// An operation's responses: each error status worded as docs/api.md, its resource or its route
+// does, with messages the service sends (from the code that sends them or the schema that refuses).
 import { TOKEN_EXPIRED } from '#lib/auth/tokenVerifier.ts';
 import { BEARER_REFUSALS } from '#lib/http/bearerAuth.ts';
 import { ErrorBody } from '#lib/http/errorBody.ts';
@@ -8,7 +8,7 @@ import { BODY_REFUSALS, MAX_BODY_BYTES, MAX_NESTING } from '#lib/http/jsonBody.t
 import { NewPlant } from '#lib/plants/schemas.ts';
 import { plantNotFoundMessage, STORE_UNAVAILABLE } from '#lib/routes/plantReplies.ts';
 import { REALM, type RouteEntry } from '#lib/routes/routeEntry.ts';
-import { commonHeaders, examplesOf, retryAfterHeader } from './responses.ts';
+import { commonHeaders, examplesOf, header, retryAfterHeader } from './responses.ts';
 import { type Json, type RouteSchemas, refusalOf, schemaRef } from './schemas.ts';
 
 /** An error status as an operation means it, and named example messages the service sends. */
@@ -21,32 +21,38 @@ export interface ErrorStatus {
 /** Statuses worded for some routes: a resource's, or one route's own. */
 export type ErrorWordings = Partial<Record<number, ErrorStatus>>;
 
-const bodyRefusals = `the body is missing or empty, not valid JSON, not a JSON object, nests objects and arrays more than ${MAX_NESTING} levels deep, holds a key that attempts prototype pollution (\`__proto__\`, \`constructor.prototype\`), or breaks a field rule`;
-
 const challenge = `Bearer realm="${REALM}"`;
 
 /** The `WWW-Authenticate` header of a 401 and a 403: this description, this error in its example. */
 const bearerChallenge = (description: string, error: string) => ({
-  'WWW-Authenticate': {
-    description,
-    required: true,
-    schema: { type: 'string' },
-    example: `${challenge}, ${error}`,
-  },
+  'WWW-Authenticate': header(description, { type: 'string' }, `${challenge}, ${error}`),
 });
 
 const EXAMPLE_SCOPE = 'plants:write';
 
-/** The example of every 503: the identity provider's outage. */
-export const keysUnavailable: [string, string] = [
-  "The identity provider's key set cannot be fetched",
-  BEARER_REFUSALS.keysUnavailable,
-];
+/** A store's 503: `more`, what its routes add to it (the end of a sentence), and its examples. */
+export const storeUnavailable = (
+  store: string,
+  message: string,
+  more: string,
+  examples: ErrorStatus['examples'] = {},
+): ErrorStatus => ({
+  description: `The ${store} store is throttling or unreachable, the identity provider's key set cannot be fetched, or the request ran out of time. Retry after \`Retry-After\` seconds${more}`,
+  headers: retryAfterHeader,
+  examples: {
+    storeUnavailable: [`The ${store} store is busy or unreachable`, message],
+    keysUnavailable: [
+      "The identity provider's key set cannot be fetched",
+      BEARER_REFUSALS.keysUnavailable,
+    ],
+    ...examples,
+  },
+});
 
 /** docs/api.md's error statuses, as every route means them unless its resource or itself words one. */
 const API_STATUSES: Record<number, ErrorStatus> = {
   400: {
-    description: `The request is not valid: ${bodyRefusals}. The message names the field and why.`,
+    description: `The request is not valid: the body is missing or empty, not valid JSON, not a JSON object, nests objects and arrays more than ${MAX_NESTING} levels deep, holds a key that attempts prototype pollution (\`__proto__\`, \`constructor.prototype\`), or breaks a field rule. The message names the field and why.`,
     examples: {
       missingName: ['A required field is missing', refusalOf(NewPlant, { id: 1 })],
       notJson: ['The body is not JSON', BODY_REFUSALS.notJson],
@@ -96,41 +102,34 @@ const API_STATUSES: Record<number, ErrorStatus> = {
     description: `A fault of ours. The message is always \`${INTERNAL_ERROR}\`; the details go to the log with the request id, never to the client.`,
     examples: { internal: ['An unexpected fault', INTERNAL_ERROR] },
   },
-  503: {
-    description:
-      "The plant store is throttling or unreachable, the identity provider's key set cannot be fetched, or the request ran out of time. Retry after `Retry-After` seconds: the same request is always safe to retry, and a 503 does not promise that nothing was written.",
-    headers: retryAfterHeader,
-    examples: {
-      storeUnavailable: ['The plant store is busy or unreachable', STORE_UNAVAILABLE],
-      keysUnavailable,
-    },
-  },
+  503: storeUnavailable(
+    'plant',
+    STORE_UNAVAILABLE,
+    ': the same request is always safe to retry, and a 503 does not promise that nothing was written.',
+  ),
 };
 
-/** The statuses the route list and a route's schemas decide. */
-const statusesOf = ({ access, path, body, query }: RouteEntry & RouteSchemas) => {
+/** An operation's responses: its successes as written; its route's errors and its own, worded. */
+export const responsesOf = (
+  { access, path, body, query }: RouteEntry & RouteSchemas,
+  resource: ErrorWordings,
+  own: Record<number, Json | ErrorStatus>,
+) => {
   const hasPathParameters = path.includes('{');
-  return [
+  const statuses = new Set([
     ...(body || query || hasPathParameters ? [400] : []),
     ...(access === 'anyone' ? [] : [401, 403]),
     ...(hasPathParameters ? [404] : []),
     ...(body ? [413, 415] : []),
     500,
     503,
-  ];
-};
-
-/** An operation's error responses: its route's statuses and its own, each worded. */
-export const errorResponses = (
-  route: RouteEntry & RouteSchemas,
-  resource: ErrorWordings,
-  own: ErrorWordings = {},
-) => {
-  const statuses = new Set([...statusesOf(route), ...Object.keys(own).map(Number)]);
+    ...Object.keys(own).map(Number),
+  ]);
   // an object's integer keys come in ascending order: the statuses in order
   return Object.fromEntries(
     [...statuses].map((status) => {
-      const wording = own[status] ?? resource[status] ?? API_STATUSES[status];
+      if (status < 400) return [status, own[status]];
+      const wording = (own[status] as ErrorStatus) ?? resource[status] ?? API_STATUSES[status];
       if (!wording) throw new Error(`no description of the error status ${status}`);
       const { description, examples, headers = {} } = wording;
       const values = examplesOf(examples, (message) => ({ error: status, message }));

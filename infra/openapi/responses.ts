@@ -4,19 +4,15 @@ import type * as z from 'zod/mini';
 import { RETRY_AFTER_SECONDS } from '#lib/http/httpError.ts';
 import { headerRef, type Json, schemaRef } from './schemas.ts';
 
-/** Named examples, each its summary and its value. */
 export type Examples = Record<string, [summary: string, value: unknown]>;
 
 /** Examples as OpenAPI writes them, each value as `shown` makes it. */
 export const examplesOf = <T>(
   examples: Record<string, [string, T]>,
-  shown: (value: T) => unknown = (value) => value,
+  shown = (v: T): unknown => v,
 ) =>
   Object.fromEntries(
-    Object.entries(examples).map(([name, [summary, value]]) => [
-      name,
-      { summary, value: shown(value) },
-    ]),
+    Object.entries(examples).map(([name, [summary, v]]) => [name, { summary, value: shown(v) }]),
   );
 
 export const commonHeaders = {
@@ -36,14 +32,17 @@ export const jsonSuccess = (
   content: { 'application/json': { schema: schemaRef(schema), examples: examplesOf(examples) } },
 });
 
+/** A response header: what it says, its schema, its example if any, whether it is always sent. */
+export const header = (description: string, schema: Json, example?: unknown, required = true) => ({
+  description,
+  required,
+  schema,
+  ...(example === undefined ? {} : { example }),
+});
+
 /** The `Link` header of a page that is not the last (RFC 8288). */
 export const nextPageLink = (description: string, example?: string) => ({
-  Link: {
-    description,
-    required: false,
-    schema: { type: 'string', pattern: '^<[^>]+>; rel="next"$' },
-    ...(example ? { example } : {}),
-  },
+  Link: header(description, { type: 'string', pattern: '^<[^>]+>; rel="next"$' }, example, false),
 });
 
 /** When to retry: on each answer that asks the client to wait (a 503, a 429). */
@@ -52,39 +51,41 @@ export const retryAfterHeader = { 'Retry-After': headerRef('RetryAfter') };
 /** The plant's version, on each answer that holds a plant it read or wrote. */
 export const etagHeader = { ETag: headerRef('ETag') };
 
+/** A header a request carries, as a parameter. */
+export const headerParameter = (
+  name: string,
+  description: string,
+  schema: Json,
+  example: string,
+  required = true,
+) => ({ name, in: 'header', required, description, schema, example });
+
 /** The header of a conditional update (PUT and PATCH): the version the change was made against. */
-export const ifMatchParameter = {
-  name: 'If-Match',
-  in: 'header',
-  required: false,
-  description:
-    'The `ETag` of the plant as read (strong comparison, RFC 9110), several separated by commas, or `*` for any version. A weak tag never matches.',
-  schema: { type: 'string' },
-  example: '"1"',
-};
+export const ifMatchParameter = headerParameter(
+  'If-Match',
+  'The `ETag` of the plant as read (strong comparison, RFC 9110), several separated by commas, or `*` for any version. A weak tag never matches.',
+  { type: 'string' },
+  '"1"',
+  false,
+);
 
 export const componentHeaders = {
-  CacheControl: {
-    description: '`no-store`: no response may be cached.',
-    required: true,
-    schema: { type: 'string', const: 'no-store' },
-  },
-  XContentTypeOptions: {
-    description: '`nosniff`: clients must not guess another media type than the declared one.',
-    required: true,
-    schema: { type: 'string', const: 'nosniff' },
-  },
-  RetryAfter: {
-    description: 'Seconds to wait before retrying.',
-    required: true,
-    schema: { type: 'integer', minimum: 0 },
-    example: RETRY_AFTER_SECONDS,
-  },
-  ETag: {
-    description:
-      "The plant's version as a strong entity tag (RFC 9110): send it back in `If-Match` to update only that version.",
-    required: true,
-    schema: { type: 'string', pattern: '^"[1-9][0-9]*"$' },
-    example: '"1"',
-  },
+  CacheControl: header('`no-store`: no response may be cached.', {
+    type: 'string',
+    const: 'no-store',
+  }),
+  XContentTypeOptions: header(
+    '`nosniff`: clients must not guess another media type than the declared one.',
+    { type: 'string', const: 'nosniff' },
+  ),
+  RetryAfter: header(
+    'Seconds to wait before retrying.',
+    { type: 'integer', minimum: 0 },
+    RETRY_AFTER_SECONDS,
+  ),
+  ETag: header(
+    "The plant's version as a strong entity tag (RFC 9110): send it back in `If-Match` to update only that version.",
+    { type: 'string', pattern: '^"[1-9][0-9]*"$' },
+    '"1"',
+  ),
 };

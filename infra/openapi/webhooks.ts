@@ -7,38 +7,29 @@ import { type DeliveredType, PING, pingSchema } from '#lib/endpointDeliveries/st
 import { EVENTS } from '#lib/plants/eventTypes.ts';
 import { IdentifiedPlant, schemaNames } from '#lib/plants/schemas.ts';
 import { monstera } from './examples.ts';
-import { examplesOf } from './responses.ts';
+import { examplesOf, headerParameter } from './responses.ts';
 import { type Json, jsonSchema, schemaRef } from './schemas.ts';
 
 /** Standard Webhooks' headers, as every delivery carries them. */
 const signatureHeaders = [
-  {
-    name: 'webhook-id',
-    in: 'header',
-    required: true,
-    description:
-      'The event: the same on every attempt and redrive of it, so a receiver that has seen it can answer 2xx and do nothing.',
-    schema: { type: 'string', pattern: '^msg_[A-Za-z0-9_-]+$' },
-    example: 'msg_2Un7Klsvqo_UuPRYKPuHxMd57B7sCT1a',
-  },
-  {
-    name: 'webhook-timestamp',
-    in: 'header',
-    required: true,
-    description:
-      'When this attempt was signed, in seconds since the epoch: refuse one more than 5 minutes from your clock.',
-    schema: { type: 'string', pattern: '^[0-9]+$' },
-    example: '1795408648',
-  },
-  {
-    name: 'webhook-signature',
-    in: 'header',
-    required: true,
-    description:
-      '`v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body">` for each secret that signs (two during a rotation), separated by spaces; the key is the base64 after `whsec_`. Any one that matches verifies the delivery.',
-    schema: { type: 'string' },
-    example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
-  },
+  headerParameter(
+    'webhook-id',
+    'The event: the same on every attempt and redrive of it, so a receiver that has seen it can answer 2xx and do nothing.',
+    { type: 'string', pattern: '^msg_[A-Za-z0-9_-]+$' },
+    'msg_2Un7Klsvqo_UuPRYKPuHxMd57B7sCT1a',
+  ),
+  headerParameter(
+    'webhook-timestamp',
+    'When this attempt was signed, in seconds since the epoch: refuse one more than 5 minutes from your clock.',
+    { type: 'string', pattern: '^[0-9]+$' },
+    '1795408648',
+  ),
+  headerParameter(
+    'webhook-signature',
+    '`v1,<base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body">` for each secret that signs (two during a rotation), separated by spaces; the key is the base64 after `whsec_`. Any one that matches verifies the delivery.',
+    { type: 'string' },
+    'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+  ),
 ];
 
 /** The schema of a delivered type's data: its row's, or the ping's. */
@@ -69,13 +60,14 @@ const WORDS: Record<DeliveredType, { summary: string; description: string }> = {
 const published = (schema: z.ZodMiniType) =>
   schemaNames.has(schema) ? schemaRef(schema) : jsonSchema(schema, 'output');
 
-/** A delivery as a receiver is POSTed it, signed; its 200 says which answers count as arrived. */
+/** A delivery as a receiver is POSTed it, signed, its JSON body; its 200 says which answers count. */
 const delivery = (
   operationId: string,
   summary: string,
   description: string,
-  { content, ...requestBody }: Json,
+  body: Json,
   arrived: string,
+  bodyDescription?: string,
 ) => ({
   post: {
     tags: ['webhooks'],
@@ -83,7 +75,11 @@ const delivery = (
     summary,
     description,
     parameters: signatureHeaders,
-    requestBody: { ...requestBody, required: true, content },
+    requestBody: {
+      ...(bodyDescription && { description: bodyDescription }),
+      required: true,
+      content: { 'application/json': body },
+    },
     responses: { 200: { description: arrived } },
   },
 });
@@ -97,17 +93,13 @@ const endpointEvents = Object.fromEntries(
       summary,
       `${description} POSTed to each of your endpoints whose \`events\` hold \`${type}\` (a ping: to the one pinged), signed with its secret (both during a rotation); retried on failure with the same \`webhook-id\`. Events arrive in any order: for a plant's latest state, \`GET\` it.`,
       {
-        content: {
-          'application/json': {
-            schema: {
-              type: 'object',
-              required: ['type', 'timestamp', 'data'],
-              properties: {
-                type: { const: type },
-                timestamp: { type: 'string', format: 'date-time' },
-                data: published(dataSchemaOf(type as DeliveredType)),
-              },
-            },
+        schema: {
+          type: 'object',
+          required: ['type', 'timestamp', 'data'],
+          properties: {
+            type: { const: type },
+            timestamp: { type: 'string', format: 'date-time' },
+            data: published(dataSchemaOf(type as DeliveredType)),
           },
         },
       },
@@ -122,16 +114,11 @@ export const webhooks = {
     'A plant was added',
     "Information about a new plant added to the store: POSTed to the deployment's `WEBHOOK_URL` once for each newly stored plant (a first create; never a replay, an update or a delete), within seconds of its `POST /plants` answer, signed as Standard Webhooks says. Delivery is at least once: a receiver deduplicates by `webhook-id`, which every retry and redrive of one event repeats.",
     {
-      description:
-        'Plant added to the store: its id and its fields (an optional one only when set).',
-      content: {
-        'application/json': {
-          schema: schemaRef(IdentifiedPlant),
-          examples: examplesOf({ added: ['A plant with a tag', monstera] }),
-        },
-      },
+      schema: schemaRef(IdentifiedPlant),
+      examples: examplesOf({ added: ['A plant with a tag', monstera] }),
     },
     'Any 2xx says the delivery arrived. Anything else, a refused connection or no answer within 5 seconds is retried with backoff, then kept for a redrive.',
+    'Plant added to the store: its id and its fields (an optional one only when set).',
   ),
   ...endpointEvents,
 };

@@ -1,7 +1,7 @@
 // A route is one module (docs/contributing.md, "Add a route"): lib/routes/<name>.ts, its
-// `defineRoute`, and its words, infra/openapi/operations/<name>.ts. What is written from it (its
-// handler, the route list: `npm run openapi`) is checked here to be as written; a place missing
-// fails here, saying what to do. Its function (infra/routeFunctions.cjs) is spot-checked here, and
+// `defineRoute`, and its words, its entry in infra/openapi/operations/<resource>.ts. What is written
+// from it (its handler, the route list: `npm run openapi`) is checked here to be as written; a
+// place missing fails here, saying what to do. Its function (infra/routeFunctions.cjs) is spot-checked here, and
 // packaged by the deployment test (test/e2e/deployment.test.ts).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -13,7 +13,7 @@ import { defineRoute } from '#lib/routes/route.ts';
 import { ROUTE_NAMES, ROUTES, routeKey } from '#lib/routes/routeList.ts';
 import { requests } from '../../bench/requests.mjs';
 import { repoRoot } from '../../infra/local/paths.ts';
-import { routeOperation } from '../../infra/openapi/document.ts';
+import { OPERATIONS, operationOf } from '../../infra/openapi/document.ts';
 import { README_FILE, readmeWithRouteTable } from '../../infra/openapi/routeTable.ts';
 import { generatedRouteFiles, routeModules } from '../../infra/routes.ts';
 
@@ -106,8 +106,9 @@ describe('what npm run openapi writes from the routes', async () => {
 
 describe.each(ROUTE_NAMES)('the route %s', (name) => {
   it('has its words in the published document', () => {
-    const words = join(repoRoot, 'infra', 'openapi', 'operations', `${name}.ts`);
-    expect(existsSync(words), `describe it in infra/openapi/operations/${name}.ts`).toBe(true);
+    expect(OPERATIONS, 'describe it in infra/openapi/operations/<resource>.ts').toHaveProperty(
+      name,
+    );
   });
 
   it('is allowed to browsers by CORS, when a deployment allows origins', async () => {
@@ -120,8 +121,8 @@ describe.each(ROUTE_NAMES)('the route %s', (name) => {
 
 it('a route without its words stops the document, saying where to write them', async () => {
   const [[, route] = []] = await routeModules();
-  await expect(routeOperation(['scratchRoute', route as never])).rejects.toThrow(
-    'lib/routes/scratchRoute.ts is a route: describe it in infra/openapi/operations/scratchRoute.ts',
+  expect(() => operationOf(['scratchRoute', route as never])).toThrow(
+    'lib/routes/scratchRoute.ts is a route: describe it in infra/openapi/operations/plants.ts',
   );
 });
 
