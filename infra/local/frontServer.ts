@@ -4,7 +4,7 @@ import { createReadStream } from 'node:fs';
 import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
 import type { ErrorBody } from '#lib/http/errorBody.ts';
 import { referenceAssets } from '../docs/reference.ts';
-import { listenLocally } from './listen.ts';
+import { listenLocally } from './freePort.ts';
 
 export interface FrontServerOptions {
   port: number;

@@ -13,7 +13,7 @@ import { httpApiEvent } from '../events/httpApi.ts';
 import { retryQueueEvent, streamInsertEvent } from '../events/webhooks.mjs';
 import { DEFAULT_TOKEN, ensureLocalKeys, mintLocalToken } from './keys.ts';
 import { localDataDir, repoRoot } from './paths.ts';
-import { invocationRecordOf } from './streamBatches.ts';
+import { invocationRecordOf } from './streamPoller.ts';
 
 /** The plant every sample is about: the one `npm start` offers to create. */
 const plant = { id: 1, name: 'Monstera', tag: 'indoor' };

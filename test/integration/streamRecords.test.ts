@@ -27,8 +27,12 @@ import { sqsDeliveryQueue } from '#lib/webhooks/retries.ts';
 import { keepFailedStreamRecordsHandler } from '#lib/webhooks/streamFailures.ts';
 import { localStreamsClient } from '../../infra/local/dynamoClient.ts';
 import { type LocalSqs, startLocalSqs } from '../../infra/local/sqs.ts';
-import { type FailedBatch, invocationRecordOf } from '../../infra/local/streamBatches.ts';
-import { type StreamPoller, startStreamPoller } from '../../infra/local/streamPoller.ts';
+import {
+  type FailedBatch,
+  invocationRecordOf,
+  type StreamPoller,
+  startStreamPoller,
+} from '../../infra/local/streamPoller.ts';
 import { queueLetters, redriveStreamRecords } from '../../infra/webhooks/redrive.ts';
 import {
   createDynamoPlantStore,
