@@ -40,14 +40,11 @@ export const ensureLocalKeys = async (dataDir: string): Promise<LocalKeys> => {
 /** The caller and lifetime of a local token when none is asked for (npm run token, npm run events). */
 export const DEFAULT_TOKEN = { sub: 'local-user', ttlSeconds: 3600 } as const;
 
-export interface TokenClaims {
-  sub: string;
-  scope?: string | undefined;
-  /** Seconds until expiry; negative mints a token that has already expired. */
-  ttlSeconds: number;
-}
-
-export const mintLocalToken = async (privateJwk: JWK, { sub, scope, ttlSeconds }: TokenClaims) => {
+/** `ttlSeconds`: seconds until expiry; negative mints a token that has already expired. */
+export const mintLocalToken = async (
+  privateJwk: JWK,
+  { sub, scope, ttlSeconds }: { sub: string; scope?: string | undefined; ttlSeconds: number },
+) => {
   const now = Math.floor(Date.now() / 1000);
   return new SignJWT(scope ? { scope } : {})
     .setProtectedHeader({ alg: ALG, kid: String(privateJwk.kid), typ: 'JWT' })

@@ -69,11 +69,9 @@ export const startQueuePoller = (options: QueuePollerOptions) => {
     }
     if (failed.size > 0)
       log(`queue: ${failed.size} of ${batch.length} messages failed; they come back`);
-    for (const record of batch.filter((r) => !failed.has(r.messageId))) {
-      await client.send(
-        new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: record.receiptHandle }),
-      );
-    }
+    const done = batch.filter((record) => !failed.has(record.messageId));
+    for (const { receiptHandle: ReceiptHandle } of done)
+      await client.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle }));
   };
 
   return pollUntilStopped('queue', log, pollIntervalMs, async () => {

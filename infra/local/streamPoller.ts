@@ -14,32 +14,20 @@ import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 
 import { asLambdaRecord, type StreamInvocationRecord } from '#lib/webhooks/streamFailures.ts';
 import { pollUntilStopped } from './queuePoller.ts';
 
-export interface FailedBatch {
-  shardId: string;
-  firstSequenceNumber: string;
-  lastSequenceNumber: string;
-  size: number;
-  reason: string;
-}
+/** A batch given up after the retries, as Lambda describes it, and why. */
+export type FailedBatch = StreamInvocationRecord['DDBStreamBatchInfo'] & { reason?: string };
 
 /** What Lambda sends its on-failure destination of a batch given up (an invocation record). */
 export const invocationRecordOf = (
-  batch: Omit<FailedBatch, 'reason'>,
+  { reason: _reason, ...DDBStreamBatchInfo }: FailedBatch,
   functionName: string,
-  streamArn: string,
 ): StreamInvocationRecord => ({
   requestContext: {
     functionArn: `arn:aws:lambda:us-east-1:000000000000:function:${functionName}`,
     condition: 'RetryAttemptsExhausted',
   },
   timestamp: new Date().toISOString(),
-  DDBStreamBatchInfo: {
-    shardId: batch.shardId,
-    startSequenceNumber: batch.firstSequenceNumber,
-    endSequenceNumber: batch.lastSequenceNumber,
-    batchSize: batch.size,
-    streamArn,
-  },
+  DDBStreamBatchInfo,
 });
 
 export interface StreamPollerOptions {
@@ -82,12 +70,10 @@ export const startStreamPoller = (options: StreamPollerOptions) => {
     log(
       `stream: gave up on ${records.length} records from ${records[0]?.eventID} after ${maximumRetryAttempts} retries (${reason}); described in the on-failure destination, the records behind them go on`,
     );
-    const [firstSequenceNumber, lastSequenceNumber] = [
-      sequenceOf(records[0]),
-      sequenceOf(records.at(-1)),
-    ];
-    const size = records.length;
-    await onFailure({ shardId, firstSequenceNumber, lastSequenceNumber, size, reason });
+    const startSequenceNumber = sequenceOf(records[0]);
+    const endSequenceNumber = sequenceOf(records.at(-1));
+    const batch = { streamArn, shardId, startSequenceNumber, endSequenceNumber };
+    await onFailure({ ...batch, batchSize: records.length, reason });
   };
 
   /** One shard's batch, as Lambda handles it: retried, split, given up after the retries; a batch

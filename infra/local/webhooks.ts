@@ -167,7 +167,7 @@ export const startLocalWebhooks = async (dataDir: string, say: (line: string) =>
               // Lambda's on-failure destination, told as Lambda tells it (an invocation record)
               onFailure: (batch) =>
                 sendMessages(sqs.client, queueUrl(idOf(destinations.onFailure.arn)), [
-                  { body: invocationRecordOf(batch, `plant-store-local-${name}`, streamArn) },
+                  { body: invocationRecordOf(batch, `plant-store-local-${name}`) },
                 ]),
               checkpointFile: join(dataDir, CHECKPOINTS[name] ?? `${name}-stream-checkpoints.json`),
               log,
