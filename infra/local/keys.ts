@@ -70,17 +70,17 @@ export const localAuth = async (dataDir: string) => {
       token: '<a token from your identity provider>',
     };
   }
-  const keys = await ensureLocalKeys(dataDir);
+  const { jwksPath: AUTH_JWKS_FILE, privateJwk } = await ensureLocalKeys(dataDir);
   return {
     env: {
       AUTH_ISSUER: LOCAL_ISSUER,
       AUTH_AUDIENCE: LOCAL_AUDIENCE,
-      AUTH_JWKS_FILE: keys.jwksPath,
+      AUTH_JWKS_FILE,
       AUTH_JWKS_URL: '',
     },
     description: 'from the local key: npm run token',
     token: '$(npm run --silent token)',
     /** The token the reference page offers, as `npm run token` would print it. */
-    pageToken: () => mintLocalToken(keys.privateJwk, DEFAULT_TOKEN),
+    pageToken: () => mintLocalToken(privateJwk, DEFAULT_TOKEN),
   };
 };

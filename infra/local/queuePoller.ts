@@ -23,8 +23,6 @@ export interface QueuePollerOptions {
 
 export type QueuePoller = ReturnType<typeof startQueuePoller>;
 
-const REGION = 'us-east-1';
-
 /** A received message as Lambda hands it to the function. */
 const asLambdaRecord = (message: Message, eventSourceARN: string): SQSRecord =>
   ({
@@ -36,7 +34,7 @@ const asLambdaRecord = (message: Message, eventSourceARN: string): SQSRecord =>
     md5OfBody: message.MD5OfBody,
     eventSource: 'aws:sqs',
     eventSourceARN,
-    awsRegion: REGION,
+    awsRegion: 'us-east-1',
   }) as SQSRecord;
 
 /** The ids the answer reports failed: none without batchItemFailures, all of the batch when Lambda
@@ -55,7 +53,7 @@ export const startQueuePoller = (options: QueuePollerOptions) => {
     throw new RangeError(`batchSize must be a whole number from 1 to 10, got ${batchSize}`);
   // the queue's ARN from its URL (https://host/<account>/<name>)
   const [account, name] = new URL(queueUrl).pathname.split('/').slice(-2);
-  const eventSourceARN = `arn:aws:sqs:${REGION}:${account}:${name}`;
+  const eventSourceARN = `arn:aws:sqs:us-east-1:${account}:${name}`;
   const handleBatch = async (messages: Message[]) => {
     const batch = messages.map((message) => asLambdaRecord(message, eventSourceARN));
     const ids = batch.map((record) => record.messageId);

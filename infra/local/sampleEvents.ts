@@ -50,12 +50,8 @@ const routeEvent = (route: RouteEntry, token: string) => {
 };
 
 /** The plant as the table stores it, and its stream record: deliverPlantAdded's first attempt. */
-const stored: StoredPlant = {
-  ...plant,
-  createdAt: new Date().toISOString(),
-  createdBy: DEFAULT_TOKEN.sub,
-  version: 1,
-};
+const createdAt = new Date().toISOString();
+const stored: StoredPlant = { ...plant, createdAt, createdBy: DEFAULT_TOKEN.sub, version: 1 };
 const inserted = streamInsertEvent('1', marshall(stored));
 
 try {

@@ -9,7 +9,7 @@ import { referencePage } from '../docs/reference.ts';
 import { tableNames } from '../stage/stageData.ts';
 import { localDynamoClient } from './dynamoClient.ts';
 import { startDynamoDbLocal } from './dynamodbLocal.ts';
-import { assertPortFree, freePort, portSetting, stopChild, untilListening } from './freePort.ts';
+import { freePort, portSetting, stopChild, untilListening } from './freePort.ts';
 import { startFrontServer } from './frontServer.ts';
 import { localAuth } from './keys.ts';
 import * as paths from './paths.ts';
@@ -52,9 +52,8 @@ const stopWith = (child: ChildProcess, stopped: string) => {
  * kept logs (npm run trace reads them), which past KEPT_LOG_BYTES at the start are moved aside. */
 const relay = (offline: ChildProcessByStdio<null, Readable, Readable>) => {
   const logs = paths.localLogsPath(dataDir);
-  if ((statSync(logs, { throwIfNoEntry: false })?.size ?? 0) > paths.KEPT_LOG_BYTES) {
+  if ((statSync(logs, { throwIfNoEntry: false })?.size ?? 0) > paths.KEPT_LOG_BYTES)
     renameSync(logs, `${logs}.1`);
-  }
   const kept = createWriteStream(logs, { flags: 'a' });
   const json = process.argv.includes('--json');
   for (const [input, output] of [
@@ -79,14 +78,11 @@ setInterval(() => {
 }, 1000).unref();
 
 try {
-  const httpPort = portSetting('PORT', 3000);
-  const dynamoPort = portSetting('DYNAMODB_PORT', 8000);
-  // serverless-offline also opens a Lambda-invoke port; keep it next to the HTTP port
-  const lambdaPort = portSetting('LAMBDA_PORT', httpPort + 2);
   const auth = await localAuth(dataDir);
-  await assertPortFree(httpPort, 'PORT');
-  await assertPortFree(lambdaPort, 'LAMBDA_PORT');
-  await assertPortFree(dynamoPort, 'DYNAMODB_PORT');
+  const httpPort = await portSetting('PORT', 3000);
+  // serverless-offline also opens a Lambda-invoke port; keep it next to the HTTP port
+  const lambdaPort = await portSetting('LAMBDA_PORT', httpPort + 2);
+  const dynamoPort = await portSetting('DYNAMODB_PORT', 8000);
   // serverless-offline listens behind the front server, on a port nobody needs to know
   const apiPort = await freePort();
 

@@ -61,7 +61,6 @@ export const startStreamPoller = (options: StreamPollerOptions) => {
     if (checkpointFile) checkpoints = JSON.parse(readFileSync(checkpointFile, 'utf8'));
   } catch {}
   const iterators = new Map<string, string | undefined>();
-  const closed = new Set<string>();
   const stopping = () => poller.stopping();
   /** The wait before retry `n` (0 first): doubling from 200 ms, as Lambda backs off, at most 10 s. */
   const backoff = (n: number) => sleep(Math.min(200 * 2 ** n, 10_000));
@@ -137,17 +136,16 @@ export const startStreamPoller = (options: StreamPollerOptions) => {
     return ShardIterator;
   };
 
-  /** Reads each open shard once; true when any had records. */
+  /** Reads each open shard once (a closed one's iterator is none); true when any had records. */
   const pollOnce = async () => {
     let read = false;
     for (const shardId of await shardIds()) {
-      if (closed.has(shardId) || stopping()) continue;
+      if (stopping()) continue;
       const iterator = await iteratorOf(shardId);
       const { Records = [], NextShardIterator } = iterator
         ? await client.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: batchSize }))
         : {};
       iterators.set(shardId, NextShardIterator);
-      if (!NextShardIterator) closed.add(shardId);
       if (Records.length === 0) continue;
       read = true;
       const batch = Records.map((r) => asLambdaRecord(r, streamArn)).filter(accepts);

@@ -5,12 +5,9 @@
 const NOISE = [
   /^\s*$/,
   /^[┌│└]/,
-  /^Starting Offline at stage/,
-  /^Offline \[http for lambda\] listening/,
-  /^Function names exposed for local invocation/,
+  /^(Starting Offline at stage|Offline \[http for lambda\] listening|Server ready: )/,
+  /^(Function names exposed for local invocation|Enter "rp" to replay)/,
   /^ {3}\* \w+: plant-store-local-\w+$/,
-  /^Server ready: /,
-  /^Enter "rp" to replay/,
   /^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|ANY) \S+ \(λ: \w+\)$/,
   /^\(λ: \w+\) RequestId: /,
 ];

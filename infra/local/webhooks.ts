@@ -58,11 +58,10 @@ const localSecret = (dataDir: string) => {
 /** The operator's receiver, the queues, and (startPoller) every function's event sources. */
 export const startLocalWebhooks = async (dataDir: string, say: (line: string) => void) => {
   const { WEBHOOK_URL, WEBHOOK_SECRET } = process.env;
-  if (WEBHOOK_URL && !WEBHOOK_SECRET) {
+  if (WEBHOOK_URL && !WEBHOOK_SECRET)
     throw new Error(
       'WEBHOOK_URL needs WEBHOOK_SECRET too (whsec_ secrets separated by spaces): set both, or neither for the local receiver',
     );
-  }
   const secret = WEBHOOK_URL ? WEBHOOK_SECRET : localSecret(dataDir);
   const receiver = WEBHOOK_URL
     ? undefined
