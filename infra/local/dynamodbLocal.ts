@@ -52,12 +52,11 @@ const ensureDynamoDbLocal = () => {
 
 /** `dataDir`: the folder of the database files; in memory when absent. */
 export const startDynamoDbLocal = async ({ port, dataDir }: { port: number; dataDir?: string }) => {
-  if (spawnSync('java', ['-version']).status !== 0) {
+  if (spawnSync('java', ['-version']).status !== 0)
     throw new Error(
       'Java 17 or newer is needed to run DynamoDB Local and was not found on PATH: install it ' +
         '(Debian/Ubuntu: sudo apt-get install openjdk-17-jre-headless; macOS: brew install openjdk@17) and try again',
     );
-  }
   ensureDynamoDbLocal();
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const java = spawn(

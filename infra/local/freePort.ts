@@ -47,9 +47,8 @@ export const untilListening = async (
   while (!(await portAccepts(port))) {
     const ended = child.exitCode === null ? child.signalCode : `code ${child.exitCode}`;
     if (ended !== null) throw new Error(`${name} exited at start (${ended}): ${said()}`);
-    if (Date.now() > deadline) {
+    if (Date.now() > deadline)
       throw new Error(`${name} did not open port ${port} within ${timeoutMs / 1000} s: ${said()}`);
-    }
     await sleep(100);
   }
 };

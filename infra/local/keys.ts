@@ -24,9 +24,8 @@ export const ensureLocalKeys = async (dataDir: string): Promise<LocalKeys> => {
   const dir = join(dataDir, 'keys');
   const privatePath = join(dir, 'signing-key.jwk.json');
   const jwksPath = join(dir, 'jwks.json');
-  if (existsSync(privatePath) && existsSync(jwksPath)) {
+  if (existsSync(privatePath) && existsSync(jwksPath))
     return { jwksPath, privateJwk: JSON.parse(readFileSync(privatePath, 'utf8')) };
-  }
   const { publicKey, privateKey } = await generateKeyPair(ALG, { extractable: true });
   const publicJwk = await exportJWK(publicKey);
   const kid = await calculateJwkThumbprint(publicJwk);

@@ -103,9 +103,8 @@ try {
     ),
   };
   mkdirSync(outDir, { recursive: true });
-  for (const [name, event] of Object.entries(events)) {
+  for (const [name, event] of Object.entries(events))
     writeFileSync(join(outDir, `${name}.json`), `${JSON.stringify(event, null, 2)}\n`);
-  }
   // sls reads --path from the repository's folder
   const shown = outDir.startsWith(repoRoot + sep) ? relative(repoRoot, outDir) : outDir;
   process.stdout.write(

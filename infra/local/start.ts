@@ -50,27 +50,23 @@ const stopWith = (child: ChildProcess, stopped: string) => {
 
 /** serverless-offline's output: its JSON log lines shown by terminal.ts, and appended whole to the
  * kept logs (npm run trace reads them), which past KEPT_LOG_BYTES at the start are moved aside. */
-const relay = (offline: ChildProcessByStdio<null, Readable, Readable>) => {
+const relayOutput = (offline: ChildProcessByStdio<null, Readable, Readable>) => {
   const logs = paths.localLogsPath(dataDir);
   if ((statSync(logs, { throwIfNoEntry: false })?.size ?? 0) > paths.KEPT_LOG_BYTES)
     renameSync(logs, `${logs}.1`);
   const kept = createWriteStream(logs, { flags: 'a' });
   const json = process.argv.includes('--json');
-  for (const [input, output] of [
-    [offline.stdout, process.stdout],
-    [offline.stderr, process.stderr],
-  ] as const) {
+  const relay = (input: Readable, output: NodeJS.WriteStream) =>
     createInterface({ input }).on('line', (line) => {
       if (line.startsWith('{')) kept.write(`${line}\n`);
       const shown = terminalLine(line, { json, color: output.isTTY === true });
       if (shown !== undefined) output.write(`${shown}\n`);
     });
-  }
+  relay(offline.stdout, process.stdout);
+  relay(offline.stderr, process.stderr);
 };
 
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-  process.on(signal, () => void stopAll(0));
-}
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => void stopAll(0));
 // started by a parent that dies (a killed npm, a test runner): stop rather than linger as an orphan
 const parentPid = process.ppid;
 setInterval(() => {
@@ -124,12 +120,11 @@ try {
       env: { ...process.env, ...functionEnv, SLS_TELEMETRY_DISABLED: '1' },
     },
   );
-  relay(offline);
+  relayOutput(offline);
   stopWith(offline, 'serverless-offline stopped');
   // once it serves (it bundles first): PORT opens only then, for whoever waits for it
-  for (const port of [lambdaPort, apiPort]) {
+  for (const port of [lambdaPort, apiPort])
     await untilListening('serverless-offline', offline, port, 300_000, () => 'its output is above');
-  }
   front = await startFrontServer({
     port: httpPort,
     apiPort,

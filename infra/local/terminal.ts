@@ -105,9 +105,8 @@ export const terminalLine = (
     const stack = log.level === 'ERROR' && error?.stack ? `\n${indented(error)}` : '';
     return `${marked(log, requestLine(log, error), color)}${stack}`;
   }
-  if (typeof log.message === 'string' && /^(webhook|endpoint)\b/.test(log.message)) {
+  if (typeof log.message === 'string' && /^(webhook|endpoint)\b/.test(log.message))
     return marked(log, webhookLine(log), color);
-  }
   // any other log line: its message, and where to see the rest
   const text = `${clock(log.timestamp)} ${log.message ?? line} (npm start -- --json shows all)`;
   return marked(log, text, color);
