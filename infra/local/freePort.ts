@@ -1,10 +1,24 @@
-// Ports on this machine: a free one, a setting's, whether one is taken; a child's awaited, stopped.
+// Ports on this machine: a server listening here only, a free port, a setting's (and free); a
+// child's awaited, stopped.
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:http';
-import { connect } from 'node:net';
+import { createServer, type Server } from 'node:http';
+import { type AddressInfo, connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { listenLocally } from './listen.ts';
+
+/** `server` on 127.0.0.1:`port` (or one the OS picks); its stop never waits on a keep-alive. */
+export const listenLocally = async (server: Server, port = 0) => {
+  // rejects on an error before it listens; from then on an error is the server's own
+  await once(server.listen(port, '127.0.0.1'), 'listening');
+  return {
+    port: (server.address() as AddressInfo).port,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+};
 
 /** A port that was free a moment ago (the OS picks it), for servers the tests start. */
 export const freePort = async () => {
@@ -19,29 +33,22 @@ const portAccepts = (port: number) => {
   return connected.catch(() => false).finally(() => socket.destroy());
 };
 
-export interface AwaitedServer {
-  /** Who listens, for the messages: "DynamoDB Local". */
-  name: string;
-  child: ChildProcess;
-  port: number;
-  timeoutMs: number;
-  /** What the child said so far, for a message that tells why it did not listen. */
-  output: () => string;
-}
-
-/** Resolves once `child` accepts connections on `port`; throws when it exits first or takes too long. */
-export const untilListening = async ({ name, child, port, timeoutMs, output }: AwaitedServer) => {
+/** Resolves once `child` (`name` in the messages) accepts connections on `port`; throws when it
+ * exits first or takes too long, with `output()`: what it said so far. */
+export const untilListening = async (
+  name: string,
+  child: ChildProcess,
+  port: number,
+  timeoutMs: number,
+  output: () => string,
+) => {
   const deadline = Date.now() + timeoutMs;
   const said = () => output().trim() || 'no output';
   while (!(await portAccepts(port))) {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(
-        `${name} exited at start (${child.exitCode === null ? child.signalCode : `code ${child.exitCode}`}): ${said()}`,
-      );
-    }
-    if (Date.now() > deadline) {
+    const ended = child.exitCode === null ? child.signalCode : `code ${child.exitCode}`;
+    if (ended !== null) throw new Error(`${name} exited at start (${ended}): ${said()}`);
+    if (Date.now() > deadline)
       throw new Error(`${name} did not open port ${port} within ${timeoutMs / 1000} s: ${said()}`);
-    }
     await sleep(100);
   }
 };
@@ -55,21 +62,18 @@ export const stopChild = async (child: ChildProcess) => {
   await exited;
 };
 
-/** The port a setting names (`fallback` when unset); throws naming the setting when it is none. */
-export const portSetting = (name: string, fallback: number) => {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isInteger(value) || value < 1 || value > 65535)
+/** The port a setting names (`fallback` when unset); throws naming the setting when it is none,
+ * and saying what to do when it is taken. */
+export const portSetting = async (name: string, fallback: number) => {
+  const port = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
     throw new Error(`${name} must be a port number, got "${process.env[name]}"`);
-  return value;
-};
-
-/** Throws, saying what to do, when `port` is taken. */
-export const assertPortFree = async (port: number, setting: string) => {
   const probe = await listenLocally(createServer(), port).catch((cause: unknown) => {
     throw new Error(
-      `port ${port} is already in use (is another npm start running?): stop what uses it, or set ${setting} to a free port`,
+      `port ${port} is already in use (is another npm start running?): stop what uses it, or set ${name} to a free port`,
       { cause },
     );
   });
   await probe.stop();
+  return port;
 };

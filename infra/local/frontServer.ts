@@ -4,16 +4,7 @@ import { createReadStream } from 'node:fs';
 import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
 import type { ErrorBody } from '#lib/http/errorBody.ts';
 import { referenceAssets } from '../docs/reference.ts';
-import { listenLocally } from './listen.ts';
-
-export interface FrontServerOptions {
-  port: number;
-  apiPort: number;
-  /** The reference page, for the URL the browser used to reach it (http://host:port). */
-  page: (origin: string) => Promise<string>;
-  /** CORS_ALLOWED_ORIGINS set; else API Gateway adds no Access-Control-* header: those are taken off. */
-  cors: boolean;
-}
+import { listenLocally } from './freePort.ts';
 
 /** An answer's raw headers (name, value, ...) without the CORS ones. */
 const withoutCors = (rawHeaders: string[]) =>
@@ -31,6 +22,15 @@ const refuse = (res: ServerResponse, status: number, message: string) => {
     })
     .end(JSON.stringify(body));
 };
+
+export interface FrontServerOptions {
+  port: number;
+  apiPort: number;
+  /** The reference page, for the URL the browser used to reach it (http://host:port). */
+  page: (origin: string) => Promise<string>;
+  /** CORS_ALLOWED_ORIGINS set; else API Gateway adds no Access-Control-* header: those are taken off. */
+  cors: boolean;
+}
 
 export const startFrontServer = async ({ port, apiPort, page, cors }: FrontServerOptions) => {
   // only this machine's names for it: a page of another site that a DNS record points here
@@ -60,22 +60,13 @@ export const startFrontServer = async ({ port, apiPort, page, cors }: FrontServe
       res.writeHead(200, { 'Content-Type': asset.type });
       createReadStream(asset.file).pipe(res);
     } else {
-      const upstream = request(
-        {
-          host: '127.0.0.1',
-          port: apiPort,
-          method: req.method,
-          path: req.url,
-          headers: req.headers,
-        },
-        (answer) => {
-          res.writeHead(
-            answer.statusCode ?? 502,
-            cors ? answer.rawHeaders : withoutCors(answer.rawHeaders),
-          );
-          answer.pipe(res);
-        },
-      );
+      const { method, url, headers } = req;
+      const target = { host: '127.0.0.1', port: apiPort, method, path: url, headers };
+      const upstream = request(target, (answer) => {
+        const { statusCode = 502, rawHeaders } = answer;
+        res.writeHead(statusCode, cors ? rawHeaders : withoutCors(rawHeaders));
+        answer.pipe(res);
+      });
       upstream.once('error', () =>
         refuse(res, 502, 'serverless-offline did not answer: see the terminal of npm start.'),
       );

@@ -24,9 +24,8 @@ export const ensureLocalKeys = async (dataDir: string): Promise<LocalKeys> => {
   const dir = join(dataDir, 'keys');
   const privatePath = join(dir, 'signing-key.jwk.json');
   const jwksPath = join(dir, 'jwks.json');
-  if (existsSync(privatePath) && existsSync(jwksPath)) {
+  if (existsSync(privatePath) && existsSync(jwksPath))
     return { jwksPath, privateJwk: JSON.parse(readFileSync(privatePath, 'utf8')) };
-  }
   const { publicKey, privateKey } = await generateKeyPair(ALG, { extractable: true });
   const publicJwk = await exportJWK(publicKey);
   const kid = await calculateJwkThumbprint(publicJwk);
@@ -40,14 +39,11 @@ export const ensureLocalKeys = async (dataDir: string): Promise<LocalKeys> => {
 /** The caller and lifetime of a local token when none is asked for (npm run token, npm run events). */
 export const DEFAULT_TOKEN = { sub: 'local-user', ttlSeconds: 3600 } as const;
 
-export interface TokenClaims {
-  sub: string;
-  scope?: string | undefined;
-  /** Seconds until expiry; negative mints a token that has already expired. */
-  ttlSeconds: number;
-}
-
-export const mintLocalToken = async (privateJwk: JWK, { sub, scope, ttlSeconds }: TokenClaims) => {
+/** `ttlSeconds`: seconds until expiry; negative mints a token that has already expired. */
+export const mintLocalToken = async (
+  privateJwk: JWK,
+  { sub, scope, ttlSeconds }: { sub: string; scope?: string | undefined; ttlSeconds: number },
+) => {
   const now = Math.floor(Date.now() / 1000);
   return new SignJWT(scope ? { scope } : {})
     .setProtectedHeader({ alg: ALG, kid: String(privateJwk.kid), typ: 'JWT' })
@@ -73,17 +69,17 @@ export const localAuth = async (dataDir: string) => {
       token: '<a token from your identity provider>',
     };
   }
-  const keys = await ensureLocalKeys(dataDir);
+  const { jwksPath: AUTH_JWKS_FILE, privateJwk } = await ensureLocalKeys(dataDir);
   return {
     env: {
       AUTH_ISSUER: LOCAL_ISSUER,
       AUTH_AUDIENCE: LOCAL_AUDIENCE,
-      AUTH_JWKS_FILE: keys.jwksPath,
+      AUTH_JWKS_FILE,
       AUTH_JWKS_URL: '',
     },
     description: 'from the local key: npm run token',
     token: '$(npm run --silent token)',
     /** The token the reference page offers, as `npm run token` would print it. */
-    pageToken: () => mintLocalToken(keys.privateJwk, DEFAULT_TOKEN),
+    pageToken: () => mintLocalToken(privateJwk, DEFAULT_TOKEN),
   };
 };

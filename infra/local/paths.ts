@@ -39,6 +39,9 @@ export const localDataDir = () => resolve(repoRoot, process.env.PLANTS_LOCAL_DAT
 /** Every JSON line the functions of npm start wrote, appended as written, for `npm run trace`. */
 export const localLogsPath = (dataDir: string) => resolve(dataDir, 'logs.jsonl');
 
+/** The most bytes of kept log lines npm start starts with: past it, moved aside to logs.jsonl.1. */
+export const KEPT_LOG_BYTES = 64 * 2 ** 20;
+
 /** The running npm start's functions' environment, for stageParams.cjs and webhooks:redrive. */
 export const runningEnvPath = (dataDir: string) => resolve(dataDir, 'running-env.json');
 

@@ -8,7 +8,7 @@ import {
   ReceiveMessageCommand,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
-import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 
 export interface QueuePollerOptions {
   client: SQSClient;
@@ -21,12 +21,7 @@ export interface QueuePollerOptions {
   log?: (line: string) => void;
 }
 
-export interface QueuePoller {
-  /** Stops polling; resolves once the invocation under way (and its deletes) is over. */
-  stop: () => Promise<void>;
-}
-
-const REGION = 'us-east-1';
+export type QueuePoller = ReturnType<typeof startQueuePoller>;
 
 /** A received message as Lambda hands it to the function. */
 const asLambdaRecord = (message: Message, eventSourceARN: string): SQSRecord =>
@@ -39,35 +34,32 @@ const asLambdaRecord = (message: Message, eventSourceARN: string): SQSRecord =>
     md5OfBody: message.MD5OfBody,
     eventSource: 'aws:sqs',
     eventSourceARN,
-    awsRegion: REGION,
+    awsRegion: 'us-east-1',
   }) as SQSRecord;
 
-/** The ids the answer reports failed, or all of the batch when Lambda could not read it. */
-const failedIds = (answer: unknown, batch: SQSRecord[]): Set<string> => {
-  const ids = batch.map((record) => record.messageId);
-  // no answer, or one without batchItemFailures: every message succeeded
-  const failures = (answer as { batchItemFailures?: unknown } | null)?.batchItemFailures;
+/** The ids the answer reports failed: none without batchItemFailures, all of the batch when Lambda
+ * could not read it (or it names no message of the batch). */
+const failedIds = (answer: unknown, ids: string[]): Set<string> => {
+  const failures = (answer as SQSBatchResponse | null)?.batchItemFailures;
   if (failures === undefined || failures === null) return new Set();
-  if (!Array.isArray(failures)) return new Set(ids);
-  const listed = failures.map(
-    (failure) => (failure as { itemIdentifier?: unknown })?.itemIdentifier,
-  );
-  if (listed.some((id) => typeof id !== 'string' || !ids.includes(id))) return new Set(ids);
-  return new Set(listed as string[]);
+  const listed = Array.isArray(failures) ? failures.map((failure) => failure?.itemIdentifier) : [];
+  const known = Array.isArray(failures) && listed.every((id) => ids.some((own) => own === id));
+  return new Set(known ? ids.filter((id) => listed.includes(id)) : ids);
 };
 
-export const startQueuePoller = (options: QueuePollerOptions): QueuePoller => {
+export const startQueuePoller = (options: QueuePollerOptions) => {
   const { client, queueUrl, batchSize, invoke, pollIntervalMs = 100, log = () => {} } = options;
   if (!(Number.isInteger(batchSize) && batchSize >= 1 && batchSize <= 10))
     throw new RangeError(`batchSize must be a whole number from 1 to 10, got ${batchSize}`);
   // the queue's ARN from its URL (https://host/<account>/<name>)
   const [account, name] = new URL(queueUrl).pathname.split('/').slice(-2);
-  const eventSourceARN = `arn:aws:sqs:${REGION}:${account}:${name}`;
+  const eventSourceARN = `arn:aws:sqs:us-east-1:${account}:${name}`;
   const handleBatch = async (messages: Message[]) => {
     const batch = messages.map((message) => asLambdaRecord(message, eventSourceARN));
+    const ids = batch.map((record) => record.messageId);
     let failed: Set<string>;
     try {
-      failed = failedIds(await invoke({ Records: batch }), batch);
+      failed = failedIds(await invoke({ Records: batch }), ids);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       log(`queue: the function failed on ${batch.length} messages (${reason}); they come back`);
@@ -75,11 +67,9 @@ export const startQueuePoller = (options: QueuePollerOptions): QueuePoller => {
     }
     if (failed.size > 0)
       log(`queue: ${failed.size} of ${batch.length} messages failed; they come back`);
-    for (const record of batch.filter((r) => !failed.has(r.messageId))) {
-      await client.send(
-        new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: record.receiptHandle }),
-      );
-    }
+    const done = batch.filter((record) => !failed.has(record.messageId));
+    for (const { receiptHandle: ReceiptHandle } of done)
+      await client.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle }));
   };
 
   return pollUntilStopped('queue', log, pollIntervalMs, async () => {

@@ -13,27 +13,26 @@ import { httpApiEvent } from '../events/httpApi.ts';
 import { retryQueueEvent, streamInsertEvent } from '../events/webhooks.mjs';
 import { DEFAULT_TOKEN, ensureLocalKeys, mintLocalToken } from './keys.ts';
 import { localDataDir, repoRoot } from './paths.ts';
-import { invocationRecordOf } from './streamBatches.ts';
+import { invocationRecordOf } from './streamPoller.ts';
 
 /** The plant every sample is about: the one `npm start` offers to create. */
 const plant = { id: 1, name: 'Monstera', tag: 'indoor' };
 
 /** What each kind of route is sent: a plant's, the plant; an endpoint's, one on this machine. */
 const samples = {
-  plants: { parameters: { id: String(plant.id) }, body: plant },
+  plants: { id: String(plant.id), body: plant },
   // an id of the right shape (no endpoint has it until one is registered: 404)
-  webhooks: { parameters: { id: newEndpointId() }, body: { url: 'http://127.0.0.1:9/hooks' } },
+  webhooks: { id: newEndpointId(), body: { url: 'http://127.0.0.1:9/hooks' } },
 };
 
-/** Each route's request: its path's parameters and, for a write, its body, by what it is about. */
+/** Each route's request: its path's parameters (but its id, none known) and, for a write, its
+ * body, by what it is about. */
 const routeEvent = (route: RouteEntry, token: string) => {
   const { method, path } = route;
   const sample = samples[path.startsWith('/webhooks') ? 'webhooks' : 'plants'];
+  const names = [...path.matchAll(/\{(\w+)\}/g)].map(([, name = '']) => name);
   const parameters = Object.fromEntries(
-    [...path.matchAll(/\{(\w+)\}/g)].map(([, name = '']) => [
-      name,
-      sample.parameters[name as keyof typeof sample.parameters] ?? '',
-    ]),
+    names.map((name) => [name, name === 'id' ? sample.id : '']),
   );
   const sendsBody = method === 'POST' || method === 'PUT' || method === 'PATCH';
   return httpApiEvent({
@@ -51,12 +50,8 @@ const routeEvent = (route: RouteEntry, token: string) => {
 };
 
 /** The plant as the table stores it, and its stream record: deliverPlantAdded's first attempt. */
-const stored: StoredPlant = {
-  ...plant,
-  createdAt: new Date().toISOString(),
-  createdBy: DEFAULT_TOKEN.sub,
-  version: 1,
-};
+const createdAt = new Date().toISOString();
+const stored: StoredPlant = { ...plant, createdAt, createdBy: DEFAULT_TOKEN.sub, version: 1 };
 const inserted = streamInsertEvent('1', marshall(stored));
 
 try {
@@ -83,10 +78,10 @@ try {
     // a ping of the sample endpoint: dropped while no endpoint has its id
     deliverToEndpoint: retryQueueEvent('1', {
       owner: DEFAULT_TOKEN.sub,
-      endpointId: samples.webhooks.parameters.id,
+      endpointId: samples.webhooks.id,
       webhookId: newWebhookId(),
       type: PING,
-      body: eventBody(PING, new Date(), { endpointId: samples.webhooks.parameters.id }),
+      body: eventBody(PING, new Date(), { endpointId: samples.webhooks.id }),
       attempts: 0,
       dueAt: Date.now(),
     }),
@@ -95,16 +90,21 @@ try {
     keepFailedStreamRecords: retryQueueEvent(
       '1',
       invocationRecordOf(
-        { shardId: 'shardId-sample', firstSequenceNumber: '1', lastSequenceNumber: '1', size: 1 },
+        {
+          shardId: 'shardId-sample',
+          startSequenceNumber: '1',
+          endSequenceNumber: '1',
+          batchSize: 1,
+          streamArn:
+            'arn:aws:dynamodb:ddblocal:000000000000:table/plant-store-local-plants/stream/sample',
+        },
         'plant-store-local-queueEndpointEvents',
-        'arn:aws:dynamodb:ddblocal:000000000000:table/plant-store-local-plants/stream/sample',
       ),
     ),
   };
   mkdirSync(outDir, { recursive: true });
-  for (const [name, event] of Object.entries(events)) {
+  for (const [name, event] of Object.entries(events))
     writeFileSync(join(outDir, `${name}.json`), `${JSON.stringify(event, null, 2)}\n`);
-  }
   // sls reads --path from the repository's folder
   const shown = outDir.startsWith(repoRoot + sep) ? relative(repoRoot, outDir) : outDir;
   process.stdout.write(

@@ -4,20 +4,14 @@ import { SetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { startFauxqs } from 'fauxqs';
 import { localClientConfig } from './dynamoClient.ts';
 
-export interface QueueSettings {
+interface QueueSettings {
   /** The visibility timeout of a receive that names none (SQS's default: 30). */
   visibilityTimeoutSeconds?: number;
   /** The redrive policy: a message received more than maxReceiveCount times moves there. */
-  redrive?: { deadLetterQueue: string; maxReceiveCount: number };
+  redrive?: { deadLetterQueue: string; maxReceiveCount: number } | undefined;
 }
 
-export interface LocalSqs {
-  /** http://127.0.0.1:<port>, for a client's endpoint setting (AWS_ENDPOINT_URL_SQS). */
-  endpoint: string;
-  queueUrl: (name: string) => string;
-  client: SQSClient;
-  stop: () => Promise<void>;
-}
+export type LocalSqs = Awaited<ReturnType<typeof startLocalSqs>>;
 
 export const startLocalSqs = async ({
   dir,
@@ -28,17 +22,13 @@ export const startLocalSqs = async ({
   dir: string;
   queues: Record<string, QueueSettings>;
   port?: number;
-}): Promise<LocalSqs> => {
+}) => {
   const server = await startFauxqs({ dataDir: dir, port, logger: false });
   const endpoint = `http://127.0.0.1:${server.port}`;
   // made when missing; one kept from an earlier run keeps its messages
-  const made = new Map(
-    server
-      .setup({ queues: Object.keys(queues).map((name) => ({ name })) })
-      .queues.map((queue) => [queue.name, queue]),
-  );
+  const { queues: made } = server.setup({ queues: Object.keys(queues).map((name) => ({ name })) });
   const queueOf = (name: string) => {
-    const queue = made.get(name);
+    const queue = made.find((one) => one.name === name);
     if (!queue) throw new Error(`no local queue is named ${name}`);
     return queue;
   };
@@ -48,21 +38,16 @@ export const startLocalSqs = async ({
   const client = new SQSClient(localClientConfig(endpoint));
   try {
     for (const [name, { visibilityTimeoutSeconds = 30, redrive }] of Object.entries(queues)) {
-      await client.send(
-        new SetQueueAttributesCommand({
-          QueueUrl: queueUrl(name),
-          Attributes: {
-            VisibilityTimeout: String(visibilityTimeoutSeconds),
-            // '' removes a policy an earlier run set
-            RedrivePolicy: redrive
-              ? JSON.stringify({
-                  deadLetterTargetArn: queueOf(redrive.deadLetterQueue).arn,
-                  maxReceiveCount: redrive.maxReceiveCount,
-                })
-              : '',
-          },
-        }),
-      );
+      const policy = redrive && {
+        deadLetterTargetArn: queueOf(redrive.deadLetterQueue).arn,
+        maxReceiveCount: redrive.maxReceiveCount,
+      };
+      const Attributes = {
+        VisibilityTimeout: String(visibilityTimeoutSeconds),
+        // '' removes a policy an earlier run set
+        RedrivePolicy: policy ? JSON.stringify(policy) : '',
+      };
+      await client.send(new SetQueueAttributesCommand({ QueueUrl: queueUrl(name), Attributes }));
     }
   } catch (error) {
     await server.stop();

@@ -5,12 +5,9 @@
 const NOISE = [
   /^\s*$/,
   /^[┌│└]/,
-  /^Starting Offline at stage/,
-  /^Offline \[http for lambda\] listening/,
-  /^Function names exposed for local invocation/,
+  /^(Starting Offline at stage|Offline \[http for lambda\] listening|Server ready: )/,
+  /^(Function names exposed for local invocation|Enter "rp" to replay)/,
   /^ {3}\* \w+: plant-store-local-\w+$/,
-  /^Server ready: /,
-  /^Enter "rp" to replay/,
   /^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|ANY) \S+ \(λ: \w+\)$/,
   /^\(λ: \w+\) RequestId: /,
 ];
@@ -19,9 +16,8 @@ type LogLine = Record<string, unknown> & { level?: string; message?: string; tim
 
 /** The function's JSON log line `line` holds; undefined for any other line. */
 export const logLineOf = (line: string): LogLine | undefined => {
-  if (!line.startsWith('{')) return undefined;
   try {
-    return JSON.parse(line) as LogLine;
+    return line.startsWith('{') ? (JSON.parse(line) as LogLine) : undefined;
   } catch {
     return undefined;
   }
@@ -49,10 +45,7 @@ const marked = (log: LogLine, text: string, color: boolean) => {
   return color ? `\u001b[${code}m${log.level} ${text}\u001b[0m` : `${log.level} ${text}`;
 };
 
-interface LoggedError {
-  stack?: string;
-  cause?: LoggedError;
-}
+type LoggedError = { message?: string; stack?: string; cause?: LoggedError };
 
 /** An error's stack and its causes', indented under the line they belong to. */
 const indented = (error: LoggedError): string =>
@@ -64,9 +57,8 @@ const indented = (error: LoggedError): string =>
 
 // One request: `15:38:21 POST /plants 200 3 ms created plant=1 caller=local-user`; by its method
 // and path where it has them, as an unknown path's route is API Gateway's `$default`.
-const requestLine = (log: LogLine) => {
-  const error = log.error as { message?: string } | undefined;
-  return [
+const requestLine = (log: LogLine, error?: LoggedError) =>
+  [
     clock(log.timestamp),
     ...(log.method !== undefined && log.path !== undefined ? [log.method, log.path] : [log.route]),
     log.status,
@@ -77,7 +69,6 @@ const requestLine = (log: LogLine) => {
     ...(log.reason === undefined ? [] : [`— ${log.reason}`]),
     ...(error?.message === undefined ? [] : [`— ${error.message}`]),
   ].join(' ');
-};
 
 /** One webhook attempt (the operator's, an endpoint's) or fan-out: its outcome, why, when next. */
 const webhookLine = (log: LogLine) =>
@@ -110,13 +101,12 @@ export const terminalLine = (
   if (json) return line;
   if (log.route !== undefined && log.status !== undefined) {
     // a fault of ours: its stack (and its causes') under the line, as a developer needs it
-    const error = log.error as { stack?: string } | undefined;
+    const error = log.error as LoggedError | undefined;
     const stack = log.level === 'ERROR' && error?.stack ? `\n${indented(error)}` : '';
-    return `${marked(log, requestLine(log), color)}${stack}`;
+    return `${marked(log, requestLine(log, error), color)}${stack}`;
   }
-  if (typeof log.message === 'string' && /^(webhook|endpoint)\b/.test(log.message)) {
+  if (typeof log.message === 'string' && /^(webhook|endpoint)\b/.test(log.message))
     return marked(log, webhookLine(log), color);
-  }
   // any other log line: its message, and where to see the rest
   const text = `${clock(log.timestamp)} ${log.message ?? line} (npm start -- --json shows all)`;
   return marked(log, text, color);

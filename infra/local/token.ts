@@ -13,9 +13,8 @@ const usage = 'usage: npm run token -- [--sub NAME] [--scope "a b"] [--ttl SECON
 const args = process.argv.slice(2);
 const ttlAt = args.indexOf('--ttl');
 // parseArgs reads "--ttl -60" as a second option: join a negative value to its flag
-if (ttlAt >= 0 && /^-\d+$/.test(args[ttlAt + 1] ?? '')) {
+if (ttlAt >= 0 && /^-\d+$/.test(args[ttlAt + 1] ?? ''))
   args.splice(ttlAt, 2, `--ttl=${args[ttlAt + 1]}`);
-}
 
 try {
   const { values } = parseArgs({
@@ -27,16 +26,13 @@ try {
     },
   });
   const ttl = Number(values.ttl);
-  if (!Number.isInteger(ttl)) {
+  if (!Number.isInteger(ttl))
     throw new Error(`--ttl must be a whole number of seconds, got "${values.ttl}"`);
-  }
-  if (!values.sub) throw new Error('--sub must not be empty');
+  const { sub, scope } = values;
+  if (!sub) throw new Error('--sub must not be empty');
   const { privateJwk } = await ensureLocalKeys(localDataDir());
-  const token = await mintLocalToken(privateJwk, {
-    sub: values.sub,
-    scope: values.scope,
-    ttlSeconds: ttl < 0 ? ttl - CLOCK_TOLERANCE_SECONDS : ttl,
-  });
+  const ttlSeconds = ttl < 0 ? ttl - CLOCK_TOLERANCE_SECONDS : ttl;
+  const token = await mintLocalToken(privateJwk, { sub, scope, ttlSeconds });
   process.stdout.write(`${token}\n`);
 } catch (error) {
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n${usage}\n`);

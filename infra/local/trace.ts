@@ -4,23 +4,18 @@ import { existsSync, readFileSync } from 'node:fs';
 import { localDataDir, localLogsPath } from './paths.ts';
 import { logLineOf, terminalLine } from './terminal.ts';
 
-type Line = { text: string; traceId: string; at: string };
-
 /** The plant's changes, each its lines in time order, the earliest change first; reads left out. */
-const changesOf = (logs: string, plantId: number): Line[][] => {
-  const changes = new Map<string, Line[]>();
-  for (const text of logs.split('\n')) {
+const changesOf = (logs: string, plantId: number) => {
+  const lines = logs.split('\n').flatMap((text) => {
     const log = logLineOf(text) ?? {};
     const read = typeof log.route === 'string' && log.route.startsWith('GET ');
-    if (log.plantId !== plantId || typeof log.message !== 'string' || read) continue;
+    if (log.plantId !== plantId || typeof log.message !== 'string' || read) return [];
     const traceId = String(log.request_trace_id ?? log.xray_trace_id);
-    const line = { text, traceId, at: String(log.timestamp) };
-    changes.set(traceId, [...(changes.get(traceId) ?? []), line]);
-  }
-  const inOrder = (lines: Line[]) => lines.toSorted((a, b) => a.at.localeCompare(b.at));
-  return [...changes.values()]
-    .map(inOrder)
-    .toSorted((a, b) => (a[0]?.at ?? '').localeCompare(b[0]?.at ?? ''));
+    return [{ text, traceId, at: String(log.timestamp) }];
+  });
+  // grouped in time order: each change in the order of its first line
+  const inTime = lines.toSorted((a, b) => a.at.localeCompare(b.at));
+  return [...Map.groupBy(inTime, (line) => line.traceId).values()];
 };
 
 const plantId = Number(process.argv[2]);

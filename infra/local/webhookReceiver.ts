@@ -3,7 +3,7 @@
 import { createServer, type ServerResponse } from 'node:http';
 import { text } from 'node:stream/consumers';
 import { Webhook } from 'standardwebhooks';
-import { listenLocally } from './listen.ts';
+import { listenLocally } from './freePort.ts';
 
 export interface Delivery {
   webhookId: string;

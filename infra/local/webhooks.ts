@@ -13,8 +13,7 @@ import { localClientConfig, localStreamsClient } from './dynamoClient.ts';
 import { declaredFunctions, declaredQueues, yamlOf } from './paths.ts';
 import { startQueuePoller } from './queuePoller.ts';
 import { startLocalSqs } from './sqs.ts';
-import { invocationRecordOf } from './streamBatches.ts';
-import { startStreamPoller } from './streamPoller.ts';
+import { invocationRecordOf, type StreamPollerOptions, startStreamPoller } from './streamPoller.ts';
 import { startWebhookReceiver } from './webhookReceiver.ts';
 
 /** Each queue of infra/'s templates by logical id: its local name's end, as earlier runs kept it. */
@@ -37,10 +36,8 @@ const CHECKPOINTS: Record<string, string> = {
 /** An event source as serverless.yml declares it; an ARN is `Id.Arn` (its !GetAtt tag left off). */
 type SourceEvent = {
   sqs?: { arn: string; batchSize: number };
-  stream?: {
-    batchSize: number;
+  stream?: Pick<StreamPollerOptions, 'batchSize' | 'bisectBatchOnFunctionError'> & {
     maximumRetryAttempts: unknown;
-    bisectBatchOnFunctionError?: boolean;
     filterPatterns?: Record<string, unknown[]>[];
     destinations: { onFailure: { arn: string } };
   };
@@ -61,11 +58,10 @@ const localSecret = (dataDir: string) => {
 /** The operator's receiver, the queues, and (startPoller) every function's event sources. */
 export const startLocalWebhooks = async (dataDir: string, say: (line: string) => void) => {
   const { WEBHOOK_URL, WEBHOOK_SECRET } = process.env;
-  if (WEBHOOK_URL && !WEBHOOK_SECRET) {
+  if (WEBHOOK_URL && !WEBHOOK_SECRET)
     throw new Error(
       'WEBHOOK_URL needs WEBHOOK_SECRET too (whsec_ secrets separated by spaces): set both, or neither for the local receiver',
     );
-  }
   const secret = WEBHOOK_URL ? WEBHOOK_SECRET : localSecret(dataDir);
   const receiver = WEBHOOK_URL
     ? undefined
@@ -97,7 +93,6 @@ export const startLocalWebhooks = async (dataDir: string, say: (line: string) =>
     queues: Object.fromEntries(queues),
   });
   const queueUrl = (id: string) => sqs.queueUrl(nameOf(id));
-  const pollers: { stop: () => Promise<void> }[] = [];
   // the setting each queue fills: custom.environment's ${param:<name>} whose param is !Ref <queue>
   const { params, custom } = yamlOf('serverless.yml');
   const queueSettings = Object.entries<string>(custom.environment).flatMap(([setting, source]) => {
@@ -111,16 +106,22 @@ export const startLocalWebhooks = async (dataDir: string, say: (line: string) =>
     // the SDK then sends every SQS request to the emulator, without a warning per request
     AWS_ENDPOINT_URL_SQS: sqs.endpoint,
   };
+  const pollers: { stop: () => Promise<void> }[] = [];
+  const stop = async () => {
+    await Promise.all(pollers.map((poller) => poller.stop()));
+    await sqs.stop();
+    await receiver?.stop();
+  };
   try {
     // the functions' own loader, now: a bad setting (WEBHOOK_RETRY_SCHEDULE=5x) stops npm start
     // naming it, instead of failing each delivery later
     loadConfig({ ...process.env, ...env }, { webhook: webhookSettings });
   } catch (error) {
-    await sqs.stop();
-    await receiver?.stop();
+    await stop();
     throw error;
   }
   return {
+    stop,
     /** The functions' settings, for serverless-offline. */
     env,
     description: receiver
@@ -148,35 +149,31 @@ export const startLocalWebhooks = async (dataDir: string, say: (line: string) =>
           if (!stream) continue;
           const { filterPatterns = [{}], destinations } = stream;
           // each stream function reads the stream on its own, as Lambda's event source mappings do
-          const poller = startStreamPoller({
-            ...stream,
-            client: localStreamsClient(dynamodbEndpoint),
-            streamArn,
-            maximumRetryAttempts: numberOf(stream.maximumRetryAttempts),
-            // its filter patterns on the record's own fields (eventName: [INSERT])
-            accepts: (record) =>
-              filterPatterns.some((pattern) =>
-                Object.entries(pattern).every(([field, values]) =>
-                  values.includes(record[field as keyof DynamoDBRecord]),
+          pollers.push(
+            startStreamPoller({
+              ...stream,
+              client: localStreamsClient(dynamodbEndpoint),
+              streamArn,
+              maximumRetryAttempts: numberOf(stream.maximumRetryAttempts),
+              // its filter patterns on the record's own fields (eventName: [INSERT])
+              accepts: (record) =>
+                filterPatterns.some((pattern) =>
+                  Object.entries(pattern).every(([field, values]) =>
+                    values.includes(record[field as keyof DynamoDBRecord]),
+                  ),
                 ),
-              ),
-            invoke,
-            // Lambda's on-failure destination, told as Lambda tells it (an invocation record)
-            onFailure: (batch) =>
-              sendMessages(sqs.client, queueUrl(idOf(destinations.onFailure.arn)), [
-                { body: invocationRecordOf(batch, `plant-store-local-${name}`, streamArn) },
-              ]),
-            checkpointFile: join(dataDir, CHECKPOINTS[name] ?? `${name}-stream-checkpoints.json`),
-            log,
-          });
-          pollers.push(poller);
+              invoke,
+              // Lambda's on-failure destination, told as Lambda tells it (an invocation record)
+              onFailure: (batch) =>
+                sendMessages(sqs.client, queueUrl(idOf(destinations.onFailure.arn)), [
+                  { body: invocationRecordOf(batch, `plant-store-local-${name}`) },
+                ]),
+              checkpointFile: join(dataDir, CHECKPOINTS[name] ?? `${name}-stream-checkpoints.json`),
+              log,
+            }),
+          );
         }
       }
-    },
-    stop: async () => {
-      await Promise.all(pollers.map((poller) => poller.stop()));
-      await sqs.stop();
-      await receiver?.stop();
     },
   };
 };

@@ -7,7 +7,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listenLocally } from '../../infra/local/listen.ts';
+import { listenLocally } from '../../infra/local/freePort.ts';
 import { repoRoot } from '../../infra/local/paths.ts';
 import { startCloudFormationStub } from '../support/cloudFormationStub.ts';
 import { type Receiver, startReceiver } from '../support/endpointReceiver.ts';

@@ -8,8 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { KEPT_LOG_BYTES } from '../../infra/local/offline.ts';
-import { localLogsPath, repoRoot } from '../../infra/local/paths.ts';
+import { KEPT_LOG_BYTES, localLogsPath, repoRoot } from '../../infra/local/paths.ts';
 import { arrivals, type Receiver, startReceiver } from '../support/endpointReceiver.ts';
 import { type LocalService, sendAs, startLocalService } from '../support/localService.ts';
 

@@ -27,8 +27,12 @@ import { sqsDeliveryQueue } from '#lib/webhooks/retries.ts';
 import { keepFailedStreamRecordsHandler } from '#lib/webhooks/streamFailures.ts';
 import { localStreamsClient } from '../../infra/local/dynamoClient.ts';
 import { type LocalSqs, startLocalSqs } from '../../infra/local/sqs.ts';
-import { type FailedBatch, invocationRecordOf } from '../../infra/local/streamBatches.ts';
-import { type StreamPoller, startStreamPoller } from '../../infra/local/streamPoller.ts';
+import {
+  type FailedBatch,
+  invocationRecordOf,
+  type StreamPoller,
+  startStreamPoller,
+} from '../../infra/local/streamPoller.ts';
 import { queueLetters, redriveStreamRecords } from '../../infra/webhooks/redrive.ts';
 import {
   createDynamoPlantStore,
@@ -317,7 +321,7 @@ describe("the callers' fan-out from the stream", () => {
     expect(handedBack).toHaveLength(1);
     // the batch from the failing record on, as Lambda describes it
     expect(givenUp).toEqual([
-      expect.objectContaining({ size: 2, reason: 'records failed after every retry' }),
+      expect.objectContaining({ batchSize: 2, reason: 'records failed after every retry' }),
     ]);
     // read back from the stream by its on-failure consumer and set aside whole, its last record the
     // last page read
@@ -328,7 +332,7 @@ describe("the callers' fan-out from the stream", () => {
       streamDeadLetters: sqsDeadLetters<StreamDeadLetter>(client, sqs.queueUrl('stream-dead')),
       ...quietTelemetry(),
     });
-    const failure = invocationRecordOf(givenUp[0] as FailedBatch, 'fanOut', table.streamArn);
+    const failure = invocationRecordOf(givenUp[0] as FailedBatch, 'fanOut');
     const message = { messageId: 'm1', body: JSON.stringify(failure) } as SQSRecord;
     expect(await keep({ Records: [message] }, lambdaContext())).toEqual({ batchItemFailures: [] });
     expect(

@@ -30,7 +30,7 @@ import { localStreamsClient } from '../../infra/local/dynamoClient.ts';
 import { repoRoot, runningEnvPath } from '../../infra/local/paths.ts';
 import { type QueuePoller, startQueuePoller } from '../../infra/local/queuePoller.ts';
 import { type LocalSqs, startLocalSqs } from '../../infra/local/sqs.ts';
-import type { FailedBatch } from '../../infra/local/streamBatches.ts';
+import type { FailedBatch } from '../../infra/local/streamPoller.ts';
 import { type StreamPoller, startStreamPoller } from '../../infra/local/streamPoller.ts';
 import { queueLetters, redrive } from '../../infra/webhooks/redrive.ts';
 import {

@@ -1,7 +1,7 @@
 // CloudFormation's DescribeStacks as AWS answers it (the query protocol: a form body, an XML
 // answer), on 127.0.0.1: for a script run with AWS_ENDPOINT_URL_CLOUDFORMATION pointing here.
 import { createServer } from 'node:http';
-import { listenLocally } from '../../infra/local/listen.ts';
+import { listenLocally } from '../../infra/local/freePort.ts';
 
 export interface StubbedRequest {
   /** The form's fields: Action, StackName, ... */

@@ -4,7 +4,7 @@
 // passed on to DynamoDB Local. Each operation is recorded, in order, with the table it names (and
 // the name of a backup asked for).
 import { createServer } from 'node:http';
-import { listenLocally } from '../../infra/local/listen.ts';
+import { listenLocally } from '../../infra/local/freePort.ts';
 
 const ACCOUNT = '123456789012';
 

@@ -2,7 +2,7 @@
 // delivery it gets (headers that matter, body as JSON, when) and answers as told (200 unless told),
 // at once or later (a slow receiver), or never (one the attempt's timeout gives up on).
 import { createServer, type IncomingHttpHeaders } from 'node:http';
-import { listenLocally } from '../../infra/local/listen.ts';
+import { listenLocally } from '../../infra/local/freePort.ts';
 
 /** What a receiver got: the headers that matter, and the body as JSON. */
 export interface Received {

@@ -2,7 +2,7 @@
 // over HTTP and counts the fetches.
 import { createServer } from 'node:http';
 import type { JSONWebKeySet } from 'jose';
-import { listenLocally } from '../../infra/local/listen.ts';
+import { listenLocally } from '../../infra/local/freePort.ts';
 
 export interface JwksServer {
   url: string;

@@ -2,7 +2,7 @@
 // a user would and then reads what the service told it (an endpoint's secret, shown only once).
 // `alter` may change an answer on its way to the client (a service that misbehaves).
 import { createServer } from 'node:http';
-import { listenLocally } from '../../infra/local/listen.ts';
+import { listenLocally } from '../../infra/local/freePort.ts';
 
 export interface Exchange {
   method: string;

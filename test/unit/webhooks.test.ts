@@ -22,8 +22,7 @@ import {
 } from '#lib/webhooks/retries.ts';
 import { signatureHeader } from '#lib/webhooks/signature.ts';
 import { sendMessages, sqsClient } from '#lib/webhooks/sqsMessages.ts';
-import { freePort } from '../../infra/local/freePort.ts';
-import { listenLocally } from '../../infra/local/listen.ts';
+import { freePort, listenLocally } from '../../infra/local/freePort.ts';
 import { lambdaContext } from '../support/events.ts';
 import { quietTelemetry } from '../support/telemetry.ts';
 import { makeWebhookSecret } from '../support/webhookSecrets.ts';
