@@ -2,7 +2,7 @@
 // another caller's endpoint (not its owner's, who registered it) is one that is not there.
 import { randomBytes } from 'node:crypto';
 import type * as z from 'zod/mini';
-import type { NotFound, StoreCallOptions, Unavailable } from '#lib/dynamo/results.ts';
+import type { NotFound, StoreCall, Unavailable } from '#lib/dynamo/results.ts';
 import type { Endpoint as EndpointSchema } from '#lib/endpoints/answerSchemas.ts';
 import type { EventType } from '#lib/plants/eventTypes.ts';
 
@@ -65,29 +65,21 @@ export type DeleteEndpointResult = { outcome: 'deleted' } | NotFound | Unavailab
 
 export interface EndpointStore {
   /** Registers `endpoint` for `owner`, unless the owner has the most it may have. */
-  create(
-    owner: string,
-    endpoint: Omit<StoredEndpoint, 'owner'>,
-    options?: StoreCallOptions,
-  ): Promise<CreateEndpointResult>;
+  create: StoreCall<[owner: string, endpoint: Omit<StoredEndpoint, 'owner'>], CreateEndpointResult>;
   /** The owner's endpoints, oldest first. */
-  list(owner: string, options?: StoreCallOptions): Promise<ListEndpointsResult>;
-  get(owner: string, id: string, options?: StoreCallOptions): Promise<OneEndpointResult<'found'>>;
+  list: StoreCall<[owner: string], ListEndpointsResult>;
+  get: StoreCall<[owner: string, id: string], OneEndpointResult<'found'>>;
   /** Replaces what the caller sets; a replace that enables it clears its disabledReason. */
-  replace(
-    owner: string,
-    id: string,
-    content: EndpointContent,
-    options?: StoreCallOptions,
-  ): Promise<OneEndpointResult<'replaced'>>;
+  replace: StoreCall<
+    [owner: string, id: string, content: EndpointContent],
+    OneEndpointResult<'replaced'>
+  >;
   /** Makes `secret` current; the one replaced signs until `keepOldUntil`; an expired one goes. */
-  rotateSecret(
-    owner: string,
-    id: string,
-    rotation: { secret: string; keepOldUntil: string },
-    options?: StoreCallOptions,
-  ): Promise<OneEndpointResult<'rotated'>>;
-  delete(owner: string, id: string, options?: StoreCallOptions): Promise<DeleteEndpointResult>;
+  rotateSecret: StoreCall<
+    [owner: string, id: string, rotation: { secret: string; keepOldUntil: string }],
+    OneEndpointResult<'rotated'>
+  >;
+  delete: StoreCall<[owner: string, id: string], DeleteEndpointResult>;
   /** Records what an attempt told of the endpoint: false when it did not apply (see each health). */
   setHealth(owner: string, id: string, health: EndpointHealth): Promise<boolean>;
 }
