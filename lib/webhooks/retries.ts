@@ -9,6 +9,7 @@ import { sendMessages } from '#lib/webhooks/sqsMessages.ts';
 
 /** An event waiting for its next attempt, as the retry queue holds it. */
 export interface WaitingEvent {
+  /** The same for every attempt (receivers deduplicate): a plant created again is a new event. */
   webhookId: string;
   plantId: number;
   /** The plant's owner: its tenant on the fair queue (absent from a message of an older version). */
