@@ -99,6 +99,12 @@ export interface Telemetry {
   record: (invocation: Invocation, entry: LogEntry) => void;
 }
 
+/** The lines of one invocation (or message), each with `fields` and the line's own. */
+export const linesOf =
+  ({ record }: Pick<Telemetry, 'record'>, invocation: Invocation, fields: LineFields = {}) =>
+  (level: LogEntry['level'], message: string, metric: MetricName, more: LineFields = {}) =>
+    record(invocation, { level, message, metric, fields: { ...fields, ...more } });
+
 const MAX_CAUSES = 5;
 
 /** An error as a line shows it: name, message, stack and a bounded chain of causes. */

@@ -20,16 +20,12 @@ export interface TokenCacheOptions {
   now?: () => number;
 }
 
-export const DEFAULT_CACHED_TOKENS = 1000;
-
-export type CachedVerifyToken = VerifyToken & {
-  readonly size: number;
-};
+export type CachedVerifyToken = VerifyToken & { readonly size: number };
 
 export const cachedTokenVerifier = ({
   verifyClaims,
   keySet,
-  maxEntries = DEFAULT_CACHED_TOKENS,
+  maxEntries = 1000,
   now = Date.now,
 }: TokenCacheOptions): CachedVerifyToken => {
   const verified = new Map<string, VerifiedToken>();

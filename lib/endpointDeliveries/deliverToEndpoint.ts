@@ -18,7 +18,7 @@ import {
 } from '#lib/endpointDeliveries/store.ts';
 import type { EndpointStore, StoredEndpoint } from '#lib/endpoints/store.ts';
 import { type EndpointPolicy, postToEndpoint } from '#lib/ssrf/safePost.ts';
-import type { LogEntry, MetricName, Telemetry } from '#lib/telemetry.ts';
+import { linesOf, type Telemetry } from '#lib/telemetry.ts';
 import { queueConsumer } from '#lib/webhooks/batchResponse.ts';
 import { type DeliveryOutcome, describeOutcome, statusOutcome } from '#lib/webhooks/delivery.ts';
 import { hideIfNotDue, nextStep } from '#lib/webhooks/retries.ts';
@@ -68,13 +68,8 @@ export const deliverToEndpointHandler = ({
     const hideUntil = (handle: string, dueAt: number) => queue.hideUntil(handle, dueAt, lane);
     await hideIfNotDue({ hideUntil }, { receiptHandle, what: webhookId }, delivery.dueAt);
     const attempt = delivery.attempts + 1;
-    const logAttempt = (level: LogEntry['level'], text: string, metric: MetricName, more = {}) =>
-      telemetry.record(invocation, {
-        level,
-        message: text,
-        metric,
-        fields: { endpointId, webhookId, type, plantId, request_trace_id, attempt, ...more },
-      });
+    const fields = { endpointId, webhookId, type, plantId, request_trace_id, attempt };
+    const logAttempt = linesOf(telemetry, invocation, fields);
     const found = await endpoints.get(owner, endpointId);
     if (found.outcome === 'unavailable') throw found.cause;
     const endpoint = found.outcome === 'found' ? found.endpoint : undefined;

@@ -1,8 +1,6 @@
 // An endpoint's attempts, its events (for a resend) and its per-minute send counts on DynamoDB, in
 // its deliveries partition (lib/endpoints/keys.ts). Each item's `expiresAt` is for the table's TTL,
 // which deletes days late, so the reads skip what is past its time themselves.
-// The DynamoDB actions: record PutItem, list Query, event GetItem, countSend and uncountSend
-// UpdateItem.
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { abortable, type DynamoTarget } from '#lib/dynamo/client.ts';

@@ -55,19 +55,17 @@ export type CreateEndpointResult =
   /** The owner has MAX_ENDPOINTS_PER_CALLER already: nothing written. */
   | { outcome: 'limitReached' }
   | Unavailable;
-export type ListEndpointsResult = { outcome: 'list'; endpoints: StoredEndpoint[] } | Unavailable;
 /** What the store answers of one endpoint of the owner's: `outcome`, none of theirs, or an outage. */
 type OneEndpointResult<Outcome extends string> =
   | { outcome: Outcome; endpoint: StoredEndpoint }
   | NotFound
   | Unavailable;
-export type DeleteEndpointResult = { outcome: 'deleted' } | NotFound | Unavailable;
 
 export interface EndpointStore {
   /** Registers `endpoint` for `owner`, unless the owner has the most it may have. */
   create: StoreCall<[owner: string, endpoint: Omit<StoredEndpoint, 'owner'>], CreateEndpointResult>;
   /** The owner's endpoints, oldest first. */
-  list: StoreCall<[owner: string], ListEndpointsResult>;
+  list: StoreCall<[owner: string], { outcome: 'list'; endpoints: StoredEndpoint[] } | Unavailable>;
   get: StoreCall<[owner: string, id: string], OneEndpointResult<'found'>>;
   /** Replaces what the caller sets; a replace that enables it clears its disabledReason. */
   replace: StoreCall<
@@ -79,7 +77,7 @@ export interface EndpointStore {
     [owner: string, id: string, rotation: { secret: string; keepOldUntil: string }],
     OneEndpointResult<'rotated'>
   >;
-  delete: StoreCall<[owner: string, id: string], DeleteEndpointResult>;
+  delete: StoreCall<[owner: string, id: string], { outcome: 'deleted' } | NotFound | Unavailable>;
   /** Records what an attempt told of the endpoint: false when it did not apply (see each health). */
   setHealth(owner: string, id: string, health: EndpointHealth): Promise<boolean>;
 }

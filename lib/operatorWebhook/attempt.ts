@@ -1,6 +1,6 @@
 // One attempt to deliver an event and what follows a failure, the same for the first (the stream's)
 // and every later one (the retry queue's): the same webhook-id every time, a fresh signature each.
-import type { Invocation, LineFields, LogEntry, MetricName, Telemetry } from '#lib/telemetry.ts';
+import { type Invocation, linesOf, type Telemetry } from '#lib/telemetry.ts';
 import type { DeadLetterSink } from '#lib/webhooks/deadLetters.ts';
 import { type DeliveryTarget, deliverOnce, describeOutcome } from '#lib/webhooks/delivery.ts';
 import { nextStep, type RetryQueue, type WaitingEvent } from '#lib/webhooks/retries.ts';
@@ -17,13 +17,12 @@ export type EventToDeliver = Omit<WaitingEvent, 'attempts' | 'lastError' | 'dueA
 
 /** After a failure the event waits or is dead-lettered; where neither keeps it, this throws. */
 export const attemptDelivery =
-  ({ target, schedule, retryQueue, deadLetters, record }: AttemptDependencies) =>
+  ({ target, schedule, retryQueue, deadLetters, ...telemetry }: AttemptDependencies) =>
   async (invocation: Invocation, event: EventToDeliver, attemptsBefore: number) => {
     const { webhookId, plantId, body, owner, requestTraceId } = event;
     const attempts = attemptsBefore + 1;
     const fields = { webhookId, plantId, request_trace_id: requestTraceId, attempt: attempts };
-    const log = (level: LogEntry['level'], message: string, metric: MetricName, more: LineFields) =>
-      record(invocation, { level, message, metric, fields: { ...fields, ...more } });
+    const log = linesOf(telemetry, invocation, fields);
     const outcome = await deliverOnce(target, { webhookId, body });
     if (outcome.outcome === 'delivered')
       return log('INFO', 'webhook delivered', 'WebhooksDelivered', { status: outcome.status });
