@@ -108,9 +108,8 @@ export const deliverToEndpointHandler = ({
         await endpoints.setHealth(owner, endpointId, { kind: 'slow', since: at });
       if (!slow && laneOf(endpoint).lane)
         await endpoints.setHealth(owner, endpointId, { kind: 'healthy' });
-      return logAttempt('INFO', 'endpoint delivery delivered', 'EndpointEventsDelivered', {
-        status,
-      });
+      const text = 'endpoint delivery delivered';
+      return logAttempt('INFO', text, 'EndpointEventsDelivered', { status });
     }
     const { failingSince, url } = endpoint;
     const disabling = disablingReason(outcome, failingSince ?? at, now);
@@ -133,10 +132,9 @@ export const deliverToEndpointHandler = ({
     const dueAt = Date.now() + next.waitMs;
     const reason = describeOutcome(outcome);
     await queue.send([{ ...delivery, attempts: attempt, dueAt, lastError: reason, lane: 'slow' }]);
-    logAttempt('WARN', 'endpoint attempt failed; it waits for the next', 'EndpointAttemptsFailed', {
-      reason,
-      nextAttemptAt: new Date(dueAt).toISOString(),
-    });
+    const nextAttemptAt = new Date(dueAt).toISOString();
+    const text = 'endpoint attempt failed; it waits for the next';
+    logAttempt('WARN', text, 'EndpointAttemptsFailed', { reason, nextAttemptAt });
   };
   return queueConsumer(telemetry, 'endpoint delivery', deliver);
 };

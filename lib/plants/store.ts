@@ -16,10 +16,7 @@ interface PlantMetadata {
 export type StoredPlant = NewPlant & PlantMetadata;
 
 /** Where a page of a caller's plants ends: the next page starts after it. */
-export interface ListPosition {
-  createdAt: string;
-  id: number;
-}
+export type ListPosition = Pick<StoredPlant, 'createdAt' | 'id'>;
 
 export type CreateResult =
   /** Newly written. */
