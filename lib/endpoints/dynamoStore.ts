@@ -47,11 +47,10 @@ export const dynamoCreateEndpoint = ({ client, table }: DynamoTarget): EndpointS
       signal,
     );
     if (failed === 0) return { outcome: 'limitReached' };
-    if (failed === 1) {
+    if (failed === 1)
       throw new Error(
         `endpoint id ${endpoint.id} is taken by another endpoint of the same caller: ids must be random (ep_ and enough random characters), fix how they are made`,
       );
-    }
     return { outcome: 'created', endpoint: { ...endpoint, owner } };
   });
 

@@ -29,11 +29,10 @@ const keysFrom = (source: SecretSource): DeliveryTarget['signingKeys'] => {
     });
     if (parsed?.value !== value) parsed = { value, keys: value ? signingKeys(value) : undefined };
     const keys = parsed?.keys;
-    if (!keys) {
+    if (!keys)
       throw new Error(
         `the SSM parameter ${source.name} does not hold whsec_ secrets separated by spaces`,
       );
-    }
     return keys;
   };
 };

@@ -12,15 +12,13 @@ import { eventWebhookId } from '#lib/webhooks/signature.ts';
 /** The event of a stream record of a newly stored plant; a NonRetryableError when it is not one. */
 export const plantAddedEvent = (record: DynamoDBRecord): EventToDeliver => {
   const image = record.dynamodb?.NewImage;
-  if (record.eventName !== 'INSERT' || !image) {
+  if (record.eventName !== 'INSERT' || !image)
     throw new NonRetryableError(`stream record ${record.eventID} is not the insert of a plant`);
-  }
   // the store wrote it from a validated plant: only what the event is made of is checked
   const plant = unmarshall(image as Record<string, AttributeValue>) as StoredPlant;
   const { id, createdAt, createdBy, traceId } = plant;
-  if (typeof id !== 'number' || typeof createdAt !== 'string') {
+  if (typeof id !== 'number' || typeof createdAt !== 'string')
     throw new NonRetryableError(`stream record ${record.eventID} does not hold a plant`);
-  }
   return {
     webhookId: eventWebhookId('plant-added', id, createdAt),
     plantId: id,

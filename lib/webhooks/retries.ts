@@ -49,12 +49,11 @@ export type NextStep = { kind: 'wait'; waitMs: number } | { kind: 'deadLetter'; 
 export const nextStep = (attempts: number, failure: Failure, schedule: number[]): NextStep => {
   if (failure.outcome === 'gone') return { kind: 'deadLetter', reason: describeOutcome(failure) };
   const step = schedule[attempts - 1];
-  if (step === undefined) {
+  if (step === undefined)
     return {
       kind: 'deadLetter',
       reason: `${describeOutcome(failure)}; the retry schedule is used up after ${attempts} attempts`,
     };
-  }
   const asked = failure.outcome === 'refused' ? (failure.retryAfterMs ?? 0) : 0;
   return { kind: 'wait', waitMs: Math.max(step, Math.min(asked, MAX_WAIT_MS)) };
 };
