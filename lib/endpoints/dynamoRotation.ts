@@ -55,12 +55,8 @@ export const dynamoRotateEndpointSecret = ({
       } catch (error) {
         if (!(error instanceof ConditionalCheckFailedException)) throw error;
         if (attempt === ROTATION_ATTEMPTS) {
-          return {
-            outcome: 'unavailable',
-            cause: new Error(
-              `${ROTATION_ATTEMPTS} concurrent rotations of endpoint ${id} changed its secrets while this one was written: try again`,
-            ),
-          };
+          const why = `${ROTATION_ATTEMPTS} concurrent rotations of endpoint ${id} changed its secrets while this one was written: try again`;
+          return { outcome: 'unavailable', cause: new Error(why) };
         }
         // deleted meanwhile when no item came back
         seen = error.Item && (unmarshall(error.Item) as EndpointAttributes);
