@@ -85,11 +85,6 @@ export type CountSendResult =
   | { outcome: 'limited'; retryAfterSeconds: number }
   | Unavailable;
 
-export type SentEventResult =
-  | { outcome: 'found'; event: SentEvent }
-  | { outcome: 'notFound' }
-  | Unavailable;
-
 export interface AttemptStore {
   /** Keeps `attempt` 14 days; with `event`, keeps it for a resend 14 days from its first send. */
   record(endpointId: string, attempt: Attempt, event?: SentEvent): Promise<void>;
@@ -99,7 +94,10 @@ export interface AttemptStore {
     AttemptsPage
   >;
   /** The event `webhookId` as the endpoint was sent it in the last 14 days. */
-  event: StoreCall<[endpointId: string, webhookId: string], SentEventResult>;
+  event: StoreCall<
+    [endpointId: string, webhookId: string],
+    { outcome: 'found'; event: SentEvent } | { outcome: 'notFound' } | Unavailable
+  >;
   /** Counts a ping or resend in the endpoint's minute, unless it had MAX_SENDS_PER_MINUTE. */
   countSend: StoreCall<[endpointId: string], CountSendResult>;
   /** Gives back a count of countSend's whose send did not happen (the queue did not take it). */

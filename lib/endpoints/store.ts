@@ -50,11 +50,6 @@ export type EndpointHealth =
   /** Only while `url` is still its url and, with `failingSince`, its failures count from then. */
   | { kind: 'disabled'; reason: string; url: string; failingSince?: string | undefined };
 
-export type CreateEndpointResult =
-  | { outcome: 'created'; endpoint: StoredEndpoint }
-  /** The owner has MAX_ENDPOINTS_PER_CALLER already: nothing written. */
-  | { outcome: 'limitReached' }
-  | Unavailable;
 /** What the store answers of one endpoint of the owner's: `outcome`, none of theirs, or an outage. */
 type OneEndpointResult<Outcome extends string> =
   | { outcome: Outcome; endpoint: StoredEndpoint }
@@ -62,8 +57,11 @@ type OneEndpointResult<Outcome extends string> =
   | Unavailable;
 
 export interface EndpointStore {
-  /** Registers `endpoint` for `owner`, unless the owner has the most it may have. */
-  create: StoreCall<[owner: string, endpoint: Omit<StoredEndpoint, 'owner'>], CreateEndpointResult>;
+  /** Registers `endpoint` for `owner`; limitReached, writing nothing, when it has MAX_ENDPOINTS_PER_CALLER. */
+  create: StoreCall<
+    [owner: string, endpoint: Omit<StoredEndpoint, 'owner'>],
+    { outcome: 'created'; endpoint: StoredEndpoint } | { outcome: 'limitReached' } | Unavailable
+  >;
   /** The owner's endpoints, oldest first. */
   list: StoreCall<[owner: string], { outcome: 'list'; endpoints: StoredEndpoint[] } | Unavailable>;
   get: StoreCall<[owner: string, id: string], OneEndpointResult<'found'>>;

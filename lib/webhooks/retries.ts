@@ -5,7 +5,7 @@ import { ChangeMessageVisibilityCommand, type SQSClient } from '@aws-sdk/client-
 import { MAX_WAIT_MS } from '#lib/config/webhook.ts';
 import { NotDueYet } from '#lib/webhooks/batchResponse.ts';
 import { type DeliveryOutcome, describeOutcome } from '#lib/webhooks/delivery.ts';
-import { sendMessages } from '#lib/webhooks/sqsMessages.ts';
+import { type OutgoingMessage, sendMessages } from '#lib/webhooks/sqsMessages.ts';
 
 /** An event waiting for its next attempt, as the retry queue holds it. */
 export interface WaitingEvent {
@@ -85,12 +85,15 @@ export interface RetryQueue {
 const secondsUntil = (dueAt: number, most = MAX_DELAY_SECONDS) =>
   Math.min(Math.max(Math.ceil((dueAt - Date.now()) / 1000), 0), most);
 
+/** `body` as a message delayed until it is due, its owner (if known) its tenant on a fair queue. */
+const dueMessage = (body: { dueAt: number; owner?: string | undefined }): OutgoingMessage => ({
+  body,
+  delaySeconds: secondsUntil(body.dueAt),
+  ...(body.owner === undefined ? {} : { groupId: tenantOf(body.owner) }),
+});
+
 export const sqsRetryQueue = (client: SQSClient, queueUrl: string): RetryQueue => ({
-  async wait(event) {
-    const delaySeconds = secondsUntil(event.dueAt);
-    const groupId = event.owner === undefined ? {} : { groupId: tenantOf(event.owner) };
-    await sendMessages(client, queueUrl, [{ body: event, delaySeconds, ...groupId }]);
-  },
+  wait: (event) => sendMessages(client, queueUrl, [dueMessage(event)]),
   async hideUntil(receiptHandle, dueAt) {
     await client.send(
       new ChangeMessageVisibilityCommand({
@@ -118,11 +121,7 @@ export const sqsDeliveryQueue = (client: SQSClient, queueUrls: { main: string; s
       for (const lane of ['main', 'slow'] as const) {
         const messages = deliveries
           .filter((delivery) => (delivery.lane ?? 'main') === lane)
-          .map((body) => ({
-            body,
-            delaySeconds: secondsUntil(body.dueAt),
-            groupId: tenantOf(body.owner),
-          }));
+          .map(dueMessage);
         if (messages.length > 0) await sendMessages(client, urlOf(lane), messages);
       }
     },
