@@ -35,13 +35,11 @@ export const handleEach = async <Item>(
 
 /** Logs a batch item failure (`item` names it): its source offers it again. */
 const logBatchItemFailure =
-  (telemetry: Telemetry) => (invocation: Invocation, item: string, error: unknown) =>
-    linesOf(telemetry, invocation)(
-      'ERROR',
-      'webhook event handed back to its source, which offers it again',
-      'WebhookEventsHandedBack',
-      { handedBack: item, error: describeError(error) },
-    );
+  (telemetry: Telemetry) => (invocation: Invocation, item: string, error: unknown) => {
+    const text = 'webhook event handed back to its source, which offers it again';
+    const fields = { handedBack: item, error: describeError(error) };
+    linesOf(telemetry, invocation)('ERROR', text, 'WebhookEventsHandedBack', fields);
+  };
 
 /** A failure that will not pass however often it is tried: a record that is no plant's, a message SQS refuses. */
 export class NonRetryableError extends Error {}
@@ -101,10 +99,8 @@ export const streamConsumer = (
       const failedAt = new Date().toISOString();
       await streamDeadLetters.put({ functionName, reason: error.message, failedAt, record });
       const text = 'stream record set aside whole in the stream dead-letter queue';
-      linesOf(telemetry, invocation)('ERROR', text, 'StreamRecordsSetAside', {
-        eventId: record.eventID,
-        error: describeError(error),
-      });
+      const fields = { eventId: record.eventID, error: describeError(error) };
+      linesOf(telemetry, invocation)('ERROR', text, 'StreamRecordsSetAside', fields);
     }
   };
   // Lambda retries a batch from its first batch item failure on: in that retry, what this container
