@@ -5,8 +5,8 @@ import { randomBytes } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import type { TelemetrySettings } from '#lib/config/telemetry.ts';
 
-/** Every outcome: a field of its line (`"PlantsCreated": 1`) that Logs Insights sums; what each counts,
- * group by group, is docs/operations.md's (test/unit/telemetry.test.ts checks each is there). */
+/** Every outcome: a field of its line (`"PlantsCreated": 1`) that Logs Insights sums; what each
+ * counts, group by group, is docs/operations.md's (test/unit/telemetry.test.ts checks each is). */
 export const METRIC_NAMES = [
   'PlantsCreated',
   'PlantReplays',

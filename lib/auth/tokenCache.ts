@@ -85,7 +85,6 @@ export const cachedTokenVerifier = ({
     return result.caller;
   };
 
-  return Object.defineProperty(verifyToken, 'size', {
-    get: () => verified.size,
-  }) as CachedVerifyToken;
+  const size = { get: () => verified.size };
+  return Object.defineProperty(verifyToken, 'size', size) as CachedVerifyToken;
 };

@@ -77,7 +77,7 @@ export const unavailableOr = (error: unknown): Unavailable => {
   throw error;
 };
 
-/** A store call: a transient failure answered as unavailable, a failed condition as `onFailedCondition` says. */
+/** A store call: an outage as `unavailable`, a failed condition as `onFailedCondition` answers. */
 export const orUnavailable =
   <Args extends unknown[], Result>(
     call: (...args: Args) => Promise<NoInfer<Result> | Unavailable>,

@@ -92,8 +92,8 @@ export const dynamoReplaceEndpoint = ({ client, table }: DynamoTarget): Endpoint
   orUnavailable(
     async (owner, id, { url, events, description, disabled }, { signal } = {}) => {
       const set = ['#url = :url', 'disabled = :disabled'];
-      // a description left out is none, events left out every type; enabling clears why the service
-      // had disabled it; a replaced endpoint starts with no failures or slow attempts counted against it
+      // a description left out is none, events every type; enabling clears disabledReason; a
+      // replaced endpoint starts with no failures or slow attempts counted against it
       const remove = ['failingSince', 'slowSince', ...(disabled ? [] : ['disabledReason'])];
       if (description === undefined) remove.push('description');
       else set.push('description = :description');

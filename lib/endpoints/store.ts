@@ -57,7 +57,7 @@ type OneEndpointResult<Outcome extends string> =
   | Unavailable;
 
 export interface EndpointStore {
-  /** Registers `endpoint` for `owner`; limitReached, writing nothing, when it has MAX_ENDPOINTS_PER_CALLER. */
+  /** Registers `endpoint` for `owner`; at MAX_ENDPOINTS_PER_CALLER: limitReached, none written. */
   create: StoreCall<
     [owner: string, endpoint: Omit<StoredEndpoint, 'owner'>],
     { outcome: 'created'; endpoint: StoredEndpoint } | { outcome: 'limitReached' } | Unavailable
