@@ -5,9 +5,9 @@ import { randomBytes } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import type { TelemetrySettings } from '#lib/config/telemetry.ts';
 
-/** Every outcome: a field of its line (`"PlantsCreated": 1`) that Logs Insights sums (docs/operations.md). */
+/** Every outcome: a field of its line (`"PlantsCreated": 1`) that Logs Insights sums; what each
+ * counts, group by group, is docs/operations.md's (test/unit/telemetry.test.ts checks each is). */
 export const METRIC_NAMES = [
-  // a request's outcome: one of these per request
   'PlantsCreated',
   'PlantReplays',
   'PlantConflicts',
@@ -25,7 +25,6 @@ export const METRIC_NAMES = [
   'KeySetUnavailable',
   'RequestTimeouts',
   'InternalErrors',
-  // a caller's own webhook endpoints
   'EndpointsCreated',
   'EndpointsListed',
   'EndpointsRead',
@@ -39,21 +38,14 @@ export const METRIC_NAMES = [
   'EndpointEventsResent',
   'EndpointEventsNotFound',
   'EndpointResendsRefused',
-  // the 429 of a ping or resend past the endpoint's most per minute
   'EndpointSendsLimited',
-  // the 503 of a ping or resend whose delivery the queue did not take
   'DeliveryQueueUnavailable',
-  // the 503 of a registration whose url's host could not be resolved just now
   'ResolverUnavailable',
-  // the plant added webhook: one of the first three per attempt
   'WebhooksDelivered',
   'WebhookAttemptsFailed',
   'WebhooksDeadLettered',
-  // a batch item failure (offered again); a stream record set aside in the stream dead-letter queue
   'WebhookEventsHandedBack',
   'StreamRecordsSetAside',
-  // deliveries to callers' endpoints: queued; per attempt delivered, failed (it waits) or exhausted
-  // (the schedule used up); dropped (its endpoint deleted or disabled); an endpoint disabled
   'EndpointEventsQueued',
   'EndpointEventsDelivered',
   'EndpointAttemptsFailed',
@@ -98,6 +90,12 @@ export interface Telemetry {
   start: (invocation: Invocation) => void;
   record: (invocation: Invocation, entry: LogEntry) => void;
 }
+
+/** The lines of one invocation (or message), each with `fields` and the line's own. */
+export const linesOf =
+  ({ record }: Pick<Telemetry, 'record'>, invocation: Invocation, fields: LineFields = {}) =>
+  (level: LogEntry['level'], message: string, metric: MetricName, more: LineFields = {}) =>
+    record(invocation, { level, message, metric, fields: { ...fields, ...more } });
 
 const MAX_CAUSES = 5;
 

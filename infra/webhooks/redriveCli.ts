@@ -71,11 +71,10 @@ const { queueUrl, receiver } = (() => {
 const region = process.env.AWS_REGION ?? 'us-east-1';
 const letters = queueLetters(new SQSClient({ region }), queueUrl);
 const progress = (line: string) => process.stderr.write(`${line}\n`);
-const invoke = lambdaInvoker(new LambdaClient({ region }));
 
 const report = receiver
   ? await redrive(letters, deliveryTarget(receiver), progress)
-  : await redriveStreamRecords(letters, invoke, progress);
+  : await redriveStreamRecords(letters, lambdaInvoker(new LambdaClient({ region })), progress);
 const [taken, until] = receiver
   ? ['delivered', 'the receiver answers 2xx']
   : ['taken', 'the cause is mended'];

@@ -20,16 +20,12 @@ export interface TokenCacheOptions {
   now?: () => number;
 }
 
-export const DEFAULT_CACHED_TOKENS = 1000;
-
-export type CachedVerifyToken = VerifyToken & {
-  readonly size: number;
-};
+export type CachedVerifyToken = VerifyToken & { readonly size: number };
 
 export const cachedTokenVerifier = ({
   verifyClaims,
   keySet,
-  maxEntries = DEFAULT_CACHED_TOKENS,
+  maxEntries = 1000,
   now = Date.now,
 }: TokenCacheOptions): CachedVerifyToken => {
   const verified = new Map<string, VerifiedToken>();
@@ -89,7 +85,6 @@ export const cachedTokenVerifier = ({
     return result.caller;
   };
 
-  return Object.defineProperty(verifyToken, 'size', {
-    get: () => verified.size,
-  }) as CachedVerifyToken;
+  const size = { get: () => verified.size };
+  return Object.defineProperty(verifyToken, 'size', size) as CachedVerifyToken;
 };

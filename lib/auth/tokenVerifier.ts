@@ -58,20 +58,17 @@ const KEY_FETCH_FAILURES = new Set(['ERR_JWKS_TIMEOUT', 'ERR_JWKS_INVALID', 'ERR
 
 const toVerificationError = (error: unknown): unknown => {
   const { code, claim, reason } = (error ?? {}) as Partial<errors.JWTClaimValidationFailed>;
-  if (code === 'ERR_JWT_CLAIM_VALIDATION_FAILED') {
+  if (code === 'ERR_JWT_CLAIM_VALIDATION_FAILED')
     return new TokenRejectedError(claimReason(claim, reason), { cause: error });
-  }
   const rejection = code === undefined ? undefined : rejectionReasons[code];
   if (rejection) return new TokenRejectedError(rejection, { cause: error });
   // fetch() itself failing (network, DNS, refused) surfaces as undici's TypeError
   const networkFailure = error instanceof TypeError && error.message === 'fetch failed';
-  if ((code !== undefined && KEY_FETCH_FAILURES.has(code)) || networkFailure) {
+  if ((code !== undefined && KEY_FETCH_FAILURES.has(code)) || networkFailure)
     return new KeySetUnavailableError('the signing keys could not be fetched', { cause: error });
-  }
   // any other jose error is about the token (a JOSE feature we do not accept)
-  if (error instanceof errors.JOSEError) {
+  if (error instanceof errors.JOSEError)
     return new TokenRejectedError('the token could not be verified', { cause: error });
-  }
   // not jose's and not the network's: a fault of ours, a 500
   return error;
 };

@@ -1,5 +1,8 @@
 // Which DynamoDB failures are an outage (503: the SDK retried them already) or our fault (500).
-import type { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import {
+  ConditionalCheckFailedException,
+  type TransactionCanceledException,
+} from '@aws-sdk/client-dynamodb';
 import type { Unavailable } from '#lib/dynamo/results.ts';
 
 /** Errors that say "try again later": throttling, DynamoDB's own faults, no answer at all. */
@@ -73,3 +76,22 @@ export const unavailableOr = (error: unknown): Unavailable => {
   if (isTransient(error)) return { outcome: 'unavailable', cause: error };
   throw error;
 };
+
+/** A store call: an outage as `unavailable`, a failed condition as `onFailedCondition` answers. */
+export const orUnavailable =
+  <Args extends unknown[], Result>(
+    call: (...args: Args) => Promise<NoInfer<Result> | Unavailable>,
+    onFailedCondition?: (
+      error: ConditionalCheckFailedException,
+      args: NoInfer<Args>,
+    ) => NoInfer<Result>,
+  ) =>
+  async (...args: Args): Promise<Result | Unavailable> => {
+    try {
+      return await call(...args);
+    } catch (error) {
+      if (onFailedCondition && error instanceof ConditionalCheckFailedException)
+        return onFailedCondition(error, args);
+      return unavailableOr(error);
+    }
+  };

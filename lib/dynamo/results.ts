@@ -9,3 +9,8 @@ export type NotFound = { outcome: 'notFound'; reason: 'absent' | 'notOwner' };
 export interface StoreCallOptions {
   signal?: AbortSignal;
 }
+
+/** A store's method: its arguments, then the call's options; its results or an outage. */
+export type StoreCall<Args extends unknown[], Result> = (
+  ...args: [...Args, options?: StoreCallOptions]
+) => Promise<Result>;

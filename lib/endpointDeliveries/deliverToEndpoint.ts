@@ -18,7 +18,7 @@ import {
 } from '#lib/endpointDeliveries/store.ts';
 import type { EndpointStore, StoredEndpoint } from '#lib/endpoints/store.ts';
 import { type EndpointPolicy, postToEndpoint } from '#lib/ssrf/safePost.ts';
-import type { LogEntry, MetricName, Telemetry } from '#lib/telemetry.ts';
+import { linesOf, type Telemetry } from '#lib/telemetry.ts';
 import { queueConsumer } from '#lib/webhooks/batchResponse.ts';
 import { type DeliveryOutcome, describeOutcome, statusOutcome } from '#lib/webhooks/delivery.ts';
 import { hideIfNotDue, nextStep } from '#lib/webhooks/retries.ts';
@@ -68,13 +68,8 @@ export const deliverToEndpointHandler = ({
     const hideUntil = (handle: string, dueAt: number) => queue.hideUntil(handle, dueAt, lane);
     await hideIfNotDue({ hideUntil }, { receiptHandle, what: webhookId }, delivery.dueAt);
     const attempt = delivery.attempts + 1;
-    const logAttempt = (level: LogEntry['level'], text: string, metric: MetricName, more = {}) =>
-      telemetry.record(invocation, {
-        level,
-        message: text,
-        metric,
-        fields: { endpointId, webhookId, type, plantId, request_trace_id, attempt, ...more },
-      });
+    const fields = { endpointId, webhookId, type, plantId, request_trace_id, attempt };
+    const logAttempt = linesOf(telemetry, invocation, fields);
     const found = await endpoints.get(owner, endpointId);
     if (found.outcome === 'unavailable') throw found.cause;
     const endpoint = found.outcome === 'found' ? found.endpoint : undefined;
@@ -113,9 +108,8 @@ export const deliverToEndpointHandler = ({
         await endpoints.setHealth(owner, endpointId, { kind: 'slow', since: at });
       if (!slow && laneOf(endpoint).lane)
         await endpoints.setHealth(owner, endpointId, { kind: 'healthy' });
-      return logAttempt('INFO', 'endpoint delivery delivered', 'EndpointEventsDelivered', {
-        status,
-      });
+      const text = 'endpoint delivery delivered';
+      return logAttempt('INFO', text, 'EndpointEventsDelivered', { status });
     }
     const { failingSince, url } = endpoint;
     const disabling = disablingReason(outcome, failingSince ?? at, now);
@@ -138,10 +132,9 @@ export const deliverToEndpointHandler = ({
     const dueAt = Date.now() + next.waitMs;
     const reason = describeOutcome(outcome);
     await queue.send([{ ...delivery, attempts: attempt, dueAt, lastError: reason, lane: 'slow' }]);
-    logAttempt('WARN', 'endpoint attempt failed; it waits for the next', 'EndpointAttemptsFailed', {
-      reason,
-      nextAttemptAt: new Date(dueAt).toISOString(),
-    });
+    const nextAttemptAt = new Date(dueAt).toISOString();
+    const text = 'endpoint attempt failed; it waits for the next';
+    logAttempt('WARN', text, 'EndpointAttemptsFailed', { reason, nextAttemptAt });
   };
   return queueConsumer(telemetry, 'endpoint delivery', deliver);
 };

@@ -1,12 +1,10 @@
 // An endpoint's attempts, its events (for a resend) and its per-minute send counts on DynamoDB, in
 // its deliveries partition (lib/endpoints/keys.ts). Each item's `expiresAt` is for the table's TTL,
 // which deletes days late, so the reads skip what is past its time themselves.
-// The DynamoDB actions: record PutItem, list Query, event GetItem, countSend and uncountSend
-// UpdateItem.
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { abortable, type DynamoTarget } from '#lib/dynamo/client.ts';
-import { unavailableOr } from '#lib/dynamo/errors.ts';
+import { orUnavailable, unavailableOr } from '#lib/dynamo/errors.ts';
 import {
   ATTEMPTS_KEPT_MS,
   type Attempt,
@@ -55,52 +53,50 @@ export const dynamoRecordAttempt =
     ]);
   };
 
-export const dynamoListAttempts =
-  ({ client, table, now = () => new Date() }: DynamoTarget): AttemptStore['list'] =>
-  async (endpointId, { limit, after }, { signal } = {}) => {
+export const dynamoListAttempts = ({
+  client,
+  table,
+  now = () => new Date(),
+}: DynamoTarget): AttemptStore['list'] =>
+  orUnavailable(async (endpointId, { limit, after }, { signal } = {}) => {
     const oldest = `${ATTEMPT_PREFIX}${new Date(now().getTime() - ATTEMPTS_KEPT_MS).toISOString()}`;
     // a page's last attempt has aged out since: nothing older is listed, and DynamoDB refuses a
     // start key outside the condition's range
     if (after !== undefined && after < oldest) return { outcome: 'page', attempts: [] };
     const pk = deliveriesPartition(endpointId);
-    try {
-      const { Items = [], LastEvaluatedKey } = await client.send(
-        new QueryCommand({
-          TableName: table,
-          // every sort key of an attempt sorts below the last code point
-          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :oldest AND :newest',
-          ExpressionAttributeValues: {
-            ':pk': pk,
-            ':oldest': oldest,
-            ':newest': `${ATTEMPT_PREFIX}\uffff`,
-          },
-          ScanIndexForward: false,
-          Limit: limit,
-          ...(after === undefined ? {} : { ExclusiveStartKey: { pk, sk: after } }),
-        }),
-        abortable(signal),
-      );
-      const next = LastEvaluatedKey?.sk as string | undefined;
-      return { outcome: 'page', attempts: Items.map(toAttempt), ...(next ? { next } : {}) };
-    } catch (error) {
-      return unavailableOr(error);
-    }
-  };
+    const { Items = [], LastEvaluatedKey } = await client.send(
+      new QueryCommand({
+        TableName: table,
+        // every sort key of an attempt sorts below the last code point
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :oldest AND :newest',
+        ExpressionAttributeValues: {
+          ':pk': pk,
+          ':oldest': oldest,
+          ':newest': `${ATTEMPT_PREFIX}\uffff`,
+        },
+        ScanIndexForward: false,
+        Limit: limit,
+        ...(after === undefined ? {} : { ExclusiveStartKey: { pk, sk: after } }),
+      }),
+      abortable(signal),
+    );
+    const next = LastEvaluatedKey?.sk as string | undefined;
+    return { outcome: 'page', attempts: Items.map(toAttempt), ...(next ? { next } : {}) };
+  });
 
-export const dynamoSentEvent =
-  ({ client, table, now = () => new Date() }: DynamoTarget): AttemptStore['event'] =>
-  async (endpointId, webhookId, { signal } = {}) => {
-    try {
-      const { Item } = await client.send(
-        new GetCommand({ TableName: table, Key: eventKey(endpointId, webhookId) }),
-        abortable(signal),
-      );
-      if (!Item || Number(Item.expiresAt) * 1000 <= now().getTime()) return { outcome: 'notFound' };
-      return { outcome: 'found', event: { type: Item.type, body: Item.body } as SentEvent };
-    } catch (error) {
-      return unavailableOr(error);
-    }
-  };
+export const dynamoSentEvent = ({
+  client,
+  table,
+  now = () => new Date(),
+}: DynamoTarget): AttemptStore['event'] =>
+  orUnavailable(async (endpointId, webhookId, { signal } = {}) => {
+    const { Item } = await client.send(
+      new GetCommand({ TableName: table, Key: eventKey(endpointId, webhookId) }),
+      abortable(signal),
+    );
+    if (!Item || Number(Item.expiresAt) * 1000 <= now().getTime()) return { outcome: 'notFound' };
+    return { outcome: 'found', event: { type: Item.type, body: Item.body } as SentEvent };
+  });
 
 export const dynamoCountSend =
   ({ client, table, now = () => new Date() }: DynamoTarget): AttemptStore['countSend'] =>

@@ -14,6 +14,7 @@ import {
 import { type EndpointStore, takesType } from '#lib/endpoints/store.ts';
 import { EVENT_TYPES, EVENTS } from '#lib/plants/eventTypes.ts';
 import type { StoredPlant } from '#lib/plants/store.ts';
+import { linesOf } from '#lib/telemetry.ts';
 import {
   NonRetryableError,
   type StreamConsumerDependencies,
@@ -49,27 +50,22 @@ export interface EndpointEventsDependencies extends StreamConsumerDependencies {
 }
 
 export const queueEndpointEventsHandler = (dependencies: EndpointEventsDependencies) => {
-  const { endpoints, queue, record: log } = dependencies;
+  const { endpoints, queue } = dependencies;
   return streamConsumer(dependencies, async (invocation, record) => {
     const events = plantEventsOf(record);
     if (events.length === 0)
       throw new NonRetryableError(`stream record ${record.eventID} is no change of a plant`);
     // each event to its own plant's owner's endpoints only, whatever a row of the table returns
-    const endpointsOf = new Map(
-      await Promise.all(
-        [...new Set(events.map(({ owner }) => owner))].map(async (owner) => {
-          const found = await endpoints.list(owner);
-          if (found.outcome === 'unavailable') throw found.cause;
-          return [owner, found.endpoints] as const;
-        }),
-      ),
+    const targets = await Promise.all(
+      events.map(async (event) => {
+        const found = await endpoints.list(event.owner);
+        if (found.outcome === 'unavailable') throw found.cause;
+        const to = found.endpoints.filter(
+          (endpoint) => !endpoint.disabled && takesType(endpoint, event.type),
+        );
+        return { event, to };
+      }),
     );
-    const targets = events.map((event) => ({
-      event,
-      to: (endpointsOf.get(event.owner) ?? []).filter(
-        (endpoint) => !endpoint.disabled && takesType(endpoint, event.type),
-      ),
-    }));
     const dueAt = Date.now();
     const deliveries = targets.flatMap(({ event, to }) =>
       to.map(
@@ -84,14 +80,11 @@ export const queueEndpointEventsHandler = (dependencies: EndpointEventsDependenc
     );
     if (deliveries.length === 0) return;
     await queue.send(deliveries);
+    const log = linesOf(dependencies, invocation);
     for (const { event, to } of targets.filter(({ to }) => to.length > 0)) {
       const { webhookId, type, plantId, requestTraceId: request_trace_id } = event;
-      log(invocation, {
-        level: 'INFO',
-        message: 'endpoint deliveries queued',
-        metric: 'EndpointEventsQueued',
-        fields: { webhookId, type, plantId, request_trace_id, endpoints: to.length },
-      });
+      const fields = { webhookId, type, plantId, request_trace_id, endpoints: to.length };
+      log('INFO', 'endpoint deliveries queued', 'EndpointEventsQueued', fields);
     }
   });
 };

@@ -2,7 +2,7 @@
 // (every attempt, a ping, a resend), and the contract of the attempts kept 14 days. No HTTP here.
 import { randomBytes } from 'node:crypto';
 import type * as z from 'zod/mini';
-import type { StoreCallOptions, Unavailable } from '#lib/dynamo/results.ts';
+import type { StoreCall, Unavailable } from '#lib/dynamo/results.ts';
 import type { Attempt as AttemptSchema } from '#lib/endpointDeliveries/answerSchemas.ts';
 import type { StoredEndpoint } from '#lib/endpoints/store.ts';
 import type { EVENTS, EventType, SchemaParts } from '#lib/plants/eventTypes.ts';
@@ -85,28 +85,21 @@ export type CountSendResult =
   | { outcome: 'limited'; retryAfterSeconds: number }
   | Unavailable;
 
-export type SentEventResult =
-  | { outcome: 'found'; event: SentEvent }
-  | { outcome: 'notFound' }
-  | Unavailable;
-
 export interface AttemptStore {
   /** Keeps `attempt` 14 days; with `event`, keeps it for a resend 14 days from its first send. */
   record(endpointId: string, attempt: Attempt, event?: SentEvent): Promise<void>;
   /** The endpoint's attempts of the last 14 days, newest first. */
-  list(
-    endpointId: string,
-    page: { limit: number; after?: string | undefined },
-    options?: StoreCallOptions,
-  ): Promise<AttemptsPage>;
+  list: StoreCall<
+    [endpointId: string, page: { limit: number; after?: string | undefined }],
+    AttemptsPage
+  >;
   /** The event `webhookId` as the endpoint was sent it in the last 14 days. */
-  event(
-    endpointId: string,
-    webhookId: string,
-    options?: StoreCallOptions,
-  ): Promise<SentEventResult>;
+  event: StoreCall<
+    [endpointId: string, webhookId: string],
+    { outcome: 'found'; event: SentEvent } | { outcome: 'notFound' } | Unavailable
+  >;
   /** Counts a ping or resend in the endpoint's minute, unless it had MAX_SENDS_PER_MINUTE. */
-  countSend(endpointId: string, options?: StoreCallOptions): Promise<CountSendResult>;
+  countSend: StoreCall<[endpointId: string], CountSendResult>;
   /** Gives back a count of countSend's whose send did not happen (the queue did not take it). */
   uncountSend(endpointId: string, minute: string): Promise<void>;
 }

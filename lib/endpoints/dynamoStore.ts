@@ -1,9 +1,8 @@
 // The callers' endpoints on DynamoDB (keys.ts): create, list, get, replace, delete. The count
 // changes in its endpoint's transaction, on a condition: no concurrent creates store one too many.
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { abortable, type DynamoTarget } from '#lib/dynamo/client.ts';
-import { unavailableOr } from '#lib/dynamo/errors.ts';
+import { orUnavailable } from '#lib/dynamo/errors.ts';
 import { transactWrite } from '#lib/dynamo/transaction.ts';
 import { callerPartition, countKey, ENDPOINT_PREFIX, endpointKey } from '#lib/endpoints/keys.ts';
 import {
@@ -22,102 +21,84 @@ export const toStoredEndpoint = (owner: string, item: Record<string, unknown>): 
 
 // One factory per operation: each function's bundle holds the one its role allows.
 
-export const dynamoCreateEndpoint =
-  ({ client, table }: DynamoTarget): EndpointStore['create'] =>
-  async (owner, endpoint, { signal } = {}) => {
+export const dynamoCreateEndpoint = ({ client, table }: DynamoTarget): EndpointStore['create'] =>
+  orUnavailable(async (owner, endpoint, { signal } = {}) => {
     const { id, ...attributes } = endpoint;
-    let failed: number | undefined;
-    try {
-      failed = await transactWrite(
-        client,
-        [
-          {
-            Update: {
-              TableName: table,
-              Key: countKey(owner),
-              UpdateExpression: 'ADD endpoints :one',
-              ConditionExpression: 'attribute_not_exists(endpoints) OR endpoints < :most',
-              ExpressionAttributeValues: { ':one': 1, ':most': MAX_ENDPOINTS_PER_CALLER },
-            },
+    const failed = await transactWrite(
+      client,
+      [
+        {
+          Update: {
+            TableName: table,
+            Key: countKey(owner),
+            UpdateExpression: 'ADD endpoints :one',
+            ConditionExpression: 'attribute_not_exists(endpoints) OR endpoints < :most',
+            ExpressionAttributeValues: { ':one': 1, ':most': MAX_ENDPOINTS_PER_CALLER },
           },
-          {
-            Put: {
-              TableName: table,
-              Item: { ...endpointKey(owner, id), ...attributes },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
+        },
+        {
+          Put: {
+            TableName: table,
+            Item: { ...endpointKey(owner, id), ...attributes },
+            ConditionExpression: 'attribute_not_exists(pk)',
           },
-        ],
-        signal,
-      );
-    } catch (error) {
-      return unavailableOr(error);
-    }
+        },
+      ],
+      signal,
+    );
     if (failed === 0) return { outcome: 'limitReached' };
-    if (failed === 1) {
+    if (failed === 1)
       throw new Error(
         `endpoint id ${endpoint.id} is taken by another endpoint of the same caller: ids must be random (ep_ and enough random characters), fix how they are made`,
       );
-    }
     return { outcome: 'created', endpoint: { ...endpoint, owner } };
-  };
+  });
 
 /** Code unit order: localeCompare's first call loads ICU's collator (~6 ms of a cold start). */
 const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-export const dynamoListEndpoints =
-  ({ client, table }: DynamoTarget): EndpointStore['list'] =>
-  async (owner, { signal } = {}) => {
-    try {
-      const { Items = [] } = await client.send(
-        new QueryCommand({
-          TableName: table,
-          KeyConditionExpression: 'pk = :caller AND begins_with(sk, :endpoint)',
-          ExpressionAttributeValues: {
-            ':caller': callerPartition(owner),
-            ':endpoint': ENDPOINT_PREFIX,
-          },
-          ConsistentRead: true,
-        }),
-        abortable(signal),
-      );
-      const endpoints = Items.map((item) => toStoredEndpoint(owner, item)).sort(
-        (a, b) => byCodeUnits(a.createdAt, b.createdAt) || byCodeUnits(a.id, b.id),
-      );
-      return { outcome: 'list', endpoints };
-    } catch (error) {
-      return unavailableOr(error);
-    }
-  };
+export const dynamoListEndpoints = ({ client, table }: DynamoTarget): EndpointStore['list'] =>
+  orUnavailable(async (owner, { signal } = {}) => {
+    const { Items = [] } = await client.send(
+      new QueryCommand({
+        TableName: table,
+        KeyConditionExpression: 'pk = :caller AND begins_with(sk, :endpoint)',
+        ExpressionAttributeValues: {
+          ':caller': callerPartition(owner),
+          ':endpoint': ENDPOINT_PREFIX,
+        },
+        ConsistentRead: true,
+      }),
+      abortable(signal),
+    );
+    const endpoints = Items.map((item) => toStoredEndpoint(owner, item)).sort(
+      (a, b) => byCodeUnits(a.createdAt, b.createdAt) || byCodeUnits(a.id, b.id),
+    );
+    return { outcome: 'list', endpoints };
+  });
 
-export const dynamoGetEndpoint =
-  ({ client, table }: DynamoTarget): EndpointStore['get'] =>
-  async (owner, id, { signal } = {}) => {
-    try {
-      const { Item } = await client.send(
-        new GetCommand({ TableName: table, Key: endpointKey(owner, id), ConsistentRead: true }),
-        abortable(signal),
-      );
-      return Item
-        ? { outcome: 'found', endpoint: toStoredEndpoint(owner, Item) }
-        : { outcome: 'notFound', reason: 'absent' };
-    } catch (error) {
-      return unavailableOr(error);
-    }
-  };
+export const dynamoGetEndpoint = ({ client, table }: DynamoTarget): EndpointStore['get'] =>
+  orUnavailable(async (owner, id, { signal } = {}) => {
+    const { Item } = await client.send(
+      new GetCommand({ TableName: table, Key: endpointKey(owner, id), ConsistentRead: true }),
+      abortable(signal),
+    );
+    return Item
+      ? { outcome: 'found', endpoint: toStoredEndpoint(owner, Item) }
+      : { outcome: 'notFound', reason: 'absent' };
+  });
 
-export const dynamoReplaceEndpoint =
-  ({ client, table }: DynamoTarget): EndpointStore['replace'] =>
-  async (owner, id, { url, events, description, disabled }, { signal } = {}) => {
-    const set = ['#url = :url', 'disabled = :disabled'];
-    // a description left out is none, events left out every type; enabling clears why the service
-    // had disabled it; a replaced endpoint starts with no failures or slow attempts counted against it
-    const remove = ['failingSince', 'slowSince', ...(disabled ? [] : ['disabledReason'])];
-    if (description === undefined) remove.push('description');
-    else set.push('description = :description');
-    if (events === undefined) remove.push('events');
-    else set.push('events = :events');
-    try {
+export const dynamoReplaceEndpoint = ({ client, table }: DynamoTarget): EndpointStore['replace'] =>
+  orUnavailable(
+    async (owner, id, { url, events, description, disabled }, { signal } = {}) => {
+      const set = ['#url = :url', 'disabled = :disabled'];
+      // a description left out is none, events every type; enabling clears disabledReason; a
+      // replaced endpoint starts with no failures or slow attempts counted against it
+      const remove = ['failingSince', 'slowSince', ...(disabled ? [] : ['disabledReason'])];
+      if (description === undefined) remove.push('description');
+      else set.push('description = :description');
+      if (events === undefined) remove.push('events');
+      else set.push('events = :events');
       const { Attributes = {} } = await client.send(
         new UpdateCommand({
           TableName: table,
@@ -137,43 +118,34 @@ export const dynamoReplaceEndpoint =
         abortable(signal),
       );
       return { outcome: 'replaced', endpoint: toStoredEndpoint(owner, Attributes) };
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException)
-        return { outcome: 'notFound', reason: 'absent' };
-      return unavailableOr(error);
-    }
-  };
+    },
+    () => ({ outcome: 'notFound', reason: 'absent' }),
+  );
 
-export const dynamoDeleteEndpoint =
-  ({ client, table }: DynamoTarget): EndpointStore['delete'] =>
-  async (owner, id, { signal } = {}) => {
-    let failed: number | undefined;
-    try {
-      failed = await transactWrite(
-        client,
-        [
-          {
-            Delete: {
-              TableName: table,
-              Key: endpointKey(owner, id),
-              ConditionExpression: 'attribute_exists(pk)',
-            },
+export const dynamoDeleteEndpoint = ({ client, table }: DynamoTarget): EndpointStore['delete'] =>
+  orUnavailable(async (owner, id, { signal } = {}) => {
+    const failed = await transactWrite(
+      client,
+      [
+        {
+          Delete: {
+            TableName: table,
+            Key: endpointKey(owner, id),
+            ConditionExpression: 'attribute_exists(pk)',
           },
-          {
-            Update: {
-              TableName: table,
-              Key: countKey(owner),
-              UpdateExpression: 'ADD endpoints :minusOne',
-              ExpressionAttributeValues: { ':minusOne': -1 },
-            },
+        },
+        {
+          Update: {
+            TableName: table,
+            Key: countKey(owner),
+            UpdateExpression: 'ADD endpoints :minusOne',
+            ExpressionAttributeValues: { ':minusOne': -1 },
           },
-        ],
-        signal,
-      );
-    } catch (error) {
-      return unavailableOr(error);
-    }
+        },
+      ],
+      signal,
+    );
     return failed === undefined
       ? { outcome: 'deleted' }
       : { outcome: 'notFound', reason: 'absent' };
-  };
+  });

@@ -2,7 +2,7 @@
 // another caller's endpoint (not its owner's, who registered it) is one that is not there.
 import { randomBytes } from 'node:crypto';
 import type * as z from 'zod/mini';
-import type { NotFound, StoreCallOptions, Unavailable } from '#lib/dynamo/results.ts';
+import type { NotFound, StoreCall, Unavailable } from '#lib/dynamo/results.ts';
 import type { Endpoint as EndpointSchema } from '#lib/endpoints/answerSchemas.ts';
 import type { EventType } from '#lib/plants/eventTypes.ts';
 
@@ -50,44 +50,32 @@ export type EndpointHealth =
   /** Only while `url` is still its url and, with `failingSince`, its failures count from then. */
   | { kind: 'disabled'; reason: string; url: string; failingSince?: string | undefined };
 
-export type CreateEndpointResult =
-  | { outcome: 'created'; endpoint: StoredEndpoint }
-  /** The owner has MAX_ENDPOINTS_PER_CALLER already: nothing written. */
-  | { outcome: 'limitReached' }
-  | Unavailable;
-export type ListEndpointsResult = { outcome: 'list'; endpoints: StoredEndpoint[] } | Unavailable;
 /** What the store answers of one endpoint of the owner's: `outcome`, none of theirs, or an outage. */
 type OneEndpointResult<Outcome extends string> =
   | { outcome: Outcome; endpoint: StoredEndpoint }
   | NotFound
   | Unavailable;
-export type DeleteEndpointResult = { outcome: 'deleted' } | NotFound | Unavailable;
 
 export interface EndpointStore {
-  /** Registers `endpoint` for `owner`, unless the owner has the most it may have. */
-  create(
-    owner: string,
-    endpoint: Omit<StoredEndpoint, 'owner'>,
-    options?: StoreCallOptions,
-  ): Promise<CreateEndpointResult>;
+  /** Registers `endpoint` for `owner`; at MAX_ENDPOINTS_PER_CALLER: limitReached, none written. */
+  create: StoreCall<
+    [owner: string, endpoint: Omit<StoredEndpoint, 'owner'>],
+    { outcome: 'created'; endpoint: StoredEndpoint } | { outcome: 'limitReached' } | Unavailable
+  >;
   /** The owner's endpoints, oldest first. */
-  list(owner: string, options?: StoreCallOptions): Promise<ListEndpointsResult>;
-  get(owner: string, id: string, options?: StoreCallOptions): Promise<OneEndpointResult<'found'>>;
+  list: StoreCall<[owner: string], { outcome: 'list'; endpoints: StoredEndpoint[] } | Unavailable>;
+  get: StoreCall<[owner: string, id: string], OneEndpointResult<'found'>>;
   /** Replaces what the caller sets; a replace that enables it clears its disabledReason. */
-  replace(
-    owner: string,
-    id: string,
-    content: EndpointContent,
-    options?: StoreCallOptions,
-  ): Promise<OneEndpointResult<'replaced'>>;
+  replace: StoreCall<
+    [owner: string, id: string, content: EndpointContent],
+    OneEndpointResult<'replaced'>
+  >;
   /** Makes `secret` current; the one replaced signs until `keepOldUntil`; an expired one goes. */
-  rotateSecret(
-    owner: string,
-    id: string,
-    rotation: { secret: string; keepOldUntil: string },
-    options?: StoreCallOptions,
-  ): Promise<OneEndpointResult<'rotated'>>;
-  delete(owner: string, id: string, options?: StoreCallOptions): Promise<DeleteEndpointResult>;
+  rotateSecret: StoreCall<
+    [owner: string, id: string, rotation: { secret: string; keepOldUntil: string }],
+    OneEndpointResult<'rotated'>
+  >;
+  delete: StoreCall<[owner: string, id: string], { outcome: 'deleted' } | NotFound | Unavailable>;
   /** Records what an attempt told of the endpoint: false when it did not apply (see each health). */
   setHealth(owner: string, id: string, health: EndpointHealth): Promise<boolean>;
 }

@@ -10,7 +10,7 @@ import {
 } from '#lib/config/webhook.ts';
 import type { AttemptDependencies } from '#lib/operatorWebhook/attempt.ts';
 import type { Telemetry } from '#lib/telemetry.ts';
-import { sqsDeadLetters } from '#lib/webhooks/deadLetters.ts';
+import { type DeadLetter, sqsDeadLetters } from '#lib/webhooks/deadLetters.ts';
 import type { DeliveryTarget } from '#lib/webhooks/delivery.ts';
 import { sqsRetryQueue } from '#lib/webhooks/retries.ts';
 import { sqsClient } from '#lib/webhooks/sqsMessages.ts';
@@ -29,11 +29,10 @@ const keysFrom = (source: SecretSource): DeliveryTarget['signingKeys'] => {
     });
     if (parsed?.value !== value) parsed = { value, keys: value ? signingKeys(value) : undefined };
     const keys = parsed?.keys;
-    if (!keys) {
+    if (!keys)
       throw new Error(
         `the SSM parameter ${source.name} does not hold whsec_ secrets separated by spaces`,
       );
-    }
     return keys;
   };
 };
@@ -45,15 +44,12 @@ export const deliveryTarget = ({ url, secret, timeoutMs }: ReceiverSettings): De
   timeoutMs,
 });
 
-export const webhookDependencies = (
-  settings: WebhookSettings,
-): Omit<AttemptDependencies, keyof Telemetry> => {
-  const { schedule, retryQueueUrl, deadLetterQueueUrl, region } = settings;
-  const sqs = sqsClient(region);
+export const webhookDependencies = (settings: WebhookSettings) => {
+  const sqs = sqsClient(settings.region);
   return {
     target: deliveryTarget(settings),
-    schedule,
-    retryQueue: sqsRetryQueue(sqs, retryQueueUrl),
-    deadLetters: sqsDeadLetters(sqs, deadLetterQueueUrl),
-  };
+    schedule: settings.schedule,
+    retryQueue: sqsRetryQueue(sqs, settings.retryQueueUrl),
+    deadLetters: sqsDeadLetters<DeadLetter>(sqs, settings.deadLetterQueueUrl),
+  } satisfies Omit<AttemptDependencies, keyof Telemetry>;
 };

@@ -1,6 +1,6 @@
 // The plant store on DynamoDB: one request a call, every write conditional; a failed condition
 // returns the item (ReturnValuesOnConditionCheckFailure), so telling why needs no second read.
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import type { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   DeleteCommand,
   GetCommand,
@@ -10,7 +10,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { abortable, type DynamoTarget } from '#lib/dynamo/client.ts';
-import { unavailableOr } from '#lib/dynamo/errors.ts';
+import { orUnavailable } from '#lib/dynamo/errors.ts';
 import { CREATOR_TAG, creatorTagOf } from '#lib/plants/creatorTag.ts';
 import type { PlantStore, StoredPlant } from '#lib/plants/store.ts';
 import { plantUpdateExpressions } from '#lib/plants/updateExpression.ts';
@@ -38,103 +38,94 @@ export type PlantTarget = DynamoTarget & { traceId?: () => string | undefined };
 
 // One factory per operation, so that each bundle holds only the DynamoDB command its role allows.
 
-export const dynamoCreate =
-  ({
-    client,
-    table,
-    now = () => new Date(),
-    traceId = currentTraceId,
-  }: PlantTarget): PlantStore['create'] =>
-  async (plant, creator, { signal } = {}) => {
-    const writtenBy = traceId?.();
-    const item: StoredPlant = {
-      id: plant.id,
-      ...contentOf(plant),
-      createdAt: now().toISOString(),
-      createdBy: creator,
-      version: 1,
-      ...(writtenBy && { traceId: writtenBy }),
-    };
-    try {
+export const dynamoCreate = ({
+  client,
+  table,
+  now = () => new Date(),
+  traceId = currentTraceId,
+}: PlantTarget): PlantStore['create'] =>
+  orUnavailable(
+    async (plant, creator, { signal } = {}) => {
+      const writtenBy = traceId?.();
+      const item: StoredPlant = {
+        id: plant.id,
+        ...contentOf(plant),
+        createdAt: now().toISOString(),
+        createdBy: creator,
+        version: 1,
+        ...(writtenBy && { traceId: writtenBy }),
+      };
+      const tagKey =
+        plant.tag === undefined ? {} : { [CREATOR_TAG]: creatorTagOf(creator, plant.tag) };
       await client.send(
         new PutCommand({
           TableName: table,
-          Item: {
-            ...item,
-            ...(plant.tag === undefined ? {} : { [CREATOR_TAG]: creatorTagOf(creator, plant.tag) }),
-          },
+          Item: { ...item, ...tagKey },
           ConditionExpression: 'attribute_not_exists(id)',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
         abortable(signal),
       );
       return { outcome: 'created', plant: item };
-    } catch (error) {
-      const existing =
-        error instanceof ConditionalCheckFailedException ? itemAtFailure(error) : undefined;
-      if (!existing) return unavailableOr(error);
+    },
+    (error, [plant, creator]) => {
+      const existing = itemAtFailure(error);
+      if (!existing) throw error;
       if (existing.createdBy !== creator) return { outcome: 'conflict', reason: 'notOwner' };
       return sameContent(existing, plant)
         ? { outcome: 'replayed', plant: existing }
         : { outcome: 'conflict', reason: 'content' };
-    }
-  };
+    },
+  );
 
-export const dynamoGet =
-  ({ client, table }: DynamoTarget): PlantStore['get'] =>
-  async (id, owner, { signal } = {}) => {
-    try {
-      const { Item } = await client.send(
-        new GetCommand({ TableName: table, Key: { id }, ConsistentRead: true }),
-        abortable(signal),
-      );
-      if (!Item) return { outcome: 'notFound', reason: 'absent' };
-      const plant = toStoredPlant(Item);
-      return plant.createdBy === owner
-        ? { outcome: 'found', plant }
-        : { outcome: 'notFound', reason: 'notOwner' };
-    } catch (error) {
-      return unavailableOr(error);
-    }
-  };
+export const dynamoGet = ({ client, table }: DynamoTarget): PlantStore['get'] =>
+  orUnavailable(async (id, owner, { signal } = {}) => {
+    const { Item } = await client.send(
+      new GetCommand({ TableName: table, Key: { id }, ConsistentRead: true }),
+      abortable(signal),
+    );
+    if (!Item) return { outcome: 'notFound', reason: 'absent' };
+    const plant = toStoredPlant(Item);
+    return plant.createdBy === owner
+      ? { outcome: 'found', plant }
+      : { outcome: 'notFound', reason: 'notOwner' };
+  });
 
-export const dynamoList =
-  ({ client, table }: DynamoTarget): PlantStore['list'] =>
-  async (owner, { limit, after, tag }, { signal } = {}) => {
+export const dynamoList = ({ client, table }: DynamoTarget): PlantStore['list'] =>
+  orUnavailable(async (owner, { limit, after, tag }, { signal } = {}) => {
     // one tag: the sparse index's one partition of the owner's plants with it; else all of theirs
     const [index, keyName, key] =
       tag === undefined
         ? [BY_CREATOR_INDEX, 'createdBy', owner]
         : [BY_CREATOR_TAG_INDEX, CREATOR_TAG, creatorTagOf(owner, tag)];
-    try {
-      const { Items = [], LastEvaluatedKey } = await client.send(
-        new QueryCommand({
-          TableName: table,
-          IndexName: index,
-          KeyConditionExpression: `${keyName} = :key`,
-          ExpressionAttributeValues: { ':key': key },
-          // one more than the page: a next page is promised only when a plant is there for it
-          Limit: limit + 1,
-          ...(after ? { ExclusiveStartKey: { [keyName]: key, ...after } } : {}),
-        }),
-        abortable(signal),
-      );
-      const plants = Items.slice(0, limit).map(toStoredPlant);
-      const last = plants.at(-1);
-      // a page cut short by DynamoDB's 1 MB limit (long names) ends where DynamoDB stopped
-      const more = Items.length > limit || (LastEvaluatedKey !== undefined && Items.length > 0);
-      return more && last
-        ? { outcome: 'page', plants, next: { createdAt: last.createdAt, id: last.id } }
-        : { outcome: 'page', plants };
-    } catch (error) {
-      return unavailableOr(error);
-    }
-  };
+    const { Items = [], LastEvaluatedKey } = await client.send(
+      new QueryCommand({
+        TableName: table,
+        IndexName: index,
+        KeyConditionExpression: `${keyName} = :key`,
+        ExpressionAttributeValues: { ':key': key },
+        // one more than the page: a next page is promised only when a plant is there for it
+        Limit: limit + 1,
+        ...(after ? { ExclusiveStartKey: { [keyName]: key, ...after } } : {}),
+      }),
+      abortable(signal),
+    );
+    const plants = Items.slice(0, limit).map(toStoredPlant);
+    const last = plants.at(-1);
+    // a page cut short by DynamoDB's 1 MB limit (long names) ends where DynamoDB stopped
+    const more = Items.length > limit || (LastEvaluatedKey !== undefined && Items.length > 0);
+    return more && last
+      ? { outcome: 'page', plants, next: { createdAt: last.createdAt, id: last.id } }
+      : { outcome: 'page', plants };
+  });
 
-export const dynamoUpdate =
-  ({ client, table, traceId = currentTraceId }: PlantTarget): PlantStore['update'] =>
-  async (id, owner, request, { signal } = {}) => {
-    try {
+export const dynamoUpdate = ({
+  client,
+  table,
+  traceId = currentTraceId,
+}: PlantTarget): PlantStore['update'] =>
+  orUnavailable(
+    async (id, owner, request, { signal } = {}) => {
       const { Attributes } = await client.send(
         new UpdateCommand({
           TableName: table,
@@ -146,19 +137,18 @@ export const dynamoUpdate =
         abortable(signal),
       );
       return { outcome: 'updated', plant: toStoredPlant(Attributes ?? {}) };
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) return unavailableOr(error);
+    },
+    (error, [, owner]) => {
       const current = itemAtFailure(error);
       if (!current) return { outcome: 'notFound', reason: 'absent' };
       if (current.createdBy !== owner) return { outcome: 'notFound', reason: 'notOwner' };
       return { outcome: 'versionMismatch', version: current.version };
-    }
-  };
+    },
+  );
 
-export const dynamoDelete =
-  ({ client, table }: DynamoTarget): PlantStore['delete'] =>
-  async (id, owner, { signal } = {}) => {
-    try {
+export const dynamoDelete = ({ client, table }: DynamoTarget): PlantStore['delete'] =>
+  orUnavailable(
+    async (id, owner, { signal } = {}) => {
       await client.send(
         new DeleteCommand({
           TableName: table,
@@ -171,8 +161,6 @@ export const dynamoDelete =
         abortable(signal),
       );
       return { outcome: 'deleted' };
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) return unavailableOr(error);
-      return { outcome: 'notFound', reason: error.Item ? 'notOwner' : 'absent' };
-    }
-  };
+    },
+    (error) => ({ outcome: 'notFound', reason: error.Item ? 'notOwner' : 'absent' }),
+  );

@@ -8,10 +8,7 @@ import type { ListPosition } from '#lib/plants/store.ts';
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** The list a cursor belongs to: whose plants, and which tag (undefined: all of them). */
-interface CursorQuery {
-  owner: string;
-  tag?: string | undefined;
-}
+type CursorQuery = Pick<ListQuery, 'tag'> & { owner: string };
 
 const tagRule = 'tag must be the tag of the plants to list: not empty, given once';
 const tagText = z.string({ error: tagRule }).check(z.minLength(1, tagRule));

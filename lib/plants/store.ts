@@ -1,5 +1,5 @@
 // The plant store's contract, without HTTP: to all but create, another's plant is not there.
-import type { NotFound, StoreCallOptions, Unavailable } from '#lib/dynamo/results.ts';
+import type { NotFound, StoreCall, Unavailable } from '#lib/dynamo/results.ts';
 import { type NewPlant, PLANT_FIELDS, type PlantContent } from '#lib/plants/schemas.ts';
 
 /** What the store keeps of a plant besides its id and content: never shown to a client. */
@@ -16,10 +16,7 @@ interface PlantMetadata {
 export type StoredPlant = NewPlant & PlantMetadata;
 
 /** Where a page of a caller's plants ends: the next page starts after it. */
-export interface ListPosition {
-  createdAt: string;
-  id: number;
-}
+export type ListPosition = Pick<StoredPlant, 'createdAt' | 'id'>;
 
 export type CreateResult =
   /** Newly written. */
@@ -68,14 +65,9 @@ export interface UpdateRequest {
 }
 
 export interface PlantStore {
-  create(plant: NewPlant, creator: string, options?: StoreCallOptions): Promise<CreateResult>;
-  get(id: number, owner: string, options?: StoreCallOptions): Promise<GetResult>;
-  list(owner: string, request: ListRequest, options?: StoreCallOptions): Promise<ListResult>;
-  update(
-    id: number,
-    owner: string,
-    request: UpdateRequest,
-    options?: StoreCallOptions,
-  ): Promise<UpdateResult>;
-  delete(id: number, owner: string, options?: StoreCallOptions): Promise<DeleteResult>;
+  create: StoreCall<[plant: NewPlant, creator: string], CreateResult>;
+  get: StoreCall<[id: number, owner: string], GetResult>;
+  list: StoreCall<[owner: string, request: ListRequest], ListResult>;
+  update: StoreCall<[id: number, owner: string, request: UpdateRequest], UpdateResult>;
+  delete: StoreCall<[id: number, owner: string], DeleteResult>;
 }

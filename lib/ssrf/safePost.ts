@@ -24,8 +24,6 @@ export interface EndpointPolicy {
   isPublic?: (address: string) => boolean;
   /** Certificates trusted beside the system's: a test receiver's self-signed one. */
   ca?: string;
-  /** The name servers asked instead of the system's: a test's. */
-  nameServers?: string[];
 }
 
 /** A lookup's failure that says nothing of the url: it could not be answered now. */
@@ -49,12 +47,7 @@ export const urlShapeProblem = (value: string, allowPrivate: boolean) => {
 /** The addresses a request to `url` connects to, once every one of them passed the rule. */
 const checkedAddresses = async (
   url: URL,
-  {
-    allowPrivate,
-    nameServers,
-    resolve = dnsResolver(nameServers),
-    isPublic = isPublicAddress,
-  }: EndpointPolicy,
+  { allowPrivate, resolve = dnsResolver(), isPublic = isPublicAddress }: EndpointPolicy,
   signal?: AbortSignal,
 ): Promise<readonly LookupAddress[] | { refused: string; shown?: string; unsettled?: true }> => {
   const allowed = schemes(allowPrivate);

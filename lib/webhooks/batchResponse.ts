@@ -8,7 +8,7 @@ import type {
   SQSEvent,
   SQSRecord,
 } from 'aws-lambda';
-import { describeError, type Invocation, type Telemetry } from '#lib/telemetry.ts';
+import { describeError, type Invocation, linesOf, type Telemetry } from '#lib/telemetry.ts';
 import type { DeadLetterSink } from '#lib/webhooks/deadLetters.ts';
 import { startSubsegment } from '#lib/xray.ts';
 
@@ -35,14 +35,11 @@ export const handleEach = async <Item>(
 
 /** Logs a batch item failure (`item` names it): its source offers it again. */
 const logBatchItemFailure =
-  ({ record }: Telemetry) =>
-  (invocation: Invocation, item: string, error: unknown) =>
-    record(invocation, {
-      level: 'ERROR',
-      message: 'webhook event handed back to its source, which offers it again',
-      metric: 'WebhookEventsHandedBack',
-      fields: { handedBack: item, error: describeError(error) },
-    });
+  (telemetry: Telemetry) => (invocation: Invocation, item: string, error: unknown) => {
+    const text = 'webhook event handed back to its source, which offers it again';
+    const fields = { handedBack: item, error: describeError(error) };
+    linesOf(telemetry, invocation)('ERROR', text, 'WebhookEventsHandedBack', fields);
+  };
 
 /** A failure that will not pass however often it is tried: a record that is no plant's, a message SQS refuses. */
 export class NonRetryableError extends Error {}
@@ -101,12 +98,9 @@ export const streamConsumer = (
       const { functionName } = invocation;
       const failedAt = new Date().toISOString();
       await streamDeadLetters.put({ functionName, reason: error.message, failedAt, record });
-      telemetry.record(invocation, {
-        level: 'ERROR',
-        message: 'stream record set aside whole in the stream dead-letter queue',
-        metric: 'StreamRecordsSetAside',
-        fields: { eventId: record.eventID, error: describeError(error) },
-      });
+      const text = 'stream record set aside whole in the stream dead-letter queue';
+      const fields = { eventId: record.eventID, error: describeError(error) };
+      linesOf(telemetry, invocation)('ERROR', text, 'StreamRecordsSetAside', fields);
     }
   };
   // Lambda retries a batch from its first batch item failure on: in that retry, what this container

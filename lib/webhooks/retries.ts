@@ -5,10 +5,11 @@ import { ChangeMessageVisibilityCommand, type SQSClient } from '@aws-sdk/client-
 import { MAX_WAIT_MS } from '#lib/config/webhook.ts';
 import { NotDueYet } from '#lib/webhooks/batchResponse.ts';
 import { type DeliveryOutcome, describeOutcome } from '#lib/webhooks/delivery.ts';
-import { sendMessages } from '#lib/webhooks/sqsMessages.ts';
+import { type OutgoingMessage, sendMessages } from '#lib/webhooks/sqsMessages.ts';
 
 /** An event waiting for its next attempt, as the retry queue holds it. */
 export interface WaitingEvent {
+  /** The same for every attempt (receivers deduplicate): a plant created again is a new event. */
   webhookId: string;
   plantId: number;
   /** The plant's owner: its tenant on the fair queue (absent from a message of an older version). */
@@ -48,12 +49,11 @@ export type NextStep = { kind: 'wait'; waitMs: number } | { kind: 'deadLetter'; 
 export const nextStep = (attempts: number, failure: Failure, schedule: number[]): NextStep => {
   if (failure.outcome === 'gone') return { kind: 'deadLetter', reason: describeOutcome(failure) };
   const step = schedule[attempts - 1];
-  if (step === undefined) {
+  if (step === undefined)
     return {
       kind: 'deadLetter',
       reason: `${describeOutcome(failure)}; the retry schedule is used up after ${attempts} attempts`,
     };
-  }
   const asked = failure.outcome === 'refused' ? (failure.retryAfterMs ?? 0) : 0;
   return { kind: 'wait', waitMs: Math.max(step, Math.min(asked, MAX_WAIT_MS)) };
 };
@@ -85,12 +85,15 @@ export interface RetryQueue {
 const secondsUntil = (dueAt: number, most = MAX_DELAY_SECONDS) =>
   Math.min(Math.max(Math.ceil((dueAt - Date.now()) / 1000), 0), most);
 
+/** `body` as a message delayed until it is due, its owner (if known) its tenant on a fair queue. */
+const dueMessage = (body: { dueAt: number; owner?: string | undefined }): OutgoingMessage => ({
+  body,
+  delaySeconds: secondsUntil(body.dueAt),
+  ...(body.owner === undefined ? {} : { groupId: tenantOf(body.owner) }),
+});
+
 export const sqsRetryQueue = (client: SQSClient, queueUrl: string): RetryQueue => ({
-  async wait(event) {
-    const delaySeconds = secondsUntil(event.dueAt);
-    const groupId = event.owner === undefined ? {} : { groupId: tenantOf(event.owner) };
-    await sendMessages(client, queueUrl, [{ body: event, delaySeconds, ...groupId }]);
-  },
+  wait: (event) => sendMessages(client, queueUrl, [dueMessage(event)]),
   async hideUntil(receiptHandle, dueAt) {
     await client.send(
       new ChangeMessageVisibilityCommand({
@@ -118,11 +121,7 @@ export const sqsDeliveryQueue = (client: SQSClient, queueUrls: { main: string; s
       for (const lane of ['main', 'slow'] as const) {
         const messages = deliveries
           .filter((delivery) => (delivery.lane ?? 'main') === lane)
-          .map((body) => ({
-            body,
-            delaySeconds: secondsUntil(body.dueAt),
-            groupId: tenantOf(body.owner),
-          }));
+          .map(dueMessage);
         if (messages.length > 0) await sendMessages(client, urlOf(lane), messages);
       }
     },

@@ -7,6 +7,7 @@ import {
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { Context, DynamoDBRecord, SQSRecord } from 'aws-lambda';
+import { linesOf } from '#lib/telemetry.ts';
 import { queueConsumer, type StreamConsumerDependencies } from '#lib/webhooks/batchResponse.ts';
 
 /** What Lambda's on-failure destination is sent of a DynamoDB stream batch (its invocation record). */
@@ -78,9 +79,8 @@ export const keepFailedStreamRecordsHandler = ({
   ...telemetry
 }: StreamFailureDependencies) => {
   const deadLetterBatch = async (invocation: Context, { body }: SQSRecord) => {
-    const { requestContext, timestamp, DDBStreamBatchInfo } = JSON.parse(
-      body,
-    ) as StreamInvocationRecord;
+    const batch: StreamInvocationRecord = JSON.parse(body);
+    const { requestContext, timestamp, DDBStreamBatchInfo } = batch;
     const records = await recordsOf(streams, DDBStreamBatchInfo);
     // a batch item failure; after five, the queue's redrive policy moves it to stream-dead-letters
     if (records.length === 0) throw new Error('the stream no longer holds the batch: trimmed');
@@ -90,12 +90,9 @@ export const keepFailedStreamRecordsHandler = ({
     for (const record of records) {
       await streamDeadLetters.put({ functionName, reason, failedAt: timestamp, record });
     }
-    telemetry.record(invocation, {
-      level: 'ERROR',
-      message: 'stream records set aside whole in the stream dead-letter queue',
-      metric: 'StreamRecordsSetAside',
-      fields: { functionName, shardId: DDBStreamBatchInfo.shardId, records: records.length },
-    });
+    const text = 'stream records set aside whole in the stream dead-letter queue';
+    const fields = { functionName, shardId: DDBStreamBatchInfo.shardId, records: records.length };
+    linesOf(telemetry, invocation)('ERROR', text, 'StreamRecordsSetAside', fields);
   };
   return queueConsumer(telemetry, 'stream failure', deadLetterBatch);
 };

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { dnsResolver } from '#lib/ssrf/resolver.ts';
 import {
   type EndpointPolicy,
   postToEndpoint,
@@ -173,7 +174,8 @@ const nameServer = async (
   await new Promise<void>((bound) => socket.bind(0, '127.0.0.1', bound));
   return {
     asked,
-    nameServers: [`127.0.0.1:${socket.address().port}`],
+    // the system's resolver, asking this name server instead of the system's
+    resolve: dnsResolver([`127.0.0.1:${socket.address().port}`]),
     close: () => socket.close(),
   };
 };
@@ -384,10 +386,10 @@ describe('the address rule of a POST', () => {
 describe('the lookup of a host', () => {
   it('asks a name server for every A and AAAA address: one family is enough', async () => {
     const server = await nameServer({ 'ipv4-only.test': PRIVATE });
-    const { nameServers } = server;
+    const { resolve } = server;
 
     expect(
-      await post(`http://ipv4-only.test:${httpPort}/hook`, { allowPrivate: true, nameServers }),
+      await post(`http://ipv4-only.test:${httpPort}/hook`, { allowPrivate: true, resolve }),
     ).toEqual({ status: 204 });
     expect(server.asked).toEqual(['ipv4-only.test', 'ipv4-only.test']);
     server.close();
@@ -395,7 +397,7 @@ describe('the lookup of a host', () => {
 
   it('resolves to the addresses of one family when the other fails (SERVFAIL)', async () => {
     const server = await nameServer({ 'half.test': { A: PRIVATE, AAAA: 2 } });
-    const policy = { allowPrivate: true, nameServers: server.nameServers };
+    const policy = { allowPrivate: true, resolve: server.resolve };
     const url = `http://half.test:${httpPort}/hook`;
 
     expect(await urlAddressProblem(url, policy)).toBeUndefined();
@@ -406,7 +408,7 @@ describe('the lookup of a host', () => {
 
   it('tells a name that does not exist from a name server that cannot answer now', async () => {
     const server = await nameServer({ 'failing.test': 2 }); // SERVFAIL
-    const policy = { allowPrivate: false, nameServers: server.nameServers };
+    const policy = { allowPrivate: false, resolve: server.resolve };
 
     expect(await post('https://nowhere.test/hook', policy)).toEqual({
       reason: 'refused host nowhere.test: it does not resolve (ENOTFOUND)',
@@ -427,7 +429,7 @@ describe('the lookup of a host', () => {
       [1, 2, 3, 4, 5].map((n) =>
         post(
           `http://stuck-${n}.test:${httpPort}/hook`,
-          { allowPrivate: true, nameServers: stuck.nameServers },
+          { allowPrivate: true, resolve: stuck.resolve },
           700,
         ),
       ),
@@ -439,7 +441,7 @@ describe('the lookup of a host', () => {
     expect(
       await post(`http://healthy.test:${httpPort}/hook`, {
         allowPrivate: true,
-        nameServers: healthy.nameServers,
+        resolve: healthy.resolve,
       }),
     ).toEqual({ status: 204 });
     expect(await lookup('localhost')).toMatchObject({ address: expect.any(String) });
