@@ -2,16 +2,19 @@
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { loadConfig } from '#lib/config/load.ts';
 import { keepFailedStreamRecordsSettings } from '#lib/config/webhook.ts';
+import { dynamoClientConfig } from '#lib/dynamo/client.ts';
 import { createTelemetry } from '#lib/telemetry.ts';
 import { sqsDeadLetters } from '#lib/webhooks/deadLetters.ts';
 import { sqsClient } from '#lib/webhooks/sqsMessages.ts';
 import { keepFailedStreamRecordsHandler } from '#lib/webhooks/streamFailures.ts';
 
 const config = loadConfig(process.env, keepFailedStreamRecordsSettings);
-const { endpoint, region } = config.dynamodb;
 
 export const handler = keepFailedStreamRecordsHandler({
-  streams: new DynamoDBStreamsClient({ region, ...(endpoint && { endpoint }) }),
-  streamDeadLetters: sqsDeadLetters(sqsClient(region), config.streamDeadLetters.queueUrl),
+  streams: new DynamoDBStreamsClient(dynamoClientConfig(config.dynamodb)),
+  streamDeadLetters: sqsDeadLetters(
+    sqsClient(config.dynamodb.region),
+    config.streamDeadLetters.queueUrl,
+  ),
   ...createTelemetry(config.telemetry),
 });

@@ -4,18 +4,21 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDbSettings, StoreSettings } from '#lib/config/store.ts';
 import { traceCalls } from '#lib/xray.ts';
 
+/** The options of every DynamoDB client (tables and streams), bounded by the same timeouts. */
+export const dynamoClientConfig = (settings: DynamoDbSettings) => ({
+  region: settings.region,
+  maxAttempts: settings.maxAttempts,
+  requestHandler: {
+    connectionTimeout: settings.connectTimeoutMs,
+    requestTimeout: settings.requestTimeoutMs,
+    // without it the SDK only logs a warning and keeps waiting on a silent connection
+    throwOnRequestTimeout: true,
+  },
+  ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
+});
+
 export const createDocumentClient = (settings: DynamoDbSettings): DynamoDBDocumentClient => {
-  const client = new DynamoDBClient({
-    region: settings.region,
-    maxAttempts: settings.maxAttempts,
-    requestHandler: {
-      connectionTimeout: settings.connectTimeoutMs,
-      requestTimeout: settings.requestTimeoutMs,
-      // without it the SDK only logs a warning and keeps waiting on a silent connection
-      throwOnRequestTimeout: true,
-    },
-    ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
-  });
+  const client = new DynamoDBClient(dynamoClientConfig(settings));
   traceCalls(client);
   // an optional field left unset is absent from the item, as it is from the value
   return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });

@@ -68,7 +68,13 @@ export const deliverToEndpointHandler = ({
     const hideUntil = (handle: string, dueAt: number) => queue.hideUntil(handle, dueAt, lane);
     await hideIfNotDue({ hideUntil }, { receiptHandle, what: webhookId }, delivery.dueAt);
     const attempt = delivery.attempts + 1;
-    const fields = { endpointId, webhookId, type, plantId, request_trace_id, attempt };
+    // whose delivery and how long past due it waited: the slow lane's age per caller (operations.md)
+    const waiting = {
+      callerSub: owner,
+      lane: lane ?? 'main',
+      waitedMs: Date.now() - delivery.dueAt,
+    };
+    const fields = { endpointId, webhookId, type, plantId, request_trace_id, attempt, ...waiting };
     const logAttempt = linesOf(telemetry, invocation, fields);
     const found = await endpoints.get(owner, endpointId);
     if (found.outcome === 'unavailable') throw found.cause;

@@ -414,6 +414,10 @@ describe('deliverToEndpoint', () => {
     ]);
     expect(sent).toEqual([]);
     expect(telemetry.metricNames()).toContain('EndpointEventsDelivered');
+    // whose and how long past due: the slow lane's wait per caller, with no alarm to page anyone
+    expect(telemetry.documents()).toMatchObject([
+      { EndpointEventsDelivered: 1, callerSub: 'alice', lane: 'main', waitedMs: 0 },
+    ]);
   });
 
   it('checks the address rule at the attempt: a private address is a failed attempt, named to no one', async () => {
