@@ -11,7 +11,7 @@ export const handler = floor(
       new GetCommand({ TableName: webhooksTable, Key: endpointKey(sub, id), ConsistentRead: true }),
     );
     if (!Item) return fail(404, 'Not found');
-    if (!(await counted(id))) return fail(429, 'Too many');
+    if (!(await counted(sub))) return fail(429, 'Too many');
     const webhookId = newWebhookId();
     const body = JSON.stringify({
       type: 'webhook.ping',

@@ -1,5 +1,5 @@
 // What the floors of ping and resend share, as a hand-written Lambda would: the same count of the
-// endpoint's pings and resends in its minute (one conditional UpdateItem), and a delivery due now
+// caller's pings and resends in its minute (one conditional UpdateItem), and a delivery due now
 // sent to the endpoint-deliveries queue (bench/baseline/deliveries.ts), 202.
 import { randomBytes } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
@@ -8,14 +8,14 @@ import { sendsKey } from '#lib/endpoints/keys.ts';
 import { client, fail, reply, webhooksTable } from './common.ts';
 import { sendDeliveries } from './deliveries.ts';
 
-/** Whether the endpoint may take this ping or resend: at most 10 a minute. */
-export const counted = async (endpointId: string) => {
+/** Whether the caller may send this ping or resend: at most 10 a minute. */
+export const counted = async (owner: string) => {
   const ends = (Math.floor(Date.now() / 60_000) + 1) * 60_000;
   try {
     await client.send(
       new UpdateCommand({
         TableName: webhooksTable,
-        Key: sendsKey(endpointId, new Date(ends - 60_000).toISOString()),
+        Key: sendsKey(owner, new Date(ends - 60_000).toISOString()),
         UpdateExpression: 'ADD sends :one SET expiresAt = :ends',
         ConditionExpression: 'attribute_not_exists(sends) OR sends < :most',
         ExpressionAttributeValues: { ':one': 1, ':most': 10, ':ends': ends / 1000 },

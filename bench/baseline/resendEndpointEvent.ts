@@ -22,7 +22,7 @@ export const handler = floor(
       get({ pk: `endpoint#${id}`, sk: `event#${webhookId}` }),
     ]);
     if (!endpoint) return fail(404, 'Not found');
-    if (!(await counted(id))) return fail(429, 'Too many');
+    if (!(await counted(sub))) return fail(429, 'Too many');
     if (!sent || Number(sent.expiresAt) * 1000 <= Date.now()) return fail(404, 'Not found');
     if (endpoint.disabled) return fail(409, 'Disabled');
     return queue({ owner: sub, endpointId: id, webhookId, type: sent.type, body: sent.body });

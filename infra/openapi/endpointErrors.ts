@@ -73,10 +73,10 @@ export const endpointErrors = ({
 
 /** The 429 of a ping or resend: the endpoint's pings and resends together, per minute. */
 export const sendsLimited: ErrorStatus = {
-  description: `The endpoint had ${MAX_SENDS_PER_MINUTE} pings and resends (counted together) this minute: try again after \`Retry-After\` seconds, when the minute ends.`,
+  description: `The caller had ${MAX_SENDS_PER_MINUTE} pings and resends this minute, all its endpoints' counted together (deleting and re-creating one buys no more): try again after \`Retry-After\` seconds, when the minute ends.`,
   headers: retryAfterHeader,
   examples: {
-    limited: ['The 11th ping or resend of a minute', sendsLimitedMessage(endpoint.id, 42)],
+    limited: ['The 11th ping or resend of a minute', sendsLimitedMessage(42)],
   },
 };
 

@@ -27,5 +27,11 @@ export const endpointDeliverySettings = {
   slow: slowDeliveryQueueSettings,
   telemetry: telemetrySettings,
   /** How each attempt is made: its timeout, the wait after a failed one, and where it may go. */
-  delivery: (read: Variables) => ({ ...attemptSettings(read), policy: endpointUrlSettings(read) }),
+  delivery: (read: Variables) => ({
+    ...attemptSettings(read),
+    policy: endpointUrlSettings(read),
+    // both lanes' retention (serverless.yml's custom.deliveryRetentionSeconds): a delivery that has
+    // waited half of it is given up as an attempt, before SQS could drop it unrecorded
+    retentionMs: read.positiveInt('ENDPOINT_DELIVERY_RETENTION_SECONDS', 1_209_600) * 1000,
+  }),
 };

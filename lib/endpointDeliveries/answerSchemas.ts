@@ -39,7 +39,7 @@ export const Attempt = /* @__PURE__ */ (() =>
       error: z.optional(
         z.string().register(z.globalRegistry, {
           description:
-            'Why it failed: no answer, a timeout, a redirect not followed, a refused address.',
+            'Why it failed: no answer, a timeout, a redirect not followed, a refused address; `exhausted: ...` when it waited so long that it was given up unsent (resend it).',
           examples: ['no answer within 5000 ms'],
         }),
       ),

@@ -9,14 +9,16 @@
 import type { Context, SQSRecord } from 'aws-lambda';
 import { signingKeys } from '#lib/config/webhook.ts';
 import {
+  type Attempt,
   type AttemptStore,
   type DeliveryQueue,
   DISABLE_AFTER_FAILING_MS,
   endpointDeliveryOf,
   laneOf,
   PING,
+  QUICK_ANSWERS_TO_LEAVE,
 } from '#lib/endpointDeliveries/store.ts';
-import type { EndpointStore, StoredEndpoint } from '#lib/endpoints/store.ts';
+import type { EndpointHealth, EndpointStore, StoredEndpoint } from '#lib/endpoints/store.ts';
 import { type EndpointPolicy, postToEndpoint } from '#lib/ssrf/safePost.ts';
 import { linesOf, type Telemetry } from '#lib/telemetry.ts';
 import { queueConsumer } from '#lib/webhooks/batchResponse.ts';
@@ -34,6 +36,8 @@ export interface EndpointDeliveryDependencies extends Telemetry {
   schedule: number[];
   timeoutMs: number;
   policy: EndpointPolicy;
+  /** How long its queue keeps a message (ENDPOINT_DELIVERY_RETENTION_SECONDS), in ms. */
+  retentionMs: number;
 }
 
 /** The keys of the secrets that sign now: the current one, and a replaced one for 24 hours. */
@@ -59,14 +63,13 @@ export const deliverToEndpointHandler = ({
   schedule,
   timeoutMs,
   policy,
+  retentionMs,
   ...telemetry
 }: EndpointDeliveryDependencies) => {
-  const deliver = async (invocation: Context, { body: message, receiptHandle }: SQSRecord) => {
+  const deliver = async (invocation: Context, { body: message, ...record }: SQSRecord) => {
     const delivery = endpointDeliveryOf(message);
     const { owner, endpointId, webhookId, type, body, lane, plantId } = delivery;
     const { requestTraceId: request_trace_id } = delivery;
-    const hideUntil = (handle: string, dueAt: number) => queue.hideUntil(handle, dueAt, lane);
-    await hideIfNotDue({ hideUntil }, { receiptHandle, what: webhookId }, delivery.dueAt);
     const attempt = delivery.attempts + 1;
     // whose delivery and how long past due it waited: the slow lane's age per caller (operations.md)
     const waiting = {
@@ -76,6 +79,25 @@ export const deliverToEndpointHandler = ({
     };
     const fields = { endpointId, webhookId, type, plantId, request_trace_id, attempt, ...waiting };
     const logAttempt = linesOf(telemetry, invocation, fields);
+    // the event is kept with its delivery's first attempt, for a resend
+    const keep = (made: Omit<Attempt, 'webhookId' | 'type' | 'attempt'>) =>
+      attempts.record(
+        endpointId,
+        { webhookId, type, attempt, ...made },
+        delivery.attempts === 0 ? { type, body } : undefined,
+      );
+    // half its queue's retention waited: given up as an attempt (listed, resendable) before SQS
+    // could drop it unrecorded; a message with no SentTimestamp (never from SQS) is not
+    const queuedMs = Date.now() - Number(record.attributes?.SentTimestamp);
+    if (queuedMs >= retentionMs / 2) {
+      const error = `exhausted: it waited ${Math.round(queuedMs / 1000)} s for an attempt, half of what its queue keeps`;
+      await keep({ at: new Date().toISOString(), error, durationMs: 0 });
+      const text = 'endpoint delivery ended: it waited too long for an attempt';
+      return logAttempt('WARN', text, 'EndpointEventsExhausted', { reason: error });
+    }
+    const hideUntil = (handle: string, dueAt: number) => queue.hideUntil(handle, dueAt, lane);
+    const { receiptHandle } = record;
+    await hideIfNotDue({ hideUntil }, { receiptHandle, what: webhookId }, delivery.dueAt);
     const found = await endpoints.get(owner, endpointId);
     if (found.outcome === 'unavailable') throw found.cause;
     const endpoint = found.outcome === 'found' ? found.endpoint : undefined;
@@ -84,10 +106,9 @@ export const deliverToEndpointHandler = ({
       const text = `endpoint delivery dropped: the endpoint is ${is}`;
       return logAttempt('INFO', text, 'EndpointEventsDropped');
     }
-    // an endpoint slow or failing since this delivery was queued: the slow lane takes it (a ping
-    // is answered now, wherever it waits)
-    if (!lane && type !== PING && laneOf(endpoint).lane)
-      return queue.send([{ ...delivery, lane: 'slow' }]);
+    // an endpoint slow, failing or on probation since this delivery was queued (a ping and a
+    // resend are queued on the main lane): the slow lane takes it
+    if (!lane && laneOf(endpoint).lane) return queue.send([{ ...delivery, lane: 'slow' }]);
     const now = Date.now();
     const headers = webhookHeaders(keysOf(endpoint, now), webhookId, body);
     const answer = await postToEndpoint({ url: endpoint.url, body, headers, timeoutMs }, policy);
@@ -101,19 +122,19 @@ export const deliverToEndpointHandler = ({
       'reason' in answer ? answer.reason : redirect ? 'redirect not followed' : undefined;
     const at = new Date(now).toISOString();
     const durationMs = Date.now() - now;
-    await attempts.record(
-      endpointId,
-      { webhookId, type, attempt, at, status, error, durationMs },
-      // the event is kept with its delivery's first attempt, for a resend
-      delivery.attempts === 0 ? { type, body } : undefined,
-    );
+    await keep({ at, status, error, durationMs });
     if (outcome.outcome === 'delivered') {
       // half the attempt's timeout or more: its next deliveries take the slow lane
       const slow = durationMs >= timeoutMs / 2;
-      if (slow && (!endpoint.slowSince || endpoint.failingSince))
+      const { slowSince, failingSince, quickAnswers = 0, url } = endpoint;
+      if (slow && (!slowSince || failingSince || quickAnswers))
         await endpoints.setHealth(owner, endpointId, { kind: 'slow', since: at });
-      if (!slow && laneOf(endpoint).lane)
-        await endpoints.setHealth(owner, endpointId, { kind: 'healthy' });
+      // off the slow lane only after QUICK_ANSWERS_TO_LEAVE in a row at its url: one cannot
+      const leaves = quickAnswers + 1 >= QUICK_ANSWERS_TO_LEAVE;
+      const health: EndpointHealth = leaves
+        ? { kind: 'healthy', url }
+        : { kind: 'quick', url, since: at };
+      if (!slow && laneOf(endpoint).lane) await endpoints.setHealth(owner, endpointId, health);
       const text = 'endpoint delivery delivered';
       return logAttempt('INFO', text, 'EndpointEventsDelivered', { status });
     }
@@ -125,7 +146,8 @@ export const deliverToEndpointHandler = ({
     // not applied (a PUT of a new url, a delete, failures counted afresh meanwhile): it goes on
     if (health && (await endpoints.setHealth(owner, endpointId, health)))
       return logAttempt('WARN', 'endpoint disabled', 'EndpointsDisabled', { reason: disabling });
-    if (!failingSince) await endpoints.setHealth(owner, endpointId, { kind: 'failing', since: at });
+    if (!failingSince || endpoint.quickAnswers)
+      await endpoints.setHealth(owner, endpointId, { kind: 'failing', since: at });
     // a 410 that disabled nothing fails as any other: the event waits for the next step
     const failure =
       outcome.outcome === 'gone' ? { ...outcome, outcome: 'refused' as const } : outcome;

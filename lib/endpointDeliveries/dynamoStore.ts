@@ -100,7 +100,7 @@ export const dynamoSentEvent = ({
 
 export const dynamoCountSend =
   ({ client, table, now = () => new Date() }: DynamoTarget): AttemptStore['countSend'] =>
-  async (endpointId, { signal } = {}) => {
+  async (owner, { signal } = {}) => {
     const at = now().getTime();
     const ends = at - (at % 60_000) + 60_000;
     const minute = new Date(ends - 60_000).toISOString();
@@ -108,7 +108,7 @@ export const dynamoCountSend =
       await client.send(
         new UpdateCommand({
           TableName: table,
-          Key: sendsKey(endpointId, minute),
+          Key: sendsKey(owner, minute),
           UpdateExpression: 'ADD sends :one SET expiresAt = :ends',
           // one conditional write: concurrent pings and resends never count past the most
           ConditionExpression: 'attribute_not_exists(sends) OR sends < :max',
@@ -129,11 +129,11 @@ export const dynamoCountSend =
 
 export const dynamoUncountSend =
   ({ client, table }: DynamoTarget): AttemptStore['uncountSend'] =>
-  async (endpointId, minute) => {
+  async (owner, minute) => {
     await client.send(
       new UpdateCommand({
         TableName: table,
-        Key: sendsKey(endpointId, minute),
+        Key: sendsKey(owner, minute),
         UpdateExpression: 'ADD sends :less',
         // never below none, nor an item made anew by a give-back
         ConditionExpression: 'sends > :none',

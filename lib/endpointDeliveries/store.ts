@@ -41,9 +41,12 @@ export interface EndpointDelivery {
   lane?: 'slow';
 }
 
-/** The lane of an endpoint's next delivery: the slow one while it is slow or failing. */
-export const laneOf = ({ failingSince, slowSince }: StoredEndpoint) =>
-  failingSince || slowSince ? ({ lane: 'slow' } as const) : {};
+/** The lane of an endpoint's next delivery: the slow one while it is slow, failing, or on probation. */
+export const laneOf = ({ failingSince, slowSince, url, standingUrl = url }: StoredEndpoint) =>
+  failingSince || slowSince || standingUrl !== url ? ({ lane: 'slow' } as const) : {};
+
+/** Quick answers in a row at its url that take an endpoint off the slow lane: one cannot. */
+export const QUICK_ANSWERS_TO_LEAVE = 3;
 
 /** A message of the queue; an Error for anything else, which the queue's redrive then moves aside. */
 export const endpointDeliveryOf = (text: string): EndpointDelivery => {
@@ -76,12 +79,12 @@ export type AttemptsPage = { outcome: 'page'; attempts: Attempt[]; next?: string
 
 /** An event an endpoint was sent, for a resend: its type and body as first delivered. */
 export type SentEvent = Pick<EndpointDelivery, 'type' | 'body'>;
-/** At most this many pings and resends, together, per endpoint per minute (docs/api.md, "Limits"). */
+/** At most this many pings and resends, together, per caller per minute (docs/api.md, "Limits"). */
 export const MAX_SENDS_PER_MINUTE = 10;
 export type CountSendResult =
   /** Counted in the minute from `minute` (ISO 8601), which uncountSend gives back. */
   | { outcome: 'counted'; minute: string }
-  /** The endpoint had MAX_SENDS_PER_MINUTE this minute, which ends in `retryAfterSeconds`. */
+  /** The caller had MAX_SENDS_PER_MINUTE this minute, which ends in `retryAfterSeconds`. */
   | { outcome: 'limited'; retryAfterSeconds: number }
   | Unavailable;
 
@@ -98,10 +101,11 @@ export interface AttemptStore {
     [endpointId: string, webhookId: string],
     { outcome: 'found'; event: SentEvent } | { outcome: 'notFound' } | Unavailable
   >;
-  /** Counts a ping or resend in the endpoint's minute, unless it had MAX_SENDS_PER_MINUTE. */
-  countSend: StoreCall<[endpointId: string], CountSendResult>;
+  /** Counts a ping or resend in its caller's minute (all its endpoints', so that deleting and
+   * re-creating one buys none), unless the caller had MAX_SENDS_PER_MINUTE. */
+  countSend: StoreCall<[owner: string], CountSendResult>;
   /** Gives back a count of countSend's whose send did not happen (the queue did not take it). */
-  uncountSend(endpointId: string, minute: string): Promise<void>;
+  uncountSend(owner: string, minute: string): Promise<void>;
 }
 
 /** Where deliveries wait, each on its lane: sent now (a ping, a resend, a new event) or when due (a retry). */

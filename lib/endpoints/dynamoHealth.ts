@@ -1,5 +1,6 @@
 // What an attempt tells of an endpoint, written to its item (UpdateItem): failing or slow since
-// when, healthy again, or disabled; never to an endpoint deleted or given a new url meanwhile.
+// when, quick once more, healthy again, or disabled; never to an endpoint deleted, nor (but for
+// failing and slow) to one given a new url meanwhile.
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoTarget } from '#lib/dynamo/client.ts';
@@ -8,11 +9,15 @@ import type { EndpointStore } from '#lib/endpoints/store.ts';
 
 /** What each health sets and removes of the endpoint's item (disabled stays unless told). */
 const HEALTH_UPDATES = {
-  healthy: 'REMOVE failingSince, slowSince',
-  // the first failure's time stays while concurrent attempts fail too
-  failing: 'SET failingSince = if_not_exists(failingSince, :since)',
+  // its standing earned at this url: off probation, back on the main lane
+  healthy: 'SET standingUrl = :url REMOVE failingSince, slowSince, quickAnswers',
+  // it answers, quickly: its failures end, one more in a row, still on the slow lane
+  quick:
+    'SET slowSince = if_not_exists(slowSince, :since) ADD quickAnswers :one REMOVE failingSince',
+  // the first failure's time stays while concurrent attempts fail too; the quick ones start over
+  failing: 'SET failingSince = if_not_exists(failingSince, :since) REMOVE quickAnswers',
   // it answers, slowly: its failures end
-  slow: 'SET slowSince = if_not_exists(slowSince, :since) REMOVE failingSince',
+  slow: 'SET slowSince = if_not_exists(slowSince, :since) REMOVE failingSince, quickAnswers',
   disabled: 'SET disabled = :true, disabledReason = :reason REMOVE failingSince',
 };
 
@@ -21,9 +26,12 @@ export const dynamoSetEndpointHealth =
   async (owner, id, health) => {
     const disabling = health.kind === 'disabled';
     const seen = disabling ? health.failingSince : undefined;
+    const url = 'url' in health;
     const values = {
-      ...((health.kind === 'failing' || health.kind === 'slow') && { ':since': health.since }),
-      ...(disabling && { ':true': true, ':reason': health.reason, ':url': health.url }),
+      ...('since' in health && { ':since': health.since }),
+      ...(url && { ':url': health.url }),
+      ...(health.kind === 'quick' && { ':one': 1 }),
+      ...(disabling && { ':true': true, ':reason': health.reason }),
       ...(seen && { ':seen': seen }),
     };
     try {
@@ -33,8 +41,8 @@ export const dynamoSetEndpointHealth =
           Key: endpointKey(owner, id),
           UpdateExpression: HEALTH_UPDATES[health.kind],
           // never brings back a deleted endpoint as a stub; a PUT of a new url meanwhile wins
-          ConditionExpression: `attribute_exists(pk)${disabling ? ' AND #url = :url' : ''}${seen ? ' AND failingSince = :seen' : ''}`,
-          ...(disabling && { ExpressionAttributeNames: { '#url': 'url' } }),
+          ConditionExpression: `attribute_exists(pk)${url ? ' AND #url = :url' : ''}${seen ? ' AND failingSince = :seen' : ''}`,
+          ...(url && { ExpressionAttributeNames: { '#url': 'url' } }),
           ...(Object.keys(values).length > 0 && { ExpressionAttributeValues: values }),
         }),
       );

@@ -91,10 +91,15 @@ export const dynamoGetEndpoint = ({ client, table }: DynamoTarget): EndpointStor
 export const dynamoReplaceEndpoint = ({ client, table }: DynamoTarget): EndpointStore['replace'] =>
   orUnavailable(
     async (owner, id, { url, events, description, disabled }, { signal } = {}) => {
-      const set = ['#url = :url', 'disabled = :disabled'];
-      // a description left out is none, events every type; enabling clears disabledReason; a
-      // replaced endpoint starts with no failures or slow attempts counted against it
-      const remove = ['failingSince', 'slowSince', ...(disabled ? [] : ['disabledReason'])];
+      // its standing stays with the url it was earned at (the old one's, read before the SET): a new
+      // url is on probation; a description left out is none, events every type; enabling clears
+      // disabledReason; a PUT restarts the quick answers in a row, never the failures' clock
+      const set = [
+        'standingUrl = if_not_exists(standingUrl, #url)',
+        '#url = :url',
+        'disabled = :disabled',
+      ];
+      const remove = ['quickAnswers', ...(disabled ? [] : ['disabledReason'])];
       if (description === undefined) remove.push('description');
       else set.push('description = :description');
       if (events === undefined) remove.push('events');

@@ -32,9 +32,9 @@ export const attemptKey = (
 export const ATTEMPT_SORT_KEY =
   /^attempt#\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z#msg_[A-Za-z0-9_-]{1,64}#\d{1,3}$/;
 
-/** The item counting the endpoint's pings and resends of the minute from `minute` (ISO 8601). */
-export const sendsKey = (endpointId: string, minute: string) => ({
-  pk: deliveriesPartition(endpointId),
+/** The item counting the caller's pings and resends (all its endpoints') of the minute from `minute`. */
+export const sendsKey = (owner: string, minute: string) => ({
+  pk: callerPartition(owner),
   sk: `sends#${minute}`,
 });
 

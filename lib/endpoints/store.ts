@@ -31,8 +31,12 @@ export interface StoredEndpoint extends Omit<Endpoint, 'events'> {
   secrets: EndpointSecret[];
   /** ISO 8601: the first of the attempts that have all failed since; absent after a success. */
   failingSince?: string | undefined;
-  /** ISO 8601: the first of the attempts that have all been slow since; absent after a quick one. */
+  /** ISO 8601: since when it has been on the slow lane (slow, or failing then answering). */
   slowSince?: string | undefined;
+  /** The url its standing was earned at (absent: its url); another, a PUT's, is on probation. */
+  standingUrl?: string | undefined;
+  /** Quick answers in a row at its url while on the slow lane (QUICK_ANSWERS_TO_LEAVE end it). */
+  quickAnswers?: number | undefined;
 }
 
 /** What a caller sets of an endpoint (POST, PUT): `events` left out is every type. */
@@ -42,9 +46,11 @@ export type EndpointContent = Pick<StoredEndpoint, 'url' | 'events' | 'descripti
 export const takesType = ({ events }: Pick<StoredEndpoint, 'events'>, type: string) =>
   events === undefined || events.some((taken) => taken === type);
 
-/** What an attempt tells of an endpoint: it answers, slowly or failing since when, or it is disabled. */
+/** What an attempt tells of an endpoint: it answers (quickly at `url`: one more in a row, or
+ * enough to leave the slow lane), slowly or failing since when, or it is disabled. */
 export type EndpointHealth =
-  | { kind: 'healthy' }
+  | { kind: 'healthy'; url: string }
+  | { kind: 'quick'; url: string; since: string }
   | { kind: 'failing'; since: string }
   | { kind: 'slow'; since: string }
   /** Only while `url` is still its url and, with `failingSince`, its failures count from then. */

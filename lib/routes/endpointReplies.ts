@@ -72,8 +72,8 @@ export const ownedEndpoint = async (
     : { refusal: endpointRefusal(id, result) };
 };
 
-export const sendsLimitedMessage = (id: string, seconds: number) =>
-  `Endpoint ${id} had its ${MAX_SENDS_PER_MINUTE} pings and resends of this minute: try again in ${seconds} s`;
+export const sendsLimitedMessage = (seconds: number) =>
+  `You had your ${MAX_SENDS_PER_MINUTE} pings and resends of this minute, all your endpoints together: try again in ${seconds} s`;
 
 export const DELIVERIES_UNAVAILABLE =
   'The deliveries queue is busy or unreachable, so nothing was sent: retry in a few seconds';

@@ -1,5 +1,5 @@
-// What a ping and a resend share: a send counted in the endpoint's minute, then put on the main lane
-// of the deliveries queue. Apart from endpointReplies.ts: only the routes that send bundle SQS.
+// What a ping and a resend share: a send counted in the caller's minute, then put on the main lane
+// of the deliveries queue (deliverToEndpoint moves it to the slow lane if its endpoint is there). Apart from endpointReplies.ts: only the routes that send bundle SQS.
 import type { DynamoTarget } from '#lib/dynamo/client.ts';
 import { dynamoCountSend, dynamoUncountSend } from '#lib/endpointDeliveries/dynamoStore.ts';
 import type {
@@ -40,22 +40,22 @@ export const sendDependencies = <More extends object = Record<never, never>>(
 });
 
 /**
- * A ping or resend: counted in the endpoint's minute (429 past its most, or 503), then put on the
+ * A ping or resend: counted in the caller's minute (429 past its most, or 503), then put on the
  * queue due now: 202 with its webhook-id, or 503 when the queue did not take it, its count given
- * back: a send that did not happen uses none of the endpoint's minute.
+ * back: a send that did not happen uses none of the caller's minute.
  */
 export const countedSend = async (
   { attemptStore, queue }: SendDependencies,
   delivery: Omit<EndpointDelivery, 'attempts' | 'dueAt' | 'requestTraceId'>,
   { metric, outcome, signal }: { metric: MetricName; outcome: string; signal: AbortSignal },
 ): Promise<Reply> => {
-  const { endpointId: id, webhookId } = delivery;
+  const { owner, endpointId: id, webhookId } = delivery;
   const log = { endpointId: id };
-  const count = await attemptStore.countSend(id, { signal });
+  const count = await attemptStore.countSend(owner, { signal });
   if (count.outcome === 'unavailable') return endpointsUnavailable(count.cause, log);
   if (count.outcome === 'limited') {
     const seconds = count.retryAfterSeconds;
-    const [message, headers] = [sendsLimitedMessage(id, seconds), retryAfterIn(seconds)];
+    const [message, headers] = [sendsLimitedMessage(seconds), retryAfterIn(seconds)];
     const limited = { metric: 'EndpointSendsLimited', outcome: 'limited' } as const;
     return { status: 429, message, headers, ...limited, log };
   }
@@ -65,7 +65,7 @@ export const countedSend = async (
     await queue.send([{ ...delivery, attempts: 0, dueAt: Date.now(), requestTraceId }]);
   } catch (cause) {
     // the store unreachable too: the count stays, one of the minute's 10 used
-    await attemptStore.uncountSend(id, count.minute).catch(() => {});
+    await attemptStore.uncountSend(owner, count.minute).catch(() => {});
     return unavailable(DELIVERIES_UNAVAILABLE, {
       metric: 'DeliveryQueueUnavailable',
       outcome: 'unavailable',

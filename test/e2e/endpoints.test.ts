@@ -8,7 +8,7 @@ import { startTarget, type Target, WAIT_SECONDS } from '../support/target.ts';
 
 let target: Target;
 let api: Target['api'];
-const tokens: Record<'carol' | 'dave', string> = { carol: '', dave: '' };
+const tokens: Record<'carol' | 'dave' | 'erin', string> = { carol: '', dave: '', erin: '' };
 
 const as = (caller: keyof typeof tokens) => ({
   headers: { Authorization: `Bearer ${tokens[caller]}` },
@@ -18,6 +18,7 @@ beforeAll(async () => {
   target = await startTarget();
   tokens.carol = await target.token('carol');
   tokens.dave = await target.token('dave');
+  tokens.erin = await target.token('erin');
   api = target.api;
 });
 afterAll(() => target?.stop());
@@ -119,6 +120,30 @@ describe('a caller’s own webhook endpoints over HTTP', () => {
     expect(eleventh.response.status).toBe(409);
     expect(eleventh.error?.message).toMatch(/10 webhook endpoints/);
     expect((await api.GET('/webhooks', as('dave'))).data).toHaveLength(10);
+  });
+
+  it('counts pings per caller: ten create, ping, delete cycles, then the 11th ping of the minute is 429', {
+    tags: ['local'],
+  }, async () => {
+    // the eleven within one minute of the clock the count keeps
+    const seconds = new Date().getUTCSeconds();
+    if (seconds > 45) await sleep((61 - seconds) * 1000);
+    const cycle = async (i: number) => {
+      const created = await api.POST('/webhooks', {
+        ...as('erin'),
+        body: { url: `http://127.0.0.1:9/hooks/${i}` },
+      });
+      const path = { path: { id: created.data?.id ?? '' } };
+      const pinged = await api.POST('/webhooks/{id}/ping', { ...as('erin'), params: path });
+      await api.DELETE('/webhooks/{id}', { ...as('erin'), params: path });
+      return pinged;
+    };
+    for (let i = 0; i < 10; i++) expect((await cycle(i)).response.status).toBe(202);
+    // an endpoint made anew buys no more
+    const eleventh = await cycle(10);
+    expect(eleventh.response.status).toBe(429);
+    expect(eleventh.response.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(eleventh.error?.message).toMatch(/all your endpoints together/);
   });
 
   it('delivers a ping and a plant added to a receiver that answers 2xx, and resends the ping', {

@@ -1,6 +1,7 @@
 // The store of the callers' webhook endpoints against a real DynamoDB Local (in memory, started by
 // the global setup), on a table made from infra/dynamodb.yml's WebhooksTable.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { laneOf } from '#lib/endpointDeliveries/store.ts';
 import {
   type EndpointStore,
   MAX_ENDPOINTS_PER_CALLER,
@@ -135,35 +136,53 @@ describe('DynamoDB endpoint store', () => {
     });
   });
 
-  it('keeps the first slow attempt beside the first failure; a quick success or a PUT clears both', async () => {
-    const { id } = newEndpoint(1);
+  it('keeps the first slow attempt beside the first failure; quick answers at its url clear both, a PUT neither', async () => {
+    const { id, url, events } = newEndpoint(1);
     await store.create('alice', newEndpoint(1));
     const health = async () => {
       const found = await store.get('alice', id);
-      const { failingSince, slowSince } = found.outcome === 'found' ? found.endpoint : {};
-      return { failingSince, slowSince };
+      const { failingSince, slowSince, quickAnswers, standingUrl } =
+        found.outcome === 'found' ? found.endpoint : {};
+      return { failingSince, slowSince, quickAnswers, standingUrl };
     };
 
     await store.setHealth('alice', id, { kind: 'slow', since: '2026-11-20T00:00:00.000Z' });
     await store.setHealth('alice', id, { kind: 'slow', since: '2026-11-21T00:00:00.000Z' });
     await store.setHealth('alice', id, { kind: 'failing', since: '2026-11-22T00:00:00.000Z' });
-    expect(await health()).toEqual({
-      failingSince: '2026-11-22T00:00:00.000Z',
-      slowSince: '2026-11-20T00:00:00.000Z',
-    });
+    const slowSince = '2026-11-20T00:00:00.000Z';
+    expect(await health()).toMatchObject({ failingSince: '2026-11-22T00:00:00.000Z', slowSince });
     // a slow success ends the failures, keeping the first slow attempt
     await store.setHealth('alice', id, { kind: 'slow', since: '2026-11-23T00:00:00.000Z' });
-    expect(await health()).toEqual({
-      failingSince: undefined,
-      slowSince: '2026-11-20T00:00:00.000Z',
-    });
-    await store.setHealth('alice', id, { kind: 'healthy' });
-    expect(await health()).toEqual({ failingSince: undefined, slowSince: undefined });
+    expect(await health()).toMatchObject({ failingSince: undefined, slowSince });
+    // quick answers count in a row, a failure starts them over; a failure then a quick answer
+    const quick = { kind: 'quick', url, since: '2026-11-24T00:00:00.000Z' } as const;
+    await store.setHealth('alice', id, quick);
+    await store.setHealth('alice', id, { kind: 'failing', since: '2026-11-24T00:00:00.000Z' });
+    expect(await health()).toMatchObject({ quickAnswers: undefined, slowSince });
+    await store.setHealth('alice', id, quick);
+    await store.setHealth('alice', id, quick);
+    expect(await health()).toEqual({ slowSince, quickAnswers: 2 });
 
-    await store.setHealth('alice', id, { kind: 'slow', since: '2026-11-23T00:00:00.000Z' });
-    const { url, events } = newEndpoint(1);
+    // a PUT keeps its standing (it restarts the quick answers); a new url is on probation
     await store.replace('alice', id, { url, events, disabled: false });
-    expect(await health()).toEqual({ failingSince: undefined, slowSince: undefined });
+    expect(await health()).toEqual({ slowSince, standingUrl: url });
+    const next = 'https://receiver.example/next';
+    await store.replace('alice', id, { url: next, events, disabled: false });
+    expect(await health()).toEqual({ slowSince, standingUrl: url });
+    // a quick answer of its old url, in flight across the PUT, counts for nothing
+    expect(await store.setHealth('alice', id, { kind: 'healthy', url })).toBe(false);
+    expect(await store.setHealth('alice', id, { kind: 'healthy', url: next })).toBe(true);
+    expect(await health()).toEqual({ standingUrl: next });
+  });
+
+  it('puts a PUT of a new url on probation: the url its standing was earned at stays', async () => {
+    const { id, url, events } = newEndpoint(1);
+    await store.create('alice', newEndpoint(1));
+    const next = 'https://receiver.example/next';
+    const replaced = await store.replace('alice', id, { url: next, events, disabled: false });
+    expect(replaced).toMatchObject({ endpoint: { url: next, standingUrl: url } });
+    if (replaced.outcome !== 'replaced') return expect.fail('not replaced');
+    expect(laneOf(replaced.endpoint)).toEqual({ lane: 'slow' });
   });
 
   it('keeps the first failure, clears it at a success, and disables only while it still counts', async () => {
@@ -178,13 +197,16 @@ describe('DynamoDB endpoint store', () => {
     await store.setHealth('alice', id, { kind: 'failing', since: '2026-11-21T00:00:00.000Z' });
     expect(await failingSince()).toBe('2026-11-20T00:00:00.000Z');
 
-    // a PUT meanwhile made its failures count afresh: the older ones disable nothing
+    // a PUT keeps the failures' clock: a caller cannot reset it
     await store.replace('alice', id, {
       url: 'https://hooks.example.com/a',
       events: ['plant.added'],
       disabled: false,
     });
-    expect(await failingSince()).toBeUndefined();
+    expect(await failingSince()).toBe('2026-11-20T00:00:00.000Z');
+    // an answer meanwhile made its failures count afresh: the older ones disable nothing
+    await store.setHealth('alice', id, { kind: 'slow', since: '2026-11-21T00:00:00.000Z' });
+    await store.setHealth('alice', id, { kind: 'failing', since: '2026-11-21T12:00:00.000Z' });
     const stale = await store.setHealth('alice', id, {
       kind: 'disabled',
       reason: 'every attempt failed',
@@ -196,12 +218,11 @@ describe('DynamoDB endpoint store', () => {
       (await store.get('alice', id)).outcome === 'found' && (await store.get('alice', id)),
     ).toMatchObject({ endpoint: { disabled: false } });
 
-    await store.setHealth('alice', id, { kind: 'failing', since: '2026-11-22T00:00:00.000Z' });
     const counted = await store.setHealth('alice', id, {
       kind: 'disabled',
       reason: 'every attempt failed',
       url: 'https://hooks.example.com/a',
-      failingSince: '2026-11-22T00:00:00.000Z',
+      failingSince: '2026-11-21T12:00:00.000Z',
     });
     expect(counted).toBe(true);
     expect(await store.get('alice', id)).toMatchObject({
@@ -210,7 +231,7 @@ describe('DynamoDB endpoint store', () => {
     expect(await failingSince()).toBeUndefined();
 
     await store.setHealth('alice', id, { kind: 'failing', since: '2026-11-23T00:00:00.000Z' });
-    await store.setHealth('alice', id, { kind: 'healthy' });
+    await store.setHealth('alice', id, { kind: 'healthy', url: 'https://hooks.example.com/a' });
     expect(await failingSince()).toBeUndefined();
 
     // a deleted endpoint is not brought back as a stub
@@ -257,6 +278,8 @@ describe('DynamoDB endpoint store', () => {
       url: 'https://elsewhere.example/in',
       events: ['plant.deleted', 'plant.updated'],
       disabled: true,
+      // its standing was earned at its first url: the new one is on probation
+      standingUrl: newEndpoint(1).url,
     };
     expect(result).toEqual({ outcome: 'replaced', endpoint: replaced });
     expect(await store.get('alice', newEndpoint(1).id)).toEqual({
@@ -283,7 +306,13 @@ describe('DynamoDB endpoint store', () => {
     expect(stillDisabled).toMatchObject({ outcome: 'replaced', endpoint: disabled });
     expect(enabled).toEqual({
       outcome: 'replaced',
-      endpoint: { ...newEndpoint(1), owner: 'alice', description: 'back', disabled: false },
+      endpoint: {
+        ...newEndpoint(1),
+        owner: 'alice',
+        description: 'back',
+        disabled: false,
+        standingUrl: newEndpoint(1).url,
+      },
     });
     const [item] = await endpointItems();
     expect(item).not.toHaveProperty('disabledReason');

@@ -1,6 +1,6 @@
 // Pings and resends through their routes (real events, the real token verifier) against the
-// endpoint and attempt stores on DynamoDB Local, with a clock of the test's: at most 10 per endpoint
-// per minute, and a resend only within 14 days of the event's first send.
+// endpoint and attempt stores on DynamoDB Local, with a clock of the test's: at most 10 per caller
+// per minute (all its endpoints together), and a resend only within 14 days of the event's first send.
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { AttemptStore } from '#lib/endpointDeliveries/store.ts';
 import type { HttpHandler } from '#lib/http/pipeline.ts';
@@ -98,8 +98,9 @@ describe('pings and resends on DynamoDB', () => {
     now = at(59_500);
     expect(await resent()).toEqual({ status: 429, retryAfter: '1' });
     expect(queue.sent).toHaveLength(10);
+    // the caller's count, in its own partition: an endpoint deleted and created anew buys none
     expect(await table.items()).toContainEqual({
-      pk: `endpoint#${ID}`,
+      pk: 'caller#alice',
       sk: `sends#${at(0).toISOString()}`,
       sends: 10,
       expiresAt: (MINUTE + 60_000) / 1000,

@@ -72,7 +72,9 @@ export class FakeEndpointStore implements EndpointStore {
         ...endpoint,
         ...content,
         disabledReason: content.disabled ? endpoint.disabledReason : undefined,
-        failingSince: undefined,
+        // as the real one: its standing stays with the url that earned it, the failures' clock too
+        standingUrl: endpoint.standingUrl ?? endpoint.url,
+        quickAnswers: undefined,
       };
       this.endpoints.set(id, replaced);
       return { outcome: 'replaced' as const, endpoint: replaced };
@@ -111,23 +113,21 @@ export class FakeEndpointStore implements EndpointStore {
     if (!endpoint) return false;
     // as the real one: the first failure stays; a disabling counts only failures still counted,
     // and only of the url that answered
-    if (health.kind === 'disabled') {
-      if (endpoint.url !== health.url) return false;
-      if (health.failingSince !== undefined && endpoint.failingSince !== health.failingSince)
-        return false;
-    }
-    const { failingSince, slowSince, ...rest } = endpoint;
-    const kept = { ...rest, failingSince, slowSince };
-    this.endpoints.set(
-      id,
+    if ('url' in health && endpoint.url !== health.url) return false;
+    if (health.kind === 'disabled' && health.failingSince !== undefined)
+      if (endpoint.failingSince !== health.failingSince) return false;
+    const { failingSince, slowSince, quickAnswers, ...rest } = endpoint;
+    const next: StoredEndpoint =
       health.kind === 'healthy'
-        ? rest
-        : health.kind === 'failing'
-          ? { ...kept, failingSince: failingSince ?? health.since }
-          : health.kind === 'slow'
-            ? { ...rest, slowSince: slowSince ?? health.since }
-            : { ...rest, slowSince, disabled: true, disabledReason: health.reason },
-    );
+        ? { ...rest, standingUrl: health.url }
+        : health.kind === 'quick'
+          ? { ...rest, slowSince: slowSince ?? health.since, quickAnswers: (quickAnswers ?? 0) + 1 }
+          : health.kind === 'failing'
+            ? { ...rest, slowSince, failingSince: failingSince ?? health.since }
+            : health.kind === 'slow'
+              ? { ...rest, slowSince: slowSince ?? health.since }
+              : { ...rest, slowSince, quickAnswers, disabled: true, disabledReason: health.reason };
+    this.endpoints.set(id, next);
     return true;
   }
 }
@@ -164,12 +164,12 @@ export class FakeAttemptStore implements AttemptStore {
     return event ? { outcome: 'found' as const, event } : { outcome: 'notFound' as const };
   }
 
-  /** Each endpoint's pings and resends, by minute. */
+  /** Each caller's pings and resends, by minute. */
   readonly sends = new Map<string, number>();
 
-  async countSend(endpointId: string) {
+  async countSend(owner: string) {
     const at = Date.now();
-    const key = `${endpointId} ${Math.floor(at / 60_000)}`;
+    const key = `${owner} ${Math.floor(at / 60_000)}`;
     const count = this.sends.get(key) ?? 0;
     if (count >= MAX_SENDS_PER_MINUTE) {
       return {
@@ -181,7 +181,7 @@ export class FakeAttemptStore implements AttemptStore {
     return { outcome: 'counted' as const, minute: key };
   }
 
-  async uncountSend(_endpointId: string, minute: string) {
+  async uncountSend(_owner: string, minute: string) {
     this.sends.set(minute, Math.max((this.sends.get(minute) ?? 0) - 1, 0));
   }
 }

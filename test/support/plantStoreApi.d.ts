@@ -629,7 +629,7 @@ export type components = {
              */
             status?: number;
             /**
-             * @description Why it failed: no answer, a timeout, a redirect not followed, a refused address.
+             * @description Why it failed: no answer, a timeout, a redirect not followed, a refused address; `exhausted: ...` when it waited so long that it was given up unsent (resend it).
              * @example no answer within 5000 ms
              */
             error?: string;
@@ -2195,7 +2195,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The endpoint had 10 pings and resends (counted together) this minute: try again after `Retry-After` seconds, when the minute ends. */
+            /** @description The caller had 10 pings and resends this minute, all its endpoints' counted together (deleting and re-creating one buys no more): try again after `Retry-After` seconds, when the minute ends. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -2312,7 +2312,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The endpoint had 10 pings and resends (counted together) this minute: try again after `Retry-After` seconds, when the minute ends. */
+            /** @description The caller had 10 pings and resends this minute, all its endpoints' counted together (deleting and re-creating one buys no more): try again after `Retry-After` seconds, when the minute ends. */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];

@@ -367,10 +367,15 @@ describe('deliverToEndpoint', () => {
       schedule,
       timeoutMs: 2000,
       policy,
+      retentionMs: 14 * DAY_MS,
       ...telemetry,
     });
-    const deliver = (message: EndpointDelivery) =>
-      handler(retryQueueEvent('m1', message) as SQSEvent, lambdaContext());
+    /** The message as SQS hands it over, sent to its queue at `sentAt`. */
+    const deliver = (message: EndpointDelivery, sentAt = Date.now()) => {
+      const event = retryQueueEvent('m1', message) as SQSEvent;
+      for (const record of event.Records) record.attributes.SentTimestamp = String(sentAt);
+      return handler(event, lambdaContext());
+    };
     return { deliver, sent, held, recorded, telemetry, store };
   };
 
@@ -418,6 +423,33 @@ describe('deliverToEndpoint', () => {
     expect(telemetry.documents()).toMatchObject([
       { EndpointEventsDelivered: 1, callerSub: 'alice', lane: 'main', waitedMs: 0 },
     ]);
+  });
+
+  it('gives up a delivery that waited half its queue’s retention as an attempt, kept for a resend, before SQS could drop it', async () => {
+    const { deliver, sent, recorded, telemetry } = setup(storeWith(endpoint('ep_1')));
+
+    await deliver(delivery(), NOW - 7 * DAY_MS);
+
+    expect(received).toEqual([]);
+    expect(sent).toEqual([]);
+    expect(recorded).toEqual([
+      {
+        endpointId: 'ep_1',
+        attempt: {
+          webhookId: 'msg_plant7added',
+          type: 'plant.added',
+          attempt: 1,
+          at: iso(NOW),
+          error: expect.stringMatching(/^exhausted: it waited 604800 s for an attempt/),
+          durationMs: 0,
+        },
+        event: { type: 'plant.added', body: BODY },
+      },
+    ]);
+    expect(telemetry.metricNames()).toContain('EndpointEventsExhausted');
+    // a day less, and it is attempted
+    await deliver(delivery(), NOW - 6 * DAY_MS);
+    expect(received).toHaveLength(1);
   });
 
   it('checks the address rule at the attempt: a private address is a failed attempt, named to no one', async () => {
@@ -623,15 +655,25 @@ describe('deliverToEndpoint', () => {
     }
   });
 
-  it('answers a ping to a failing endpoint on the lane it came by', async () => {
-    const failing = endpoint('ep_1', { failingSince: iso(NOW - 1000) });
-    const { deliver, sent } = setup(storeWith(failing));
+  it.each([
+    ['failing', { failingSince: iso(NOW - 1000) }],
+    ['slow', { slowSince: iso(NOW - 1000) }],
+    ['on probation (a new url)', { standingUrl: 'https://old.example/hooks' }],
+  ])(
+    'moves a ping or a resend to a %s endpoint to the slow lane, where its deliveries wait',
+    async (_, standing) => {
+      const { deliver, sent } = setup(storeWith(endpoint('ep_1', standing)));
 
-    await deliver(delivery({ type: 'webhook.ping' }));
+      await deliver(delivery({ type: 'webhook.ping' }));
+      await deliver(delivery({ webhookId: 'msg_resent', attempts: 0 }));
 
-    expect(received).toHaveLength(1);
-    expect(sent).toEqual([]);
-  });
+      expect(received).toEqual([]);
+      expect(sent.map(({ type, lane }) => [type, lane])).toEqual([
+        ['webhook.ping', 'slow'],
+        ['plant.added', 'slow'],
+      ]);
+    },
+  );
 
   it('marks an endpoint slow at an attempt of half its timeout or more, and quick again at a shorter one', async () => {
     answer = { status: 200, takesMs: 1100 };
@@ -647,10 +689,27 @@ describe('deliverToEndpoint', () => {
     await deliver(delivery({ lane: 'slow' }));
     expect(store.endpoints.get('ep_1')?.slowSince).toBe(slowSince);
 
+    // one quick answer cannot take it off the slow lane, nor two; a slow one starts them over
+    answer = { status: 200 };
+    for (const [takesMs, quickAnswers] of [
+      [0, 1],
+      [0, 2],
+      [1100, undefined],
+      [0, 1],
+      [0, 2],
+    ]) {
+      answer = { status: 200, takesMs: takesMs ?? 0 };
+      await deliver(delivery({ lane: 'slow' }));
+      const { slowSince: since, quickAnswers: inARow } = store.endpoints.get('ep_1') ?? {};
+      expect([since, inARow]).toEqual([slowSince, quickAnswers]);
+    }
+    // the third in a row does: standing earned at its url, on the main lane again
     answer = { status: 200 };
     await deliver(delivery({ lane: 'slow' }));
-    expect(store.endpoints.get('ep_1')).not.toHaveProperty('slowSince');
-  }, 10_000);
+    const healthy = store.endpoints.get('ep_1');
+    expect([healthy?.slowSince, healthy?.quickAnswers]).toEqual([undefined, undefined]);
+    expect(healthy?.standingUrl).toBe(healthy?.url);
+  }, 20_000);
 
   it.each([
     ['deleted', storeWith],

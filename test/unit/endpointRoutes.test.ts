@@ -437,7 +437,7 @@ describe('ping, attempts and resend', () => {
     },
   );
 
-  describe('at most 10 pings and resends per endpoint per minute', () => {
+  describe('at most 10 pings and resends per caller per minute, all its endpoints together', () => {
     // 15 s into a minute (the next one: the tokens stay valid), whose end Retry-After counts to
     beforeEach(() => {
       vi.useFakeTimers({ toFake: ['Date'] });
@@ -447,7 +447,7 @@ describe('ping, attempts and resend', () => {
       vi.useRealTimers();
     });
 
-    it('answers the 11th, ping or resend, 429 with Retry-After and when to try again, sending nothing', async () => {
+    it('answers the 11th, ping or resend, to any of its endpoints, 429 with Retry-After, sending nothing', async () => {
       const id = await registered();
       const other = await registered();
       await attemptStore.record(id, attemptOf(1), sentEvent);
@@ -463,11 +463,17 @@ describe('ping, attempts and resend', () => {
       for (const limited of [await ping(), await resend()]) {
         expect(limited.status).toBe(429);
         expect(headerOf(limited.response, 'Retry-After')).toBe('45');
-        expect(limited.body).toEqual({ error: 429, message: sendsLimitedMessage(id, 45) });
+        expect(limited.body).toEqual({ error: 429, message: sendsLimitedMessage(45) });
       }
-      expect(sendsLimitedMessage(id, 45)).toMatch(/try again in 45 s$/);
+      expect(sendsLimitedMessage(45)).toMatch(/try again in 45 s$/);
+      // its other endpoints, and one created anew, share the caller's minute
+      const created = await registered();
+      for (const endpoint of [other, created])
+        expect((await call(routes().ping, 'POST', `/webhooks/${endpoint}/ping`)).status).toBe(429);
       expect(queue.sent).toHaveLength(10);
-      expect((await call(routes().ping, 'POST', `/webhooks/${other}/ping`)).status).toBe(202);
+      // another caller's minute is its own
+      const bobs = (await register(undefined, tokens.bob)).body.id as string;
+      expect((await call(routes().ping, 'POST', `/webhooks/${bobs}/ping`, bob)).status).toBe(202);
     });
 
     it('counts no refused resend: a 404 or a 409 uses up none of the 10', async () => {
