@@ -1,8 +1,8 @@
 // The stream functions' on-failure destination: config → clients → consumer, once per container.
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { loadConfig } from '#lib/config/load.ts';
+import { dynamoClientConfig } from '#lib/config/store.ts';
 import { keepFailedStreamRecordsSettings } from '#lib/config/webhook.ts';
-import { dynamoClientConfig } from '#lib/dynamo/client.ts';
 import { createTelemetry } from '#lib/telemetry.ts';
 import { sqsDeadLetters } from '#lib/webhooks/deadLetters.ts';
 import { sqsClient } from '#lib/webhooks/sqsMessages.ts';

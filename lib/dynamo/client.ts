@@ -1,21 +1,12 @@
 // One DynamoDB document client a container, bounded so a slow store is a 503 within the timeout.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { DynamoDbSettings, StoreSettings } from '#lib/config/store.ts';
+import {
+  type DynamoDbSettings,
+  dynamoClientConfig,
+  type StoreSettings,
+} from '#lib/config/store.ts';
 import { traceCalls } from '#lib/xray.ts';
-
-/** The options of every DynamoDB client (tables and streams), bounded by the same timeouts. */
-export const dynamoClientConfig = (settings: DynamoDbSettings) => ({
-  region: settings.region,
-  maxAttempts: settings.maxAttempts,
-  requestHandler: {
-    connectionTimeout: settings.connectTimeoutMs,
-    requestTimeout: settings.requestTimeoutMs,
-    // without it the SDK only logs a warning and keeps waiting on a silent connection
-    throwOnRequestTimeout: true,
-  },
-  ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
-});
 
 export const createDocumentClient = (settings: DynamoDbSettings): DynamoDBDocumentClient => {
   const client = new DynamoDBClient(dynamoClientConfig(settings));

@@ -2,10 +2,11 @@
 // endpoint is read each time (deleted: nothing is sent; disabled: only a ping), the POST is
 // SSRF-safe (safePost.ts), the attempt recorded; a failure waits in a new message (schedule,
 // Retry-After), ends the delivery, or disables the endpoint (410, or 5 days of failures). A message
-// is one (event, endpoint): one endpoint's failures never hold back another's, and a slow or
-// failing endpoint's deliveries and every retry take the slow lane, so that they never hold back a
-// quick endpoint's batches. A batch item failure only when the store or the queue could not do
-// their part.
+// is one (event, endpoint): one endpoint's failures never hold back another's, and the deliveries
+// of an endpoint slow, failing, disabled or on probation (pings and resends included) and every
+// retry take the slow lane, so that they never hold back a quick endpoint's batches; it leaves it
+// at its third quick answer in a row. A delivery that waited half its queue's retention is given
+// up as an attempt. A batch item failure only when the store or the queue could not do their part.
 import type { Context, SQSRecord } from 'aws-lambda';
 import { signingKeys } from '#lib/config/webhook.ts';
 import {
@@ -16,9 +17,12 @@ import {
   endpointDeliveryOf,
   laneOf,
   PING,
-  QUICK_ANSWERS_TO_LEAVE,
 } from '#lib/endpointDeliveries/store.ts';
-import type { EndpointHealth, EndpointStore, StoredEndpoint } from '#lib/endpoints/store.ts';
+import {
+  type EndpointStore,
+  QUICK_ANSWERS_TO_LEAVE,
+  type StoredEndpoint,
+} from '#lib/endpoints/store.ts';
 import { type EndpointPolicy, postToEndpoint } from '#lib/ssrf/safePost.ts';
 import { linesOf, type Telemetry } from '#lib/telemetry.ts';
 import { queueConsumer } from '#lib/webhooks/batchResponse.ts';
@@ -86,18 +90,13 @@ export const deliverToEndpointHandler = ({
         { webhookId, type, attempt, ...made },
         delivery.attempts === 0 ? { type, body } : undefined,
       );
-    // half its queue's retention waited: given up as an attempt (listed, resendable) before SQS
-    // could drop it unrecorded; a message with no SentTimestamp (never from SQS) is not
+    // half its queue's retention waited (a message with no SentTimestamp, never from SQS, has not)
     const queuedMs = Date.now() - Number(record.attributes?.SentTimestamp);
-    if (queuedMs >= retentionMs / 2) {
-      const error = `exhausted: it waited ${Math.round(queuedMs / 1000)} s for an attempt, half of what its queue keeps`;
-      await keep({ at: new Date().toISOString(), error, durationMs: 0 });
-      const text = 'endpoint delivery ended: it waited too long for an attempt';
-      return logAttempt('WARN', text, 'EndpointEventsExhausted', { reason: error });
-    }
+    const expiring = queuedMs >= retentionMs / 2;
     const hideUntil = (handle: string, dueAt: number) => queue.hideUntil(handle, dueAt, lane);
     const { receiptHandle } = record;
-    await hideIfNotDue({ hideUntil }, { receiptHandle, what: webhookId }, delivery.dueAt);
+    if (!expiring)
+      await hideIfNotDue({ hideUntil }, { receiptHandle, what: webhookId }, delivery.dueAt);
     const found = await endpoints.get(owner, endpointId);
     if (found.outcome === 'unavailable') throw found.cause;
     const endpoint = found.outcome === 'found' ? found.endpoint : undefined;
@@ -105,6 +104,13 @@ export const deliverToEndpointHandler = ({
       const is = endpoint ? 'disabled' : 'deleted';
       const text = `endpoint delivery dropped: the endpoint is ${is}`;
       return logAttempt('INFO', text, 'EndpointEventsDropped');
+    }
+    // given up as an attempt (listed, resendable) before SQS could drop it unrecorded
+    if (expiring) {
+      const error = `exhausted: it waited ${Math.round(queuedMs / 1000)} s for an attempt, half of what its queue keeps`;
+      await keep({ at: new Date().toISOString(), error, durationMs: 0 });
+      const text = 'endpoint delivery ended: it waited too long for an attempt';
+      return logAttempt('WARN', text, 'EndpointEventsExhausted', { reason: error });
     }
     // an endpoint slow, failing or on probation since this delivery was queued (a ping and a
     // resend are queued on the main lane): the slow lane takes it
@@ -129,12 +135,14 @@ export const deliverToEndpointHandler = ({
       const { slowSince, failingSince, quickAnswers = 0, url } = endpoint;
       if (slow && (!slowSince || failingSince || quickAnswers))
         await endpoints.setHealth(owner, endpointId, { kind: 'slow', since: at });
-      // off the slow lane only after QUICK_ANSWERS_TO_LEAVE in a row at its url: one cannot
-      const leaves = quickAnswers + 1 >= QUICK_ANSWERS_TO_LEAVE;
-      const health: EndpointHealth = leaves
-        ? { kind: 'healthy', url }
-        : { kind: 'quick', url, since: at };
-      if (!slow && laneOf(endpoint).lane) await endpoints.setHealth(owner, endpointId, health);
+      // off the slow lane only at the QUICK_ANSWERS_TO_LEAVE-th quick answer in a row at its url, as
+      // stored (a failure meanwhile starts them over): one quick answer cannot
+      if (!slow && laneOf(endpoint).lane) {
+        const left =
+          quickAnswers + 1 >= QUICK_ANSWERS_TO_LEAVE &&
+          (await endpoints.setHealth(owner, endpointId, { kind: 'healthy', url }));
+        if (!left) await endpoints.setHealth(owner, endpointId, { kind: 'quick', url, since: at });
+      }
       const text = 'endpoint delivery delivered';
       return logAttempt('INFO', text, 'EndpointEventsDelivered', { status });
     }
@@ -142,7 +150,13 @@ export const deliverToEndpointHandler = ({
     const disabling = disablingReason(outcome, failingSince ?? at, now);
     // nothing more is sent to it, this event included, until a PUT enables it
     if (disabling && endpoint.disabled) return;
-    const health = disabling && { kind: 'disabled' as const, reason: disabling, url, failingSince };
+    const health = disabling && {
+      kind: 'disabled' as const,
+      reason: disabling,
+      url,
+      since: at,
+      failingSince,
+    };
     // not applied (a PUT of a new url, a delete, failures counted afresh meanwhile): it goes on
     if (health && (await endpoints.setHealth(owner, endpointId, health)))
       return logAttempt('WARN', 'endpoint disabled', 'EndpointsDisabled', { reason: disabling });

@@ -45,9 +45,6 @@ export interface EndpointDelivery {
 export const laneOf = ({ failingSince, slowSince, url, standingUrl = url }: StoredEndpoint) =>
   failingSince || slowSince || standingUrl !== url ? ({ lane: 'slow' } as const) : {};
 
-/** Quick answers in a row at its url that take an endpoint off the slow lane: one cannot. */
-export const QUICK_ANSWERS_TO_LEAVE = 3;
-
 /** A message of the queue; an Error for anything else, which the queue's redrive then moves aside. */
 export const endpointDeliveryOf = (text: string): EndpointDelivery => {
   const delivery = JSON.parse(text) as Partial<EndpointDelivery> | null;

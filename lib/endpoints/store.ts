@@ -46,6 +46,9 @@ export type EndpointContent = Pick<StoredEndpoint, 'url' | 'events' | 'descripti
 export const takesType = ({ events }: Pick<StoredEndpoint, 'events'>, type: string) =>
   events === undefined || events.some((taken) => taken === type);
 
+/** Quick answers in a row at its url that take an endpoint off the slow lane: one cannot. */
+export const QUICK_ANSWERS_TO_LEAVE = 3;
+
 /** What an attempt tells of an endpoint: it answers (quickly at `url`: one more in a row, or
  * enough to leave the slow lane), slowly or failing since when, or it is disabled. */
 export type EndpointHealth =
@@ -54,7 +57,13 @@ export type EndpointHealth =
   | { kind: 'failing'; since: string }
   | { kind: 'slow'; since: string }
   /** Only while `url` is still its url and, with `failingSince`, its failures count from then. */
-  | { kind: 'disabled'; reason: string; url: string; failingSince?: string | undefined };
+  | {
+      kind: 'disabled';
+      reason: string;
+      url: string;
+      since: string;
+      failingSince?: string | undefined;
+    };
 
 /** What the store answers of one endpoint of the owner's: `outcome`, none of theirs, or an outage. */
 type OneEndpointResult<Outcome extends string> =

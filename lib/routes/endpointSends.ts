@@ -1,5 +1,6 @@
 // What a ping and a resend share: a send counted in the caller's minute, then put on the main lane
-// of the deliveries queue (deliverToEndpoint moves it to the slow lane if its endpoint is there). Apart from endpointReplies.ts: only the routes that send bundle SQS.
+// (deliverToEndpoint moves it to the slow lane where its endpoint is). Apart from
+// endpointReplies.ts: only the routes that send bundle SQS.
 import type { DynamoTarget } from '#lib/dynamo/client.ts';
 import { dynamoCountSend, dynamoUncountSend } from '#lib/endpointDeliveries/dynamoStore.ts';
 import type {

@@ -7,7 +7,7 @@ import { ownedEndpoint } from '#lib/routes/endpointReplies.ts';
 import { countedSend, sendDependencies } from '#lib/routes/endpointSends.ts';
 import { defineRoute } from '#lib/routes/route.ts';
 
-// No body: one sent is ignored. Counted in the endpoint's minute (an UpdateItem).
+// No body: one sent is ignored. Counted in the caller's minute (an UpdateItem).
 export default defineRoute({
   method: 'POST',
   path: '/webhooks/{id}/ping',

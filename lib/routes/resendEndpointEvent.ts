@@ -14,7 +14,7 @@ export const eventNotFoundMessage = (webhookId: string) =>
 export const endpointDisabledMessage = (id: string) =>
   `Endpoint ${id} is disabled, so nothing is delivered to it: enable it with PUT /webhooks/${id} first, then resend (a ping reaches it while disabled)`;
 
-// No body: one sent is ignored. Counted in the endpoint's minute (an UpdateItem).
+// No body: one sent is ignored. Counted in the caller's minute (an UpdateItem).
 export default defineRoute({
   method: 'POST',
   path: '/webhooks/{id}/attempts/{webhookId}/resend',
@@ -43,7 +43,7 @@ export default defineRoute({
       const message = endpointDisabledMessage(id);
       return { status: 409, message, metric: 'EndpointResendsRefused', outcome: 'disabled', log };
     }
-    // counted last: a refused resend (404, 409) uses up none of the endpoint's 10 a minute
+    // counted last: a refused resend (404, 409) uses up none of the caller's 10 a minute
     const delivery = { owner: caller.sub, endpointId: id, webhookId, ...sent.event };
     const resent = { metric: 'EndpointEventsResent', outcome: 'resent', signal } as const;
     return countedSend({ attemptStore, queue }, delivery, resent);

@@ -1,7 +1,8 @@
 // No accepted event leaves unrecorded (docs/webhooks.md, "One caller never hurts another"): through
 // `npm start` with the delivery lanes' retention set to 10 s, a delivery that has waited half of it
 // (behind its endpoint's first attempts, which time out) is given up as an `exhausted` attempt
-// before SQS could drop it: listed with the endpoint's attempts, and resendable.
+// before SQS could drop it: listed with the endpoint's attempts, and resendable. (The local SQS,
+// fauxqs, drops nothing at any retention: what this proves is the give-up, at half of the setting.)
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Answer, type Receiver, startReceiver } from '../support/endpointReceiver.ts';

@@ -554,7 +554,7 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
     }
   });
 
-  it("keeps callers' deliveries encrypted on both lanes, moves what the function keeps failing on aside, and alarms on the main lane's age and on that, never on the slow lane's", () => {
+  it("keeps callers' deliveries encrypted on both lanes, moves what the function keeps failing on aside, and alarms on the main lane's age and on that, on the slow lane's only once stalled", () => {
     for (const queue of ['EndpointDeliveryQueue', 'EndpointSlowDeliveryQueue'])
       expect(resource(stage, queue)).toMatchObject(sourceQueue('EndpointDeliveryPoisonQueue'));
     expect(resource(stage, 'EndpointDeliveryPoisonQueue')).toMatchObject({
@@ -567,6 +567,13 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
         'ApproximateAgeOfOldestMessage',
         'EndpointDeliveryQueue',
         46800,
+      ],
+      // the slow lane only once its consumer stopped: past where any delivery is given up (half)
+      [
+        'EndpointSlowDeliveriesStalledAlarm',
+        'ApproximateAgeOfOldestMessage',
+        'EndpointSlowDeliveryQueue',
+        907200,
       ],
       [
         'EndpointDeliveryPoisonAlarm',
@@ -582,9 +589,10 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
         Threshold: threshold,
       });
     }
-    // one caller's slow receiver pages no operator: no alarm reads the slow lane
-    const alarms = Object.values(templates.get(stage)?.Resources ?? {}).filter(
-      ({ Type }) => Type === 'AWS::CloudWatch::Alarm',
+    // one caller's slow receiver pages no operator: no other alarm reads the slow lane
+    const alarms = Object.entries(templates.get(stage)?.Resources ?? {}).filter(
+      ([id, { Type }]) =>
+        Type === 'AWS::CloudWatch::Alarm' && id !== 'EndpointSlowDeliveriesStalledAlarm',
     );
     expect(JSON.stringify(alarms)).not.toContain('EndpointSlowDeliveryQueue');
     for (const name of ['QueueEndpointEvents', 'DeliverToEndpoint']) {
@@ -916,6 +924,18 @@ describe('a bad WEBHOOK_RETRY_SCHEDULE', () => {
       (error: { stdout?: string; stderr?: string }) => `${error.stdout}${error.stderr}`,
     );
     expect(refused).toMatch(/WEBHOOK_RETRY_SCHEDULE \(param webhookRetrySchedule\) must be waits/);
+  });
+
+  it('stops the packaging when the delivery lanes would keep a retry for less than twice its wait', async () => {
+    const settings = {
+      WEBHOOK_RETRY_SCHEDULE: '5s,12h',
+      ENDPOINT_DELIVERY_RETENTION_SECONDS: '86400',
+    };
+    const refused = await packageStage('dev', settings).then(
+      () => 'packaged',
+      (error: { stdout?: string; stderr?: string }) => `${error.stdout}${error.stderr}`,
+    );
+    expect(refused).toMatch(/more than twice the schedule's longest step \(43200 s\), got "86400"/);
   });
 
   it('passes a good one to every function that retries deliveries', async () => {

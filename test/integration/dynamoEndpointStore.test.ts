@@ -170,7 +170,14 @@ describe('DynamoDB endpoint store', () => {
     await store.replace('alice', id, { url: next, events, disabled: false });
     expect(await health()).toEqual({ slowSince, standingUrl: url });
     // a quick answer of its old url, in flight across the PUT, counts for nothing
+    await store.setHealth('alice', id, quick);
     expect(await store.setHealth('alice', id, { kind: 'healthy', url })).toBe(false);
+    expect(await health()).toEqual({ slowSince, standingUrl: url });
+    // off the slow lane only with two quick answers in a row stored before the third's
+    const nextQuick = { ...quick, url: next };
+    expect(await store.setHealth('alice', id, { kind: 'healthy', url: next })).toBe(false);
+    await store.setHealth('alice', id, nextQuick);
+    await store.setHealth('alice', id, nextQuick);
     expect(await store.setHealth('alice', id, { kind: 'healthy', url: next })).toBe(true);
     expect(await health()).toEqual({ standingUrl: next });
   });
@@ -211,6 +218,7 @@ describe('DynamoDB endpoint store', () => {
       kind: 'disabled',
       reason: 'every attempt failed',
       url: 'https://hooks.example.com/a',
+      since: '2026-11-25T00:00:00.000Z',
       failingSince: '2026-11-20T00:00:00.000Z',
     });
     expect(stale).toBe(false);
@@ -222,6 +230,7 @@ describe('DynamoDB endpoint store', () => {
       kind: 'disabled',
       reason: 'every attempt failed',
       url: 'https://hooks.example.com/a',
+      since: '2026-11-25T00:00:00.000Z',
       failingSince: '2026-11-21T12:00:00.000Z',
     });
     expect(counted).toBe(true);
@@ -230,8 +239,14 @@ describe('DynamoDB endpoint store', () => {
     });
     expect(await failingSince()).toBeUndefined();
 
+    // any answer ends the failures
     await store.setHealth('alice', id, { kind: 'failing', since: '2026-11-23T00:00:00.000Z' });
-    await store.setHealth('alice', id, { kind: 'healthy', url: 'https://hooks.example.com/a' });
+    const answered = {
+      kind: 'quick',
+      url: 'https://hooks.example.com/a',
+      since: '2026-11-23T01:00:00.000Z',
+    } as const;
+    await store.setHealth('alice', id, answered);
     expect(await failingSince()).toBeUndefined();
 
     // a deleted endpoint is not brought back as a stub
@@ -245,7 +260,13 @@ describe('DynamoDB endpoint store', () => {
   it('disables only while its url is the one that answered: a PUT of a new url meanwhile wins', async () => {
     const { id, url, events } = newEndpoint(1);
     await store.create('alice', newEndpoint(1));
-    const gone = { kind: 'disabled' as const, reason: 'its receiver answered 410 Gone', url };
+    const since = '2026-11-25T00:00:00.000Z';
+    const gone = {
+      kind: 'disabled' as const,
+      reason: 'its receiver answered 410 Gone',
+      url,
+      since,
+    };
 
     await store.replace('alice', id, {
       url: 'https://receiver.example/new',
@@ -258,8 +279,9 @@ describe('DynamoDB endpoint store', () => {
     expect(
       await store.setHealth('alice', id, { ...gone, url: 'https://receiver.example/new' }),
     ).toBe(true);
+    // a ping to it, or a PUT that enables it again, waits on the slow lane until it answers quickly
     expect(await store.get('alice', id)).toMatchObject({
-      endpoint: { disabled: true, disabledReason: gone.reason },
+      endpoint: { disabled: true, disabledReason: gone.reason, slowSince: since },
     });
   });
 

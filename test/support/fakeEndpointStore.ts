@@ -16,6 +16,7 @@ import {
   type EndpointHealth,
   type EndpointStore,
   MAX_ENDPOINTS_PER_CALLER,
+  QUICK_ANSWERS_TO_LEAVE,
   type StoredEndpoint,
 } from '#lib/endpoints/store.ts';
 
@@ -116,6 +117,8 @@ export class FakeEndpointStore implements EndpointStore {
     if ('url' in health && endpoint.url !== health.url) return false;
     if (health.kind === 'disabled' && health.failingSince !== undefined)
       if (endpoint.failingSince !== health.failingSince) return false;
+    if (health.kind === 'healthy' && (endpoint.quickAnswers ?? 0) < QUICK_ANSWERS_TO_LEAVE - 1)
+      return false;
     const { failingSince, slowSince, quickAnswers, ...rest } = endpoint;
     const next: StoredEndpoint =
       health.kind === 'healthy'
@@ -126,7 +129,12 @@ export class FakeEndpointStore implements EndpointStore {
             ? { ...rest, slowSince, failingSince: failingSince ?? health.since }
             : health.kind === 'slow'
               ? { ...rest, slowSince: slowSince ?? health.since }
-              : { ...rest, slowSince, quickAnswers, disabled: true, disabledReason: health.reason };
+              : {
+                  ...rest,
+                  slowSince: slowSince ?? health.since,
+                  disabled: true,
+                  disabledReason: health.reason,
+                };
     this.endpoints.set(id, next);
     return true;
   }

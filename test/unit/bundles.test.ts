@@ -21,7 +21,7 @@ const itemCommandsOf = (name: RouteName) =>
         : writes.map((action) => action.replace(/Item$/, 'Command'))),
     ];
   });
-const ALL = [...ROUTE_NAMES, 'deliverPlantAdded', 'unmatchedRoute'];
+const ALL = [...ROUTE_NAMES, 'deliverPlantAdded', 'unmatchedRoute', 'keepFailedStreamRecords'];
 
 /** Whether the route reads a body: its definition, lib/routes/<name>.ts. */
 const readsBody = async (name: RouteName) =>
@@ -143,6 +143,13 @@ describe('the other functions', () => {
     ).toEqual([]);
     // the plant's fields by name only: no schema, and so no Zod
     expect(matching('deliverPlantAdded', /node_modules\/zod\//)).toEqual([]);
+  });
+
+  it('the stream-failure function reads the stream with no table client', () => {
+    expect(matching('keepFailedStreamRecords', /client-dynamodb-streams\//).length).toBeGreaterThan(
+      0,
+    );
+    expect(matching('keepFailedStreamRecords', /@aws-sdk\/(client|lib)-dynamodb\//)).toEqual([]);
   });
 
   it('the 404/405 function reads no token, no body and no store', () => {

@@ -711,6 +711,43 @@ describe('deliverToEndpoint', () => {
     expect(healthy?.standingUrl).toBe(healthy?.url);
   }, 20_000);
 
+  it('starts the quick answers over at a failure, and takes a new url off probation only at the third in a row', async () => {
+    const standingUrl = 'https://old.example/hooks';
+    const { deliver, store } = setup(storeWith(endpoint('ep_1', { standingUrl })));
+    const inARow = () => store.endpoints.get('ep_1')?.quickAnswers;
+    answer = { status: 200 };
+    await deliver(delivery({ lane: 'slow' }));
+    await deliver(delivery({ lane: 'slow' }));
+    expect(inARow()).toBe(2);
+    answer = { status: 500 };
+    await deliver(delivery({ lane: 'slow' }));
+    expect(inARow()).toBeUndefined();
+
+    answer = { status: 200 };
+    for (const count of [1, 2]) {
+      await deliver(delivery({ lane: 'slow' }));
+      expect([inARow(), store.endpoints.get('ep_1')?.standingUrl]).toEqual([count, standingUrl]);
+    }
+    await deliver(delivery({ lane: 'slow' }));
+    const left = store.endpoints.get('ep_1');
+    expect(left?.standingUrl).toBe(left?.url);
+    expect([left?.slowSince, left?.failingSince, left?.quickAnswers]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
+  });
+
+  it('moves a ping to a disabled endpoint to the slow lane: disabling put it there', async () => {
+    const disabled = endpoint('ep_1', { disabled: true, slowSince: iso(NOW - DAY_MS) });
+    const { deliver, sent } = setup(storeWith(disabled));
+
+    await deliver(delivery({ type: 'webhook.ping' }));
+
+    expect(received).toEqual([]);
+    expect(sent.map(({ type, lane }) => [type, lane])).toEqual([['webhook.ping', 'slow']]);
+  });
+
   it.each([
     ['deleted', storeWith],
     ['disabled', () => storeWith(endpoint('ep_1', { disabled: true }))],
