@@ -16,7 +16,9 @@ const send = (method: string, path: string, body?: unknown) =>
   sendAs(service.baseUrl, token, method, path, body);
 
 beforeAll(async () => {
-  service = await startLocalService(undefined, { ENDPOINT_DELIVERY_RETENTION_SECONDS: '10' });
+  // a schedule whose steps come due well within half of it (packaging checks so)
+  const settings = { ENDPOINT_DELIVERY_RETENTION_SECONDS: '10', WEBHOOK_RETRY_SCHEDULE: '1s,2s' };
+  service = await startLocalService(undefined, settings);
   token = (await service.token('--sub', 'frank')).trim();
   receiver = await startReceiver();
 });

@@ -434,6 +434,7 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
     expect(variables('DeliverToEndpoint')).toEqual([
       'DYNAMODB_ENDPOINT',
       'ENDPOINT_DELIVERY_QUEUE_URL',
+      'ENDPOINT_DELIVERY_RETENTION_SECONDS',
       'ENDPOINT_SLOW_DELIVERY_QUEUE_URL',
       'LOG_LEVEL',
       'METRICS_NAMESPACE',
@@ -774,7 +775,8 @@ describe("the operator's webhook", () => {
     return JSON.parse(
       JSON.stringify(properties)
         .replaceAll(`plant-store-${stage}-`, 'plant-store-')
-        .replaceAll(`"STAGE","Value":"${stage}"`, '"STAGE","Value":"<stage>"'),
+        .replaceAll(`"STAGE","Value":"${stage}"`, '"STAGE","Value":"<stage>"')
+        .replaceAll(`"PlantStore/${stage}"`, '"PlantStore/<stage>"'),
     );
   };
 
