@@ -12,7 +12,13 @@ import {
   type WriteRequest,
 } from '@aws-sdk/client-dynamodb';
 import * as streams from '@aws-sdk/client-dynamodb-streams';
-import { callerPartition, countKey, ENDPOINT_PREFIX, endpointKey } from '#lib/endpoints/keys.ts';
+import {
+  callerPartition,
+  countKey,
+  ENDPOINT_PREFIX,
+  endpointKey,
+  sendsKey,
+} from '#lib/endpoints/keys.ts';
 import { MAX_ENDPOINTS_PER_CALLER } from '#lib/endpoints/store.ts';
 import { localStreamsClient } from '../infra/local/dynamoClient.ts';
 import { tableStreamArn } from '../infra/local/tables.ts';
@@ -48,6 +54,19 @@ const seedPlants = (client: DynamoDBClient, ids: number[]) =>
 const seedEndpoints = ({ dynamoClient, stubs }: Store, ns: number[]) => {
   const items = ns.map((n) => endpointItem(n, stubs.WEBHOOK_URL));
   return putAll(dynamoClient, WEBHOOKS_TABLE, items);
+};
+/**
+ * The caller's count of pings and resends (10 a minute, all its endpoints) for the next two hours,
+ * started far below none: a run's every send is counted by the same conditional UpdateItem, none
+ * refused.
+ */
+const roomToSend = (client: DynamoDBClient) => {
+  const now = Math.floor(Date.now() / 60_000);
+  const minutes = numbers(now, 120).map((minute) => {
+    const { pk, sk } = sendsKey(CALLER, new Date(minute * 60_000).toISOString());
+    return { pk: { S: pk }, sk: { S: sk }, sends: { N: '-1000000000' } };
+  });
+  return putAll(client, WEBHOOKS_TABLE, minutes);
 };
 /** The caller's count of its endpoints set to `endpoints`. */
 const setCount = async (client: DynamoDBClient, endpoints: number) => {
@@ -122,7 +141,7 @@ const lastStreamBatch = async ({ dynamoClient, dynamoEndpoint }: Store, id: numb
 /**
  * What a run with the store needs before `count` invocations from each of `ids`: the plants or
  * endpoints it deletes, rotates (a rotation adds a secret the next would copy), pings or resends to
- * (10 a minute an endpoint), each its own; room for its creates; the seeded endpoints only, for the
+ * (with room in the caller's 10 a minute), each its own; room for its creates; the seeded endpoints only, for the
  * list and the webhooks to them; a stream batch for its on-failure destination (its probe's env).
  */
 export const prepareRun = async (
@@ -137,10 +156,12 @@ export const prepareRun = async (
       return seedPlants(store.dynamoClient, blocks);
     case 'deleteEndpoint':
     case 'rotateEndpointSecret':
+      return seedEndpoints(store, blocks);
     case 'pingEndpoint':
+      await roomToSend(store.dynamoClient);
       return seedEndpoints(store, blocks);
     case 'resendEndpointEvent':
-      await seedEndpoints(store, blocks);
+      await Promise.all([seedEndpoints(store, blocks), roomToSend(store.dynamoClient)]);
       return putAll(store.dynamoClient, WEBHOOKS_TABLE, blocks.map(eventItem));
     case 'createEndpoint':
       return setCount(store.dynamoClient, MAX_ENDPOINTS_PER_CALLER - blocks.length);
