@@ -130,8 +130,8 @@ const rowsOf = (figures: Figures, deployed: DeployedSettings) => {
   const fanOut = usageOf('queueEndpointEvents');
   const attempt = usageOf('deliverToEndpoint');
   if (fanOut && attempt) {
-    // the second attempt as the measured first: its health update back to healthy for the event
-    // kept with the first (each one write unit for a plant of this size)
+    // the second attempt as the measured first: its health update (a quick answer counted on the
+    // slow lane) for the event kept with the first (each one write unit for a plant of this size)
     const failedFirst = withMore(attempt, FAILED_ATTEMPT.deliverToEndpoint);
     const perEndpoint = (price: Price) =>
       added(price('deliverToEndpoint', failedFirst), price('deliverToEndpoint', attempt));
