@@ -13,7 +13,7 @@ import { httpApiEvent } from '../events/httpApi.ts';
 import { retryQueueEvent, streamInsertEvent } from '../events/webhooks.mjs';
 import { DEFAULT_TOKEN, ensureLocalKeys, mintLocalToken } from './keys.ts';
 import { localDataDir, repoRoot } from './paths.ts';
-import { invocationRecordOf } from './streamPoller.ts';
+import { BUCKET } from './webhooks.ts';
 
 /** The plant every sample is about: the one `npm start` offers to create. */
 const plant = { id: 1, name: 'Monstera', tag: 'indoor' };
@@ -85,22 +85,11 @@ try {
       attempts: 0,
       dueAt: Date.now(),
     }),
-    // a batch the stream functions gave up on, as Lambda describes it: this sample names no shard
-    // of npm start's stream, so the function hands it back, as it would a shard gone
-    keepFailedStreamRecords: retryQueueEvent(
-      '1',
-      invocationRecordOf(
-        {
-          shardId: 'shardId-sample',
-          startSequenceNumber: '1',
-          endSequenceNumber: '1',
-          batchSize: 1,
-          streamArn:
-            'arn:aws:dynamodb:ddblocal:000000000000:table/plant-store-local-plants/stream/sample',
-        },
-        'plant-store-local-queueEndpointEvents',
-      ),
-    ),
+    // S3's notification of a batch the stream functions gave up on: npm start's bucket lacks this
+    // object, so the function hands it back, as it would one expired
+    keepFailedStreamRecords: retryQueueEvent('1', {
+      Records: [{ s3: { bucket: { name: BUCKET }, object: { key: 'aws/lambda/sample' } } }],
+    }),
   };
   mkdirSync(outDir, { recursive: true });
   for (const [name, event] of Object.entries(events))

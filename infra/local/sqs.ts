@@ -1,5 +1,5 @@
-// SQS for `npm start` and the tests: fauxqs on 127.0.0.1 (patches/), its queues in SQLite to outlast
-// a restart; URLs name its endpoint (its own need *.localhost), found by their last segment.
+// SQS and S3 for `npm start` and the tests: fauxqs on 127.0.0.1 (patches/), its queues in SQLite to
+// outlast a restart; URLs name its endpoint (its own need *.localhost), found by their last segment.
 import { SetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { startFauxqs } from 'fauxqs';
 import { localClientConfig } from './dynamoClient.ts';
@@ -16,17 +16,21 @@ export type LocalSqs = Awaited<ReturnType<typeof startLocalSqs>>;
 export const startLocalSqs = async ({
   dir,
   queues,
+  buckets = [],
   port = 0,
 }: {
-  /** fauxqs's database: queues and messages kept from an earlier run on it are served again. */
+  /** fauxqs's database: queues, messages and objects kept from an earlier run are served again. */
   dir: string;
   queues: Record<string, QueueSettings>;
+  /** S3 buckets, on the same endpoint. */
+  buckets?: string[];
   port?: number;
 }) => {
   const server = await startFauxqs({ dataDir: dir, port, logger: false });
   const endpoint = `http://127.0.0.1:${server.port}`;
   // made when missing; one kept from an earlier run keeps its messages
-  const { queues: made } = server.setup({ queues: Object.keys(queues).map((name) => ({ name })) });
+  const setup = { queues: Object.keys(queues).map((name) => ({ name })), buckets };
+  const { queues: made } = server.setup(setup);
   const queueOf = (name: string) => {
     const queue = made.find((one) => one.name === name);
     if (!queue) throw new Error(`no local queue is named ${name}`);

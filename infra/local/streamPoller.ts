@@ -1,6 +1,6 @@
 // The table's stream read as Lambda's event source mapping reads it: per shard, the filter's records
-// in batches, retried from the first failed record, split on a function error, then described to
-// the on-failure destination; a checkpoint per shard so that a restart resumes.
+// in batches, retried from the first failed record, split on a function error, then written whole
+// to the on-failure destination; a checkpoint per shard so that a restart resumes.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -9,17 +9,24 @@ import {
   type DynamoDBStreamsClient,
   GetRecordsCommand,
   GetShardIteratorCommand,
+  type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { asLambdaRecord, type StreamInvocationRecord } from '#lib/webhooks/streamFailures.ts';
+import type { StreamInvocationRecord } from '#lib/webhooks/streamFailures.ts';
 import { pollUntilStopped } from './queuePoller.ts';
 
-/** A batch given up after the retries, as Lambda describes it, and why. */
-export type FailedBatch = StreamInvocationRecord['DDBStreamBatchInfo'] & { reason?: string };
+/** A batch given up after the retries: its shard, its records, and why. */
+export interface FailedBatch {
+  shardId: string;
+  records: DynamoDBRecord[];
+  reason: string;
+}
 
-/** What Lambda sends its on-failure destination of a batch given up (an invocation record). */
+const sequenceOf = (record?: DynamoDBRecord) => record?.dynamodb?.SequenceNumber ?? '';
+
+/** What Lambda writes its S3 on-failure destination of a batch given up (an invocation record). */
 export const invocationRecordOf = (
-  { reason: _reason, ...DDBStreamBatchInfo }: FailedBatch,
+  { shardId, records }: FailedBatch,
   functionName: string,
 ): StreamInvocationRecord => ({
   requestContext: {
@@ -27,8 +34,29 @@ export const invocationRecordOf = (
     condition: 'RetryAttemptsExhausted',
   },
   timestamp: new Date().toISOString(),
-  DDBStreamBatchInfo,
+  DDBStreamBatchInfo: {
+    shardId,
+    startSequenceNumber: sequenceOf(records[0]),
+    endSequenceNumber: sequenceOf(records.at(-1)),
+    batchSize: records.length,
+    streamArn: records[0]?.eventSourceARN ?? '',
+  },
+  payload: JSON.stringify({ Records: records }),
 });
+
+/** A record of the stream as Lambda hands it to a function. */
+const asLambdaRecord = (record: StreamRecord, streamArn: string): DynamoDBRecord =>
+  ({
+    ...record,
+    eventSource: 'aws:dynamodb',
+    eventSourceARN: streamArn,
+    dynamodb: {
+      ...record.dynamodb,
+      ApproximateCreationDateTime: Math.floor(
+        (record.dynamodb?.ApproximateCreationDateTime?.getTime() ?? Date.now()) / 1000,
+      ),
+    },
+  }) as DynamoDBRecord;
 
 export interface StreamPollerOptions {
   client: DynamoDBStreamsClient;
@@ -41,7 +69,7 @@ export interface StreamPollerOptions {
   accepts: (record: DynamoDBRecord) => boolean;
   /** Invokes the function; throws when it fails (a function error). */
   invoke: (event: DynamoDBStreamEvent) => Promise<unknown>;
-  /** Lambda's on-failure destination: an invocation record of each batch given up after the retries. */
+  /** Lambda's on-failure destination: each batch given up after the retries. */
   onFailure: (batch: FailedBatch) => Promise<void>;
   /** A file that keeps, per shard, the last sequence number handled. */
   checkpointFile?: string;
@@ -51,7 +79,6 @@ export interface StreamPollerOptions {
 export type StreamPoller = ReturnType<typeof startStreamPoller>;
 
 const POLL_INTERVAL_MS = 100;
-const sequenceOf = (record?: DynamoDBRecord) => record?.dynamodb?.SequenceNumber ?? '';
 
 export const startStreamPoller = (options: StreamPollerOptions) => {
   const { client, streamArn, checkpointFile, batchSize, accepts, log = () => {} } = options;
@@ -67,12 +94,9 @@ export const startStreamPoller = (options: StreamPollerOptions) => {
 
   const giveUp = async (shardId: string, records: DynamoDBRecord[], reason: string) => {
     log(
-      `stream: gave up on ${records.length} records from ${records[0]?.eventID} after ${maximumRetryAttempts} retries (${reason}); described in the on-failure destination, the records behind them go on`,
+      `stream: gave up on ${records.length} records from ${records[0]?.eventID} after ${maximumRetryAttempts} retries (${reason}); written whole to the on-failure destination, the records behind them go on`,
     );
-    const startSequenceNumber = sequenceOf(records[0]);
-    const endSequenceNumber = sequenceOf(records.at(-1));
-    const batch = { streamArn, shardId, startSequenceNumber, endSequenceNumber };
-    await onFailure({ ...batch, batchSize: records.length, reason });
+    await onFailure({ shardId, records, reason });
   };
 
   /** One shard's batch, as Lambda handles it: retried, split, given up after the retries; a batch

@@ -1,16 +1,17 @@
 // The webhooks in the local run: the operator's receiver (WEBHOOK_URL, or one that prints each), the
 // queues as infra/ deploys them, and each function's event sources as serverless.yml declares them.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LambdaClient } from '@aws-sdk/client-lambda';
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { loadConfig } from '#lib/config/load.ts';
 import { webhookSettings } from '#lib/config/webhook.ts';
 import { sendMessages } from '#lib/webhooks/sqsMessages.ts';
 import { lambdaInvoker } from '../webhooks/redrive.ts';
 import { localClientConfig, localStreamsClient } from './dynamoClient.ts';
-import { declaredFunctions, declaredQueues, yamlOf } from './paths.ts';
+import { declaredFunctions, declaredQueues, declaredWebhookResources, yamlOf } from './paths.ts';
 import { startQueuePoller } from './queuePoller.ts';
 import { startLocalSqs } from './sqs.ts';
 import { invocationRecordOf, type StreamPollerOptions, startStreamPoller } from './streamPoller.ts';
@@ -27,6 +28,13 @@ const QUEUES: Record<string, string> = {
   WebhookStreamFailureQueue: 'webhook-stream-failures',
 };
 
+/** The stream functions' on-failure destination (infra/webhooks.yml) and the queue it notifies. */
+const [bucketId = '', bucket] =
+  Object.entries(declaredWebhookResources()).find(([, { Type }]) => Type === 'AWS::S3::Bucket') ??
+  [];
+export const BUCKET = `plant-store-local-${bucketId.toLowerCase()}`;
+const notifiedQueueId = bucket?.Properties.NotificationConfiguration.QueueConfigurations[0].Queue;
+
 /** Each stream function's checkpoints in the data folder, as earlier runs kept them. */
 const CHECKPOINTS: Record<string, string> = {
   deliverPlantAdded: 'stream-checkpoints.json',
@@ -39,7 +47,6 @@ type SourceEvent = {
   stream?: Pick<StreamPollerOptions, 'batchSize' | 'bisectBatchOnFunctionError'> & {
     maximumRetryAttempts: unknown;
     filterPatterns?: Record<string, unknown[]>[];
-    destinations: { onFailure: { arn: string } };
   };
 };
 
@@ -91,6 +98,7 @@ export const startLocalWebhooks = async (dataDir: string, say: (line: string) =>
   const sqs = await startLocalSqs({
     dir: join(dataDir, 'sqs'),
     queues: Object.fromEntries(queues),
+    buckets: [BUCKET],
   });
   const queueUrl = (id: string) => sqs.queueUrl(nameOf(id));
   // the setting each queue fills: custom.environment's ${param:<name>} whose param is !Ref <queue>
@@ -103,8 +111,9 @@ export const startLocalWebhooks = async (dataDir: string, say: (line: string) =>
     WEBHOOK_URL: url,
     WEBHOOK_SECRET: secret ?? '',
     ...Object.fromEntries(queueSettings),
-    // the SDK then sends every SQS request to the emulator, without a warning per request
+    // the SDK then sends every SQS and S3 request to the emulator, without a warning per request
     AWS_ENDPOINT_URL_SQS: sqs.endpoint,
+    AWS_ENDPOINT_URL_S3: sqs.endpoint,
   };
   const pollers: { stop: () => Promise<void> }[] = [];
   const stop = async () => {
@@ -139,6 +148,7 @@ export const startLocalWebhooks = async (dataDir: string, say: (line: string) =>
       // serverless-offline's Lambda API, tried once: a retried invocation would be handled twice
       const lambda = { ...localClientConfig(`http://127.0.0.1:${lambdaPort}`), maxAttempts: 1 };
       const invokeLocal = lambdaInvoker(new LambdaClient(lambda));
+      const s3 = new S3Client(localClientConfig(sqs.endpoint));
       for (const [name, { events = [] }] of Object.entries(functions)) {
         const invoke = (event: unknown) => invokeLocal(`plant-store-local-${name}`, event);
         for (const { sqs: queue, stream } of events) {
@@ -147,7 +157,7 @@ export const startLocalWebhooks = async (dataDir: string, say: (line: string) =>
             pollers.push(startQueuePoller({ client: sqs.client, ...source, invoke, log }));
           }
           if (!stream) continue;
-          const { filterPatterns = [{}], destinations } = stream;
+          const { filterPatterns = [{}] } = stream;
           // each stream function reads the stream on its own, as Lambda's event source mappings do
           pollers.push(
             startStreamPoller({
@@ -163,11 +173,16 @@ export const startLocalWebhooks = async (dataDir: string, say: (line: string) =>
                   ),
                 ),
               invoke,
-              // Lambda's on-failure destination, told as Lambda tells it (an invocation record)
-              onFailure: (batch) =>
-                sendMessages(sqs.client, queueUrl(idOf(destinations.onFailure.arn)), [
-                  { body: invocationRecordOf(batch, `plant-store-local-${name}`) },
-                ]),
+              // Lambda's S3 on-failure destination (an invocation record), and S3's notification
+              onFailure: async (batch) => {
+                const at = new Date().toISOString().replaceAll(':', '.');
+                const key = `aws/lambda/${name}/${batch.shardId}/${at}-${randomUUID()}`;
+                const Body = JSON.stringify(invocationRecordOf(batch, `plant-store-local-${name}`));
+                await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body }));
+                const s3Event = { bucket: { name: BUCKET }, object: { key } };
+                const body = { Records: [{ s3: s3Event }] };
+                await sendMessages(sqs.client, queueUrl(idOf(notifiedQueueId)), [{ body }]);
+              },
               checkpointFile: join(dataDir, CHECKPOINTS[name] ?? `${name}-stream-checkpoints.json`),
               log,
             }),

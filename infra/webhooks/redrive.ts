@@ -12,7 +12,7 @@ import type { DynamoDBStreamEvent, SQSBatchResponse } from 'aws-lambda';
 import type { StreamDeadLetter } from '#lib/webhooks/batchResponse.ts';
 import type { DeadLetter } from '#lib/webhooks/deadLetters.ts';
 import { type DeliveryTarget, deliverOnce, describeOutcome } from '#lib/webhooks/delivery.ts';
-import type { StreamInvocationRecord } from '#lib/webhooks/streamFailures.ts';
+import type { S3Notification } from '#lib/webhooks/streamFailures.ts';
 
 interface Letter {
   /** Where it is kept (a message id), for the report. */
@@ -127,12 +127,12 @@ export const redriveStreamRecords = (
   const offered = new Set<string | undefined>();
   return offerEach(
     letters,
-    async (letter: Partial<StreamDeadLetter & StreamInvocationRecord>) => {
-      const { functionName, record, reason, DDBStreamBatchInfo: batch } = letter;
-      // a batch keepFailedStreamRecords failed on five times: only it can read the records back
-      if (batch)
+    async (letter: Partial<StreamDeadLetter> & S3Notification) => {
+      const { functionName, record, reason, Records: [notified] = [] } = letter;
+      // S3's notification of a batch given up that keepFailedStreamRecords failed on five times
+      if (notified?.s3)
         throw new Error(
-          `a batch given up (shard ${batch.shardId}, ${batch.batchSize} records) that keepFailedStreamRecords could not read back: mend it, then send this message again to the webhook-stream-failures queue while the stream still holds the records (24 hours from their change; docs/operations.md, Alarms)`,
+          `a batch given up, kept in ${notified.s3.bucket.name} as ${notified.s3.object.key}, that keepFailedStreamRecords could not read: mend it, then send this message again to the webhook-stream-failures queue within 14 days of the failure, while the bucket keeps it (docs/operations.md, Alarms)`,
         );
       if (typeof functionName !== 'string' || !record)
         throw new Error('not a stream dead letter (no functionName and record)');

@@ -2,7 +2,6 @@
 // retried, and the queue that keeps what still fails.
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import { isSecureUrl, queueSettings, SECURE_URL_RULE, type Variables } from './load.ts';
-import { dynamoDbSettings } from './store.ts';
 import { telemetrySettings } from './telemetry.ts';
 
 /**
@@ -141,9 +140,8 @@ export const deliverPlantAddedSettings = {
   streamDeadLetters: streamDeadLetterSettings,
 };
 
-/** The stream functions' on-failure destination: each failed batch read back and set aside. */
+/** The stream functions' on-failure destination: each failed batch read from its bucket, set aside. */
 export const keepFailedStreamRecordsSettings = {
-  dynamodb: dynamoDbSettings,
   streamDeadLetters: streamDeadLetterSettings,
   telemetry: telemetrySettings,
 };

@@ -11,18 +11,19 @@ import { traceCalls } from '#lib/xray.ts';
 
 // calls that give up in time: 2 tries of 1 s to connect and 2 s to answer fail a hung call in about
 // 6 s, inside a route's 10 s and a consumer's 30 s (else the timeout fails its whole batch)
+export const boundedClientConfig = (region: string) => ({
+  region,
+  maxAttempts: 2,
+  requestHandler: {
+    connectionTimeout: 1000,
+    requestTimeout: 2000,
+    // without it the SDK only logs a warning and keeps waiting on a silent connection
+    throwOnRequestTimeout: true,
+  },
+});
+
 export const sqsClient = (region: string, more: SQSClientConfig = {}) => {
-  const client = new SQSClient({
-    region,
-    maxAttempts: 2,
-    requestHandler: {
-      connectionTimeout: 1000,
-      requestTimeout: 2000,
-      // without it the SDK only logs a warning and keeps waiting on a silent connection
-      throwOnRequestTimeout: true,
-    },
-    ...more,
-  });
+  const client = new SQSClient({ ...boundedClientConfig(region), ...more });
   traceCalls(client);
   return client;
 };

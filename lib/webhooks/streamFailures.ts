@@ -1,16 +1,11 @@
-// The stream functions' on-failure destination: Lambda names a batch given up by sequence numbers
-// only, so its records are read back from the stream (kept 24 hours) and set aside whole.
-import {
-  type DynamoDBStreamsClient,
-  GetRecordsCommand,
-  GetShardIteratorCommand,
-  type _Record as StreamRecord,
-} from '@aws-sdk/client-dynamodb-streams';
-import type { Context, DynamoDBRecord, SQSRecord } from 'aws-lambda';
+// The stream functions' on-failure destination: Lambda writes each batch given up, its records with
+// it, to the stream-failure bucket; S3 tells this consumer of each, which sets them aside whole.
+import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import type { Context, DynamoDBStreamEvent, SQSRecord } from 'aws-lambda';
 import { linesOf } from '#lib/telemetry.ts';
 import { queueConsumer, type StreamConsumerDependencies } from '#lib/webhooks/batchResponse.ts';
 
-/** What Lambda's on-failure destination is sent of a DynamoDB stream batch (its invocation record). */
+/** What Lambda writes to an S3 on-failure destination of a DynamoDB stream batch (its invocation record). */
 export interface StreamInvocationRecord {
   requestContext: { functionArn: string; condition: string };
   timestamp: string;
@@ -21,78 +16,45 @@ export interface StreamInvocationRecord {
     batchSize: number;
     streamArn: string;
   };
+  /** The event the function was given, as JSON: its records as Lambda handed them. */
+  payload: string;
 }
 
-/** A record of the stream as Lambda hands it to a function. */
-export const asLambdaRecord = (record: StreamRecord, streamArn: string): DynamoDBRecord =>
-  ({
-    ...record,
-    eventSource: 'aws:dynamodb',
-    eventSourceARN: streamArn,
-    dynamodb: {
-      ...record.dynamodb,
-      ApproximateCreationDateTime: Math.floor(
-        (record.dynamodb?.ApproximateCreationDateTime?.getTime() ?? Date.now()) / 1000,
-      ),
-    },
-  }) as DynamoDBRecord;
-
-/** The records of a batch: the first the stream gives from its start, up to its end. */
-const recordsOf = async (
-  streams: DynamoDBStreamsClient,
-  batch: StreamInvocationRecord['DDBStreamBatchInfo'],
-) => {
-  const { streamArn, shardId, startSequenceNumber } = batch;
-  const end = BigInt(batch.endSequenceNumber);
-  const records: DynamoDBRecord[] = [];
-  let { ShardIterator } = await streams.send(
-    new GetShardIteratorCommand({
-      StreamArn: streamArn,
-      ShardId: shardId,
-      ShardIteratorType: 'AT_SEQUENCE_NUMBER',
-      SequenceNumber: startSequenceNumber,
-    }),
-  );
-  // a few pages, none past the batch's end: the stream's two live readers share its read limit
-  for (let page = 0; ShardIterator && page < 20; page += 1) {
-    const { Records = [], NextShardIterator } = await streams.send(
-      new GetRecordsCommand({ ShardIterator }),
-    );
-    for (const record of Records) {
-      const sequence = BigInt(record.dynamodb?.SequenceNumber ?? '0');
-      if (sequence > end) return records;
-      records.push(asLambdaRecord(record, streamArn));
-      if (sequence === end) return records;
-    }
-    ShardIterator = NextShardIterator;
-  }
-  return records;
-};
+/** What S3 tells the stream-failure queue of each new object (its event notification, as read). */
+export interface S3Notification {
+  /** None in the test event S3 sends once the notification is set. */
+  Records?: { s3: { bucket: { name: string }; object: { key: string } } }[];
+}
 
 export interface StreamFailureDependencies extends StreamConsumerDependencies {
-  streams: DynamoDBStreamsClient;
+  s3: S3Client;
 }
 
 export const keepFailedStreamRecordsHandler = ({
-  streams,
+  s3,
   streamDeadLetters,
   ...telemetry
 }: StreamFailureDependencies) => {
   const deadLetterBatch = async (invocation: Context, { body }: SQSRecord) => {
-    const batch: StreamInvocationRecord = JSON.parse(body);
-    const { requestContext, timestamp, DDBStreamBatchInfo } = batch;
-    const records = await recordsOf(streams, DDBStreamBatchInfo);
-    // a batch item failure; after five, the queue's redrive policy moves it to stream-dead-letters
-    if (records.length === 0) throw new Error('the stream no longer holds the batch: trimmed');
-    // arn:aws:lambda:<region>:<account>:function:<name>[:<qualifier>]
-    const functionName = requestContext.functionArn.split(':')[6] ?? requestContext.functionArn;
-    const reason = `its event source mapping gave up after the retries (${requestContext.condition})`;
-    for (const record of records) {
-      await streamDeadLetters.put({ functionName, reason, failedAt: timestamp, record });
+    const { Records: objects = [] }: S3Notification = JSON.parse(body);
+    for (const { bucket, object } of objects.map((notified) => notified.s3)) {
+      // a key in a notification is URL-encoded, a space as +
+      const Key = decodeURIComponent(object.key.replaceAll('+', ' '));
+      const { Body } = await s3.send(new GetObjectCommand({ Bucket: bucket.name, Key }));
+      const batch: StreamInvocationRecord = JSON.parse((await Body?.transformToString()) ?? '');
+      const { requestContext, timestamp, DDBStreamBatchInfo, payload } = batch;
+      const { Records: records }: DynamoDBStreamEvent = JSON.parse(payload);
+      // arn:aws:lambda:<region>:<account>:function:<name>[:<qualifier>]
+      const functionName = requestContext.functionArn.split(':')[6] ?? requestContext.functionArn;
+      const reason = `its event source mapping gave up after the retries (${requestContext.condition})`;
+      for (const record of records) {
+        await streamDeadLetters.put({ functionName, reason, failedAt: timestamp, record });
+      }
+      const text = 'stream records set aside whole in the stream dead-letter queue';
+      const fields = { functionName, shardId: DDBStreamBatchInfo.shardId, records: records.length };
+      linesOf(telemetry, invocation)('ERROR', text, 'StreamRecordsSetAside', fields);
     }
-    const text = 'stream records set aside whole in the stream dead-letter queue';
-    const fields = { functionName, shardId: DDBStreamBatchInfo.shardId, records: records.length };
-    linesOf(telemetry, invocation)('ERROR', text, 'StreamRecordsSetAside', fields);
   };
+  // a notification failed five times (its object gone) moves to the stream dead letters as it is
   return queueConsumer(telemetry, 'stream failure', deadLetterBatch);
 };

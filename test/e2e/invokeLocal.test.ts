@@ -165,7 +165,7 @@ describe('sls invoke local --stage local, with npm start running', () => {
     await expect.poll(() => verifiedDeliveries(webhookId), { timeout: 20_000 }).toBe(2);
   });
 
-  it("keepFailedStreamRecords hands back the sample batch, whose shard npm start's stream lacks", async () => {
+  it("keepFailedStreamRecords hands back the sample notification, whose object npm start's bucket lacks", async () => {
     expect(await invoke('keepFailedStreamRecords')).toEqual({
       batchItemFailures: [{ itemIdentifier: '1' }],
     });

@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GetRecordsCommand } from '@aws-sdk/client-dynamodb-streams';
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import {
   DeleteMessageCommand,
   ReceiveMessageCommand,
@@ -15,7 +15,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBStreamEvent, SQSRecord } from 'aws-lambda';
-import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { queueEndpointEventsHandler } from '#lib/endpointDeliveries/queueEndpointEvents.ts';
 import type { DeliveryQueue, EndpointDelivery } from '#lib/endpointDeliveries/store.ts';
 import type { StoredEndpoint } from '#lib/endpoints/store.ts';
@@ -25,7 +25,7 @@ import type { StreamDeadLetter } from '#lib/webhooks/batchResponse.ts';
 import { sqsDeadLetters } from '#lib/webhooks/deadLetters.ts';
 import { sqsDeliveryQueue } from '#lib/webhooks/retries.ts';
 import { keepFailedStreamRecordsHandler } from '#lib/webhooks/streamFailures.ts';
-import { localStreamsClient } from '../../infra/local/dynamoClient.ts';
+import { localClientConfig, localStreamsClient } from '../../infra/local/dynamoClient.ts';
 import { type LocalSqs, startLocalSqs } from '../../infra/local/sqs.ts';
 import {
   type FailedBatch,
@@ -54,6 +54,7 @@ let table: Awaited<ReturnType<typeof createTestTable>>;
 let store: PlantStore;
 let sqs: LocalSqs;
 let client: SQSClient;
+let s3: S3Client;
 let dataDir: string;
 let poller: StreamPoller | undefined;
 let givenUp: FailedBatch[];
@@ -121,7 +122,9 @@ beforeEach(async () => {
   sqs = await startLocalSqs({
     dir: dataDir,
     queues: { deliveries: {}, 'stream-dead': {} },
+    buckets: ['stream-failures'],
   });
+  s3 = new S3Client(localClientConfig(sqs.endpoint));
   client = new SQSClient({
     endpoint: sqs.endpoint,
     region: 'us-east-1',
@@ -134,6 +137,7 @@ afterEach(async () => {
   await poller?.stop();
   poller = undefined;
   client.destroy();
+  s3.destroy();
   await sqs.stop();
   await table.drop();
   rmSync(dataDir, { recursive: true, force: true });
@@ -298,7 +302,7 @@ describe("the callers' fan-out from the stream", () => {
     },
   );
 
-  it('describes a record still failing after five retries in the on-failure destination, whose consumer sets it aside whole, and goes on', async () => {
+  it('writes a record still failing after five retries whole to the on-failure destination, whose consumer sets it aside with no stream, and goes on', async () => {
     // both in the stream before it is read: one batch, as Lambda would give them
     await store.create({ id: 1, name: 'Never queued' }, 'alice');
     await store.create({ id: 2, name: 'Behind it' }, 'bob');
@@ -319,25 +323,30 @@ describe("the callers' fan-out from the stream", () => {
     // told of once, not at each of its six tries
     const handedBack = telemetry.metricNames().filter((name) => name === 'WebhookEventsHandedBack');
     expect(handedBack).toHaveLength(1);
-    // the batch from the failing record on, as Lambda describes it
+    // the batch from the failing record on, with its records, as Lambda writes it to S3
     expect(givenUp).toEqual([
-      expect.objectContaining({ batchSize: 2, reason: 'records failed after every retry' }),
+      expect.objectContaining({ reason: 'records failed after every retry' }),
     ]);
-    // read back from the stream by its on-failure consumer and set aside whole, its last record the
-    // last page read
-    const streams = localStreamsClient(endpoint);
-    const sent = vi.spyOn(streams, 'send');
+    expect(givenUp[0]?.records).toHaveLength(2);
+    const Key = 'aws/lambda/fanOut/shard-1/2026-11-29T10:00:00 1';
+    const Body = JSON.stringify(invocationRecordOf(givenUp[0] as FailedBatch, 'fanOut'));
+    await s3.send(new PutObjectCommand({ Bucket: 'stream-failures', Key, Body }));
+    // the stream gone (its 24 hours past): its on-failure consumer needs only the kept object
+    await poller?.stop();
+    poller = undefined;
+    await table.drop();
+    table = await createTestTable(endpoint);
     const keep = keepFailedStreamRecordsHandler({
-      streams,
+      s3,
       streamDeadLetters: sqsDeadLetters<StreamDeadLetter>(client, sqs.queueUrl('stream-dead')),
       ...quietTelemetry(),
     });
-    const failure = invocationRecordOf(givenUp[0] as FailedBatch, 'fanOut');
-    const message = { messageId: 'm1', body: JSON.stringify(failure) } as SQSRecord;
+    // S3's notification, its key URL-encoded
+    const key = Key.replaceAll(':', '%3A').replaceAll(' ', '+');
+    const notified = { bucket: { name: 'stream-failures' }, object: { key } };
+    const body = JSON.stringify({ Records: [{ eventSource: 'aws:s3', s3: notified }] });
+    const message = { messageId: 'm1', body } as SQSRecord;
     expect(await keep({ Records: [message] }, lambdaContext())).toEqual({ batchItemFailures: [] });
-    expect(
-      sent.mock.calls.filter(([command]) => command instanceof GetRecordsCommand),
-    ).toHaveLength(1);
     const setAside = await drain<StreamDeadLetter>('stream-dead');
     expect(setAside.map(({ functionName }) => functionName)).toEqual(['fanOut', 'fanOut']);
     // the batch as Lambda described it: from the failing record on, the one handled after it too
@@ -345,6 +354,12 @@ describe("the callers' fan-out from the stream", () => {
       expect.objectContaining({ id: 1, name: 'Never queued', createdBy: 'alice' }),
       expect.objectContaining({ id: 2, name: 'Behind it', createdBy: 'bob' }),
     ]);
+    // S3's test event, sent once the notification is set, names no object: taken, nothing set aside
+    const testEvent = { messageId: 'm0', body: JSON.stringify({ Event: 's3:TestEvent' }) };
+    expect(await keep({ Records: [testEvent as SQSRecord] }, lambdaContext())).toEqual({
+      batchItemFailures: [],
+    });
+    expect(await drain('stream-dead')).toEqual([]);
 
     // redriven, each is offered on its own: the one still failing stays, the other is handled
     // again (the same webhook-id: its receivers deduplicate), not skipped as handled before
@@ -364,8 +379,8 @@ describe("the callers' fan-out from the stream", () => {
     const again = await drain<EndpointDelivery>('deliveries');
     expect(again.map((delivery) => JSON.parse(delivery.body).data.id)).toEqual([2]);
 
-    // a description its consumer failed on five times (moved to the stream dead letters as it
-    // is): the redrive keeps it and says where it goes back while the stream holds its records
+    // a notification its consumer failed on five times (moved to the stream dead letters as it
+    // is): the redrive keeps it and says where it goes back while the bucket keeps the batch
     await drain('stream-dead');
     await client.send(
       new SendMessageCommand({ QueueUrl: sqs.queueUrl('stream-dead'), MessageBody: message.body }),
@@ -373,7 +388,7 @@ describe("the callers' fan-out from the stream", () => {
     const lines: string[] = [];
     const kept = await redriveStreamRecords(
       queueLetters(client, sqs.queueUrl('stream-dead')),
-      async () => expect.fail('a batch description is offered to no stream function'),
+      async () => expect.fail('a notification is offered to no stream function'),
       (line) => lines.push(line),
     );
     expect(kept).toMatchObject({ delivered: 0, failed: 1 });
