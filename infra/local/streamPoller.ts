@@ -16,11 +16,7 @@ import type { StreamInvocationRecord } from '#lib/webhooks/streamFailures.ts';
 import { pollUntilStopped } from './queuePoller.ts';
 
 /** A batch given up after the retries: its shard, its records, and why. */
-export interface FailedBatch {
-  shardId: string;
-  records: DynamoDBRecord[];
-  reason: string;
-}
+export type FailedBatch = { shardId: string; records: DynamoDBRecord[]; reason: string };
 
 const sequenceOf = (record?: DynamoDBRecord) => record?.dynamodb?.SequenceNumber ?? '';
 

@@ -52,7 +52,6 @@ it("gives each function that is no route its handler's loaders' variables", asyn
     Object.keys((await functionSettings[name]?.({ resolveVariable })) ?? {}).sort();
   expect(await variables('unmatchedRoute')).toEqual(['LOG_LEVEL', 'METRICS_NAMESPACE']);
   expect(await variables('keepFailedStreamRecords')).toEqual([
-    'DYNAMODB_ENDPOINT',
     'LOG_LEVEL',
     'METRICS_NAMESPACE',
     'STREAM_DEAD_LETTER_QUEUE_URL',
