@@ -360,6 +360,11 @@ describe("the callers' fan-out from the stream", () => {
       batchItemFailures: [],
     });
     expect(await drain('stream-dead')).toEqual([]);
+    // a message of no notification (an older version's description) is handed back, not dropped
+    const older = { messageId: 'm2', body: JSON.stringify({ DDBStreamBatchInfo: {} }) };
+    expect(await keep({ Records: [older as SQSRecord] }, lambdaContext())).toEqual({
+      batchItemFailures: [{ itemIdentifier: 'm2' }],
+    });
 
     // redriven, each is offered on its own: the one still failing stays, the other is handled
     // again (the same webhook-id: its receivers deduplicate), not skipped as handled before
