@@ -229,11 +229,11 @@ const warmRuns = async (
   const more: Record<string, Record<WarmFigure, number[]>> = {};
   for (let run = 0; run < processes; run++) {
     const ids = freshIds();
-    const given = await prepareStore(subject, env, Object.values(ids), warmUp + count);
+    await prepareStore(subject, env, Object.values(ids), warmUp + count);
     const order = inTurn(run);
     const result = await probe<{ p50Ms: number[] } & Record<WarmFigure, number[]>>(
       ['warm', subject.kind, String(count), ...order.map(([, bundle]) => bundle)],
-      { ...env, ...ids, ...given, BENCH_WARM_UP: String(warmUp) },
+      { ...env, ...ids, BENCH_WARM_UP: String(warmUp) },
     );
     add(Object.fromEntries(order.map(([name], k) => [name, result.p50Ms[k] ?? 0])));
     for (const [k, [name]] of order.entries()) {
@@ -256,8 +256,9 @@ const peakRss = async (subject: Subject, bundle: string, env: Env) => {
   const { stubs, meter } = subject.stack;
   const ids = freshIds();
   const { warmUp, count } = invocationsOf(subject.kind, settings.memoryInvocations);
-  const given = await prepareStore(subject, env, [ids.BENCH_FIRST_ID], warmUp + count);
-  // DynamoDB's and SQS's URLs pointed at the meter (bench/meter.ts), the queues' too
+  await prepareStore(subject, env, [ids.BENCH_FIRST_ID], warmUp + count);
+  // DynamoDB's and SQS's URLs pointed at the meter (bench/meter.ts), the queues' too; S3's (a batch
+  // given up only, no bill line) left at the stubs
   const metered = Object.entries(stubs)
     .filter(([name]) => name === 'AWS_ENDPOINT_URL_SQS' || name.endsWith('_QUEUE_URL'))
     .map(([name, url]) => [name, url.replace(new URL(url).origin, meter.url)]);
@@ -265,7 +266,7 @@ const peakRss = async (subject: Subject, bundle: string, env: Env) => {
   meter.take();
   const result = await probe<{ peakRssMb: number }>(
     ['memory', subject.kind, String(count), bundle],
-    { ...env, ...toMeter, ...ids, ...given, BENCH_WARM_UP: String(warmUp) },
+    { ...env, ...toMeter, ...ids, BENCH_WARM_UP: String(warmUp) },
     HEAP_OF_A_128_MB_FUNCTION,
   );
   // the run's counts divided among its invocations
@@ -275,11 +276,11 @@ const peakRss = async (subject: Subject, bundle: string, env: Env) => {
   return { peakRssMb: result.peakRssMb, metered: perInvocation };
 };
 
-/** What a run with the store needs stored first (bench/seed.ts): what its probe is told of it. */
-const prepareStore = async ({ kind, stack }: Subject, env: Env, ids: string[], count: number) =>
-  env.DYNAMODB_ENDPOINT === stack.dynamoEndpoint
-    ? ((await prepareRun(stack, f.functionOf(kind), ids.map(Number), count)) ?? undefined)
-    : undefined;
+/** What a run with the store needs stored first (bench/seed.ts). */
+const prepareStore = async ({ kind, stack }: Subject, env: Env, ids: string[], count: number) => {
+  if (env.DYNAMODB_ENDPOINT === stack.dynamoEndpoint)
+    await prepareRun(stack, f.functionOf(kind), ids.map(Number), count);
+};
 
 /** Runs bench/probe.mjs in a fresh process with `env`; returns the figures it wrote. */
 export const probe = async <Figures>(args: string[], env: Env, nodeFlags: string[] = []) => {

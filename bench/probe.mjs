@@ -3,9 +3,10 @@
 //   cold <kind> <bundle>: a fresh process's first response; warm <kind> <n> <bundle>...: all loaded,
 //   invoked in turn, n each; memory <kind> <n> <bundle>: peak RSS; stubs: the stubs alone, until
 //   stdin closes. kind: a function (bench/functions.ts), or `<function>:large`, the large plant.
-// BENCH_DEPENDENCIES "stubs" (default): DynamoDB, SQS and the receiver stubbed in this process
+// BENCH_DEPENDENCIES "stubs" (default): DynamoDB, SQS, S3 and the receiver stubbed in this process
 // (only the handler's own work, and the SDK's, measured); "given": DYNAMODB_ENDPOINT,
-// AWS_ENDPOINT_URL_SQS and WEBHOOK_URL (a `stubs` process's, or DynamoDB Local).
+// AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL_S3 and WEBHOOK_URL (a `stubs` process's, or DynamoDB
+// Local).
 // BENCH_TOKENS_FILE: a token a line, each invocation the next (BENCH_REPEAT_CALLER=1: the first).
 // BENCH_FIRST_ID: the first bundle's first plant id or endpoint; the next's: BENCH_SECOND_FIRST_ID.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -35,9 +36,6 @@ const answersFor = (receiver) => ({
     GetItem: { Item: plantItem(7) },
     Query: { Items: Array.from({ length: 21 }, (_, i) => plantItem(i + 1)), Count: 21 },
     UpdateItem: { Attributes: { ...plantItem(7), version: { N: '2' } } },
-    // its stream: the batch STREAM_BATCH names, one insert
-    GetShardIterator: { ShardIterator: 'bench' },
-    GetRecords: { Records: [streamRecord] },
   },
   webhooks: {
     GetItem: { Item: endpointItem(7, receiver) },
@@ -48,16 +46,9 @@ const answersFor = (receiver) => ({
     UpdateItem: { Attributes: endpointItem(7, receiver) },
   },
 });
-/** A batch of the plants' stream given up, as Lambda names it: one record, the stub's. */
-const STREAM_BATCH = {
-  shardId: 'shardId-bench',
-  startSequenceNumber: '100',
-  endSequenceNumber: '100',
-  batchSize: 1,
-  streamArn:
-    'arn:aws:dynamodb:us-east-1:000000000000:table/plants-bench/stream/2026-11-22T10:00:00',
-};
-/** The stub stream's record: plant 7's insert, as GetRecords answers it. */
+const STREAM_ARN =
+  'arn:aws:dynamodb:us-east-1:000000000000:table/plants-bench/stream/2026-11-22T10:00:00';
+/** The stub stream's record: plant 7's insert, as Lambda hands it to a function. */
 const streamRecord = {
   eventID: 'bench',
   eventName: 'INSERT',
@@ -68,11 +59,28 @@ const streamRecord = {
     ApproximateCreationDateTime: 1_795_860_000,
     Keys: { id: plantItem(7).id },
     NewImage: plantItem(7),
-    SequenceNumber: STREAM_BATCH.endSequenceNumber,
+    SequenceNumber: '100',
     SizeBytes: 120,
     StreamViewType: 'NEW_AND_OLD_IMAGES',
   },
+  eventSourceARN: STREAM_ARN,
 };
+/** What Lambda writes to the stream-failure bucket of a batch given up: each object, stubbed. */
+const INVOCATION_RECORD = JSON.stringify({
+  requestContext: {
+    functionArn: 'arn:aws:lambda:us-east-1:000000000000:function:queueEndpointEvents',
+    condition: 'RetryAttemptsExhausted',
+  },
+  timestamp: '2026-11-22T10:00:00.000Z',
+  DDBStreamBatchInfo: {
+    shardId: 'shardId-bench',
+    startSequenceNumber: '100',
+    endSequenceNumber: '100',
+    batchSize: 1,
+    streamArn: STREAM_ARN,
+  },
+  payload: JSON.stringify({ Records: [streamRecord] }),
+});
 /** An endpoint's attempts and sent events: the items of its deliveries partition. */
 const deliveries = {
   GetItem: { Item: event },
@@ -87,7 +95,7 @@ const answerTo = (answers, command, { TableName, Key, ExpressionAttributeValues 
   const partition = Key?.pk?.S ?? ExpressionAttributeValues?.[':pk']?.S ?? '';
   return (partition.startsWith('endpoint#') ? deliveries : answers.webhooks)[command] ?? {};
 };
-/** DynamoDB, SQS and a webhook receiver, all answering success at once: their URLs. */
+/** DynamoDB, SQS, S3 and a webhook receiver, all answering success at once: their URLs. */
 const startStubs = async () => {
   // imported only here: a cold start must load node:http and node:crypto itself, as the handler
   // does in Lambda
@@ -119,6 +127,11 @@ const startStubs = async () => {
     }),
   };
   const dynamodb = await listen((request, response) => {
+    // S3's GetObject (path-style, the endpoint an address): the invocation record, whatever the key
+    if (request.method === 'GET') {
+      response.writeHead(200, { 'content-type': 'application/json' }).end(INVOCATION_RECORD);
+      return;
+    }
     const command = String(request.headers['x-amz-target'] ?? '').split('.')[1];
     const chunks = [];
     request.on('data', (chunk) => chunks.push(chunk));
@@ -134,6 +147,7 @@ const startStubs = async () => {
     WEBHOOK_URL: receiver,
     // SQS's JSON protocol, answered by the same stub
     AWS_ENDPOINT_URL_SQS: dynamodb,
+    AWS_ENDPOINT_URL_S3: dynamodb,
     ENDPOINT_DELIVERY_QUEUE_URL: `${dynamodb}/000000000000/endpoint-deliveries`,
     ENDPOINT_SLOW_DELIVERY_QUEUE_URL: `${dynamodb}/000000000000/endpoint-deliveries-slow`,
     STREAM_DEAD_LETTER_QUEUE_URL: `${dynamodb}/000000000000/stream-dead-letters`,
@@ -205,18 +219,17 @@ const batchEvents = {
       attempts: 0,
       dueAt: Date.now(),
     }),
-  // what Lambda tells the stream's on-failure destination of a batch given up: the stub's, or with
-  // BENCH_STREAM_BATCH one of DynamoDB Local's stream (bench/seed.ts)
+  // S3's notification of a batch given up, which Lambda wrote to the stream-failure bucket
   keepFailedStreamRecords: (id) =>
     retryQueueEvent(String(id), {
-      requestContext: {
-        functionArn: 'arn:aws:lambda:us-east-1:000000000000:function:queueEndpointEvents',
-        condition: 'RetryAttemptsExhausted',
-      },
-      timestamp: new Date().toISOString(),
-      DDBStreamBatchInfo: env.BENCH_STREAM_BATCH
-        ? JSON.parse(env.BENCH_STREAM_BATCH)
-        : STREAM_BATCH,
+      Records: [
+        {
+          s3: {
+            bucket: { name: 'stream-failures-bench' },
+            object: { key: `aws/lambda/bench/shardId-bench/2026/11/22/2026-11-22T10.00.00-${id}` },
+          },
+        },
+      ],
     }),
 };
 const eventOf = (id) => {

@@ -11,7 +11,6 @@ import {
   QueryCommand,
   type WriteRequest,
 } from '@aws-sdk/client-dynamodb';
-import * as streams from '@aws-sdk/client-dynamodb-streams';
 import {
   callerPartition,
   countKey,
@@ -20,15 +19,13 @@ import {
   sendsKey,
 } from '#lib/endpoints/keys.ts';
 import { MAX_ENDPOINTS_PER_CALLER } from '#lib/endpoints/store.ts';
-import { localStreamsClient } from '../infra/local/dynamoClient.ts';
-import { tableStreamArn } from '../infra/local/tables.ts';
 import { attemptItem, endpointItem, eventItem } from './endpointItems.ts';
 import type { FunctionName } from './functions.ts';
 import { CALLER, endpointId, plantItem, SEEDED_ENDPOINTS } from './requests.mjs';
 import { PLANTS_TABLE, type Stack, WEBHOOKS_TABLE } from './stack.ts';
 
 /** DynamoDB Local, and where the caller's endpoints point: the stubs' receiver. */
-type Store = Pick<Stack, 'dynamoClient' | 'dynamoEndpoint'> & { stubs: { WEBHOOK_URL: string } };
+type Store = Pick<Stack, 'dynamoClient'> & { stubs: { WEBHOOK_URL: string } };
 
 /** Sends `requests` to `table`, 25 a batch, until none is left unprocessed. */
 const writeAll = async (client: DynamoDBClient, table: string, requests: WriteRequest[]) => {
@@ -114,35 +111,10 @@ const onlySeededEndpoints = async (store: Store) => {
 };
 
 /**
- * A batch of the plants' stream as Lambda names one it gave up on: plant `id`'s insert, written
- * last in the open shard, so that a read from it finds it alone (BENCH_STREAM_BATCH).
- */
-const lastStreamBatch = async ({ dynamoClient, dynamoEndpoint }: Store, id: number) => {
-  const StreamArn = await tableStreamArn(dynamoClient, PLANTS_TABLE);
-  const client = localStreamsClient(dynamoEndpoint);
-  try {
-    const described = await client.send(new streams.DescribeStreamCommand({ StreamArn }));
-    const shardId = described.StreamDescription?.Shards?.find(
-      ({ SequenceNumberRange }) => !SequenceNumberRange?.EndingSequenceNumber,
-    )?.ShardId;
-    const iterator = { StreamArn, ShardId: shardId, ShardIteratorType: 'LATEST' as const };
-    const { ShardIterator } = await client.send(new streams.GetShardIteratorCommand(iterator));
-    await seedPlants(dynamoClient, [id]);
-    const { Records = [] } = await client.send(new streams.GetRecordsCommand({ ShardIterator }));
-    const sequence = Records[0]?.dynamodb?.SequenceNumber;
-    if (!shardId || !sequence) throw new Error(`no stream record of plant ${id}`);
-    const batch = { shardId, startSequenceNumber: sequence, endSequenceNumber: sequence };
-    return { BENCH_STREAM_BATCH: JSON.stringify({ ...batch, batchSize: 1, streamArn: StreamArn }) };
-  } finally {
-    client.destroy();
-  }
-};
-
-/**
  * What a run with the store needs before `count` invocations from each of `ids`: the plants or
  * endpoints it deletes, rotates (a rotation adds a secret the next would copy), pings or resends to
  * (with room in the caller's 10 a minute), each its own; room for its creates; the seeded endpoints only, for the
- * list and the webhooks to them; a stream batch for its on-failure destination (its probe's env).
+ * list and the webhooks to them.
  */
 export const prepareRun = async (
   store: Store,
@@ -169,7 +141,5 @@ export const prepareRun = async (
     case 'queueEndpointEvents':
     case 'deliverToEndpoint':
       return onlySeededEndpoints(store);
-    case 'keepFailedStreamRecords':
-      return lastStreamBatch(store, ids[0] ?? 1);
   }
 };

@@ -1,6 +1,6 @@
 // What the functions run against, on this machine: DynamoDB Local (in memory) with the plants
-// table and the webhooks table, the signing keys behind a JWKS URL, DynamoDB and SQS stubbed in a
-// process of their own, and the meter (bench/meter.ts), which is also the webhooks' receiver.
+// table and the webhooks table, the signing keys behind a JWKS URL, DynamoDB, SQS and S3 stubbed
+// in a process of their own, and the meter (bench/meter.ts), which is also the webhooks' receiver.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -56,7 +56,7 @@ export const startStack = async (stops: (() => unknown)[]) => {
     dynamoClient,
     keys,
     jwksUrl: jwks.url,
-    /** The stubs' URLs (DynamoDB's, SQS's, the queues'), all answering success at once. */
+    /** The stubs' URLs (DynamoDB's, SQS's, the queues', S3's), all answering success at once. */
     // every webhook POST of the bench to the meter's receiver, which counts its bytes
     stubs: { ...stubs, WEBHOOK_URL: meter.receiver },
     /** The proxy the memory runs' AWS calls go through, counted; its /hooks is the receiver. */

@@ -46,7 +46,7 @@ const formOf = (value: unknown): unknown => {
 
 describe("each floor answers the bench's request as its route does", () => {
   const dynamoClient = localDynamoClient(endpoint);
-  const store = { dynamoClient, dynamoEndpoint: endpoint, stubs: { WEBHOOK_URL: '' } };
+  const store = { dynamoClient, stubs: { WEBHOOK_URL: '' } };
   let work: string;
   let jwks: JwksServer;
   let stubs: ReturnType<typeof spawn>;
