@@ -12,33 +12,10 @@ import {
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import type { StreamInvocationRecord } from '#lib/webhooks/streamFailures.ts';
 import { pollUntilStopped } from './queuePoller.ts';
 
 /** A batch given up after the retries: its shard, its records, and why. */
 export type FailedBatch = { shardId: string; records: DynamoDBRecord[]; reason: string };
-
-const sequenceOf = (record?: DynamoDBRecord) => record?.dynamodb?.SequenceNumber ?? '';
-
-/** What Lambda writes its S3 on-failure destination of a batch given up (an invocation record). */
-export const invocationRecordOf = (
-  { shardId, records }: FailedBatch,
-  functionName: string,
-): StreamInvocationRecord => ({
-  requestContext: {
-    functionArn: `arn:aws:lambda:us-east-1:000000000000:function:${functionName}`,
-    condition: 'RetryAttemptsExhausted',
-  },
-  timestamp: new Date().toISOString(),
-  DDBStreamBatchInfo: {
-    shardId,
-    startSequenceNumber: sequenceOf(records[0]),
-    endSequenceNumber: sequenceOf(records.at(-1)),
-    batchSize: records.length,
-    streamArn: records[0]?.eventSourceARN ?? '',
-  },
-  payload: JSON.stringify({ Records: records }),
-});
 
 /** A record of the stream as Lambda hands it to a function. */
 const asLambdaRecord = (record: StreamRecord, streamArn: string): DynamoDBRecord =>
@@ -75,6 +52,7 @@ export interface StreamPollerOptions {
 export type StreamPoller = ReturnType<typeof startStreamPoller>;
 
 const POLL_INTERVAL_MS = 100;
+const sequenceOf = (record?: DynamoDBRecord) => record?.dynamodb?.SequenceNumber ?? '';
 
 export const startStreamPoller = (options: StreamPollerOptions) => {
   const { client, streamArn, checkpointFile, batchSize, accepts, log = () => {} } = options;

@@ -1,20 +1,20 @@
 // The webhooks in the local run: the operator's receiver (WEBHOOK_URL, or one that prints each), the
 // queues as infra/ deploys them, and each function's event sources as serverless.yml declares them.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LambdaClient } from '@aws-sdk/client-lambda';
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { S3Client } from '@aws-sdk/client-s3';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { loadConfig } from '#lib/config/load.ts';
 import { webhookSettings } from '#lib/config/webhook.ts';
-import { sendMessages } from '#lib/webhooks/sqsMessages.ts';
 import { lambdaInvoker } from '../webhooks/redrive.ts';
 import { localClientConfig, localStreamsClient } from './dynamoClient.ts';
 import { declaredFunctions, declaredQueues, declaredWebhookResources, yamlOf } from './paths.ts';
 import { startQueuePoller } from './queuePoller.ts';
 import { startLocalSqs } from './sqs.ts';
-import { invocationRecordOf, type StreamPollerOptions, startStreamPoller } from './streamPoller.ts';
+import { streamFailureBucket } from './streamFailureBucket.ts';
+import { type StreamPollerOptions, startStreamPoller } from './streamPoller.ts';
 import { startWebhookReceiver } from './webhookReceiver.ts';
 
 /** Each queue of infra/'s templates by logical id: its local name's end, as earlier runs kept it. */
@@ -149,6 +149,13 @@ export const startLocalWebhooks = async (dataDir: string, say: (line: string) =>
       const lambda = { ...localClientConfig(`http://127.0.0.1:${lambdaPort}`), maxAttempts: 1 };
       const invokeLocal = lambdaInvoker(new LambdaClient(lambda));
       const s3 = new S3Client(localClientConfig(sqs.endpoint));
+      // Lambda's S3 on-failure destination, and S3's notification to its queue
+      const onFailure = streamFailureBucket(
+        s3,
+        sqs.client,
+        BUCKET,
+        queueUrl(idOf(notifiedQueueId)),
+      );
       for (const [name, { events = [] }] of Object.entries(functions)) {
         const invoke = (event: unknown) => invokeLocal(`plant-store-local-${name}`, event);
         for (const { sqs: queue, stream } of events) {
@@ -173,16 +180,7 @@ export const startLocalWebhooks = async (dataDir: string, say: (line: string) =>
                   ),
                 ),
               invoke,
-              // Lambda's S3 on-failure destination (an invocation record), and S3's notification
-              onFailure: async (batch) => {
-                const at = new Date().toISOString().replaceAll(':', '.');
-                const key = `aws/lambda/${name}/${batch.shardId}/${at}-${randomUUID()}`;
-                const Body = JSON.stringify(invocationRecordOf(batch, `plant-store-local-${name}`));
-                await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body }));
-                const s3Event = { bucket: { name: BUCKET }, object: { key } };
-                const body = { Records: [{ s3: s3Event }] };
-                await sendMessages(sqs.client, queueUrl(idOf(notifiedQueueId)), [{ body }]);
-              },
+              onFailure: onFailure(`plant-store-local-${name}`),
               checkpointFile: join(dataDir, CHECKPOINTS[name] ?? `${name}-stream-checkpoints.json`),
               log,
             }),

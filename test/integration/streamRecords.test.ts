@@ -24,12 +24,15 @@ import type { PlantStore } from '#lib/plants/store.ts';
 import type { StreamDeadLetter } from '#lib/webhooks/batchResponse.ts';
 import { sqsDeadLetters } from '#lib/webhooks/deadLetters.ts';
 import { sqsDeliveryQueue } from '#lib/webhooks/retries.ts';
-import { keepFailedStreamRecordsHandler } from '#lib/webhooks/streamFailures.ts';
+import {
+  keepFailedStreamRecordsHandler,
+  type S3Notification,
+} from '#lib/webhooks/streamFailures.ts';
 import { localClientConfig, localStreamsClient } from '../../infra/local/dynamoClient.ts';
 import { type LocalSqs, startLocalSqs } from '../../infra/local/sqs.ts';
+import { invocationRecordOf, streamFailureBucket } from '../../infra/local/streamFailureBucket.ts';
 import {
   type FailedBatch,
-  invocationRecordOf,
   type StreamPoller,
   startStreamPoller,
 } from '../../infra/local/streamPoller.ts';
@@ -121,7 +124,7 @@ beforeEach(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'plant-store-stream-'));
   sqs = await startLocalSqs({
     dir: dataDir,
-    queues: { deliveries: {}, 'stream-dead': {} },
+    queues: { deliveries: {}, 'stream-dead': {}, failures: {} },
     buckets: ['stream-failures'],
   });
   s3 = new S3Client(localClientConfig(sqs.endpoint));
@@ -328,9 +331,11 @@ describe("the callers' fan-out from the stream", () => {
       expect.objectContaining({ reason: 'records failed after every retry' }),
     ]);
     expect(givenUp[0]?.records).toHaveLength(2);
-    const Key = 'aws/lambda/fanOut/shard-1/2026-11-29T10:00:00 1';
-    const Body = JSON.stringify(invocationRecordOf(givenUp[0] as FailedBatch, 'fanOut'));
-    await s3.send(new PutObjectCommand({ Bucket: 'stream-failures', Key, Body }));
+    // written as npm start's destination writes it, and S3's notification of it
+    await streamFailureBucket(s3, client, 'stream-failures', sqs.queueUrl('failures'))('fanOut')(
+      givenUp[0] as FailedBatch,
+    );
+    const [notification] = await drain<S3Notification>('failures');
     // the stream gone (its 24 hours past): its on-failure consumer needs only the kept object
     await poller?.stop();
     poller = undefined;
@@ -341,11 +346,7 @@ describe("the callers' fan-out from the stream", () => {
       streamDeadLetters: sqsDeadLetters<StreamDeadLetter>(client, sqs.queueUrl('stream-dead')),
       ...quietTelemetry(),
     });
-    // S3's notification, its key URL-encoded
-    const key = Key.replaceAll(':', '%3A').replaceAll(' ', '+');
-    const notified = { bucket: { name: 'stream-failures' }, object: { key } };
-    const body = JSON.stringify({ Records: [{ eventSource: 'aws:s3', s3: notified }] });
-    const message = { messageId: 'm1', body } as SQSRecord;
+    const message = { messageId: 'm1', body: JSON.stringify(notification) } as SQSRecord;
     expect(await keep({ Records: [message] }, lambdaContext())).toEqual({ batchItemFailures: [] });
     const setAside = await drain<StreamDeadLetter>('stream-dead');
     expect(setAside.map(({ functionName }) => functionName)).toEqual(['fanOut', 'fanOut']);
@@ -360,6 +361,27 @@ describe("the callers' fan-out from the stream", () => {
       batchItemFailures: [],
     });
     expect(await drain('stream-dead')).toEqual([]);
+    // a key S3 URL-encoded in its notification (a space as +) is read as written
+    const Key = `${notification?.Records?.[0]?.s3.object.key} 2:1`;
+    const batch = invocationRecordOf(givenUp[0] as FailedBatch, 'fanOut');
+    await s3.send(
+      new PutObjectCommand({ Bucket: 'stream-failures', Key, Body: JSON.stringify(batch) }),
+    );
+    const encoded = {
+      Records: [
+        {
+          s3: {
+            bucket: { name: 'stream-failures' },
+            object: { key: encodeURIComponent(Key).replaceAll('%2F', '/').replaceAll('%20', '+') },
+          },
+        },
+      ],
+    };
+    const reencoded = { messageId: 'm3', body: JSON.stringify(encoded) } as SQSRecord;
+    expect(await keep({ Records: [reencoded] }, lambdaContext())).toEqual({
+      batchItemFailures: [],
+    });
+    expect(await drain('stream-dead')).toHaveLength(2);
     // a message of no notification (an older version's description) is handed back, not dropped
     const older = { messageId: 'm2', body: JSON.stringify({ DDBStreamBatchInfo: {} }) };
     expect(await keep({ Records: [older as SQSRecord] }, lambdaContext())).toEqual({

@@ -1,0 +1,46 @@
+// Lambda's S3 on-failure destination of a stream function in the local run: each batch given up
+// written whole to the bucket (fauxqs's S3), and S3's notification of it sent to the bucket's queue.
+import { randomUUID } from 'node:crypto';
+import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { sendMessages } from '#lib/webhooks/sqsMessages.ts';
+import type { S3Notification, StreamInvocationRecord } from '#lib/webhooks/streamFailures.ts';
+import type { FailedBatch } from './streamPoller.ts';
+
+const sequenceOf = (record?: DynamoDBRecord) => record?.dynamodb?.SequenceNumber ?? '';
+
+/** What Lambda writes its S3 on-failure destination of a batch given up (an invocation record). */
+export const invocationRecordOf = (
+  { shardId, records }: FailedBatch,
+  functionName: string,
+): StreamInvocationRecord => ({
+  requestContext: {
+    functionArn: `arn:aws:lambda:us-east-1:000000000000:function:${functionName}`,
+    condition: 'RetryAttemptsExhausted',
+  },
+  timestamp: new Date().toISOString(),
+  DDBStreamBatchInfo: {
+    shardId,
+    startSequenceNumber: sequenceOf(records[0]),
+    endSequenceNumber: sequenceOf(records.at(-1)),
+    batchSize: records.length,
+    streamArn: records[0]?.eventSourceARN ?? '',
+  },
+  payload: JSON.stringify({ Records: records }),
+});
+
+/** The destination of `functionName`: its batches, keyed as Lambda keys them (its name for the mapping's id). */
+export const streamFailureBucket =
+  (s3: S3Client, sqs: SQSClient, bucket: string, queueUrl: string) =>
+  (functionName: string) =>
+  async (batch: FailedBatch) => {
+    const at = new Date().toISOString().replaceAll(':', '.');
+    const key = `aws/lambda/${functionName}/${batch.shardId}/${at}-${randomUUID()}`;
+    const Body = JSON.stringify(invocationRecordOf(batch, functionName));
+    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body }));
+    const notification: S3Notification = {
+      Records: [{ s3: { bucket: { name: bucket }, object: { key } } }],
+    };
+    await sendMessages(sqs, queueUrl, [{ body: notification }]);
+  };
