@@ -3,12 +3,9 @@
 import { randomUUID } from 'node:crypto';
 import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import type { DynamoDBRecord } from 'aws-lambda';
 import { sendMessages } from '#lib/webhooks/sqsMessages.ts';
 import type { S3Notification, StreamInvocationRecord } from '#lib/webhooks/streamFailures.ts';
 import type { FailedBatch } from './streamPoller.ts';
-
-const sequenceOf = (record?: DynamoDBRecord) => record?.dynamodb?.SequenceNumber ?? '';
 
 /** What Lambda writes its S3 on-failure destination of a batch given up (an invocation record). */
 export const invocationRecordOf = (
@@ -22,8 +19,6 @@ export const invocationRecordOf = (
   timestamp: new Date().toISOString(),
   DDBStreamBatchInfo: {
     shardId,
-    startSequenceNumber: sequenceOf(records[0]),
-    endSequenceNumber: sequenceOf(records.at(-1)),
     batchSize: records.length,
     streamArn: records[0]?.eventSourceARN ?? '',
   },

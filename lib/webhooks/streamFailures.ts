@@ -9,13 +9,8 @@ import { queueConsumer, type StreamConsumerDependencies } from '#lib/webhooks/ba
 export interface StreamInvocationRecord {
   requestContext: { functionArn: string; condition: string };
   timestamp: string;
-  DDBStreamBatchInfo: {
-    shardId: string;
-    startSequenceNumber: string;
-    endSequenceNumber: string;
-    batchSize: number;
-    streamArn: string;
-  };
+  /** Its sequence numbers and times too, which no one here reads. */
+  DDBStreamBatchInfo: { shardId: string; batchSize: number; streamArn: string };
   /** The event the function was given, as JSON: its records as Lambda handed them. */
   payload: string;
 }
