@@ -85,7 +85,7 @@ export const findStageData = async (
     Object.entries(declaredWebhookResources()).flatMap(([id, r]) => (r.Type === type ? [id] : []));
   const ours = new RegExp(`/${prefix}(${idsOf('AWS::SQS::Queue').join('|')})-[A-Za-z0-9]+$`);
   const bucketOf = new RegExp(`^${prefix}(${idsOf('AWS::S3::Bucket').join('|')})-[a-z0-9]+$`, 'i');
-  const listed = { BucketRegion: await s3.config.region() }; // bucket names span the regions
+  const listed = { BucketRegion: await s3.config.region() }; // names are global: this region's
   const { Buckets = [] } = await s3.send(new S3.ListBucketsCommand(listed));
   const buckets = Buckets.flatMap(({ Name = '' }) => (bucketOf.test(Name) ? [Name] : []));
   const queues: StageData['queues'] = [];
