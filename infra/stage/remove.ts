@@ -4,6 +4,7 @@ import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { SSMClient } from '@aws-sdk/client-ssm';
 import { repoRoot, serverlessCli, yamlOf } from '../local/paths.ts';
@@ -20,7 +21,7 @@ import {
 const usage = `usage: npm run remove -- --stage <stage> [--region <region>] [--delete-data [--yes]]
 
 Removes the stage's stack (sls remove), keeping and listing what holds data: its two tables, its
-queues and the operator's webhook secret (docs/deployment.md, "Removing a stage").
+queues and bucket, and the operator's webhook secret (docs/deployment.md, "Removing a stage").
 
   --delete-data   deletes those too, for good, each table backed up first; asks the stage's name
   --yes           with --delete-data: asks nothing (CI), but a protected stage's (prod) name
@@ -68,6 +69,7 @@ const stack = stackName(stage);
 const clients = {
   dynamodb: new DynamoDBClient({ region }),
   sqs: new SQSClient({ region }),
+  s3: new S3Client({ region }),
   ssm: new SSMClient({ region }),
 };
 

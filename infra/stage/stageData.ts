@@ -1,5 +1,5 @@
-// What a stage keeps when its stack goes (Retain): its tables, queues and webhook secret, found by
-// their names; deleted only when asked (npm run remove -- --delete-data), each table backed up first.
+// What a stage keeps when its stack goes (Retain): its tables, queues, bucket and webhook secret,
+// found by name; deleted only when asked (npm run remove -- --delete-data), each table backed up first.
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   CreateBackupCommand,
@@ -10,6 +10,7 @@ import {
   ResourceNotFoundException,
   UpdateTableCommand,
 } from '@aws-sdk/client-dynamodb';
+import * as S3 from '@aws-sdk/client-s3';
 import {
   DeleteQueueCommand,
   GetQueueAttributesCommand,
@@ -17,7 +18,7 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import { DeleteParameterCommand, ParameterNotFound, type SSMClient } from '@aws-sdk/client-ssm';
-import { declaredQueues, yamlOf } from '../local/paths.ts';
+import { declaredWebhookResources, yamlOf } from '../local/paths.ts';
 
 const serverlessYml = () =>
   yamlOf('serverless.yml') as {
@@ -47,18 +48,26 @@ export const tableNames = (stage: string) => {
 };
 
 type Say = (line: string) => void;
+type Clients = { dynamodb: DynamoDBClient; sqs: SQSClient; s3: S3.S3Client; ssm: SSMClient };
 
 export interface StageData {
   tables: { name: string; items: number }[];
   queues: { url: string; messages: number }[];
+  buckets: string[];
   /** the operator's webhook secret's SSM parameter, when the stack told it */
   secretParameter?: string;
 }
 
+const MESSAGE_COUNTS = [
+  'ApproximateNumberOfMessages',
+  'ApproximateNumberOfMessagesNotVisible',
+  'ApproximateNumberOfMessagesDelayed',
+] as const;
+
 /** What the stage holds now, in the region the clients are of. */
 export const findStageData = async (
   stage: string,
-  { dynamodb, sqs }: { dynamodb: DynamoDBClient; sqs: SQSClient },
+  { dynamodb, sqs, s3 }: Omit<Clients, 'ssm'>,
   secretParameter?: string,
 ): Promise<StageData> => {
   const tables: StageData['tables'] = [];
@@ -71,36 +80,34 @@ export const findStageData = async (
     }
   }
   const prefix = `${stackName(stage)}-`;
-  // CloudFormation names a queue <stack>-<its logical id>-<random>
-  const queueIds = declaredQueues().map(([id]) => id);
-  const ours = new RegExp(`/${prefix}(${queueIds.join('|')})-[A-Za-z0-9]+$`);
+  // CloudFormation names a queue <stack>-<its logical id>-<random>, a bucket alike in lowercase
+  const idsOf = (type: string) =>
+    Object.entries(declaredWebhookResources()).flatMap(([id, r]) => (r.Type === type ? [id] : []));
+  const ours = new RegExp(`/${prefix}(${idsOf('AWS::SQS::Queue').join('|')})-[A-Za-z0-9]+$`);
+  const bucketOf = new RegExp(`^${prefix}(${idsOf('AWS::S3::Bucket').join('|')})-[a-z0-9]+$`, 'i');
+  const listed = { BucketRegion: await s3.config.region() }; // names are global: this region's
+  const { Buckets = [] } = await s3.send(new S3.ListBucketsCommand(listed));
+  const buckets = Buckets.flatMap(({ Name = '' }) => (bucketOf.test(Name) ? [Name] : []));
   const queues: StageData['queues'] = [];
   const pages = paginateListQueues({ client: sqs }, { QueueNamePrefix: prefix, MaxResults: 1000 });
   for await (const page of pages) {
     for (const url of page.QueueUrls ?? []) {
       if (!ours.test(url)) continue;
-      const { Attributes = {} } = await sqs.send(
-        new GetQueueAttributesCommand({
-          QueueUrl: url,
-          AttributeNames: [
-            'ApproximateNumberOfMessages',
-            'ApproximateNumberOfMessagesNotVisible',
-            'ApproximateNumberOfMessagesDelayed',
-          ],
-        }),
-      );
+      const input = { QueueUrl: url, AttributeNames: [...MESSAGE_COUNTS] };
+      const { Attributes = {} } = await sqs.send(new GetQueueAttributesCommand(input));
       const messages = Object.values(Attributes).reduce((sum, n) => sum + Number(n), 0);
       queues.push({ url, messages });
     }
   }
-  return { tables, queues, ...(secretParameter ? { secretParameter } : {}) };
+  return { tables, queues, buckets, ...(secretParameter ? { secretParameter } : {}) };
 };
 
 /** One line per thing kept, for a person to read. */
-export const describeStageData = ({ tables, queues, secretParameter }: StageData): string[] => [
-  ...tables.map(({ name, items }) => `table ${name} (about ${items} items)`),
-  ...queues.map(({ url, messages }) => `queue ${url.split('/').pop()} (${messages} messages)`),
-  ...(secretParameter ? [`SSM parameter ${secretParameter}`] : []),
+export const describeStageData = (data: StageData): string[] => [
+  ...data.tables.map(({ name, items }) => `table ${name} (about ${items} items)`),
+  ...data.queues.map(({ url, messages }) => `queue ${url.split('/').pop()} (${messages} messages)`),
+  ...data.buckets.map((name) => `bucket ${name}`),
+  ...(data.secretParameter ? [`SSM parameter ${data.secretParameter}`] : []),
 ];
 
 // An on-demand backup of each table, `<table>-removed-<UTC time>`, said with its restore command;
@@ -127,10 +134,10 @@ export const backUpTables = async ({ tables }: StageData, dynamodb: DynamoDBClie
   }
 };
 
-/** Deletes what the stage kept, each table's deletion protection lifted first; says each. */
+/** Deletes what was kept, tables unprotected and buckets (unversioned) emptied first; says each. */
 export const deleteStageData = async (
   data: StageData,
-  { dynamodb, sqs, ssm }: { dynamodb: DynamoDBClient; sqs: SQSClient; ssm: SSMClient },
+  { dynamodb, sqs, s3, ssm }: Clients,
   say: Say,
 ) => {
   for (const { name: TableName } of data.tables) {
@@ -141,6 +148,12 @@ export const deleteStageData = async (
   for (const { url } of data.queues) {
     await sqs.send(new DeleteQueueCommand({ QueueUrl: url }));
     say(`deleted queue ${url.split('/').pop()}`);
+  }
+  for (const Bucket of data.buckets) {
+    for await (const { Contents = [] } of S3.paginateListObjectsV2({ client: s3 }, { Bucket }))
+      for (const { Key } of Contents) await s3.send(new S3.DeleteObjectCommand({ Bucket, Key }));
+    await s3.send(new S3.DeleteBucketCommand({ Bucket }));
+    say(`deleted bucket ${Bucket}`);
   }
   if (data.secretParameter) {
     try {

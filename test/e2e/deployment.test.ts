@@ -103,6 +103,11 @@ const lanes = (actions: string[]) =>
     ['EndpointDeliveryQueue', 'EndpointSlowDeliveryQueue'].map((on) => ({ action, on })),
   );
 
+/** A stream function's writes of a batch given up to the stream-failure bucket (Lambda's, as it). */
+const STREAM_FAILURE_WRITES = ['s3:PutObject', 's3:ListBucket'].flatMap((action) =>
+  ['StreamFailureBucket', "StreamFailureBucket's objects"].map((on) => ({ action, on })),
+);
+
 /** Each function's grants beyond its logs: the table actions and queues it uses, on what. */
 const FUNCTION_GRANTS: Record<string, readonly { action: string; on: string }[]> = {
   ...Object.fromEntries(ROUTE_NAMES.map((name) => [resourceName(name), routeGrants(ROUTES[name])])),
@@ -127,7 +132,7 @@ const FUNCTION_GRANTS: Record<string, readonly { action: string; on: string }[]>
     { action: 'sqs:SendMessage', on: 'EndpointDeliveryQueue' },
     { action: 'sqs:SendMessage', on: 'EndpointSlowDeliveryQueue' },
     { action: 'sqs:SendMessage', on: 'StreamDeadLetterQueue' },
-    { action: 'sqs:SendMessage', on: 'WebhookStreamFailureQueue' },
+    ...STREAM_FAILURE_WRITES,
   ],
   // the endpoint read, its attempt recorded, its health; its two lanes' messages, the next attempt
   DeliverToEndpoint: [
@@ -146,16 +151,16 @@ const FUNCTION_GRANTS: Record<string, readonly { action: string; on: string }[]>
     { action: 'sqs:SendMessage', on: 'WebhookRetryQueue' },
     { action: 'sqs:SendMessage', on: 'WebhookDeadLetterQueue' },
     { action: 'sqs:SendMessage', on: 'StreamDeadLetterQueue' },
-    { action: 'sqs:SendMessage', on: 'WebhookStreamFailureQueue' },
+    ...STREAM_FAILURE_WRITES,
     { action: 'ssm:GetParameter', on: 'parameter /plant-store/prod/webhook-secret' },
   ],
-  // the batches given up, each record read back from the stream and set aside whole
+  // the notices of the batches given up, each batch read from the bucket and set aside record by
+  // record (nothing of the stream)
   KeepFailedStreamRecords: [
     { action: 'sqs:ReceiveMessage', on: 'WebhookStreamFailureQueue' },
     { action: 'sqs:DeleteMessage', on: 'WebhookStreamFailureQueue' },
     { action: 'sqs:GetQueueAttributes', on: 'WebhookStreamFailureQueue' },
-    { action: 'dynamodb:GetShardIterator', on: 'stream' },
-    { action: 'dynamodb:GetRecords', on: 'stream' },
+    { action: 's3:GetObject', on: "StreamFailureBucket's objects" },
     { action: 'sqs:SendMessage', on: 'StreamDeadLetterQueue' },
   ],
 };
@@ -181,8 +186,10 @@ const target = (resource: unknown): string => {
   if (text === JSON.stringify({ 'Fn::GetAtt': ['PlantsTable', 'Arn'] })) return 'table';
   if (text === JSON.stringify({ 'Fn::GetAtt': ['WebhooksTable', 'Arn'] })) return 'webhooks table';
   if (text === JSON.stringify({ 'Fn::GetAtt': ['PlantsTable', 'StreamArn'] })) return 'stream';
-  const queue = /^\{"Fn::GetAtt":\["(\w+Queue)","Arn"\]\}$/.exec(text);
+  const queue = /^\{"Fn::GetAtt":\["(\w+(Queue|Bucket))","Arn"\]\}$/.exec(text);
   if (queue) return queue[1] ?? text;
+  const objects = /^\{"Fn::Sub":"\$\{(\w+Bucket)\.Arn\}\/\*"\}$/.exec(text);
+  if (objects) return `${objects[1]}'s objects`;
   const parameter = /:parameter(\/[^"]+)"\}$/.exec(text);
   if (parameter) return `parameter ${parameter[1]}`;
   const index = /"PlantsTable","Arn"\]\},"index","([^"]+)"/.exec(text);
@@ -494,7 +501,7 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
           // a burst of one caller's plants holds the others' a tenth as long
           ParallelizationFactor: 10,
           DestinationConfig: {
-            OnFailure: { Destination: { 'Fn::GetAtt': ['WebhookStreamFailureQueue', 'Arn'] } },
+            OnFailure: { Destination: { 'Fn::GetAtt': ['StreamFailureBucket', 'Arn'] } },
           },
         }),
       );
@@ -519,7 +526,7 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
         BisectBatchOnFunctionError: true,
         ParallelizationFactor: 10,
         DestinationConfig: {
-          OnFailure: { Destination: { 'Fn::GetAtt': ['WebhookStreamFailureQueue', 'Arn'] } },
+          OnFailure: { Destination: { 'Fn::GetAtt': ['StreamFailureBucket', 'Arn'] } },
         },
       }),
     );
@@ -636,7 +643,7 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
         ComparisonOperator: 'GreaterThanThreshold',
       });
     }
-    // the on-failure destination's batches, read back from the stream and set aside whole
+    // the bucket's notices of the batches given up, each batch read from it and set aside
     expect(mappingsOf(stage)).toContainEqual(
       expect.objectContaining({
         EventSourceArn: { 'Fn::GetAtt': ['WebhookStreamFailureQueue', 'Arn'] },
@@ -659,7 +666,59 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
       DeletionPolicy: 'Retain',
       Properties: { MessageRetentionPeriod: 1209600, SqsManagedSseEnabled: true },
     });
-    // a batch description its consumer failed on five times moves to the stream dead letters
+    // each written whole to the bucket (its records' content): private, encrypted, each noticed
+    // on the queue, expiring as the queue's messages do
+    expect(resource(stage, 'StreamFailureBucket')).toMatchObject({
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: {
+        BucketEncryption: {
+          ServerSideEncryptionConfiguration: [
+            { ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } },
+          ],
+        },
+        PublicAccessBlockConfiguration: {
+          BlockPublicAcls: true,
+          BlockPublicPolicy: true,
+          IgnorePublicAcls: true,
+          RestrictPublicBuckets: true,
+        },
+        LifecycleConfiguration: {
+          Rules: [
+            expect.objectContaining({ Status: 'Enabled', ExpirationInDays: 1209600 / 86400 }),
+          ],
+        },
+        NotificationConfiguration: {
+          QueueConfigurations: [
+            {
+              Event: 's3:ObjectCreated:*',
+              Queue: { 'Fn::GetAtt': ['WebhookStreamFailureQueue', 'Arn'] },
+            },
+          ],
+        },
+      },
+    });
+    // the queue takes the notices of this stage's bucket alone (its name, as CloudFormation makes it)
+    expect(resource(stage, 'WebhookStreamFailureQueuePolicy').Properties).toMatchObject({
+      Queues: [{ Ref: 'WebhookStreamFailureQueue' }],
+      PolicyDocument: {
+        Statement: [
+          expect.objectContaining({
+            Principal: { Service: 's3.amazonaws.com' },
+            Action: 'sqs:SendMessage',
+            Condition: {
+              StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
+              ArnLike: {
+                'aws:SourceArn': {
+                  'Fn::Sub': `arn:\${AWS::Partition}:s3:::plant-store-${stage}-streamfailurebucket-*`,
+                },
+              },
+            },
+          }),
+        ],
+      },
+    });
+    // a notice its consumer failed on five times moves to the stream dead letters
     expect(resource(stage, 'WebhookStreamFailureQueue').Properties).toMatchObject({
       RedrivePolicy: {
         deadLetterTargetArn: { 'Fn::GetAtt': ['StreamDeadLetterQueue', 'Arn'] },

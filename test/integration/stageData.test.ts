@@ -1,7 +1,7 @@
 // What `npm run remove` finds a stage keeping and deletes with --delete-data: its tables (deletion
-// protection lifted first), its queues as CloudFormation names them and the webhook secret, and
-// nothing of another stage; against DynamoDB Local, the local SQS and SSM's answer from a local
-// server. And the command itself: refusing to delete data without the stage's name confirmed, a
+// protection lifted first), its queues and bucket (emptied first) as CloudFormation names them and
+// the webhook secret, and nothing of another stage; against DynamoDB Local, the local SQS (whose
+// fauxqs also speaks S3) and SSM's answer from a local server. And the command itself: refusing to delete data without the stage's name confirmed, a
 // protected stage's (prod) on --yes alone, or any table it could not back up first; DynamoDB Local
 // has no backups, so they are answered in front of it (test/support/dynamodbBackups.ts).
 import { execFile } from 'node:child_process';
@@ -10,10 +10,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { CreateTableCommand, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import {
+  CreateBucketCommand,
+  ListBucketsCommand,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { ListQueuesCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { SSMClient } from '@aws-sdk/client-ssm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { localDynamoClient } from '../../infra/local/dynamoClient.ts';
+import { localClientConfig, localDynamoClient } from '../../infra/local/dynamoClient.ts';
 import { repoRoot } from '../../infra/local/paths.ts';
 import { type LocalSqs, startLocalSqs } from '../../infra/local/sqs.ts';
 import {
@@ -33,6 +39,11 @@ const removed = `rmx${Date.now().toString(36).slice(-6)}`;
 const refused = `rmy${Date.now().toString(36).slice(-6)}`;
 const dynamodb = localDynamoClient(inject('dynamodbEndpoint'));
 let sqs: LocalSqs;
+let s3: S3Client;
+// CloudFormation's names of the stream-failure bucket: the stage's, another's, a removed one's
+const bucket = `plant-store-${stage}-streamfailurebucket-1ab2cd3ef4gh`;
+const othersBucket = `plant-store-${otherStage}-streamfailurebucket-5kl6mn7op8qr`;
+const removedBucket = `plant-store-${removed}-streamfailurebucket-9st8uv7wx6yz`;
 const deleted: string[] = [];
 let ssmServer: Awaited<ReturnType<typeof startSsmStub>>;
 let ssm: SSMClient;
@@ -61,6 +72,14 @@ beforeAll(async () => {
       [`plant-store-${stage}-notes`]: {},
     },
   });
+  s3 = new S3Client(localClientConfig(sqs.endpoint));
+  // the stage's, another's, a removed one's, and one no template makes
+  for (const Bucket of [bucket, othersBucket, removedBucket, `plant-store-${stage}-notes`])
+    await s3.send(new CreateBucketCommand({ Bucket }));
+  // a batch given up, as Lambda writes it (its key)
+  const Key = 'aws/lambda/6f5e4d3c/shardId-00000001/2026/11/29/2026-11-29T10.00.00-a1b2c3d4';
+  for (const Bucket of [bucket, removedBucket])
+    await s3.send(new PutObjectCommand({ Bucket, Key, Body: '{"payload":{}}' }));
   await sqs.client.send(
     new SendMessageCommand({
       QueueUrl: sqs.queueUrl(`plant-store-${stage}-WebhookDeadLetterQueue-9ZY8XW7VU6TS`),
@@ -85,34 +104,44 @@ afterAll(async () => {
     .flatMap(tableNames)
     .map((name) => ({ name, items: 0 }));
   await deleteStageData(
-    { tables: others, queues: [] },
-    { dynamodb, sqs: sqs.client, ssm },
+    { tables: others, queues: [], buckets: [] },
+    { dynamodb, sqs: sqs.client, s3, ssm },
     () => {},
   );
 });
 
 describe("a stage's data", () => {
   it('is found by the names the templates give it, with what it holds, and nothing of another stage', async () => {
-    const data = await findStageData(stage, { dynamodb, sqs: sqs.client }, '/plant-store/x/secret');
+    const data = await findStageData(
+      stage,
+      { dynamodb, sqs: sqs.client, s3 },
+      '/plant-store/x/secret',
+    );
     expect(data.tables.map((table) => table.name)).toEqual(tableNames(stage));
     // by name: SQS answers each queue's URL as it pleases
     expect(data.queues.map(({ url, messages }) => [url.split('/').pop(), messages])).toEqual([
       [`plant-store-${stage}-EndpointDeliveryQueue-1AB2CD3EF4GH`, 0],
       [`plant-store-${stage}-WebhookDeadLetterQueue-9ZY8XW7VU6TS`, 1],
     ]);
+    expect(data.buckets).toEqual([bucket]);
     expect(describeStageData(data)).toEqual([
       `table plant-store-${stage}-plants (about 0 items)`,
       `table plant-store-${stage}-webhooks (about 0 items)`,
       `queue plant-store-${stage}-EndpointDeliveryQueue-1AB2CD3EF4GH (0 messages)`,
       `queue plant-store-${stage}-WebhookDeadLetterQueue-9ZY8XW7VU6TS (1 messages)`,
+      `bucket ${bucket}`,
       'SSM parameter /plant-store/x/secret',
     ]);
   });
 
-  it('is deleted for good on purpose: tables despite their deletion protection, queues, the secret', async () => {
-    const data = await findStageData(stage, { dynamodb, sqs: sqs.client }, '/plant-store/x/secret');
+  it('is deleted for good on purpose: tables despite their deletion protection, queues, the bucket with its objects, the secret', async () => {
+    const data = await findStageData(
+      stage,
+      { dynamodb, sqs: sqs.client, s3 },
+      '/plant-store/x/secret',
+    );
     const said: string[] = [];
-    await deleteStageData(data, { dynamodb, sqs: sqs.client, ssm }, (line) => said.push(line));
+    await deleteStageData(data, { dynamodb, sqs: sqs.client, s3, ssm }, (line) => said.push(line));
 
     const { TableNames = [] } = await dynamodb.send(new ListTablesCommand({}));
     expect(TableNames.filter((name) => name.startsWith(`plant-store-${stage}-`))).toEqual(
@@ -125,11 +154,17 @@ describe("a stage's data", () => {
         `plant-store-${stage}-notes`,
       ].sort(),
     );
+    const { Buckets = [] } = await s3.send(new ListBucketsCommand({}));
+    expect(Buckets.flatMap(({ Name = '' }) => (Name.includes(stage) ? [Name] : [])).sort()).toEqual(
+      [othersBucket, `plant-store-${stage}-notes`].sort(),
+    );
     expect(deleted).toEqual(['AmazonSSM.DeleteParameter /plant-store/x/secret']);
-    expect(said).toHaveLength(5);
-    expect(await findStageData(stage, { dynamodb, sqs: sqs.client })).toEqual({
+    expect(said).toHaveLength(6);
+    expect(said).toContain(`deleted bucket ${bucket}`);
+    expect(await findStageData(stage, { dynamodb, sqs: sqs.client, s3 })).toEqual({
       tables: [],
       queues: [],
+      buckets: [],
     });
   });
 });
@@ -174,6 +209,7 @@ describe('npm run remove', () => {
       AWS_ENDPOINT_URL_CLOUDFORMATION: cloudFormation.url,
       AWS_ENDPOINT_URL_DYNAMODB: dynamodbWithBackups.endpoint,
       AWS_ENDPOINT_URL_SQS: sqs.endpoint,
+      AWS_ENDPOINT_URL_S3: sqs.endpoint,
       AWS_ENDPOINT_URL_SSM: ssmServer.endpoint,
     });
     const tablesLeft = async (of: string) => {
@@ -244,6 +280,9 @@ describe('npm run remove', () => {
       );
       expect(said).toContain(`The stage ${removed} is gone, its data too.`);
       expect(await tablesLeft(removed)).toEqual([]);
+      expect(said).toContain(`deleted bucket ${removedBucket}`);
+      const { Buckets = [] } = await s3.send(new ListBucketsCommand({}));
+      expect(Buckets.map(({ Name }) => Name)).not.toContain(removedBucket);
     });
 
     it('deletes nothing when a table cannot be backed up, saying why and what to do', async () => {

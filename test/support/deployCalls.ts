@@ -16,6 +16,7 @@ export interface Place {
 interface Resource {
   Type: string;
   Properties: Record<string, unknown>;
+  DeletionPolicy?: string;
 }
 export interface Template {
   Resources: Record<string, Resource>;
@@ -234,14 +235,13 @@ export const physicalNames = (template: Template, place: Place): Names => {
 /**
  * Each resource type's handler permissions (its CloudFormation resource schema's
  * handlers.create/read/update/delete.permissions, and tagging.permissions: a stack's tags reach
- * every resource), less those of features the template never sets, named beside each type.
+ * every resource), less those of features the template never sets, named beside each type; those
+ * of a configuration only some resources of the type set, under `properties`, needed by those only.
  */
-export interface Handlers {
-  create: string[];
-  read: string[];
-  update: string[];
-  delete: string[];
+type Operation = 'create' | 'read' | 'update' | 'delete';
+export interface Handlers extends Record<Operation, string[]> {
   tagging?: string[];
+  properties?: Record<string, Partial<Record<Operation, string[]>>>;
 }
 export const HANDLERS: Record<string, Handlers> = {
   // less kms:*, kinesis:*, s3:* and logs:* (KMS keys, Kinesis destinations, ImportSourceSpecification),
@@ -504,19 +504,50 @@ export const HANDLERS: Record<string, Handlers> = {
     update: ['apigateway:PATCH', 'apigateway:GET', 'apigateway:PUT'],
     delete: ['apigateway:GET', 'apigateway:DELETE'],
   },
-  // the deployment bucket sets only BucketEncryption: less every other configuration's Put, Get and
-  // Delete, ACLs and iam:PassRole (replication)
+  // the schema of cfn-lint's copy (src/cfnlint/data/schemas/providers/us_east_1/aws-s3-bucket.json,
+  // commit 06cb246): the configurations a bucket of the stack sets (the deployment bucket only
+  // BucketEncryption), each for the buckets setting it; less every other configuration's Put, Get
+  // and Delete, the Deletes of those set (a property dropped), ACLs and iam:PassRole (replication)
   'AWS::S3::Bucket': {
-    create: ['s3:CreateBucket', 's3:PutBucketTagging', 's3:PutEncryptionConfiguration'],
-    read: ['s3:GetEncryptionConfiguration', 's3:GetBucketTagging', 's3:ListBucket'],
-    update: ['s3:PutBucketTagging', 's3:PutEncryptionConfiguration'],
+    create: ['s3:CreateBucket', 's3:PutBucketTagging'],
+    read: ['s3:GetBucketTagging', 's3:ListBucket'],
+    update: ['s3:PutBucketTagging'],
     delete: ['s3:DeleteBucket'],
+    properties: {
+      BucketEncryption: {
+        create: ['s3:PutEncryptionConfiguration'],
+        read: ['s3:GetEncryptionConfiguration'],
+        update: ['s3:PutEncryptionConfiguration'],
+      },
+      PublicAccessBlockConfiguration: {
+        create: ['s3:PutBucketPublicAccessBlock'],
+        read: ['s3:GetBucketPublicAccessBlock'],
+        update: ['s3:PutBucketPublicAccessBlock'],
+      },
+      LifecycleConfiguration: {
+        create: ['s3:PutLifecycleConfiguration'],
+        read: ['s3:GetLifecycleConfiguration'],
+        update: ['s3:PutLifecycleConfiguration'],
+      },
+      NotificationConfiguration: {
+        create: ['s3:PutBucketNotification'],
+        read: ['s3:GetBucketNotification'],
+        update: ['s3:PutBucketNotification'],
+      },
+    },
   },
   'AWS::S3::BucketPolicy': {
     create: ['s3:GetBucketPolicy', 's3:PutBucketPolicy'],
     read: ['s3:GetBucketPolicy'],
     update: ['s3:GetBucketPolicy', 's3:PutBucketPolicy'],
     delete: ['s3:GetBucketPolicy', 's3:DeleteBucketPolicy'],
+  },
+  // cfn-lint's copy (aws-sqs-queuepolicy.json, commit 0f7ff9a): no read handler
+  'AWS::SQS::QueuePolicy': {
+    create: ['sqs:SetQueueAttributes'],
+    read: [],
+    update: ['sqs:SetQueueAttributes'],
+    delete: ['sqs:SetQueueAttributes'],
   },
 };
 
@@ -526,7 +557,7 @@ export const apiPath = (region: string, path: string) =>
 /** What `action` of the handlers of `id` acts on, and the condition keys IAM sees with it. */
 const target = (
   action: string,
-  operation: keyof Handlers,
+  operation: Operation | 'tagging',
   id: string,
   { Type, Properties }: Resource,
   names: Names,
@@ -616,6 +647,11 @@ const target = (
       return { resource: api(`/integrations${operation === 'create' ? '' : '/i1j2k3'}`) };
     case 'AWS::S3::BucketPolicy':
       return { resource: `arn:aws:s3:::${props.Bucket}` };
+    // its queues by their URLs (the stack's: one each)
+    case 'AWS::SQS::QueuePolicy': {
+      const [url = ''] = props.Queues as string[];
+      return { resource: arn('sqs', region, String(url.split('/').pop())) };
+    }
     default:
       if (!own) throw new Error(`the test knows no ARN of ${id} (${Type})`);
       return { resource: own };
@@ -625,11 +661,18 @@ const target = (
 /** Every call CloudFormation makes as the deploy role to create, read, update and delete the stack. */
 export const resourceNeeds = (template: Template, names: Names): Need[] =>
   Object.entries(template.Resources).flatMap(([id, resource]) => {
-    const handlers = HANDLERS[resource.Type];
-    if (!handlers) throw new Error(`no handler permissions for ${resource.Type} (${id}): add them`);
-    return (Object.entries(handlers) as [keyof Handlers, string[]][]).flatMap(
-      ([operation, actions]) =>
-        actions.map((action) => ({
+    const found = HANDLERS[resource.Type];
+    if (!found) throw new Error(`no handler permissions for ${resource.Type} (${id}): add them`);
+    const { properties = {}, ...handlers } = found;
+    const set = Object.keys(properties).filter((name) => name in resource.Properties);
+    return (Object.entries(handlers) as [Operation | 'tagging', string[]][]).flatMap(
+      ([operation, own]) =>
+        [
+          ...own,
+          ...set.flatMap(
+            (name) => (operation === 'tagging' ? [] : properties[name]?.[operation]) ?? [],
+          ),
+        ].map((action) => ({
           action,
           ...target(action, operation, id, resource, names),
           by: `${id} (${resource.Type}, ${operation})`,
@@ -640,7 +683,7 @@ export const resourceNeeds = (template: Template, names: Names): Need[] =>
 /**
  * The calls beside the handlers': osls's own (the stack by change sets, the template's validation,
  * the code in the deployment bucket), the deploy's settings check, npm run smoke, and npm run
- * remove -- --delete-data (the kept tables, queues and webhook secret's parameter).
+ * remove -- --delete-data (the kept tables, queues, buckets and webhook secret's parameter).
  */
 export const scriptNeeds = (template: Template, names: Names): Need[] => {
   const { place } = names;
@@ -648,6 +691,9 @@ export const scriptNeeds = (template: Template, names: Names): Need[] => {
   const of = (type: string) =>
     Object.keys(template.Resources).filter((id) => template.Resources[id]?.Type === type);
   const bucket = `arn:aws:s3:::${names.refs.ServerlessDeploymentBucket}`;
+  const keptBuckets = of('AWS::S3::Bucket')
+    .filter((id) => template.Resources[id]?.DeletionPolicy === 'Retain')
+    .map((id) => String(names.atts[id]?.Arn));
   const each = (by: string, actions: string[], resources: string[]) =>
     actions.flatMap((action) => resources.map((resource) => ({ action, resource, by })));
   return [
@@ -696,6 +742,25 @@ export const scriptNeeds = (template: Template, names: Names): Need[] => {
       'npm run remove -- --delete-data: the kept queues',
       ['sqs:DeleteQueue', 'sqs:GetQueueAttributes'],
       of('AWS::SQS::Queue').map((id) => String(names.atts[id]?.Arn)),
+    ),
+    ...each(
+      'npm run remove: the kept buckets found by their prefix',
+      ['s3:ListAllMyBuckets'],
+      ['*'],
+    ),
+    ...each(
+      'npm run remove -- --delete-data: the kept buckets listed and deleted',
+      ['s3:ListBucket', 's3:DeleteBucket'],
+      keptBuckets,
+    ),
+    ...each(
+      'npm run remove -- --delete-data: the kept buckets emptied',
+      ['s3:DeleteObject'],
+      // Lambda's key of a batch given up: aws/lambda/<mapping>/<shard>/<date>/<time>-<id>
+      keptBuckets.map(
+        (kept) =>
+          `${kept}/aws/lambda/6f5e4d3c-2b1a-0987-6543-210fedcba987/shardId-00000001/2026/11/29/2026-11-29T10.00.00-a1b2c3d4`,
+      ),
     ),
     ...each(
       "npm run remove -- --delete-data: the webhook secret's parameter under /plant-store/<stage>/",
