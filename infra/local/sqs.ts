@@ -22,7 +22,6 @@ export const startLocalSqs = async ({
   /** fauxqs's database: queues, messages and objects kept from an earlier run are served again. */
   dir: string;
   queues: Record<string, QueueSettings>;
-  /** S3 buckets, on the same endpoint. */
   buckets?: string[];
   port?: number;
 }) => {

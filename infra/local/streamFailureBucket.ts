@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { sendMessages } from '#lib/webhooks/sqsMessages.ts';
-import type { S3Notification, StreamInvocationRecord } from '#lib/webhooks/streamFailures.ts';
+import type { StreamInvocationRecord } from '#lib/webhooks/streamFailures.ts';
 import type { FailedBatch } from './streamPoller.ts';
 
 /** What Lambda writes its S3 on-failure destination of a batch given up (an invocation record). */
@@ -34,8 +34,6 @@ export const streamFailureBucket =
     const key = `aws/lambda/${functionName}/${batch.shardId}/${at}-${randomUUID()}`;
     const Body = JSON.stringify(invocationRecordOf(batch, functionName));
     await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body }));
-    const notification: S3Notification = {
-      Records: [{ s3: { bucket: { name: bucket }, object: { key } } }],
-    };
-    await sendMessages(sqs, queueUrl, [{ body: notification }]);
+    const s3Event = { bucket: { name: bucket }, object: { key } };
+    await sendMessages(sqs, queueUrl, [{ body: { Records: [{ s3: s3Event }] } }]);
   };

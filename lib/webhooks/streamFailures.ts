@@ -22,15 +22,11 @@ export interface S3Notification {
   Event?: string;
 }
 
-export interface StreamFailureDependencies extends StreamConsumerDependencies {
-  s3: S3Client;
-}
-
 export const keepFailedStreamRecordsHandler = ({
   s3,
   streamDeadLetters,
   ...telemetry
-}: StreamFailureDependencies) => {
+}: StreamConsumerDependencies & { s3: S3Client }) => {
   const deadLetterBatch = async (invocation: Context, { body }: SQSRecord) => {
     const { Records: objects, Event }: S3Notification = JSON.parse(body);
     if (!objects && Event === 's3:TestEvent') return;
@@ -46,9 +42,8 @@ export const keepFailedStreamRecordsHandler = ({
       // arn:aws:lambda:<region>:<account>:function:<name>[:<qualifier>]
       const functionName = requestContext.functionArn.split(':')[6] ?? requestContext.functionArn;
       const reason = `its event source mapping gave up after the retries (${requestContext.condition})`;
-      for (const record of records) {
+      for (const record of records)
         await streamDeadLetters.put({ functionName, reason, failedAt: timestamp, record });
-      }
       const text = 'stream records set aside whole in the stream dead-letter queue';
       const fields = { functionName, shardId: DDBStreamBatchInfo.shardId, records: records.length };
       linesOf(telemetry, invocation)('ERROR', text, 'StreamRecordsSetAside', fields);
