@@ -30,8 +30,9 @@ export const streamFailureBucket =
   (s3: S3Client, sqs: SQSClient, bucket: string, queueUrl: string) =>
   (functionName: string) =>
   async (batch: FailedBatch) => {
-    const at = new Date().toISOString().replaceAll(':', '.');
-    const key = `aws/lambda/${functionName}/${batch.shardId}/${at}-${randomUUID()}`;
+    const at = new Date().toISOString().slice(0, 19).replaceAll(':', '.');
+    const day = at.slice(0, 10).replaceAll('-', '/');
+    const key = `aws/lambda/${functionName}/${batch.shardId}/${day}/${at}-${randomUUID()}`;
     const Body = JSON.stringify(invocationRecordOf(batch, functionName));
     await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body }));
     const s3Event = { bucket: { name: bucket }, object: { key } };

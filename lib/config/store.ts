@@ -34,17 +34,3 @@ export const webhooksStoreSettings = /* @__PURE__ */ tableSettings(
   'WEBHOOKS_TABLE',
   "the DynamoDB table of the callers' webhook endpoints",
 );
-
-/** The options of every DynamoDB client (tables and streams), bounded by the same timeouts: here,
- * not beside the client, so that a function with a Streams client only bundles no table client. */
-export const dynamoClientConfig = (settings: DynamoDbSettings) => ({
-  region: settings.region,
-  maxAttempts: settings.maxAttempts,
-  requestHandler: {
-    connectionTimeout: settings.connectTimeoutMs,
-    requestTimeout: settings.requestTimeoutMs,
-    // without it the SDK only logs a warning and keeps waiting on a silent connection
-    throwOnRequestTimeout: true,
-  },
-  ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
-});

@@ -104,9 +104,10 @@ const lanes = (actions: string[]) =>
   );
 
 /** A stream function's writes of a batch given up to the stream-failure bucket (Lambda's, as it). */
-const STREAM_FAILURE_WRITES = ['s3:PutObject', 's3:ListBucket'].flatMap((action) =>
-  ['StreamFailureBucket', "StreamFailureBucket's objects"].map((on) => ({ action, on })),
-);
+const STREAM_FAILURE_WRITES = [
+  { action: 's3:PutObject', on: "StreamFailureBucket's objects" },
+  { action: 's3:ListBucket', on: 'StreamFailureBucket' },
+];
 
 /** Each function's grants beyond its logs: the table actions and queues it uses, on what. */
 const FUNCTION_GRANTS: Record<string, readonly { action: string; on: string }[]> = {
@@ -433,7 +434,6 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
       'WEBHOOKS_TABLE',
     ]);
     expect(variables('KeepFailedStreamRecords')).toEqual([
-      'DYNAMODB_ENDPOINT',
       'LOG_LEVEL',
       'METRICS_NAMESPACE',
       'STREAM_DEAD_LETTER_QUEUE_URL',
@@ -642,6 +642,15 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
         Threshold: 300000,
         ComparisonOperator: 'GreaterThanThreshold',
       });
+      // a batch given up that Lambda could not write to the bucket: kept nowhere
+      expect(resource(stage, `${name}StreamFailuresLostAlarm`).Properties).toMatchObject({
+        Namespace: 'AWS/Lambda',
+        MetricName: 'DestinationDeliveryFailures',
+        Dimensions: [{ Name: 'FunctionName', Value: { Ref: `${name}LambdaFunction` } }],
+        Statistic: 'Sum',
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      });
     }
     // the bucket's notices of the batches given up, each batch read from it and set aside
     expect(mappingsOf(stage)).toContainEqual(
@@ -696,6 +705,25 @@ describe.each(['dev', 'prod'])('the %s stage', (stage) => {
             },
           ],
         },
+      },
+    });
+    // its objects over TLS only
+    expect(resource(stage, 'StreamFailureBucketPolicy').Properties).toEqual({
+      Bucket: { Ref: 'StreamFailureBucket' },
+      PolicyDocument: {
+        Version: '2012-10-17',
+        Statement: [
+          {
+            Effect: 'Deny',
+            Principal: '*',
+            Action: 's3:*',
+            Resource: [
+              { 'Fn::GetAtt': ['StreamFailureBucket', 'Arn'] },
+              { 'Fn::Sub': `\${StreamFailureBucket.Arn}/*` },
+            ],
+            Condition: { Bool: { 'aws:SecureTransport': false } },
+          },
+        ],
       },
     });
     // the queue takes the notices of this stage's bucket alone (its name, as CloudFormation makes it)
@@ -853,6 +881,7 @@ describe("the operator's webhook", () => {
         'DeliverPlantAddedIteratorAgeAlarm',
         'DeliverPlantAddedLambdaFunction',
         'DeliverPlantAddedLogGroup',
+        'DeliverPlantAddedStreamFailuresLostAlarm',
         'RetryPlantAddedEventSourceMappingSQSWebhookRetryQueue',
         'RetryPlantAddedIamRoleLambdaExecution',
         'RetryPlantAddedLambdaFunction',
@@ -960,8 +989,8 @@ describe('a stage removed with its data kept', () => {
 describe.each(['dev', 'prod'])('the alarms of the %s stage, with no alarm topic', (stage) => {
   it('notify no one (an empty action would fail the deploy)', () => {
     const alarms = alarmActions(templates.get(stage));
-    // three of them the operator's webhook's
-    expect(alarms).toHaveLength(hasOperator(stage) ? 10 : 7);
+    // four of them the operator's webhook's
+    expect(alarms).toHaveLength(hasOperator(stage) ? 12 : 8);
     for (const [id, onAlarm, onOk] of alarms) expect([id, onAlarm, onOk]).toEqual([id, [], []]);
   });
 });
@@ -972,7 +1001,7 @@ describe('the alarms, with an alarmTopicArn', () => {
     const alarms = alarmActions(
       await packageStage('dev', operatorWebhook('dev'), [`--param=alarmTopicArn=${topic}`]),
     );
-    expect(alarms).toHaveLength(10);
+    expect(alarms).toHaveLength(12);
     for (const [id, onAlarm, onOk] of alarms)
       expect([id, onAlarm, onOk]).toEqual([id, [topic], [topic]]);
   });

@@ -336,11 +336,10 @@ describe("the callers' fan-out from the stream", () => {
       givenUp[0] as FailedBatch,
     );
     const [notification] = await drain<S3Notification>('failures');
-    // the stream gone (its 24 hours past): its on-failure consumer needs only the kept object
-    await poller?.stop();
-    poller = undefined;
-    await table.drop();
-    table = await createTestTable(endpoint);
+    // keyed as Lambda keys it: aws/lambda/<mapping>/<shard>/YYYY/MM/DD/YYYY-MM-DDTHH.MM.SS-<uuid>
+    expect(notification?.Records?.[0]?.s3.object.key).toMatch(
+      /^aws\/lambda\/fanOut\/[^/]+\/\d{4}\/\d\d\/\d\d\/\d{4}-\d\d-\d\dT\d\d\.\d\d\.\d\d-[0-9a-f-]{36}$/,
+    );
     const keep = keepFailedStreamRecordsHandler({
       s3,
       streamDeadLetters: sqsDeadLetters<StreamDeadLetter>(client, sqs.queueUrl('stream-dead')),
