@@ -1,4 +1,4 @@
-// The stage's CloudWatch dashboard (docs/operations.md), each list from where it is declared: the
+// The stage's CloudWatch dashboard, unless its param says none (docs/operations.md), each list from where it is declared: the
 // route list, the YAML files' functions and alarms, CUSTOM_METRICS.
 const operatorWebhook = require('./operatorWebhook.cjs');
 
@@ -18,6 +18,8 @@ const sources = (names) =>
   names.map((name) => `SOURCE '${sub(`${name[0].toUpperCase()}${name.slice(1)}LogGroup`)}'`);
 
 module.exports = async ({ resolveVariable }) => {
+  // a stage given dashboard 'false' (dev's default) deploys none (docs/operations.md)
+  if (String(await resolveVariable('param:dashboard')) === 'false') return { Resources: {} };
   const { ROUTES } = await import('#lib/routes/routeList.ts');
   const { CUSTOM_METRICS } = await import('#lib/telemetry.ts');
   const { SERVICE_NAME } = await import('#lib/config/telemetry.ts');

@@ -1,12 +1,15 @@
 // What a stage costs a month for a traffic profile (bench/cost/profiles/*.json), Infracost-style:
 // every line a resource, its quantity × unit price = monthly. Usage lines are each route's and
 // event's count × its cost a million (bench/results.json's `cost.rows`, by service); fixed lines
-// are paid whatever the traffic: custom metrics, alarms, the queues' idle polling, storage kept,
-// backups, keys. Prices and assumptions from ./prices.ts (us-east-1, on-demand, no free tier).
+// are paid whatever the traffic: custom metrics, alarms, the dashboard, the queues' idle polling,
+// storage kept, backups, keys. Prices and assumptions from ./prices.ts (us-east-1, on-demand, list
+// prices); an account's free tier beside a line, never subtracted.
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import * as z from 'zod';
 import { DEFAULT_RETRY_SCHEDULE, retrySchedule } from '#lib/config/webhook.ts';
+import { ATTEMPTS_KEPT_MS } from '#lib/endpointDeliveries/store.ts';
 import { ROUTE_NAMES, ROUTES, type RouteName } from '#lib/routes/routeList.ts';
 import {
   declaredFunctions,
@@ -14,6 +17,7 @@ import {
   repoRoot,
   yamlOf,
 } from '../../infra/local/paths.ts';
+import { attemptItem, eventItem } from '../endpointItems.ts';
 import { added, type Bill, scaled, total } from './model.ts';
 import { ASSUMPTIONS, PRICES } from './prices.ts';
 
@@ -22,7 +26,10 @@ const count = z.number().int().nonnegative();
 /** A usage file of bench/cost/profiles/: every field required, none unknown, each described. */
 const profileSchema = z.strictObject({
   description: z.string().min(1).describe('a sentence: what the profile stands for and assumes'),
-  stage: z.string().min(1).describe('the stage whose serverless.yml params apply, "dev" or "prod"'),
+  stage: z
+    .string()
+    .min(1)
+    .describe('the stage whose serverless.yml params apply ("dev", "prod", another: the defaults)'),
   rate: z
     .union([
       z.strictObject({ perSecond: z.number().positive() }),
@@ -134,11 +141,23 @@ export const stageOf = (operatorWebhook: boolean, stage: string) => {
   type Index = { IndexName?: string; Projection?: { ProjectionType?: string } };
   const indexes = (tables.PlantsTable?.Properties?.GlobalSecondaryIndexes ?? []) as Index[];
   const { params } = yamlOf('serverless.yml') as {
-    params: Record<string, { logRetentionDays?: number }>;
+    params: Record<string, Record<string, unknown>>;
   };
-  const logRetentionDays = params[stage]?.logRetentionDays ?? params.default?.logRetentionDays;
-  if (logRetentionDays === undefined)
-    throw new Error(`serverless.yml gives no logRetentionDays for stage ${stage} or by default`);
+  /** A param as the stage has it, and where from: its own params, or serverless.yml's default. */
+  const param = (name: string) => {
+    const own = params[stage]?.[name] !== undefined;
+    const value = own ? params[stage]?.[name] : params.default?.[name];
+    if (value === undefined)
+      throw new Error(`serverless.yml gives no ${name} for stage ${stage} or by default`);
+    return { value, from: `serverless.yml's ${own ? `params.${stage}` : 'default'} ${name}` };
+  };
+  const retention = param('logRetentionDays');
+  // infra/dashboard.cjs deploys none when the param is 'false'
+  const dashboard = param('dashboard');
+  type Backups = { PointInTimeRecoveryEnabled?: boolean } | undefined;
+  const pitr = (t?: Resource) =>
+    (t?.Properties?.PointInTimeRecoverySpecification as Backups)?.PointInTimeRecoveryEnabled ===
+    true;
   return {
     alarms: alarms.length,
     // one for a plain alarm, each MetricStat of a metric-math one
@@ -152,7 +171,12 @@ export const stageOf = (operatorWebhook: boolean, stage: string) => {
     // is a past version's, not counted
     plantsTableCopies:
       1 + indexes.filter((i) => i.IndexName && i.Projection?.ProjectionType === 'ALL').length,
-    logRetentionDays,
+    logRetentionDays: Number(retention.value),
+    logRetentionFrom: retention.from,
+    dashboards: String(dashboard.value) === 'false' ? 0 : 1,
+    dashboardFrom: `${dashboard.from} '${dashboard.value}'`,
+    // the tables whose backups are continuous (point-in-time recovery)
+    pitrTables: { plants: pitr(tables.PlantsTable), webhooks: pitr(tables.WebhooksTable) },
     // the fewest messages a consumer's batch takes: a full batch
     consumerBatchSize: Math.min(...batchSizes),
   };
@@ -163,7 +187,10 @@ export type Stage = ReturnType<typeof stageOf>;
 export type CostRows = Record<string, Bill & { what: string; fullBatches?: Bill }>;
 
 type PriceName =
+  | 'apiGatewayRequest'
+  | 'apiGatewayRequestPast300Million'
   | 'customMetricMonth'
+  | 'dashboardMonth'
   | 'alarmMetricMonth'
   | 'sqsRequest'
   | 'dynamoStorageGbMonth'
@@ -173,9 +200,10 @@ type PriceName =
   | 'kmsKeyMonth'
   | 'xrayTraceRecorded'
   | 'xrayTraceScanned';
-export type Prices = Record<PriceName, { usd: number }>;
+export type Prices = Record<PriceName, { usd: number; free?: number; from?: number }>;
 export type Assumptions = Record<
   | 'hoursPerMonth'
+  | 'logsStoredShare'
   | 'sqsIdlePollers'
   | 'sqsLongPollSeconds'
   | 'xraySampledPerSecond'
@@ -184,11 +212,17 @@ export type Assumptions = Record<
   { value: number }
 >;
 
-/** A bill's line: what it prices, its quantity × unit price = its month. */
+/**
+ * A bill's line: what it prices, its quantity × unit price = its month (the list price); `free`:
+ * what the account's free tier would take off it, were it the account's only use (not subtracted).
+ */
 const lineOf = (key: string, resource: string, quantity: number, unit: string, usd: number) => {
   const monthly = quantity * usd;
-  return { key, resource, quantity, unit, unitPrice: usd, monthly };
+  return { key, resource, quantity, unit, unitPrice: usd, monthly, free: 0 };
 };
+/** What `quantity` of `price` a month the free tier covers, in dollars. */
+const freeOf = (quantity: number, { usd, free = 0 }: Prices[PriceName]) =>
+  Math.min(quantity, free) * usd;
 const MILLION = 1e6;
 const GB = 2 ** 30;
 /** A trace's price: recorded, and read as often as assumed. */
@@ -208,7 +242,23 @@ export const plantChangesPerSecond = (profile: Profile) =>
   ROUTE_NAMES.filter(changesPlants).reduce((sum, name) => sum + (profile.routeMix[name] ?? 0), 0);
 /** The routes that add a plant: each an INSERT, the operator's plant.added. */
 const addsPlants = (name: RouteName) => plantActions(name).includes('PutItem');
+/** The routes that send a delivery themselves (a ping, a resend): each one delivery more. */
+const sendsDeliveries = (name: RouteName) =>
+  ((ROUTES[name] as { queues?: readonly string[] }).queues ?? []).includes('endpointDeliveries');
+const valueBytes = (v: unknown) =>
+  typeof v === 'number' ? Math.ceil(String(v).length / 2) + 1 : Buffer.byteLength(String(v));
+/** An item's bytes as DynamoDB stores it: names and values (a number about half its digits), 100 B an item. */
+const itemBytes = (item: Record<string, unknown>) =>
+  100 + sumOf(Object.entries(item).map(([k, v]) => Buffer.byteLength(k) + valueBytes(v)));
+/** The webhooks table's items a delivery keeps 14 days: each attempt's, and its event's (the bench's, its body's data a plant). */
+export const DELIVERY_ITEM_BYTES = {
+  attempt: itemBytes(unmarshall(attemptItem(1))),
+  event: itemBytes(unmarshall(eventItem())),
+};
 
+/** A unit's invocations by function: a delivery's, one an attempt. */
+type Invoked = Record<string, number>;
+const [DELIVER, OPERATOR] = ['deliverToEndpoint', 'deliverPlantAdded'];
 /** The usage lines beside the routes', each as its bill words it and in what unit. */
 const USAGE = {
   fanOut: ['each plant change read from the stream (queueEndpointEvents)', 'changes'],
@@ -249,8 +299,10 @@ export const monthlyBill = ({
   const countOf = (which: (name: RouteName) => boolean) =>
     sumOf(routes.filter(which).map((name) => requests * (profile.routeMix[name] ?? 0)));
   const changes = countOf(changesPlants);
+  // each plant change to its owner's endpoints, and each ping and resend to one
   const deliveries =
-    changes * profile.endpointEvents.shareOfChanges * profile.endpointEvents.endpointsEach;
+    changes * profile.endpointEvents.shareOfChanges * profile.endpointEvents.endpointsEach +
+    countOf(sendsDeliveries);
   const { failedReceiverShare: failed, timedOutReceiverShare: timedOut } = profile;
   const { xraySampledPerSecond: reservoir, xraySampledShare: rate } = assumptions;
   /** Of `perSecond` invocations of a function, those X-Ray's default sampling rule traces. */
@@ -259,16 +311,16 @@ export const monthlyBill = ({
 
   /** The usage lines, each row as `priced` reads it, a consumer's messages `batchSize` a time. */
   const usageLines = (priced: (name: string) => Bill, batchSize: number) => {
-    // `invocations`: each unit's (a route's one; a delivery's, one an attempt, each a trace)
-    const use = (key: string, quantity: number, perMillion: Bill, invocations = 1) => {
+    // `invoked`: each unit's invocations by function (a route's one; a delivery's one an attempt)
+    const use = (key: string, quantity: number, perMillion: Bill, invoked: Invoked) => {
       const [resource, unit] =
         key in ROUTES ? [row(key).what, 'requests'] : USAGE[key as keyof typeof USAGE];
-      const traced = (quantity * invocations) / (key in ROUTES ? 1 : batchSize);
+      const per = quantity / (key in ROUTES ? 1 : batchSize);
       const line = {
         ...lineOf(key, resource, quantity, unit, total(perMillion) / MILLION),
         byService: scaled(perMillion, quantity / MILLION),
         monthlyInFullBatches: 0,
-        traces: sampled(traced / monthSeconds) * monthSeconds,
+        invocations: Object.entries(invoked).map(([f, n]) => [f, n * per] as const),
       };
       return quantity > 0 ? [line] : [];
     };
@@ -283,21 +335,36 @@ export const monthlyBill = ({
     // timedOutReceiverShare is the callers' endpoints': the operator's own receiver fails once at most
     const operator = () => priced('operatorPlantAdded');
     const adds = countOf(addsPlants);
+    const half = (bill: Bill) => scaled(bill, 0.5);
     return [
       ...routes.flatMap((name) =>
-        use(name, requests * (profile.routeMix[name] ?? 0), priced(name)),
+        use(name, requests * (profile.routeMix[name] ?? 0), priced(name), { [name]: 1 }),
       ),
-      ...use('fanOut', changes, fanOut),
-      ...use('endpointDelivered', deliveries * (1 - failed - timedOut), scaled(pair, 0.5)),
-      ...use('endpointRetried', deliveries * failed, pair, 2),
-      ...use('endpointTimedOut', deliveries * timedOut, neverAnswered, ATTEMPTS_BY_DEFAULT),
+      ...use('fanOut', changes, fanOut, { queueEndpointEvents: 1 }),
+      ...use('endpointDelivered', deliveries * (1 - failed - timedOut), half(pair), {
+        [DELIVER]: 1,
+      }),
+      ...use('endpointRetried', deliveries * failed, pair, { [DELIVER]: 2 }),
+      ...use('endpointTimedOut', deliveries * timedOut, neverAnswered, {
+        [DELIVER]: ATTEMPTS_BY_DEFAULT,
+      }),
       ...(profile.operatorWebhook
         ? [
-            ...use('operatorDelivered', adds * (1 - failed), scaled(operator(), 0.5)),
-            ...use('operatorRetried', adds * failed, operator(), 2),
+            ...use('operatorDelivered', adds * (1 - failed), half(operator()), { [OPERATOR]: 1 }),
+            ...use('operatorRetried', adds * failed, operator(), {
+              [OPERATOR]: 1,
+              retryPlantAdded: 1,
+            }),
           ]
         : []),
     ];
+  };
+  /** The traces of `lines`: each function's invocations a second, sampled by its own reservoir. */
+  const tracesOf = (lines: ReturnType<typeof usageLines>) => {
+    const byFunction = new Map<string, number>();
+    for (const [f, n] of lines.flatMap((l) => l.invocations))
+      byFunction.set(f, (byFunction.get(f) ?? 0) + n);
+    return sumOf([...byFunction.values()].map((n) => sampled(n / monthSeconds) * monthSeconds));
   };
   // a row's other fields (its words, its total) are no service's: the bills read only the services'
   const batched = usageLines((name) => row(name).fullBatches ?? row(name), stage.consumerBatchSize);
@@ -306,43 +373,75 @@ export const monthlyBill = ({
     ...l,
     monthlyInFullBatches: inFullBatches.get(l.key) ?? l.monthly,
   }));
+  // API Gateway's list price past 300 million requests a month: each metered request's dollar less
+  const gateway = prices.apiGatewayRequest.usd;
+  const { usd: pastUsd, from = Infinity } = prices.apiGatewayRequestPast300Million;
+  const metered = sumOf(usage.map((l) => l.byService.apiGateway)) / gateway;
+  if (metered > from) {
+    const words = `API Gateway HTTP API: the requests past the first ${from / MILLION} million of the month, at $${(pastUsd * MILLION).toFixed(2)} a million`;
+    const tier = lineOf('apiGatewayTier', words, metered - from, 'requests', pastUsd - gateway);
+    const byService = { ...added(), apiGateway: tier.monthly };
+    usage.push({ ...tier, byService, monthlyInFullBatches: tier.monthly, invocations: [] });
+  }
   // X-Ray bills each trace: one an invocation here, each linked to the trace that sent its message
   const scans = assumptions.xrayTracesScannedEach.value;
   const perTrace = traceUsd(prices, assumptions);
-  const traces = sumOf(usage.map((l) => l.traces));
+  const traces = tracesOf(usage);
   const sampling = `default sampling: ${reservoir.value} a second a function, then ${rate.value * 100}%`;
   const resource = `X-Ray traces recorded and read ${scans}× (${sampling})`;
+  const tracesFree =
+    freeOf(traces, prices.xrayTraceRecorded) + freeOf(traces * scans, prices.xrayTraceScanned);
   const tracing = {
     ...lineOf('tracing', resource, traces, 'traces', perTrace),
-    monthlyInFullBatches: sumOf(batched.map((l) => l.traces)) * perTrace,
+    free: tracesFree,
+    monthlyInFullBatches: tracesOf(batched) * perTrace,
   };
 
   const { sqsEventSources: sources, alarmMetrics, logRetentionDays: days } = stage;
-  const { sqsIdlePollers: pollers, sqsLongPollSeconds: poll } = assumptions;
+  const { sqsIdlePollers: pollers, sqsLongPollSeconds: poll, logsStoredShare } = assumptions;
   const { items, averageItemBytes } = profile.plantsStored;
   const tableGb = (items * averageItemBytes) / GB;
-  // the logs line of each row is its bytes at the ingestion price: kept as long as retained
+  // the webhooks table keeps each attempt, and each delivery's event (its body's data a plant), 14 days
+  const keptMonths = ATTEMPTS_KEPT_MS / 1000 / monthSeconds;
+  const attemptsOf = (l: (typeof usage)[number]) =>
+    l.key.startsWith('endpoint') ? sumOf(l.invocations.map(([, n]) => n)) : 0;
+  const { attempt: attemptBytes, event } = DELIVERY_ITEM_BYTES;
+  const eventBytes = event + averageItemBytes;
+  const webhooksGb =
+    (keptMonths * (sumOf(usage.map(attemptsOf)) * attemptBytes + deliveries * eventBytes)) / GB;
+  const pitrGb =
+    (stage.pitrTables.plants ? tableGb : 0) + (stage.pitrTables.webhooks ? webhooksGb : 0);
+  // the logs line of each row is its bytes at the ingestion price: kept compressed as long as retained
   const loggedGb = sumOf(usage.map((l) => l.byService.logs)) / prices.logsIngestedGb.usd;
   const resources = {
     customMetrics: 'CloudWatch custom metrics (EMF)',
     alarms: `CloudWatch alarms: ${stage.alarms}, reading ${alarmMetrics} metrics`,
+    dashboard: `CloudWatch dashboard: ${stage.dashboards ? "the stage's" : 'none'} (${stage.dashboardFrom})`,
     idlePolling: `SQS idle polling: ${sources} event sources × ${pollers.value} pollers, a receive each ${poll.value} s`,
     dynamoStorage: `DynamoDB storage: ${items.toLocaleString('en-US')} plants of ${averageItemBytes} B, in the table and ${stage.plantsTableCopies - 1} indexes`,
-    pitr: "DynamoDB point-in-time recovery (the plants table's size)",
-    logStorage: `CloudWatch Logs kept ${days} days (serverless.yml's logRetentionDays for ${profile.stage})`,
+    webhooksStorage: `DynamoDB storage: the webhooks table's attempts (${attemptBytes} B) and events (${eventBytes} B) of ${ATTEMPTS_KEPT_MS / 86_400_000} days`,
+    pitr: `DynamoDB point-in-time recovery: the ${Object.entries(stage.pitrTables)
+      .flatMap(([t, on]) => (on ? [t] : []))
+      .join(' and ')} tables' size`,
+    logStorage: `CloudWatch Logs kept ${days} days (${stage.logRetentionFrom}), compressed to ${logsStoredShare.value * 100}% of the bytes ingested (AWS's calculator)`,
     kms: 'KMS keys of our own: none (queues: SQS-managed keys; tables: aws/dynamodb; the webhook secret: aws/ssm, AWS managed)',
   };
-  const fix = (key: keyof typeof resources, quantity: number, unit: string, price: PriceName) =>
-    lineOf(key, resources[key], quantity, unit, prices[price].usd);
+  const fix = (key: keyof typeof resources, quantity: number, unit: string, price: PriceName) => ({
+    ...lineOf(key, resources[key], quantity, unit, prices[price].usd),
+    free: freeOf(quantity, prices[price]),
+  });
   // each idle poller asks once per long poll, all month (a busy queue's receives are usage's)
   const polls = (sources * pollers.value * monthSeconds) / poll.value;
-  const logGbMonths = (loggedGb * days) / (assumptions.hoursPerMonth.value / 24);
+  const logGbMonths =
+    (loggedGb * logsStoredShare.value * days) / (assumptions.hoursPerMonth.value / 24);
   const fixed = [
     fix('customMetrics', customMetricCount, 'metric-months', 'customMetricMonth'),
     fix('alarms', alarmMetrics, 'alarm metric-months', 'alarmMetricMonth'),
+    fix('dashboard', stage.dashboards, 'dashboard-months', 'dashboardMonth'),
     fix('idlePolling', polls, 'requests', 'sqsRequest'),
     fix('dynamoStorage', tableGb * stage.plantsTableCopies, 'GB-months', 'dynamoStorageGbMonth'),
-    fix('pitr', tableGb, 'GB-months', 'dynamoPitrGbMonth'),
+    fix('webhooksStorage', webhooksGb, 'GB-months', 'dynamoStorageGbMonth'),
+    fix('pitr', pitrGb, 'GB-months', 'dynamoPitrGbMonth'),
     fix('logStorage', logGbMonths, 'GB-months', 'logsStoredGbMonth'),
     fix('kms', stage.kmsKeys, 'key-months', 'kmsKeyMonth'),
   ];

@@ -9,8 +9,8 @@
 import data from './prices.json' with { type: 'json' };
 
 export type Sourced = { source: string; read: string; note?: string };
-/** `usd` for ONE `per` unit. */
-export type Price = Sourced & { usd: number; per: string };
+/** `usd` for ONE `per` unit; `free`: the units an account gets free a month; `from`: a tier's first unit. */
+export type Price = Sourced & { usd: number; per: string; free?: number; from?: number };
 export type Assumption = Sourced & { value: number; unit: string; what: string };
 
 const prices: Record<string, Omit<Price, 'usd'> & { usd?: number; usdPerMillion?: number }> =
@@ -46,5 +46,9 @@ export const ASSUMPTIONS = Object.fromEntries(
     { ...a, value: name === 'platformLogBytes' ? platformLogBytes : (a.value ?? 0) },
   ]),
 ) as Record<keyof typeof data.assumptions, Assumption>;
+
+/** Each resource type a stage deploys: the fixed bill line that prices it, or why none does. */
+export const RESOURCE_TYPES: Record<string, { line: string } | { none: string }> =
+  data.resourceTypes;
 
 export const STREAM_READS_FREE: Sourced & { what: string } = data.streamReadsFree;

@@ -286,7 +286,7 @@ const pageSection = (rows: Rows, lines: string[]) => {
     '',
     ...lines,
     '',
-    `Fixed, whatever the traffic: the EMF custom metrics, at most ${metrics} (${CUSTOM_METRICS.join(', ')}, each by service; every other outcome is a field of its log line) at $${PRICES.customMetricMonth.usd.toFixed(2)} a month each: $${(metrics * PRICES.customMetricMonth.usd).toFixed(2)} a month, less for a metric sent only some hours. With storage, alarms and the queues' idle polling, in a month: [What a stage costs a month](#what-a-stage-costs-a-month). Not counted: the operator's secret read from SSM at most every 5 minutes a container (a KMS decrypt under aws/ssm: cents a month), the S3 requests of a stream batch given up (only then: Lambda's PutObject of it, $0.005 per 1,000, and \`keepFailedStreamRecords\`' GetObject, $0.0004 per 1,000), the free tiers. No KMS per request: the queues are encrypted with SQS's own keys. ${STREAM_READS_FREE.what}`,
+    `Fixed, whatever the traffic: the EMF custom metrics, at most ${metrics} (${CUSTOM_METRICS.join(', ')}, each by service; every other outcome is a field of its log line) at $${PRICES.customMetricMonth.usd.toFixed(2)} a month each: $${(metrics * PRICES.customMetricMonth.usd).toFixed(2)} a month, less for a metric sent only some hours. With storage, alarms and the queues' idle polling, in a month: [What a stage costs a month](#what-a-stage-costs-a-month). Not counted: the operator's secret read from SSM at most every 5 minutes a container (a KMS decrypt under aws/ssm: cents a month), the S3 requests of a stream batch given up (only then: Lambda's PutObject of it, $0.005 per 1,000, and \`keepFailedStreamRecords\`' GetObject, $0.0004 per 1,000), the free tiers (the monthly bills show them apart). No KMS per request: the queues are encrypted with SQS's own keys. ${STREAM_READS_FREE.what}`,
     '',
     '| price (us-east-1, on-demand) | US$ | source, read |',
     '|---|---:|---|',
@@ -319,12 +319,14 @@ const quantity = (n: number) =>
     : Number(n.toPrecision(3)).toString();
 // a request's price as AWS states it, a million at a time
 const unitPrice = (usd: number) =>
-  usd < 0.001 ? `$${(usd * 1e6).toFixed(2)} a million` : `$${usd.toFixed(2)}`;
-/** A month's dollars: cents, thousands apart. */
-const dollars = (n: number) =>
-  n >= 0.01 || n === 0
-    ? n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
-    : n.toPrecision(1);
+  `${usd < 0 ? '−' : ''}$${Math.abs(usd) < 0.001 ? `${Math.abs(usd * 1e6).toFixed(2)} a million` : Math.abs(usd).toFixed(2)}`;
+/** A month's dollars: cents, thousands apart; less, as AWS's tier takes off, with a minus. */
+const dollars = (n: number): string =>
+  n < 0
+    ? `−${dollars(-n)}`
+    : n >= 0.01 || n === 0
+      ? n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
+      : n.toPrecision(1);
 
 /** A profile's bill in Markdown, the last column its events' messages a full batch at a time. */
 const monthlyTable = (bill: month.MonthlyBill) => {
@@ -335,20 +337,22 @@ const monthlyTable = (bill: month.MonthlyBill) => {
     `${quantity(l.quantity)} ${l.unit} × ${unitPrice(l.unitPrice)}`,
     dollars(l.monthly),
     dollars(inFullBatches),
+    l.free > 0 ? `(${dollars(l.free)})` : '',
   ];
   const totals = (name: string, one: number, batched: number) =>
-    [name, '', dollars(one), dollars(batched)].map((c) => c && `**${c}**`);
+    [name, '', dollars(one), dollars(batched), ''].map((c) => c && `**${c}**`);
   return markdownTable(
     [
       `\`${profile.name}\`: ${rateText(profile)}`,
       'quantity × unit price',
       'US$ a month, one at a time',
       'in full batches',
+      "the account's free tier, not subtracted",
     ],
     [
       ...[...usage, tracing].map((l) => line(l, l.monthlyInFullBatches)),
       totals('usage', usageTotal, usageTotalInFullBatches),
-      ['*fixed, whatever the traffic*', '', '', ''],
+      ['*fixed, and the data kept*', '', '', '', ''],
       ...fixed.map((l) => line(l)),
       totals('fixed', fixedTotal, fixedTotal),
       totals('total', total, fixedTotal + usageTotalInFullBatches),

@@ -15,6 +15,8 @@ import {
   type RouteEntry,
   routeKey,
 } from '#lib/routes/routeList.ts';
+import { stageOf } from '../../bench/cost/monthly.ts';
+import { RESOURCE_TYPES } from '../../bench/cost/prices.ts';
 import { declaredFunctions, repoRoot, yamlOf } from '../../infra/local/paths.ts';
 import { operatorWebhook, packageStage as packageTemplate } from '../support/packagedTemplate.ts';
 
@@ -50,10 +52,13 @@ const packageStage = (stage: string, env: NodeJS.ProcessEnv = {}, args: string[]
 /** The operator's webhook's functions, in a stage deployed with a receiver only. */
 const OPERATOR_FUNCTIONS = ['DeliverPlantAdded', 'RetryPlantAdded'];
 const hasOperator = (stage: string) => stage !== 'dev';
+/** A dev stage given the dashboard its params leave out. */
+const DEV_DASHBOARD = 'dev, dashboard=true';
 
 beforeAll(async () => {
   templates.set('dev', await packageStage('dev'));
   templates.set('prod', await packageStage('prod', operatorWebhook('prod')));
+  templates.set(DEV_DASHBOARD, await packageStage('dev', {}, ['--param=dashboard=true']));
   templates.set(
     'cors',
     await packageStage('dev', {
@@ -1074,15 +1079,41 @@ describe('CORS, with CORS_ALLOWED_ORIGINS set', () => {
 const { CUSTOM_METRICS, METRIC_NAMES } = await import('#lib/telemetry.ts');
 const { SERVICE_NAME } = await import('#lib/config/telemetry.ts');
 
-describe.each(['dev', 'prod'])('the dashboard of the %s stage', (stage) => {
+describe('the dashboard a stage deploys', () => {
+  const dashboards = (key: string) =>
+    Object.values(templates.get(key)?.Resources ?? {}).filter(
+      ({ Type }) => Type === 'AWS::CloudWatch::Dashboard',
+    ).length;
+
+  it("is none in dev (params.dev.dashboard 'false') unless given dashboard=true, one in prod: as the monthly bill counts it", () => {
+    expect(dashboards('dev')).toBe(0);
+    expect(dashboards('dev')).toBe(stageOf(false, 'dev').dashboards);
+    expect(dashboards('prod')).toBe(1);
+    expect(dashboards('prod')).toBe(stageOf(true, 'prod').dashboards);
+    expect(dashboards(DEV_DASHBOARD)).toBe(1);
+  });
+
+  it('is priced with every other resource type the templates deploy: a bill line, or why none (bench/cost/prices.json)', () => {
+    const types = new Set(
+      [...templates.values()].flatMap((t) => Object.values(t.Resources).map(({ Type }) => Type)),
+    );
+    expect(types).toContain('AWS::CloudWatch::Dashboard');
+    for (const type of types) expect(RESOURCE_TYPES, type).toHaveProperty([type]);
+  });
+});
+
+describe.each([
+  ['dev', DEV_DASHBOARD],
+  ['prod', 'prod'],
+])('the dashboard of the %s stage (%s)', (stage, key) => {
   const REGION = 'region-of-the-stack';
   // the stack's name: osls's, service and stage (serverless.yml sets no provider.stackName)
   const STACK = `plant-store-${stage}`;
-  const template = () => templates.get(stage) as Template;
+  const template = () => templates.get(key) as Template;
   const typeOf = (id: string) => template().Resources[id]?.Type;
   /** Its body, each `${Id}` and `${Id.Attribute}` of its Fn::Sub written `Ref Id`, `GetAtt Id.Attribute`. */
   const body = () => {
-    const { DashboardName, DashboardBody } = resource(stage, 'Dashboard').Properties as {
+    const { DashboardName, DashboardBody } = resource(key, 'Dashboard').Properties as {
       DashboardName: { 'Fn::Sub': string };
       DashboardBody: { 'Fn::Sub': string };
     };
@@ -1150,7 +1181,7 @@ describe.each(['dev', 'prod'])('the dashboard of the %s stage', (stage) => {
       case 'ApiId':
         return named(value, /^Ref (\w+)$/, 'AWS::ApiGatewayV2::Api');
       case 'Stage':
-        return expect(value).toBe(resource(stage, 'HttpApiStage').Properties.StageName);
+        return expect(value).toBe(resource(key, 'HttpApiStage').Properties.StageName);
       case 'service':
         return expect(value).toBe(SERVICE_NAME);
       default:
@@ -1161,13 +1192,13 @@ describe.each(['dev', 'prod'])('the dashboard of the %s stage', (stage) => {
   const queues = () =>
     Object.keys(template().Resources).filter((id) => typeOf(id) === 'AWS::SQS::Queue');
   const streamFunctions = () =>
-    mappingsOf(stage)
+    mappingsOf(key)
       .filter(({ EventSourceArn }) => JSON.stringify(EventSourceArn).includes('StreamArn'))
       .map(({ FunctionName }) => (FunctionName as { 'Fn::GetAtt': [string] })['Fn::GetAtt'][0]);
 
   it("draws only metrics that exist, each by resources of the stage's template", () => {
     // the namespace the functions publish our metrics in
-    const { Environment } = resource(stage, 'CreatePlantLambdaFunction').Properties as {
+    const { Environment } = resource(key, 'CreatePlantLambdaFunction').Properties as {
       Environment: { Variables: { METRICS_NAMESPACE: string } };
     };
     const ours = { dimensions: ['service'], names: [...CUSTOM_METRICS] as string[] };
@@ -1215,11 +1246,11 @@ describe.each(['dev', 'prod'])('the dashboard of the %s stage', (stage) => {
     );
     // CloudFormation names a queue given no QueueName `<stack>-<LogicalId>-<suffix>`
     expect(queues().length).toBeGreaterThan(0);
-    for (const id of queues()) expect(resource(stage, id).Properties.QueueName).toBeUndefined();
+    for (const id of queues()) expect(resource(key, id).Properties.QueueName).toBeUndefined();
     // osls names a function `<stack>-<name>`; a stream's functions alone publish IteratorAge
     expect(streamFunctions()).toHaveLength(hasOperator(stage) ? 2 : 1);
     for (const id of streamFunctions())
-      expect(resource(stage, id).Properties.FunctionName).toMatch(new RegExp(`^${STACK}-\\w+$`));
+      expect(resource(key, id).Properties.FunctionName).toMatch(new RegExp(`^${STACK}-\\w+$`));
   });
 
   it('draws at most 50 metrics, so that it is one of the 3 free dashboards an account has', () => {

@@ -1,6 +1,7 @@
 // The monthly bill (bench/cost/monthly.ts): its arithmetic on a made-up usage file worked out by
 // hand, a usage file that fails to load saying what to fix, the shipped profiles within their
-// budget, and the template's alarms and queue pollers counted as infra/*.yml declares them.
+// budget, the template's alarms, queue pollers and dashboard counted as infra/*.yml declares them,
+// and every resource type of infra/ priced by a bill line or said to have no fixed price.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import type { Bill } from '../../bench/cost/model.ts';
 import {
   type Assumptions,
   type CostRows,
+  DELIVERY_ITEM_BYTES,
   loadProfiles,
   monthlyBill,
   type Prices,
@@ -16,6 +18,7 @@ import {
   type Stage,
   stageOf,
 } from '../../bench/cost/monthly.ts';
+import { RESOURCE_TYPES } from '../../bench/cost/prices.ts';
 import { monthlyBills, monthlyOverBudget } from '../../bench/cost/report.ts';
 import { repoRoot } from '../../infra/local/paths.ts';
 
@@ -35,6 +38,7 @@ const row = (what: string, dollars: Partial<Bill>) => ({ what, ...NONE, ...dolla
 const rows: CostRows = {
   getPlant: row('GET /plants/{id}', { apiGateway: 1, lambdaRequests: 0.2 }),
   createPlant: row('POST /plants', { apiGateway: 1, dynamodb: 2, logs: 0.5 }),
+  pingEndpoint: row('POST /webhooks/{id}/ping', { apiGateway: 1 }),
   plantAddedTo1Endpoint: {
     ...row('to 1', { lambdaRequests: 0.6, dynamodb: 0.1, sqs: 1.6, logs: 0.2 }),
     // a tenth of the requests: $0.52, the fan-out $0.32 and the pair $0.20
@@ -57,8 +61,12 @@ const rows: CostRows = {
   },
 };
 const prices: Prices = {
-  customMetricMonth: { usd: 0.3 },
+  apiGatewayRequest: { usd: 1 / 1e6 },
+  // past 500,000 requests a month (AWS's tier: 300 million)
+  apiGatewayRequestPast300Million: { usd: 0.9 / 1e6, from: 500_000 },
+  customMetricMonth: { usd: 0.3, free: 10 },
   alarmMetricMonth: { usd: 0.1 },
+  dashboardMonth: { usd: 3, free: 3 },
   sqsRequest: { usd: 0.4 / 1e6 },
   dynamoStorageGbMonth: { usd: 0.25 },
   dynamoPitrGbMonth: { usd: 0.2 },
@@ -71,6 +79,7 @@ const prices: Prices = {
 // a 100-hour month: 360,000 s
 const assumptions: Assumptions = {
   hoursPerMonth: { value: 100 },
+  logsStoredShare: { value: 0.15 },
   sqsIdlePollers: { value: 2 },
   sqsLongPollSeconds: { value: 20 },
   xraySampledPerSecond: { value: 1 },
@@ -84,6 +93,10 @@ const stage: Stage = {
   kmsKeys: 1,
   plantsTableCopies: 3,
   logRetentionDays: 10,
+  logRetentionFrom: "serverless.yml's default logRetentionDays",
+  dashboards: 1,
+  dashboardFrom: "serverless.yml's default dashboard 'true'",
+  pitrTables: { plants: true, webhooks: true },
   consumerBatchSize: 10,
 };
 const usageFile = {
@@ -131,7 +144,31 @@ describe('monthlyBill', () => {
     // the operator's event for each create
     expect(line('operatorDelivered').monthly).toBeCloseTo(0.162); // 162,000 × $1
     expect(line('operatorRetried').monthly).toBeCloseTo(0.036); // 18,000 × $2
-    expect(bill.usageTotal).toBeCloseTo(1.764 + 6.1875); // and the traces
+    // 720,000 API Gateway requests, 220,000 past the tier's first 500,000 at $0.10 a million less
+    expect(line('apiGatewayTier').quantity).toBeCloseTo(220_000);
+    expect(line('apiGatewayTier').monthly).toBeCloseTo(-0.022);
+    expect(bill.usageTotal).toBeCloseTo(1.764 - 0.022 + 6.1875); // and the traces
+  });
+
+  it('counts a delivery for each ping and resend, and the reservoir of X-Ray once a function', () => {
+    const pings = monthlyBill({
+      profile: parseProfile('pings', {
+        ...usageFile,
+        routeMix: { getPlant: 0.5, createPlant: 0.25, pingEndpoint: 0.25 },
+      }),
+      rows,
+      stage,
+      customMetricCount: 10,
+      prices,
+      assumptions,
+    });
+    const pingsLine = (key: string) => pings.usage.find((l) => l.key === key);
+    // 180,000 creates to 2 endpoints half the time, and 180,000 pings: 360,000 deliveries
+    expect(pingsLine('endpointDelivered')?.quantity).toBeCloseTo(324_000);
+    expect(pingsLine('endpointRetried')?.quantity).toBeCloseTo(36_000);
+    // a second: reads 1, creates, pings and fan-outs 0.5 each, the operator's 0.5 and 0.05 (all
+    // traced); deliverToEndpoint's 0.9 + 2 × 0.1 together past its reservoir: 1 + 5% of 0.1
+    expect(pings.tracing.quantity).toBeCloseTo((1 + 0.5 * 4 + 0.05 + 1.005) * 360_000);
   });
 
   it('prices each event with its messages a full batch at a time, the routes alike', () => {
@@ -142,7 +179,7 @@ describe('monthlyBill', () => {
     expect(inFullBatches('endpointRetried').monthlyInFullBatches).toBeCloseTo(0.0036); // × $0.20
     expect(inFullBatches('operatorDelivered').monthlyInFullBatches).toBeCloseTo(0.04536); // × $0.28
     expect(inFullBatches('operatorRetried').monthlyInFullBatches).toBeCloseTo(0.01008); // × $0.56
-    expect(bill.usageTotalInFullBatches).toBeCloseTo(1.41084 + 3.3363);
+    expect(bill.usageTotalInFullBatches).toBeCloseTo(1.41084 - 0.022 + 3.3363);
   });
 
   it("prices X-Ray's traces: each invocation's, sampled by the default rule a function at a time", () => {
@@ -178,21 +215,42 @@ describe('monthlyBill', () => {
     expect(byService('endpointRetried')?.sqs).toBeCloseTo(0.0288); // 18,000 × $1.60
   });
 
-  it('prices the fixed lines as worked out by hand', () => {
+  it('prices the fixed lines and the data kept as worked out by hand', () => {
     expect(line('customMetrics').monthly).toBeCloseTo(3); // 10 × $0.30
     expect(line('alarms').monthly).toBeCloseTo(0.5); // 5 metrics read × $0.10
+    expect(line('dashboard').monthly).toBe(3); // 1 × $3
     // 3 event sources × 2 pollers, a receive each 20 s for 360,000 s
     expect(line('idlePolling').quantity).toBeCloseTo(108_000);
     expect(line('idlePolling').monthly).toBeCloseTo(0.0432);
     expect(line('dynamoStorage').quantity).toBeCloseTo(3); // 1 GiB, table and 2 indexes
     expect(line('dynamoStorage').monthly).toBeCloseTo(0.75);
-    expect(line('pitr').monthly).toBeCloseTo(0.2); // the table's 1 GiB
-    // logs: $0.09 + $0.036 + $0.0324 + $0.0072 at $0.50 a GB: 0.3312 GB, kept 10 of 100/24 days
-    expect(line('logStorage').quantity).toBeCloseTo(0.79488);
-    expect(line('logStorage').monthly).toBeCloseTo(0.0238464);
+    // 198,000 attempts of 320 B and 180,000 events of 299 B + a plant's 1,024, kept 14 days of a
+    // 100-hour month (3.36 months): 0.94347 GiB-months
+    expect(line('webhooksStorage').quantity).toBeCloseTo(0.94347, 5);
+    expect(line('webhooksStorage').monthly).toBeCloseTo(0.2358668, 6);
+    expect(line('pitr').monthly).toBeCloseTo(0.3886934, 6); // both tables: 1.94347 GiB × $0.20
+    // logs: $0.09 + $0.036 + $0.0324 + $0.0072 at $0.50 a GB: 0.3312 GB, kept 10 of 100/24 days,
+    // stored at 15%
+    expect(line('logStorage').quantity).toBeCloseTo(0.119232);
+    expect(line('logStorage').monthly).toBeCloseTo(0.00357696);
     expect(line('kms').monthly).toBe(1);
-    expect(bill.fixedTotal).toBeCloseTo(5.5170464);
-    expect(bill.total).toBeCloseTo(1.764 + 6.1875 + 5.5170464);
+    expect(bill.fixedTotal).toBeCloseTo(8.9213371, 6);
+    expect(bill.total).toBeCloseTo(1.764 - 0.022 + 6.1875 + 8.9213371);
+  });
+
+  it("shows the account's free tier beside a line, never taken off its list price", () => {
+    expect(line('customMetrics').free).toBeCloseTo(3); // the first 10 free: all 10
+    expect(line('dashboard').free).toBe(3); // the first 3 free
+    expect(line('alarms').free).toBe(0); // none given
+    expect(bill.fixedTotal).toBeCloseTo(8.9213371, 6);
+  });
+
+  it("sizes the webhooks table's items as DynamoDB stores them", () => {
+    // an attempt: 51 B of names, 169 of values (the keys 34 and 61, the id 26, the type 11, the
+    // time 24, the numbers 2 + 3 + 2 + 6), 100 of overhead
+    expect(DELIVERY_ITEM_BYTES.attempt).toBe(320);
+    // an event: 26 B of names, 173 of values (its body 94 of them), 100 of overhead
+    expect(DELIVERY_ITEM_BYTES.event).toBe(299);
   });
 
   it('makes every line its quantity × unit price', () => {
@@ -209,7 +267,9 @@ describe('monthlyBill', () => {
       assumptions,
     });
     expect(off.usage.map((l) => l.key)).not.toContain('operatorDelivered');
-    expect(off.usageTotal).toBeCloseTo(1.764 - 0.162 - 0.036 + (1_125_000 - 198_000) * 5.5e-6);
+    expect(off.usageTotal).toBeCloseTo(
+      1.764 - 0.022 - 0.162 - 0.036 + (1_125_000 - 198_000) * 5.5e-6,
+    );
   });
 
   it('names a cost row it lacks', () => {
@@ -315,6 +375,38 @@ describe('the stage as the template declares it', () => {
     expect(stageOf(true, 'dev').sqsEventSources).toBe(
       sqsSources(['serverless.yml'], ['infra', 'operatorWebhook.yml']),
     );
+  });
+
+  it('bills the dashboard of every stage but one given dashboard false (dev), and says why', () => {
+    expect(stageOf(false, 'dev')).toMatchObject({
+      dashboards: 0,
+      dashboardFrom: "serverless.yml's params.dev dashboard 'false'",
+    });
+    expect(stageOf(true, 'prod').dashboards).toBe(1);
+    expect(stageOf(true, 'staging')).toMatchObject({
+      dashboards: 1,
+      dashboardFrom: "serverless.yml's default dashboard 'true'",
+      logRetentionFrom: "serverless.yml's default logRetentionDays",
+    });
+  });
+
+  it('prices every resource type infra/ declares, or says why it has no fixed price', () => {
+    // the files serverless.yml names, and the operator's webhook's, which its .cjs reads
+    const files = [...text('serverless.yml').matchAll(/\$\{file\(infra\/([\w.]+)\)/g)];
+    const types = [...files.map(([, file]) => file), 'operatorWebhook.yml'].flatMap((file) =>
+      [...text('infra', file ?? '').matchAll(/Type: '?(AWS::[\w:]+)/g)].map(([, type]) => type),
+    );
+    expect(types).toContain('AWS::CloudWatch::Dashboard');
+    for (const type of types) expect(RESOURCE_TYPES, type).toHaveProperty([type as string]);
+    const fixedLines = monthlyBill({
+      profile: parseProfile('small', usageFile),
+      rows,
+      stage,
+      customMetricCount: 10,
+    }).fixed.map((l) => l.key);
+    for (const [type, priced] of Object.entries(RESOURCE_TYPES))
+      if ('line' in priced) expect(fixedLines, type).toContain(priced.line);
+      else expect(priced.none, type).toMatch(/\w/);
   });
 
   it("takes the stage's log retention from serverless.yml's params", () => {
