@@ -1,5 +1,5 @@
-// The stage's CloudWatch dashboard, unless its param says none (docs/operations.md), each list from where it is declared: the
-// route list, the YAML files' functions and alarms, CUSTOM_METRICS.
+// The stage's CloudWatch dashboard, unless its param says none (docs/operations.md), each list
+// from where it is declared: the route list, the YAML files' functions and alarms, CUSTOM_METRICS.
 const operatorWebhook = require('./operatorWebhook.cjs');
 
 // the outcomes of an attempt, each a field of its log line (lib/telemetry.ts, METRIC_NAMES)
