@@ -29,9 +29,9 @@ export const LIMITS = { warmP99Ms: 50, coldStartMs: 400 } as const;
 /** How a function is invoked: by API Gateway, by a stream (whose reads are free) or by a queue. */
 export type Trigger = 'http' | 'stream' | 'queue';
 
-const GB = 2 ** 30;
-const MILLION = 1e6;
-const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+export const GB = 2 ** 30;
+export const MILLION = 1e6;
+export const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 const meteredOf = (usage: Usage) => usage.metered ?? nothingMetered();
 
 /** The invocation's `usage` with what a failed attempt does beside the measured one. */
@@ -156,14 +156,16 @@ export const batchMs = (usage: Usage, memoryMb: number, batchSize: number, recei
   awsWaitMs(usage, 'mean') +
   meteredOf(usage).receiverPosts * (receiverMs ?? A.receiverMs.value);
 
-/** At each memory size: cost a million, modelled p99 and cold start, a consumer's batch. */
-export const atEachMemory = (usage: Usage, trigger: Trigger, deployed: Deployed, batch?: number) =>
+/** At each memory size: cost a million, modelled p99 and cold start, a consumer's batch and drain per lane. */
+export const atEachMemory = (usage: Usage, trigger: Trigger, deployed: Deployed, lanes?: Lane[]) =>
   MEMORY_SIZES.map((memoryMb: number) => ({
     memoryMb,
     usdPerMillion: total(billOf(usage, trigger, { ...deployed, memoryMb })),
     warmP99Ms: warmP99Ms(usage, memoryMb),
     coldStartMs: coldStartMs(usage, memoryMb, trigger),
-    ...(batch === undefined ? {} : { batchMs: batchMs(usage, memoryMb, batch) }),
+    ...(lanes && {
+      lanes: lanes.map((l) => ({ batchMs: batchMs(usage, memoryMb, l.batchSize, l.receiverMs) })),
+    }),
   }));
 export type AtMemory = ReturnType<typeof atEachMemory>[number];
 const byCost = (a: AtMemory, b: AtMemory) =>
@@ -190,42 +192,35 @@ export const cheapest = (sizes: AtMemory[], peakRssMb: number): AtMemory | undef
   return [...(within.length > 0 ? within : nearFull)].sort(byCost)[0];
 };
 
-/**
- * The messages a second each consumer must keep up with: the busiest traffic profile's plant
- * changes (bench/cost/profiles/busy1000rps.json: 1,000 requests a second, a fifth of them writes),
- * each a stream record; test/unit/memoryChoice.test.ts holds it to the profiles. Every consumer is
- * held to as many, an upper bound: the deliveries they fan out to are fewer (three changes in ten
- * reach endpoints, three each: 180 a second), the operator's inserts half, the retry and
- * stream-failure queues a small share.
- */
-export const DRAIN_TARGET_PER_SECOND = 200;
 /** A table's stream has a shard per partition: one, the fewest batches at once a stream gives. */
 export const STREAM_SHARDS = 1;
 
 /**
- * How a consumer's source feeds it, as serverless.yml deploys it; `batchesAtOnce`: a stream's shards
- * × parallelizationFactor, a queue's maximumConcurrency; none: Lambda adds batches as the queue grows.
+ * A consumer's lane as deployed (`batchesAtOnce`: shards × parallelizationFactor, maximumConcurrency;
+ * none: Lambda adds batches as the queue grows); its messages a second, what its receivers take.
  */
-export type Feed = { batchSize: number; batchesAtOnce: number | undefined; timeoutS: number };
-/**
- * The longest a consumer's batch may take and its source stay drained at the deployed concurrency:
- * so many batches at once, of so many messages, carry DRAIN_TARGET_PER_SECOND. Without a cap on
- * batches at once, only the function's timeout bounds it.
- */
-export const drainBoundMs = ({ batchSize, batchesAtOnce, timeoutS }: Feed) =>
-  batchesAtOnce === undefined
-    ? timeoutS * 1000
-    : Math.min(timeoutS * 1000, (batchesAtOnce * batchSize * 1000) / DRAIN_TARGET_PER_SECOND);
+export type Lane = Record<'batchSize' | 'timeoutS' | 'perSecond' | 'receiverMs', number> & {
+  batchesAtOnce: number | undefined;
+};
+/** A lane's messages a second, its batches taking `ms`: so many at once of so many; no cap, no limit. */
+export const drainPerSecond = ({ batchSize, batchesAtOnce }: Lane, ms: number) =>
+  batchesAtOnce === undefined ? Number.POSITIVE_INFINITY : (batchesAtOnce * batchSize * 1000) / ms;
+/** Whether each lane drains its demand at a size, busy at most A.drainUtilization, its batch within the timeout. */
+const drains = (at: AtMemory, lanes: Lane[]) =>
+  lanes.every((l, i) => {
+    const ms = at.lanes?.[i]?.batchMs ?? Number.POSITIVE_INFINITY;
+    const drained = drainPerSecond(l, ms) * A.drainUtilization.value;
+    return ms <= l.timeoutS * 1000 && drained >= l.perSecond;
+  });
 
-/** A consumer's size, Power Tuning's cost strategy: cheapest holding the RSS within `boundMs`. */
-export const cheapestDrained = (sizes: AtMemory[], peakRssMb: number, boundMs: number) => {
-  const holding = sizes.flatMap((s) =>
-    s.memoryMb > peakRssMb && s.batchMs !== undefined ? [{ ...s, batchMs: s.batchMs }] : [],
-  );
-  const within = holding.filter((s) => s.batchMs <= boundMs);
-  return within.length > 0
-    ? [...within].sort(byCost)[0]
-    : [...holding].sort((a, b) => a.batchMs - b.batchMs || byCost(a, b))[0];
+/**
+ * A consumer's size, Power Tuning's cost strategy: the cheapest holding the RSS whose every lane
+ * drains what it is asked; where none does, the largest (its batches the shortest).
+ */
+export const cheapestDrained = (sizes: AtMemory[], peakRssMb: number, lanes: Lane[]) => {
+  const holding = sizes.filter((s) => s.memoryMb > peakRssMb && s.lanes);
+  const within = holding.filter((s) => drains(s, lanes));
+  return within.length > 0 ? [...within].sort(byCost)[0] : holding.at(-1);
 };
 
 /**
@@ -256,16 +251,15 @@ export const calibrated = (usage: Usage, reference: Usage): Usage => {
 
 /**
  * The memory by what waits on the function: a route's caller waits on its answer (LIMITS,
- * `cheapest`); nobody waits on a consumer, whose batches need only keep its source drained
- * (`cheapestDrained` within `drainBoundMs` of its feed, its `boundMs`). Each size, the one chosen,
- * and whether none met the rule (the nearest).
+ * `cheapest`); nobody waits on a consumer, whose lanes need only be drained (`cheapestDrained`).
+ * Each size, the one chosen, and whether none met the rule (the nearest).
  */
 export const chooseMemory = (
   usage: Usage,
   peakRssMb: number,
   trigger: Trigger,
   deployed: Deployed,
-  feed?: Feed,
+  lanes?: Lane[],
 ) => {
   if (trigger === 'http') {
     const sizes = atEachMemory(usage, trigger, deployed);
@@ -275,10 +269,9 @@ export const chooseMemory = (
       (chosen.warmP99Ms >= LIMITS.warmP99Ms || chosen.coldStartMs >= LIMITS.coldStartMs);
     return { sizes, chosen, nearest };
   }
-  if (!feed) throw new Error(`a ${trigger} consumer's memory needs its feed (batch, concurrency)`);
-  const boundMs = drainBoundMs(feed);
-  const sizes = atEachMemory(usage, trigger, deployed, feed.batchSize);
-  const chosen = cheapestDrained(sizes, peakRssMb, boundMs);
-  const nearest = chosen !== undefined && (chosen.batchMs ?? Number.POSITIVE_INFINITY) > boundMs;
-  return { sizes, chosen, nearest, boundMs };
+  if (!lanes)
+    throw new Error(`a ${trigger} consumer's memory needs its lanes (batch, concurrency)`);
+  const sizes = atEachMemory(usage, trigger, deployed, lanes);
+  const chosen = cheapestDrained(sizes, peakRssMb, lanes);
+  return { sizes, chosen, nearest: chosen !== undefined && !drains(chosen, lanes) };
 };

@@ -18,7 +18,7 @@ import {
   yamlOf,
 } from '../../infra/local/paths.ts';
 import { attemptItem, eventItem } from '../endpointItems.ts';
-import { added, type Bill, scaled, total } from './model.ts';
+import { added, type Bill, GB, MILLION, scaled, sum as sumOf, total } from './model.ts';
 import { ASSUMPTIONS, PRICES } from './prices.ts';
 
 const share = z.number().min(0).max(1);
@@ -51,8 +51,6 @@ const profileSchema = z.strictObject({
 });
 export type Profile = z.infer<typeof profileSchema> & { name: string };
 const FIELDS = `only the fields ${Object.keys(profileSchema.shape).join(', ')}`;
-
-const sumOf = (values: number[]) => values.reduce((a, b) => a + b, 0);
 
 /** A usage file's JSON as a profile, or an error naming the file and each field to fix. */
 export const parseProfile = (name: string, json: unknown): Profile => {
@@ -223,8 +221,6 @@ const lineOf = (key: string, resource: string, quantity: number, unit: string, u
 /** What `quantity` of `price` a month the free tier covers, in dollars. */
 const freeOf = (quantity: number, { usd, free = 0 }: Prices[PriceName]) =>
   Math.min(quantity, free) * usd;
-const MILLION = 1e6;
-const GB = 2 ** 30;
 /** A trace's price: recorded, and read as often as assumed. */
 export const traceUsd = (prices: Prices = PRICES, assumptions: Assumptions = ASSUMPTIONS) =>
   prices.xrayTraceRecorded.usd +
@@ -236,15 +232,21 @@ const plantActions = (name: RouteName): readonly string[] =>
 /** The routes that change a plant: each change is a stream record the fan-out reads. */
 const changesPlants = (name: RouteName) =>
   plantActions(name).some((a) => ['PutItem', 'UpdateItem', 'DeleteItem'].includes(a));
-/** A profile's plant changes a second: each a stream record every consumer's batches carry. */
-export const plantChangesPerSecond = (profile: Profile) =>
-  requestsPerSecond(profile) *
-  ROUTE_NAMES.filter(changesPlants).reduce((sum, name) => sum + (profile.routeMix[name] ?? 0), 0);
 /** The routes that add a plant: each an INSERT, the operator's plant.added. */
 const addsPlants = (name: RouteName) => plantActions(name).includes('PutItem');
 /** The routes that send a delivery themselves (a ping, a resend): each one delivery more. */
 const sendsDeliveries = (name: RouteName) =>
   ((ROUTES[name] as { queues?: readonly string[] }).queues ?? []).includes('endpointDeliveries');
+/** A profile's plant changes (stream records), plants added and deliveries (each change to its owner's endpoints, each ping and resend one) in `seconds`. */
+export const countsOf = (profile: Profile, seconds = 1) => {
+  const requests = seconds * requestsPerSecond(profile);
+  const of = (which: (name: RouteName) => boolean) =>
+    requests * sumOf(ROUTE_NAMES.filter(which).map((n) => profile.routeMix[n] ?? 0));
+  const { shareOfChanges, endpointsEach } = profile.endpointEvents;
+  const changes = of(changesPlants);
+  const deliveries = changes * shareOfChanges * endpointsEach + of(sendsDeliveries);
+  return { changes, adds: of(addsPlants), deliveries };
+};
 const valueBytes = (v: unknown) =>
   typeof v === 'number' ? Math.ceil(String(v).length / 2) + 1 : Buffer.byteLength(String(v));
 /** An item's bytes as DynamoDB stores it: names and values (a number about half its digits), 100 B an item. */
@@ -296,13 +298,7 @@ export const monthlyBill = ({
   const monthSeconds = assumptions.hoursPerMonth.value * 3600;
   const requests = requestsPerSecond(profile) * monthSeconds;
   const routes = ROUTE_NAMES.filter((name) => (profile.routeMix[name] ?? 0) > 0);
-  const countOf = (which: (name: RouteName) => boolean) =>
-    sumOf(routes.filter(which).map((name) => requests * (profile.routeMix[name] ?? 0)));
-  const changes = countOf(changesPlants);
-  // each plant change to its owner's endpoints, and each ping and resend to one
-  const deliveries =
-    changes * profile.endpointEvents.shareOfChanges * profile.endpointEvents.endpointsEach +
-    countOf(sendsDeliveries);
+  const { changes, adds, deliveries } = countsOf(profile, monthSeconds);
   const { failedReceiverShare: failed, timedOutReceiverShare: timedOut } = profile;
   const { xraySampledPerSecond: reservoir, xraySampledShare: rate } = assumptions;
   /** Of `perSecond` invocations of a function, those X-Ray's default sampling rule traces. */
@@ -334,7 +330,6 @@ export const monthlyBill = ({
     const neverAnswered = scaled(added(timedOutRow, scaled(fanOut, -1)), 1 / 10);
     // timedOutReceiverShare is the callers' endpoints': the operator's own receiver fails once at most
     const operator = () => priced('operatorPlantAdded');
-    const adds = countOf(addsPlants);
     const half = (bill: Bill) => scaled(bill, 0.5);
     return [
       ...routes.flatMap((name) =>

@@ -42,25 +42,44 @@ const settingOf = (value: unknown, custom: Custom) => {
 /** A function as serverless.yml declares it (its own, or the operator's webhook's file). */
 type Declared = { timeout?: number; memorySize?: number; events?: Record<string, Source>[] };
 type Source = Record<string, unknown>;
-/** A consumer's feed: its first event's (the main lane), its settings resolved through `custom`. */
-export const feedOf = (
+/**
+ * A consumer's lanes (its events, settings resolved through `custom`) at the busiest profile: the
+ * main lane's receivers quick (the assumption); the slow lane's (a failed attempt's retry, a timed-out
+ * endpoint's every attempt) and the operator's retries' slow or timed out, a batch as its slowest.
+ */
+export const lanesOf = (
+  name: string,
   declared: Declared,
   custom: Custom,
   providerTimeoutS: number,
-): model.Feed => {
-  const { stream, sqs } = declared.events?.[0] ?? {};
-  const source = stream ?? sqs;
-  if (!source) throw new Error('serverless.yml: a consumer without a stream or sqs event');
-  const at = (key: string) =>
-    source[key] === undefined ? undefined : settingOf(source[key], custom);
-  return {
-    batchSize: settingOf(source.batchSize, custom),
-    batchesAtOnce: stream
+  profile = month.loadProfiles().at(-1) as month.Profile,
+): model.Lane[] => {
+  const { changes, adds, deliveries } = month.countsOf(profile);
+  const { failedReceiverShare: failed, timedOutReceiverShare: timedOut } = profile;
+  const [quick, slow] = [ASSUMPTIONS.receiverMs.value, DEFAULT_ATTEMPT_TIMEOUT_MS];
+  const demands: Record<string, [number, number][]> = {
+    deliverToEndpoint: [
+      [deliveries * (1 - failed - timedOut), quick],
+      [deliveries * (failed + timedOut * month.ATTEMPTS_BY_DEFAULT), slow],
+    ],
+    retryPlantAdded: [[adds * failed, slow]],
+    deliverPlantAdded: [[adds, quick]],
+  };
+  const timeoutS = declared.timeout ?? providerTimeoutS;
+  return (declared.events ?? []).map(({ stream, sqs }, i) => {
+    const source = stream ?? sqs;
+    if (!source) throw new Error(`serverless.yml: ${name} has an event of no stream or sqs`);
+    const at = (key: string) =>
+      source[key] === undefined ? undefined : settingOf(source[key], custom);
+    // the fan-out and the stream failures post to no receiver
+    const [perSecond, receiverMs] = demands[name]?.[i] ?? [changes, 0];
+    const batchesAtOnce = stream
       ? // Lambda's default parallelizationFactor is 1
         model.STREAM_SHARDS * (at('parallelizationFactor') ?? 1)
-      : at('maximumConcurrency'),
-    timeoutS: declared.timeout ?? providerTimeoutS,
-  };
+      : at('maximumConcurrency');
+    const batchSize = settingOf(source.batchSize, custom);
+    return { batchSize, batchesAtOnce, timeoutS, perSecond, receiverMs };
+  });
 };
 
 /**
@@ -84,11 +103,11 @@ const deployedSettings = () => {
       const trigger: model.Trigger =
         source === 'stream' ? 'stream' : source === 'sqs' ? 'queue' : 'http';
       const memoryMb = declared?.memorySize ?? custom.memorySize?.[name] ?? provider.memorySize;
-      const feed =
-        declared && trigger !== 'http' ? feedOf(declared, custom, provider.timeout) : undefined;
-      return [name, { trigger, memoryMb, platformLogBytes, feed }];
+      const consumer = declared && trigger !== 'http';
+      const lanes = consumer ? lanesOf(name, declared, custom, provider.timeout) : undefined;
+      return [name, { trigger, memoryMb, platformLogBytes, lanes }];
     }),
-  ) as Record<FunctionName, model.Deployed & { trigger: model.Trigger; feed?: model.Feed }>;
+  ) as Record<FunctionName, model.Deployed & { trigger: model.Trigger; lanes?: model.Lane[] }>;
 };
 type DeployedSettings = ReturnType<typeof deployedSettings>;
 
@@ -104,7 +123,7 @@ const rowsOf = (figures: Figures, deployed: DeployedSettings) => {
     (batched: boolean) =>
     (name: FunctionName, usage: Usage, receiverMs?: number, sendEntries = 1) =>
       billOf(usage, deployed[name].trigger, deployed[name], receiverMs, {
-        size: batched ? (deployed[name].feed?.batchSize ?? 1) : 1,
+        size: batched ? (deployed[name].lanes?.[0]?.batchSize ?? 1) : 1,
         sendEntries,
       });
   type Price = ReturnType<typeof pricer>;
@@ -171,13 +190,12 @@ export const memoryOf = (figures: Figures, deployed: DeployedSettings = deployed
     functions.flatMap((name) => {
       const f = figures[name];
       if (!f) return [];
-      const { trigger, memoryMb: deployedMb, feed } = deployed[name];
+      const { trigger, memoryMb: deployedMb, lanes } = deployed[name];
       const usage = reference ? model.calibrated(f.usage.ours, reference) : f.usage.ours;
-      const choice = model.chooseMemory(usage, f.peakRssMb.ours, trigger, deployed[name], feed);
-      const { sizes, chosen, nearest, boundMs } = choice;
+      const choice = model.chooseMemory(usage, f.peakRssMb.ours, trigger, deployed[name], lanes);
+      const { sizes, chosen, nearest } = choice;
       const picked = chosen && reference ? { chosenMb: chosen.memoryMb, nearest } : {};
-      const bound = boundMs === undefined ? {} : { boundMs };
-      return [[name, { deployedMb, trigger, ...bound, ...picked, sizes }]];
+      return [[name, { deployedMb, trigger, ...(lanes && { lanes }), ...picked, sizes }]];
     }),
   );
 };
@@ -206,11 +224,16 @@ const billTable = (rows: string, bills: [string, Bill][]) =>
     ]),
   );
 const sizeCell = (s: model.AtMemory) =>
-  `$${usd(s.usdPerMillion)} · ${s.warmP99Ms.toFixed(0)} / ${s.coldStartMs.toFixed(0)} ms${s.batchMs === undefined ? '' : ` · batch ${s.batchMs.toFixed(0)} ms`}`;
-const chosenCell = ({ chosenMb, nearest, boundMs }: ReturnType<typeof memoryOf>[string]) =>
-  chosenMb
-    ? `${chosenMb} MB${boundMs === undefined ? '' : ` (batch ≤ ${boundMs.toLocaleString('en-US', { maximumFractionDigits: 0 })} ms)`}${nearest ? ` (none within the ${boundMs === undefined ? 'limits' : 'bound'}: the nearest)` : ''}`
-    : '–';
+  `$${usd(s.usdPerMillion)} · ${s.warmP99Ms.toFixed(0)} / ${s.coldStartMs.toFixed(0)} ms${(s.lanes ?? []).map((l) => ` · batch ${l.batchMs.toFixed(0)} ms`).join('')}`;
+/** The size chosen, and each lane's messages a second drained there of those it is asked. */
+const chosenCell = (m: ReturnType<typeof memoryOf>[string]) => {
+  const at = m.sizes.find((s) => s.memoryMb === m.chosenMb)?.lanes ?? [];
+  const lane = (l: model.Lane, i: number) =>
+    ` · ${l.batchesAtOnce ? model.drainPerSecond(l, at[i]?.batchMs ?? 0).toFixed(0) : 'any'} of ${l.perSecond.toFixed(1)}/s${l.receiverMs ? ` (receivers ${l.receiverMs} ms)` : ''}`;
+  const none = ` (none ${m.lanes ? 'drains every lane' : 'within the limits'}: the nearest)`;
+  if (!m.chosenMb) return '–';
+  return `${m.chosenMb} MB${(m.lanes ?? []).map(lane).join('')}${m.nearest ? none : ''}`;
+};
 
 /** The cost's tables in Markdown, as printed and as docs/performance.md shows them. */
 type Rows = ReturnType<typeof rowsOf>;
@@ -433,7 +456,7 @@ export const reportCost = (figures: Figures, complete: boolean, writeBudget: boo
   const lines = tables(rows, memoryFigures, peers);
   out(
     '',
-    `Cost of a million, at serverless.yml's memory (arm64, us-east-1, on-demand); each size: $ per million · modelled warm p99 / cold start (a route's limits ${model.LIMITS.warmP99Ms} / ${model.LIMITS.coldStartMs} ms) · a consumer's batch (within what drains ${model.DRAIN_TARGET_PER_SECOND} messages a second at its concurrency, the cheapest), calibrated against ${PEERS_KIND}'s floor:`,
+    `Cost of a million, at serverless.yml's memory (arm64, us-east-1, on-demand); each size: $ per million · modelled warm p99 / cold start (a route's limits ${model.LIMITS.warmP99Ms} / ${model.LIMITS.coldStartMs} ms) · a consumer's batch and messages a second drained per lane (the cheapest draining each lane's share of the busiest profile), calibrated against ${PEERS_KIND}'s floor:`,
     ...lines,
   );
   if (!figures[PEERS_KIND])
