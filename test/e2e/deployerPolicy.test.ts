@@ -122,9 +122,11 @@ const at = ({ stage, region }: Place) => {
 
 beforeAll(async () => {
   for (const stage of STAGES) {
+    // dev with the dashboard its params leave out: its role must allow one given dashboard=true
     const template = await packageStage<Template>(
       stage,
       stage === 'dev' ? {} : operatorWebhook(stage),
+      stage === 'dev' ? ['--param=dashboard=true'] : [],
     );
     const regions = new Map(
       REGIONS.map((region) => {
