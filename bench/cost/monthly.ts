@@ -103,7 +103,6 @@ export const loadProfiles = (dir = PROFILES_DIR): Profile[] =>
 
 export const requestsPerSecond = ({ rate }: Pick<Profile, 'rate'>) =>
   'perSecond' in rate ? rate.perSecond : rate.perMinute / 60;
-
 type Resource = { Type?: string; Properties?: Record<string, unknown> };
 
 /** What a bill counts of a stage, with or without the operator's webhook, as the template says. */
@@ -421,10 +420,14 @@ export const monthlyBill = ({
     logStorage: `CloudWatch Logs kept ${days} days (${stage.logRetentionFrom}), compressed to ${logsStoredShare.value * 100}% of the bytes ingested (AWS's calculator)`,
     kms: 'KMS keys of our own: none (queues: SQS-managed keys; tables: aws/dynamodb; the webhook secret: aws/ssm, AWS managed)',
   };
-  const fix = (key: keyof typeof resources, quantity: number, unit: string, price: PriceName) => ({
-    ...lineOf(key, resources[key], quantity, unit, prices[price].usd),
-    free: freeOf(quantity, prices[price]),
-  });
+  // a price's free tier is the account's once: the lines sharing the price share it, in order
+  const used = new Map<PriceName, number>();
+  const fix = (key: keyof typeof resources, quantity: number, unit: string, price: PriceName) => {
+    const before = used.get(price) ?? 0;
+    used.set(price, before + quantity);
+    const free = freeOf(before + quantity, prices[price]) - freeOf(before, prices[price]);
+    return { ...lineOf(key, resources[key], quantity, unit, prices[price].usd), free };
+  };
   // each idle poller asks once per long poll, all month (a busy queue's receives are usage's)
   const polls = (sources * pollers.value * monthSeconds) / poll.value;
   const logGbMonths =
@@ -440,7 +443,6 @@ export const monthlyBill = ({
     fix('logStorage', logGbMonths, 'GB-months', 'logsStoredGbMonth'),
     fix('kms', stage.kmsKeys, 'key-months', 'kmsKeyMonth'),
   ];
-
   const usageTotal = sumOf(usage.map((l) => l.monthly)) + tracing.monthly;
   const usageTotalInFullBatches =
     sumOf(usage.map((l) => l.monthlyInFullBatches)) + tracing.monthlyInFullBatches;

@@ -59,7 +59,7 @@ export const lanesOf = (
   const [quick, slow] = [ASSUMPTIONS.receiverMs.value, DEFAULT_ATTEMPT_TIMEOUT_MS];
   const demands: Record<string, [number, number][]> = {
     deliverToEndpoint: [
-      [deliveries * (1 - failed - timedOut), quick],
+      [deliveries * (1 - timedOut), quick], // a first attempt, but to an endpoint that never answers
       [deliveries * (failed + timedOut * month.ATTEMPTS_BY_DEFAULT), slow],
     ],
     retryPlantAdded: [[adds * failed, slow]],

@@ -245,6 +245,19 @@ describe('monthlyBill', () => {
     expect(bill.fixedTotal).toBeCloseTo(8.9213371, 6);
   });
 
+  it('gives a free tier once, to the lines sharing its price in turn', () => {
+    // 3.5 GB free: the plants' 3 GB take 3 of it, the webhooks table's 0.94 GB the last 0.5
+    const storage = { ...prices.dynamoStorageGbMonth, free: 3.5 };
+    const shared = monthlyBill({
+      profile: parseProfile('small', usageFile),
+      ...{ rows, stage, customMetricCount: 10, assumptions },
+      prices: { ...prices, dynamoStorageGbMonth: storage },
+    }).fixed;
+    const freeOf = (key: string) => shared.find((l) => l.key === key)?.free;
+    expect(freeOf('dynamoStorage')).toBeCloseTo(0.75); // 3 GB × $0.25
+    expect(freeOf('webhooksStorage')).toBeCloseTo(0.125); // 0.5 GB × $0.25
+  });
+
   it("sizes the webhooks table's items as DynamoDB stores them", () => {
     // an attempt: 51 B of names, 169 of values (the keys 34 and 61, the id 26, the type 11, the
     // time 24, the numbers 2 + 3 + 2 + 6), 100 of overhead
