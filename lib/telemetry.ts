@@ -145,11 +145,24 @@ export const createTelemetry = (
   write: (line: string) => void = (line) => process.stdout.write(line),
 ): Telemetry => {
   const threshold = SEVERITY[logLevel];
-  const counted = (Name: string) => ({
-    Namespace: metricsNamespace,
-    Dimensions: [['service']],
-    Metrics: [{ Name, Unit: 'Count' }],
-  });
+  // each published name's EMF directive, made once: a line only refers to it
+  const directives = new Map(
+    [...published].map((Name) => [
+      Name,
+      {
+        Namespace: metricsNamespace,
+        Dimensions: [['service']],
+        Metrics: [{ Name, Unit: 'Count' }],
+      },
+    ]),
+  );
+  const emf = (now: number, metric: MetricName, countsColdStart: boolean) => {
+    const counted = directives.get(metric);
+    const coldStart = countsColdStart ? directives.get('ColdStart') : undefined;
+    if (!counted && !coldStart) return undefined;
+    const CloudWatchMetrics = counted && coldStart ? [counted, coldStart] : [counted ?? coldStart];
+    return { Timestamp: now, CloudWatchMetrics };
+  };
   // the container's first invocation: its lines say cold_start, and the first counts ColdStart
   // (Lambda hands each invocation a context object of its own, and they may overlap)
   let firstInvocation: Invocation | undefined;
@@ -159,24 +172,18 @@ export const createTelemetry = (
       firstInvocation ??= invocation;
     },
     record: (invocation, { level, message, metric, fields }) => {
-      const { functionName, awsRequestId } = invocation;
       firstInvocation ??= invocation;
       const coldStart = coldStarts && invocation === firstInvocation;
       const countsColdStart = coldStart && !coldStartCounted;
-      coldStartCounted ||= coldStart;
+      if (coldStart) coldStartCounted = true;
       const now = Date.now();
-      const names = [metric, ...(countsColdStart ? ['ColdStart'] : [])];
-      const directives = names.filter((name) => published.has(name)).map(counted);
-      const metrics = {
-        ...(directives.length > 0 && { _aws: { Timestamp: now, CloudWatchMetrics: directives } }),
-        [metric]: 1,
-        ...(countsColdStart ? { ColdStart: 1 } : {}),
-      };
+      const _aws = emf(now, metric, countsColdStart);
       const below = SEVERITY[level] < threshold;
       // below the log level, a published count alone; an outcome counted only in the logs, nothing
-      if (below && directives.length === 0) return;
+      if (below && !_aws) return;
+      const { functionName, awsRequestId } = invocation;
       const document = below
-        ? { service: serviceName, function_name: functionName, ...metrics }
+        ? { service: serviceName, function_name: functionName, _aws, [metric]: 1 }
         : {
             level,
             message,
@@ -185,10 +192,12 @@ export const createTelemetry = (
             cold_start: coldStart,
             function_name: functionName,
             function_request_id: awsRequestId,
-            xray_trace_id: traceIdOf(invocation),
+            xray_trace_id: currentTraceId() ?? traceIdOf(invocation),
             ...fields,
-            ...metrics,
+            _aws,
+            [metric]: 1,
           };
+      if (countsColdStart) Object.assign(document, { ColdStart: 1 });
       write(`${JSON.stringify(document)}\n`);
     },
   };

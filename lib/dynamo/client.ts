@@ -21,9 +21,22 @@ export const createDocumentClient = (settings: DynamoDbSettings): DynamoDBDocume
   return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 };
 
+/** The AbortSignal the SDK reads: Node's, or any object like this one (@smithy/types). */
+type SdkAbortSignal = { aborted: boolean; onabort: (() => void) | null };
+
 /** The SDK's options of a request that stops when `signal` aborts. */
-export const abortable = (signal: AbortSignal | undefined) =>
-  signal ? { abortSignal: signal } : {};
+export const abortable = (signal: AbortSignal | undefined): { abortSignal?: SdkAbortSignal } => {
+  if (!signal) return {};
+  // the SDK's own AbortSignal, {aborted, onabort}: given Node's, it adds and removes listeners and
+  // races promises at each step of a call, 3% of a warm request (docs/performance.md)
+  const abortSignal: SdkAbortSignal = { aborted: signal.aborted, onabort: null };
+  const abort = () => {
+    abortSignal.aborted = true;
+    abortSignal.onabort?.();
+  };
+  signal.addEventListener('abort', abort, { once: true });
+  return { abortSignal };
+};
 
 export interface DynamoTarget {
   client: DynamoDBDocumentClient;

@@ -1,9 +1,8 @@
 // The one ordered middleware chain every route runs; the order of its stages lives here only:
-//   timeout → telemetry → error responder → headers → bearer auth (+ scope)
+//   timeout → telemetry → error responder → header names → bearer auth (+ scope)
 //   → JSON body (routes with a body) → validation (body, path, query) → route logic → reply
 // Each stage writes its own field of the context (lib/http/types.ts); the logic answers a Reply.
 import middy from '@middy/core';
-import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type { Caller, VerifyToken } from '#lib/auth/tokenVerifier.ts';
 import { bearerAuth } from '#lib/http/bearerAuth.ts';
@@ -11,7 +10,7 @@ import { errorResponder } from '#lib/http/errorResponder.ts';
 import { httpError, retryAfter } from '#lib/http/httpError.ts';
 import { type Reply, toHttpResponse } from '#lib/http/reply.ts';
 import { requestTelemetry } from '#lib/http/requestTelemetry.ts';
-import type { HttpEvent, HttpResponse, RouteContext, RouteInput } from '#lib/http/types.ts';
+import type { HttpEvent, HttpResponse, RouteContext, RouteInput, Stage } from '#lib/http/types.ts';
 import { type InputSchemas, validateInput } from '#lib/http/validateInput.ts';
 import { type Telemetry, traced } from '#lib/telemetry.ts';
 
@@ -70,6 +69,17 @@ const requestUrl = ({ headers, requestContext, rawPath, rawQueryString }: HttpEv
   return url;
 };
 
+// HTTP API and serverless-offline hand header names lower-cased; another caller's are made so
+// (Middy's normalizer copies every request's headers into a dictionary, and is 1.6 KB of code)
+const lowerCaseHeaderNames: Stage = {
+  before: ({ event }) => {
+    const headers = event.headers ?? {};
+    if (Object.keys(headers).every((name) => name === name.toLowerCase())) return;
+    const entries = Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]);
+    event.headers = Object.fromEntries(entries);
+  },
+};
+
 export const httpRoute = <
   Body = undefined,
   Path = undefined,
@@ -93,7 +103,7 @@ export const httpRoute = <
   })
     .use(requestTelemetry({ start, record }, name))
     .use(errorResponder())
-    .use(httpHeaderNormalizer());
+    .use(lowerCaseHeaderNames);
   if (access !== 'anyone') {
     if (!verifyToken) throw new Error(`${name} needs a token verifier: it is not open to anyone`);
     pipeline.use(
@@ -106,13 +116,18 @@ export const httpRoute = <
     .use(validateInput(definition))
     .handler(async (event, context, { signal }) => {
       // the stages above ran in order: validation wrote the input, bearer auth the caller
+      let url: URL | undefined;
       return logic({
         ...(context.input as Input),
         caller: context.caller as RouteRequest<Body, Path, Query, A>['caller'],
         method: event.requestContext?.http?.method ?? 'GET',
         apiPath: event.rawPath ?? '/',
         headers: event.headers ?? {},
-        url: requestUrl(event),
+        // made for the routes that read it (a Location, a page's links), once
+        get url() {
+          url ??= requestUrl(event);
+          return url;
+        },
         signal,
       });
     });

@@ -3,7 +3,7 @@ import type { Context } from 'aws-lambda';
 import type { Caller } from '#lib/auth/tokenVerifier.ts';
 
 // What the pipeline reads of an HTTP API event (payload 2.0), the only kind serverless.yml deploys.
-// Middy's header normalizer lower-cases header names; no other stage changes the event.
+// Header names arrive lower-cased, or the pipeline makes them so; no other stage changes the event.
 export interface HttpEvent {
   headers?: Record<string, string | undefined> | null;
   body?: string | null;
