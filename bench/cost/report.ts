@@ -57,22 +57,23 @@ export const lanesOf = (
   const { changes, adds, deliveries } = month.countsOf(profile);
   const { failedReceiverShare: failed, timedOutReceiverShare: timedOut } = profile;
   const [quick, slow] = [ASSUMPTIONS.receiverMs.value, DEFAULT_ATTEMPT_TIMEOUT_MS];
-  const demands: Record<string, [number, number][]> = {
-    deliverToEndpoint: [
-      [deliveries * (1 - timedOut), quick], // a first attempt, but to an endpoint that never answers
-      [deliveries * (failed + timedOut * month.ATTEMPTS_BY_DEFAULT), slow],
-    ],
-    retryPlantAdded: [[adds * failed, slow]],
-    deliverPlantAdded: [[adds, quick]],
+  const retried = failed + timedOut * month.ATTEMPTS_BY_DEFAULT;
+  // by function and the queue or table it reads (its event's arn); others post to no receiver
+  const demands: Record<string, [number, number]> = {
+    // a first attempt, but to an endpoint that never answers
+    'deliverToEndpoint EndpointDeliveryQueue': [deliveries * (1 - timedOut), quick],
+    'deliverToEndpoint EndpointSlowDeliveryQueue': [deliveries * retried, slow],
+    'retryPlantAdded WebhookRetryQueue': [adds * failed, slow],
+    'deliverPlantAdded PlantsTable': [adds, quick],
   };
   const timeoutS = declared.timeout ?? providerTimeoutS;
-  return (declared.events ?? []).map(({ stream, sqs }, i) => {
+  return (declared.events ?? []).map(({ stream, sqs }) => {
     const source = stream ?? sqs;
     if (!source) throw new Error(`serverless.yml: ${name} has an event of no stream or sqs`);
     const at = (key: string) =>
       source[key] === undefined ? undefined : settingOf(source[key], custom);
-    // the fan-out and the stream failures post to no receiver
-    const [perSecond, receiverMs] = demands[name]?.[i] ?? [changes, 0];
+    const lane = `${name} ${String(source.arn).split('.')[0]}`;
+    const [perSecond, receiverMs] = demands[lane] ?? [changes, 0];
     const batchesAtOnce = stream
       ? // Lambda's default parallelizationFactor is 1
         model.STREAM_SHARDS * (at('parallelizationFactor') ?? 1)

@@ -206,6 +206,16 @@ describe("a consumer's lanes, from serverless.yml and the traffic profiles", () 
       expect(demands(name)).toEqual([[10, 0]]);
   });
 
+  it('takes each lane by the queue it reads, whatever the order of the events', () => {
+    const { events = [], ...rest } = declared.deliverToEndpoint as { events?: unknown[] };
+    const reordered = { ...rest, events: [...events].reverse() } as object;
+    const lanes = lanesOf('deliverToEndpoint', reordered, custom, provider.timeout);
+    expect(lanes.map((l) => l.receiverMs)).toEqual([
+      DEFAULT_ATTEMPT_TIMEOUT_MS,
+      A.receiverMs.value,
+    ]);
+  });
+
   it('reads each lane of serverless.yml: its batch size, its batches at once, the timeout', () => {
     const [main, slow] = lanesAt('deliverToEndpoint');
     for (const l of [main, slow]) {
