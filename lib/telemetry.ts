@@ -146,22 +146,15 @@ export const createTelemetry = (
 ): Telemetry => {
   const threshold = SEVERITY[logLevel];
   // each published name's EMF directive, made once: a line only refers to it
-  const directives = new Map(
-    [...published].map((Name) => [
-      Name,
-      {
-        Namespace: metricsNamespace,
-        Dimensions: [['service']],
-        Metrics: [{ Name, Unit: 'Count' }],
-      },
-    ]),
-  );
+  const directives = new Map<string, object>();
+  for (const Name of published) {
+    const Metrics = [{ Name, Unit: 'Count' }];
+    directives.set(Name, { Namespace: metricsNamespace, Dimensions: [['service']], Metrics });
+  }
   const emf = (now: number, metric: MetricName, countsColdStart: boolean) => {
-    const counted = directives.get(metric);
-    const coldStart = countsColdStart ? directives.get('ColdStart') : undefined;
-    if (!counted && !coldStart) return undefined;
-    const CloudWatchMetrics = counted && coldStart ? [counted, coldStart] : [counted ?? coldStart];
-    return { Timestamp: now, CloudWatchMetrics };
+    const names = countsColdStart ? [metric, 'ColdStart'] : [metric];
+    const CloudWatchMetrics = names.flatMap((name) => directives.get(name) ?? []);
+    return CloudWatchMetrics.length > 0 ? { Timestamp: now, CloudWatchMetrics } : undefined;
   };
   // the container's first invocation: its lines say cold_start, and the first counts ColdStart
   // (Lambda hands each invocation a context object of its own, and they may overlap)
@@ -181,7 +174,7 @@ export const createTelemetry = (
       const below = SEVERITY[level] < threshold;
       // below the log level, a published count alone; an outcome counted only in the logs, nothing
       if (below && !_aws) return;
-      const { functionName, awsRequestId } = invocation;
+      const { functionName } = invocation;
       const document = below
         ? { service: serviceName, function_name: functionName, _aws, [metric]: 1 }
         : {
@@ -191,7 +184,7 @@ export const createTelemetry = (
             service: serviceName,
             cold_start: coldStart,
             function_name: functionName,
-            function_request_id: awsRequestId,
+            function_request_id: invocation.awsRequestId,
             xray_trace_id: currentTraceId() ?? traceIdOf(invocation),
             ...fields,
             _aws,
