@@ -22,7 +22,10 @@ export const createDocumentClient = (settings: DynamoDbSettings): DynamoDBDocume
 };
 
 /** The AbortSignal the SDK reads: Node's, or any object like this one (@smithy/types). */
-type SdkAbortSignal = { aborted: boolean; onabort: (() => void) | null };
+type SdkAbortSignal = { aborted: boolean; onabort: (() => void) | null; reason?: unknown };
+
+// each request signal's calls: one listener a signal however many calls, let go with the signal
+const callsOf = new WeakMap<AbortSignal, SdkAbortSignal[]>();
 
 /** The SDK's options of a request that stops when `signal` aborts. */
 export const abortable = (signal: AbortSignal | undefined): { abortSignal?: SdkAbortSignal } => {
@@ -30,11 +33,17 @@ export const abortable = (signal: AbortSignal | undefined): { abortSignal?: SdkA
   // the SDK's own AbortSignal type, one per call (its steps take turns setting onabort): given Node's,
   // it adds and removes listeners at each step, 0.03 of the create's warm floor; this, 0.02
   const abortSignal: SdkAbortSignal = { aborted: signal.aborted, onabort: null };
-  const abort = () => {
-    abortSignal.aborted = true;
-    abortSignal.onabort?.();
-  };
-  signal.addEventListener('abort', abort, { once: true });
+  const calls = callsOf.get(signal);
+  if (calls) calls.push(abortSignal);
+  else {
+    const waiting = [abortSignal];
+    callsOf.set(signal, waiting);
+    const abort = () => {
+      for (const call of waiting) Object.assign(call, { aborted: true, reason: signal.reason });
+      for (const call of waiting) call.onabort?.();
+    };
+    signal.addEventListener('abort', abort, { once: true });
+  }
   return { abortSignal };
 };
 

@@ -89,15 +89,15 @@ export const isIntegerLiteral = (literal: string): boolean => {
   return /^0*$/.test((whole + fraction).slice(Math.max(pointAt, 0)));
 };
 
+// a text with none of these can hold no forbidden key (a key is written literally without a
+// backslash) and no number with a fraction or exponent: JSON.parse alone gives what the reviver would
+const needsReviver = /\\|__proto__|constructor|\d[.eE]/;
+
 /**
  * Middy's parser, built once per route: the body as JSON, with `integerFields` as JsonBodyOptions
  * says. Its reviver meets an object's members before the object: which object is the top-level one
  * is known only once the parse returns (a parse is synchronous: one list serves every request).
  */
-// a text with none of these can hold no forbidden key (a key is written literally without a
-// backslash) and no number with a fraction or exponent: JSON.parse alone gives what the reviver would
-const needsReviver = /\\|__proto__|constructor|\d[.eE]/;
-
 const jsonParser = (integerFields: readonly string[]) => {
   const inexact: { holder: unknown; key: string; source: string }[] = [];
   function reviver(this: unknown, key: string, value: unknown, context?: { source?: string }) {

@@ -45,7 +45,7 @@ export interface RouteRequest<Body, Path, Query, A extends Access = 'read' | 'wr
   method: string;
   /** The path within the API, as its routes are written (no stage or base path). */
   apiPath: string;
-  /** Header names lower-cased. */
+  /** Header names lower-cased; a plain object: a name not written here is read with Object.hasOwn. */
   headers: Record<string, string | undefined>;
   /** The request's own URL as the client addressed it (scheme, host, path, query). */
   url: URL;

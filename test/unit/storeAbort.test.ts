@@ -1,5 +1,7 @@
 // A store call stops when the request's signal aborts (the function about to run out of time), long
-// before the client's own request timeout: against a DynamoDB that accepts and never answers.
+// before the client's own request timeout: against a DynamoDB that accepts and never answers, and
+// one that answers 500 (the SDK between two attempts).
+import { getEventListeners } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
@@ -10,27 +12,39 @@ import { abortable, createDocumentClient } from '../../lib/dynamo/client.ts';
 let server: Server;
 const sockets: Socket[] = [];
 let client: ReturnType<typeof createDocumentClient>;
+let failingClient: ReturnType<typeof createDocumentClient>;
+let failedAttempts = 0;
+
+const clientOf = (endpoint: string, maxAttempts: number) =>
+  createDocumentClient({
+    endpoint,
+    region: 'us-east-1',
+    maxAttempts,
+    connectTimeoutMs: 10_000,
+    requestTimeoutMs: 10_000,
+  });
 
 beforeAll(async () => {
   const port = await freePort();
-  server = createServer(() => {});
+  // /fails answers 500 at once (the SDK waits, then tries again); anything else never answers
+  server = createServer((request, response) => {
+    if (!request.url?.startsWith('/fails')) return;
+    failedAttempts++;
+    response.writeHead(500, { 'content-type': 'application/x-amz-json-1.0' }).end('{}');
+  });
   server.on('connection', (socket) => sockets.push(socket));
   await new Promise<void>((listening) => server.listen(port, '127.0.0.1', listening));
   vi.stubEnv('AWS_ACCESS_KEY_ID', 'local');
   vi.stubEnv('AWS_SECRET_ACCESS_KEY', 'local');
   // one attempt of 10 s: only the abort can end a call within the test
-  client = createDocumentClient({
-    endpoint: `http://127.0.0.1:${port}`,
-    region: 'us-east-1',
-    maxAttempts: 1,
-    connectTimeoutMs: 10_000,
-    requestTimeoutMs: 10_000,
-  });
+  client = clientOf(`http://127.0.0.1:${port}`, 1);
+  failingClient = clientOf(`http://127.0.0.1:${port}/fails`, 10);
 });
 
 afterAll(async () => {
   vi.unstubAllEnvs();
   client.destroy();
+  failingClient.destroy();
   for (const socket of sockets) socket.destroy();
   await new Promise((closed) => server.close(closed));
 });
@@ -60,6 +74,33 @@ it('does not start a call whose signal has already aborted', async () => {
 
   await expect(get(controller.signal)).rejects.toMatchObject({ name: 'AbortError' });
   expect(sockets).toHaveLength(connectionsBefore);
+});
+
+it('stops a call between two attempts, trying no more', async () => {
+  const controller = new AbortController();
+  const started = performance.now();
+  const call = failingClient.send(
+    new GetCommand({ TableName: 'plants', Key: { id: 1 } }),
+    abortable(controller.signal),
+  );
+  setTimeout(() => controller.abort(), 150);
+
+  await expect(call).rejects.toMatchObject({ name: 'AbortError' });
+  const attempts = failedAttempts;
+  expect(attempts).toBeGreaterThan(0);
+  expect(performance.now() - started).toBeLessThan(2_000);
+  // ten attempts would take the SDK's backoff seconds: none more after the abort
+  await new Promise((waited) => setTimeout(waited, 500));
+  expect(failedAttempts).toBe(attempts);
+});
+
+it("adds one listener to a request's signal, however many calls it makes", async () => {
+  const controller = new AbortController();
+  const calls = Array.from({ length: 12 }, () => abortable(controller.signal));
+
+  expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
+  controller.abort();
+  expect(calls.map(({ abortSignal }) => abortSignal?.aborted)).toEqual(Array(12).fill(true));
 });
 
 it('gives the SDK no signal when the call has none', () => {
