@@ -21,15 +21,10 @@ export const MAX_BODY_BYTES = 64 * 1024;
 /** Deepest nesting accepted: V8 runs a reviver recursively, and 64 KiB can nest past the stack. */
 export const MAX_NESTING = 100;
 
-/** Whether objects and arrays nest deeper than MAX_NESTING (brackets inside strings do not count). */
-const nestsTooDeep = (text: string): boolean => {
-  // no deeper than its opening brackets are many: counted natively first, where most texts stop
-  let opening = 0;
-  for (const bracket of '{[') {
-    for (let at = text.indexOf(bracket); at !== -1; at = text.indexOf(bracket, at + 1)) opening++;
-  }
-  if (opening <= MAX_NESTING) return false;
+/** How deeply objects and arrays nest in a JSON text (brackets inside strings do not count). */
+export const nestingDepth = (text: string): number => {
   let depth = 0;
+  let deepest = 0;
   let inString = false;
   for (let at = 0; at < text.length; at++) {
     const char = text.charCodeAt(at);
@@ -38,11 +33,10 @@ const nestsTooDeep = (text: string): boolean => {
         at++; // a backslash escapes the next character
       else if (char === 0x22) inString = false;
     } else if (char === 0x22) inString = true;
-    else if (char === 0x7b || char === 0x5b) {
-      if (++depth > MAX_NESTING) return true;
-    } else if (char === 0x7d || char === 0x5d) depth--;
+    else if (char === 0x7b || char === 0x5b) deepest = Math.max(deepest, ++depth);
+    else if (char === 0x7d || char === 0x5d) depth--;
   }
-  return false;
+  return deepest;
 };
 
 /** What the client is told of a body refused before its fields are read (the OpenAPI examples too). */
@@ -89,8 +83,7 @@ export const isIntegerLiteral = (literal: string): boolean => {
   return /^0*$/.test((whole + fraction).slice(Math.max(pointAt, 0)));
 };
 
-// a text with none of these can hold no forbidden key (a key is written literally without a
-// backslash) and no number with a fraction or exponent: JSON.parse alone gives what the reviver would
+// without these no key is forbidden (none escaped) and every number whole: JSON.parse alone will do
 const needsReviver = /\\|__proto__|constructor|\d[.eE]/;
 
 /**
@@ -111,17 +104,11 @@ const jsonParser = (integerFields: readonly string[]) => {
   // all the parser reads and writes of a request: it writes the JSON over the body
   const parse = before as unknown as (request: { event: { body: unknown } }) => void;
   return (text: string): unknown => {
-    if (!needsReviver.test(text)) {
-      try {
-        return JSON.parse(text);
-      } catch (error) {
-        throw invalid(400, BODY_REFUSALS.notJson, error);
-      }
-    }
     inexact.length = 0;
     const request = { event: { body: text as unknown } };
     try {
-      parse(request);
+      if (needsReviver.test(text)) parse(request);
+      else request.event.body = JSON.parse(text);
     } catch (error) {
       // its 422s: a key that attempts prototype pollution, or text that is not JSON
       const { message, cause } = error as { message?: unknown; cause?: { data?: unknown } };
@@ -150,7 +137,7 @@ export const jsonBody = (options: JsonBodyOptions): Stage => {
         throw invalid(415, mediaTypeRefusal);
       if (!body) throw invalid(400, `Request body is required: a JSON object (${describedAs})`);
       const text = bodyText(body, isBase64Encoded);
-      if (nestsTooDeep(text)) throw invalid(400, deep);
+      if (nestingDepth(text) > MAX_NESTING) throw invalid(400, deep);
       context.json = parseJson(text);
     },
   };

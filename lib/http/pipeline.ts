@@ -47,7 +47,7 @@ export interface RouteRequest<Body, Path, Query, A extends Access = 'read' | 'wr
   apiPath: string;
   /** Header names lower-cased; a plain object: a name not written here is read with Object.hasOwn. */
   headers: Record<string, string | undefined>;
-  /** The request's own URL as the client addressed it (scheme, host, path, query). */
+  /** The URL the client addressed (scheme, host, path, query), made each time it is read. */
   url: URL;
   /** Aborted when the function is about to run out of time. */
   signal: AbortSignal;
@@ -69,8 +69,7 @@ const requestUrl = ({ headers, requestContext, rawPath, rawQueryString }: HttpEv
   return url;
 };
 
-// HTTP API and serverless-offline hand header names lower-cased; another caller's are made so
-// (Middy's normalizer copies every request's headers into a dictionary, and is 1.6 KB of code)
+// HTTP API and serverless-offline send names lower-cased; another caller's are (Middy's copies all)
 const lowerCaseHeaderNames: Stage = {
   before: ({ event }) => {
     const headers = event.headers ?? {};
@@ -116,17 +115,14 @@ export const httpRoute = <
     .use(validateInput(definition))
     .handler(async (event, context, { signal }) => {
       // the stages above ran in order: validation wrote the input, bearer auth the caller
-      let url: URL | undefined;
       return logic({
         ...(context.input as Input),
         caller: context.caller as RouteRequest<Body, Path, Query, A>['caller'],
         method: event.requestContext?.http?.method ?? 'GET',
         apiPath: event.rawPath ?? '/',
         headers: event.headers ?? {},
-        // made for the routes that read it (a Location, a page's links), once
         get url() {
-          url ??= requestUrl(event);
-          return url;
+          return requestUrl(event);
         },
         signal,
       });

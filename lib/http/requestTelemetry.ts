@@ -3,7 +3,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import { isErrorReply, type Reply } from '#lib/http/reply.ts';
 import type { RouteContext } from '#lib/http/types.ts';
-import { describeError, type LineFields, type LogEntry, type Telemetry } from '#lib/telemetry.ts';
+import { describeError, type LogEntry, type Telemetry } from '#lib/telemetry.ts';
 
 type TelemetryMiddleware = MiddlewareObj<unknown, Reply, unknown, RouteContext>;
 type TelemetryRequest = Parameters<NonNullable<TelemetryMiddleware['before']>>[0];
@@ -20,24 +20,24 @@ export const requestTelemetry = (
     // the error responder runs first, so there is always a reply; none would be a bug of ours
     const reply = request.response ?? NO_REPLY;
     const { caller } = request.context;
-    const { status, metric } = reply;
-    const latencyMs = Math.round((performance.now() - (startedAt.get(request) ?? 0)) * 10) / 10;
-    const fields: LineFields = { route, status, latencyMs, ...reply.log };
-    if (caller) fields.callerSub = caller.sub;
-    if (reply.outcome) fields.outcome = reply.outcome;
+    const fields = {
+      route,
+      status: reply.status,
+      latencyMs: Math.round((performance.now() - (startedAt.get(request) ?? 0)) * 10) / 10,
+      ...reply.log,
+      ...(caller ? { callerSub: caller.sub } : {}),
+      ...(reply.outcome ? { outcome: reply.outcome } : {}),
+    };
+    const { metric } = reply;
     const entry = (): LogEntry => {
       if (!isErrorReply(reply)) return { level: 'INFO', message: 'request', metric, fields };
-      if (status < 500) {
-        fields.reason = reply.message;
-        return { level: 'INFO', message: 'request refused', metric, fields };
+      if (reply.status < 500) {
+        const refused = { ...fields, reason: reply.message };
+        return { level: 'INFO', message: 'request refused', metric, fields: refused };
       }
-      fields.error = describeError(reply.cause);
-      return {
-        level: status === 500 ? 'ERROR' : 'WARN',
-        message: 'request failed',
-        metric,
-        fields,
-      };
+      const failed = { ...fields, error: describeError(reply.cause) };
+      const level = reply.status === 500 ? 'ERROR' : 'WARN';
+      return { level, message: 'request failed', metric, fields: failed };
     };
     try {
       record(request.context, entry());
@@ -47,7 +47,7 @@ export const requestTelemetry = (
         level: 'ERROR',
         message: 'request failed; its line could not be written whole',
         metric,
-        fields: { route, status, latencyMs },
+        fields: { route, status: reply.status, latencyMs: fields.latencyMs },
       });
     }
   };

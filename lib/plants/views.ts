@@ -9,11 +9,10 @@ import {
 import type { StoredPlant } from '#lib/plants/store.ts';
 
 /** The content fields a plant has, in the schema's order (a field it lacks is left out). */
-export const contentOf = (plant: Partial<PlantContent>): PlantContent => {
-  const content: Partial<PlantContent> = {};
-  for (const field of PLANT_FIELDS) if (plant[field] !== undefined) content[field] = plant[field];
-  return content as PlantContent;
-};
+export const contentOf = (plant: Partial<PlantContent>): PlantContent =>
+  Object.fromEntries(
+    PLANT_FIELDS.flatMap((field) => (plant[field] === undefined ? [] : [[field, plant[field]]])),
+  ) as PlantContent;
 
 /** The plant with its id, as listing, reading, updating and the webhook answer it. */
 export const toIdentifiedPlant = (plant: StoredPlant): IdentifiedPlant => ({
