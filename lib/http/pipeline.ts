@@ -69,7 +69,7 @@ const requestUrl = ({ headers, requestContext, rawPath, rawQueryString }: HttpEv
   return url;
 };
 
-// HTTP API and serverless-offline send names lower-cased; another caller's are (Middy's copies all)
+// HTTP API and serverless-offline send lower-case names; another caller's are lower-cased here
 const lowerCaseHeaderNames: Stage = {
   before: ({ event }) => {
     const headers = event.headers ?? {};
