@@ -20,11 +20,10 @@ const deploySettings = () => {
       ? ['custom.esbuild.exclude leaves packages out']
       : []),
   ];
-  if (problems.length > 0) {
+  if (problems.length > 0)
     throw new Error(
       `bench/bundles.ts would build other bundles than a deploy: ${problems.join('; ')}. Teach it the setting, so that the bench and the bundle tests see what Lambda loads.`,
     );
-  }
   const { exclude: _, outputFileExtension, ...options } = settings;
   return { options: options as BuildOptions, outputFileExtension: String(outputFileExtension) };
 };

@@ -64,8 +64,13 @@ export const hasCaller = (kind: Kind) =>
  * its job (bench/peers/<name>.ts). */
 export const PEERS_KIND: Kind = 'createPlant';
 export const peers = ['powertools', 'hono', 'express'] as const;
-/** The create's floor plus by hand ours' log line and EMF document (bench/baseline/observed/). */
-export const OBSERVED_FLOOR = 'observedFloor';
+/** References, not peers (bench/baseline/observed/<file>.ts): the create's floor with by hand the
+ * line ours writes, and the same through Middy and zod/mini, the service's shape. */
+export const references = {
+  observedFloor: { file: 'createPlant', label: 'floor + observability by hand' },
+  middyZodFloor: { file: 'middyZod', label: 'the same through Middy and zod/mini' },
+} as const;
+export type Reference = keyof typeof references;
 /** What the create is measured beside, each against its floor. */
-export const comparisons = [OBSERVED_FLOOR, ...peers] as const;
-export type Comparison = (typeof comparisons)[number];
+export const comparisons = [...(Object.keys(references) as Reference[]), ...peers];
+export type Comparison = Reference | (typeof peers)[number];

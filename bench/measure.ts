@@ -40,8 +40,8 @@ export const buildFunctions = async (work: string): Promise<Record<f.Kind, Pair>
     ...Object.fromEntries(
       f.comparisons.map((name) => [
         `peer-${name}`,
-        name === f.OBSERVED_FLOOR
-          ? join(baseline, 'observed', `${f.PEERS_KIND}.ts`)
+        name in f.references
+          ? join(baseline, 'observed', `${f.references[name as f.Reference].file}.ts`)
           : join(repoRoot, 'bench', 'peers', `${name}.ts`),
       ]),
     ),

@@ -37,9 +37,6 @@ type Units = { CapacityUnits?: number };
 type Capacity = Units &
   Partial<Record<'GlobalSecondaryIndexes' | 'LocalSecondaryIndexes', Record<string, Units>>>;
 
-const add = (counts: Record<string, number>, name: string) => {
-  counts[name] = (counts[name] ?? 0) + 1;
-};
 /** The payload SQS bills by: the messages' bodies (ours carry no attributes). */
 const sqsPayloadBytes = (input: { MessageBody?: string; Entries?: { MessageBody?: string }[] }) =>
   Buffer.byteLength([input, ...(input.Entries ?? [])].map((m) => m.MessageBody ?? '').join(''));
@@ -47,7 +44,6 @@ const sqsPayloadBytes = (input: { MessageBody?: string; Entries?: { MessageBody?
 /** The proxy: DynamoDB's and SQS's calls passed on, /hooks answered 204; `take()`: counts since. */
 export const startMeter = async (dynamoEndpoint: string, sqsEndpoint: string) => {
   let metered = nothingMetered();
-  /** The calls of each service under way now. */
   const underWay = { dynamo: 0, sqs: 0 };
   /** One AWS call: counted, passed on with ReturnConsumedCapacity, its capacity read back. */
   const proxy = async (request: IncomingMessage, target: string) => {
@@ -58,14 +54,12 @@ export const startMeter = async (dynamoEndpoint: string, sqsEndpoint: string) =>
     if (underWay[kind]++ === 0) metered[dynamo ? 'dynamoWaits' : 'sqsWaits']++;
     try {
       const input = JSON.parse((await bodyOf(request)).toString() || '{}');
-      if (dynamo) {
-        add(metered.dynamoCalls, action);
-        if ([...READS, ...WRITES].includes(action)) input.ReturnConsumedCapacity = 'INDEXES';
-      } else {
-        add(metered.sqsCalls, action);
+      const calls = metered[dynamo ? 'dynamoCalls' : 'sqsCalls'];
+      calls[action] = (calls[action] ?? 0) + 1;
+      if (!dynamo) {
         const chunks = Math.ceil(sqsPayloadBytes(input) / ASSUMPTIONS.sqsChunkBytes.value);
         metered.sqsRequests += Math.max(1, chunks);
-      }
+      } else if ([...READS, ...WRITES].includes(action)) input.ReturnConsumedCapacity = 'INDEXES';
       // DynamoDB Local checks no signature: the body may change under it
       const { host: _host, 'content-length': _length, ...headers } = request.headers;
       const answer = await fetch(`${dynamo ? dynamoEndpoint : sqsEndpoint}${request.url}`, {
@@ -91,12 +85,8 @@ export const startMeter = async (dynamoEndpoint: string, sqsEndpoint: string) =>
       ConsumedCapacity?: Capacity | Capacity[];
     };
     for (const capacity of [ConsumedCapacity ?? []].flat()) {
-      const units = capacity.CapacityUnits ?? 0;
-      if (!writes) {
-        metered.readUnits += units;
-        continue;
-      }
-      metered.writeUnits += units;
+      metered[writes ? 'writeUnits' : 'readUnits'] += capacity.CapacityUnits ?? 0;
+      if (!writes) continue;
       const indexes = { ...capacity.GlobalSecondaryIndexes, ...capacity.LocalSecondaryIndexes };
       for (const index of Object.values(indexes))
         metered.indexWriteUnits += index.CapacityUnits ?? 0;

@@ -23,7 +23,6 @@ const env = process.env;
 const ROUTES = JSON.parse(env.BENCH_ROUTES ?? '{}');
 /** The webhooks table's items the stub answers with, keyed by the bench (BENCH_STUB_ITEMS). */
 const { endpoints, attempts, event } = JSON.parse(env.BENCH_STUB_ITEMS);
-/** The caller's endpoint `n`, pointing at `receiver`. */
 const endpointItem = (n, receiver) => ({ ...endpoints[n - 1], url: { S: receiver } });
 
 /**
@@ -188,7 +187,6 @@ const httpEvent = (route, { path = {}, query = '', body }) => {
     isBase64Encoded: false,
   };
 };
-/** The stream record of plant `id` added by the caller. */
 const insertEvent = (id) => streamInsertEvent(String(id), plantItem(id, plantName));
 /** The batches of the functions with no caller, by kind: a stream's or a queue's, of one record. */
 const batchEvents = {
@@ -276,12 +274,6 @@ const invoke = async (subject) => {
   if (!ok) throw new Error(`${kind}: unexpected answer ${JSON.stringify(response)}`);
   return response;
 };
-/** Counts a route's answer, body and headers, once its time is taken. */
-const answered = (subject, response) => {
-  if (!batchEvents[functionName])
-    subject.responseBytes +=
-      Buffer.byteLength(response.body ?? '') + JSON.stringify(response.headers ?? {}).length;
-};
 const report = (figures) => writeFileSync(env.BENCH_RESULT_FILE, JSON.stringify(figures));
 const firstId = Number(env.BENCH_FIRST_ID ?? 1);
 const WARM_UP = Number(env.BENCH_WARM_UP);
@@ -295,10 +287,9 @@ if (mode === 'cold') {
 } else if (mode === 'warm') {
   // all in one process, invoked in turn: whatever slows the machine slows them alike
   const n = Number(rest[0]);
-  const bundles = rest.slice(1);
   const stride = Number(env.BENCH_SECOND_FIRST_ID) - firstId;
   const subjects = [];
-  for (const [i, bundle] of bundles.entries())
+  for (const [i, bundle] of rest.slice(1).entries())
     subjects.push(await load(bundle, firstId + i * stride));
   const latencies = subjects.map(() => []);
   for (let i = 0; i < WARM_UP + n; i++) {
@@ -308,7 +299,10 @@ if (mode === 'cold') {
       const started = performance.now();
       const response = await invoke(subjects[s]);
       if (i >= WARM_UP) latencies[s].push(performance.now() - started);
-      answered(subjects[s], response);
+      // a route's answer, body and headers, counted once its time is taken
+      if (!batchEvents[functionName])
+        subjects[s].responseBytes +=
+          Buffer.byteLength(response.body ?? '') + JSON.stringify(response.headers ?? {}).length;
     }
   }
   const sorted = latencies.map((values) => values.sort((a, b) => a - b));

@@ -67,14 +67,9 @@ const jwks = await startJwksServer(JSON.parse(readFileSync(keys.jwksPath, 'utf8'
 try {
   const tokensFile = await writeTokens(work, keys);
   say(`Building ${kind} and its floor, unminified...`);
-  const bundles = await buildBundles(
-    join(work, 'functions'),
-    {
-      ours: join(repoRoot, 'handlers', `${functionOf(kind)}.ts`),
-      floor: join(repoRoot, 'bench', 'baseline', `${functionOf(kind)}.ts`),
-    },
-    { readable: true },
-  );
+  const entry = (...dir: string[]) => join(repoRoot, ...dir, `${functionOf(kind)}.ts`);
+  const entries = { ours: entry('handlers'), floor: entry('bench', 'baseline') };
+  const bundles = await buildBundles(join(work, 'functions'), entries, { readable: true });
   const invocations = Number(count);
   const times = {} as Record<'ours' | 'floor', ReturnType<typeof timesOf>>;
   for (const [name, bundle] of Object.entries(bundles) as ['ours' | 'floor', string][]) {

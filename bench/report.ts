@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../infra/local/paths.ts';
 import { reportCost } from './cost/report.ts';
-import { kinds, OBSERVED_FLOOR, PEERS_KIND, toMeasure, unmeasured } from './functions.ts';
+import { kinds, PEERS_KIND, references, toMeasure, unmeasured } from './functions.ts';
 import { elapsed, out, settings } from './settings.ts';
 import type { Figures, FunctionFigures, PeerFigures, Spread } from './stats.ts';
 
@@ -37,9 +37,11 @@ export const report = (figures: Figures, writeBudget = false) => {
       Math.max(...measured.map(([, f]) => medianOf(f, name) ?? Number.NEGATIVE_INFINITY)),
     ]),
   ) as Record<RatioName, number>;
-  // the create's peers, and its observed floor apart, a reference rather than a peer
+  // the create's peers, and the references apart from them
   const create = figures[PEERS_KIND];
-  const { [OBSERVED_FLOOR]: observedFloor, ...peerFigures } = create?.peers ?? {};
+  const beside = Object.entries<PeerFigures>(create?.peers ?? {});
+  const referenceFigures = Object.fromEntries(beside.filter(([name]) => name in references));
+  const peerFigures = Object.fromEntries(beside.filter(([name]) => !(name in references)));
   const results = {
     measuredAt: new Date().toISOString(),
     node: process.versions.node,
@@ -47,9 +49,9 @@ export const report = (figures: Figures, writeBudget = false) => {
     functions: figures,
     ratios: { ...perFunction, ...worstOf },
     peakRssMb: Math.max(...measured.map(([, f]) => f.peakRssMb.ours)),
-    ...(observedFloor && {
+    ...(beside.length > 0 && {
       peers: ratiosOf(peerFigures),
-      references: { observedFloor: ratiosOf({ observedFloor }).observedFloor },
+      references: ratiosOf(referenceFigures),
     }),
   };
 
@@ -74,7 +76,7 @@ export const report = (figures: Figures, writeBudget = false) => {
       ? 'Figures in bench/results.json.'
       : 'Only some functions measured (--only): bench/results.json left as it was.',
   );
-  if (create && observedFloor) printPeers(create, observedFloor, peerFigures);
+  if (create && beside.length > 0) printPeers(create, referenceFigures, peerFigures);
   if (moves.length > 0) {
     const largest = moves.reduce((a, b) => (Math.abs(b.by) > Math.abs(a.by) ? b : a));
     const sign = largest.by > 0 ? '+' : '';
@@ -143,12 +145,14 @@ const ratiosOf = (peerFigures: Record<string, PeerFigures>) =>
 /** The create beside its peers, every figure a ratio to its floor from the same runs. */
 const printPeers = (
   ours: FunctionFigures,
-  floor: PeerFigures,
+  referenceFigures: Record<string, PeerFigures>,
   peers: Record<string, PeerFigures>,
 ) => {
   const rows = [
     ['ours', ours],
-    ['floor + observability by hand', floor],
+    ...Object.entries(referenceFigures).map(
+      ([name, figures]) => [references[name as keyof typeof references].label, figures] as const,
+    ),
     ...Object.entries(peers),
   ] as const;
   out(
@@ -160,6 +164,6 @@ const printPeers = (
         `| ${name} | ${ratios.bundle.toFixed(2)} | ${cell(ratios.coldStart)} | ${cell(ratios.warmCpuP50)} |`,
     ),
     '',
-    'Ratios to the floor (bench/baseline), from the same interleaved runs; floor + observability by hand: the floor writing the one line ours writes per request, its log line and EMF count (bench/baseline/observed/).',
+    "Ratios to the floor (bench/baseline), from the same interleaved runs; floor + observability by hand: the floor writing the one line ours writes per request, its log line and EMF count; the same through Middy and zod/mini: that, in the service's shape and nothing else of ours (bench/baseline/observed/).",
   );
 };

@@ -65,7 +65,6 @@ const roomToSend = (client: DynamoDBClient) => {
   });
   return putAll(client, WEBHOOKS_TABLE, minutes);
 };
-/** The caller's count of its endpoints set to `endpoints`. */
 const setCount = async (client: DynamoDBClient, endpoints: number) => {
   const { pk, sk } = countKey(CALLER);
   const Item = { pk: { S: pk }, sk: { S: sk }, endpoints: { N: String(endpoints) } };

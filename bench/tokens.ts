@@ -14,7 +14,7 @@ export const writeTokens = async (work: string, keys: LocalKeys) => {
   say(`Minting ${count} tokens, one per invocation (one caller, each token distinct)...`);
   const signingKey = await importJWK(keys.privateJwk, 'ES256');
   const tokens: string[] = [];
-  for (let i = 0; i < count; i++) {
+  for (let i = 0; i < count; i++)
     tokens.push(
       await new SignJWT({ jti: `bench-${i}` })
         .setProtectedHeader({ alg: 'ES256', kid: String(keys.privateJwk.kid), typ: 'JWT' })
@@ -25,7 +25,6 @@ export const writeTokens = async (work: string, keys: LocalKeys) => {
         .setExpirationTime('1h')
         .sign(signingKey),
     );
-  }
   const file = join(work, 'tokens.txt');
   writeFileSync(file, tokens.join('\n'));
   return file;

@@ -30,6 +30,15 @@ export const createPlant = async (
   ) {
     return fail(400, 'Invalid plant');
   }
+  return storePlant({ id: id as number, name, tag }, sub, seen);
+};
+
+/** Stores a checked plant once, as ours does: a 409 when its id is taken; the answer ours gives. */
+export const storePlant = async (
+  { id, name, tag }: { id: number; name: string; tag?: string | undefined },
+  sub: string,
+  seen: Seen,
+): Promise<ReturnType<typeof reply>> => {
   const item = {
     id,
     name,
@@ -38,8 +47,7 @@ export const createPlant = async (
     createdBy: sub,
     version: 1,
   };
-  // a safe integer: checked above
-  seen.plantId = id as number;
+  seen.plantId = id;
   try {
     await client.send(
       new PutCommand({

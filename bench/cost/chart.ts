@@ -79,8 +79,7 @@ export const costChart = (
     out.push(text(barX + sum * scale + 6, y + 12, label, ' fill="#111827" font-weight="600"'));
   });
   // the legend wraps to a new line when the next item would overflow the chart's width
-  let lx = pad;
-  let ly = bottom + 40;
+  let [lx, ly] = [pad, bottom + 40];
   for (const p of parts) {
     const w = 18 + textW(p.label);
     if (lx > pad && lx + w > width - pad) [lx, ly] = [pad, ly + 20];

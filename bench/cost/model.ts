@@ -71,12 +71,8 @@ export const coldStartMs = (usage: Usage, memoryMb: number, trigger: Trigger) =>
   const importMs = usage.importMs ?? 0;
   const first = (usage.coldStartMs ?? usage.cpuMeanMs) - importMs;
   const initShare = A.initCpuBurst.value === 1 ? 1 : cpuShare(memoryMb);
-  return (
-    importMs / initShare +
-    first / cpuShare(memoryMb) +
-    awsWaitMs(usage, 'mean') +
-    (trigger === 'http' ? A.keySetFetchMs.value : 0)
-  );
+  const keySetMs = trigger === 'http' ? A.keySetFetchMs.value : 0;
+  return importMs / initShare + first / cpuShare(memoryMb) + awsWaitMs(usage, 'mean') + keySetMs;
 };
 /** Billed time, mean: each invocation is rounded up, half a step on average. */
 const billedMs = (ms: number) => ms + A.billingGranularityMs.value / 2;
@@ -90,7 +86,6 @@ export type Deployed = { memoryMb: number; platformLogBytes: number };
  * ten entries to a SendMessageBatch, `sendEntries` entries a message.
  */
 export type Batch = { size: number; sendEntries: number };
-const ONE_AT_A_TIME: Batch = { size: 1, sendEntries: 1 };
 
 /**
  * A million invocations of a function using `usage`, deployed so, in dollars by service; each
@@ -102,7 +97,7 @@ export const billOf = (
   trigger: Trigger,
   { memoryMb, platformLogBytes }: Deployed,
   receiverMs: number = A.receiverMs.value,
-  batch: Batch = ONE_AT_A_TIME,
+  batch: Batch = { size: 1, sendEntries: 1 },
 ): Bill => {
   const m = meteredOf(usage);
   const n = batch.size;
@@ -121,13 +116,10 @@ export const billOf = (
   const polled = trigger === 'queue' ? (batchChunks + 1) / n : 0;
   // one at a time, each send as measured; in a batch, the batch's entries ten to a request
   const sends = n === 1 ? m.sqsRequests : Math.ceil((n * batch.sendEntries) / 10) / n;
+  // an HTTP API request is metered in 512 KB steps
+  const steps = Math.max(1, Math.ceil(usage.responseBytes / A.apiGatewayMeterBytes.value));
   const each: Bill = {
-    // an HTTP API request is metered in 512 KB steps
-    apiGateway:
-      trigger === 'http'
-        ? Math.max(1, Math.ceil(usage.responseBytes / A.apiGatewayMeterBytes.value)) *
-          P.apiGatewayRequest.usd
-        : 0,
+    apiGateway: trigger === 'http' ? steps * P.apiGatewayRequest.usd : 0,
     lambdaRequests: P.lambdaRequest.usd / n,
     lambdaDuration: (ms / 1000) * (memoryMb / 1024) * P.lambdaGbSecond.usd,
     dynamodb:
@@ -170,6 +162,8 @@ export const atEachMemory = (usage: Usage, trigger: Trigger, deployed: Deployed,
 export type AtMemory = ReturnType<typeof atEachMemory>[number];
 const byCost = (a: AtMemory, b: AtMemory) =>
   a.usdPerMillion - b.usdPerMillion || a.memoryMb - b.memoryMb;
+const withinLimits = (s: AtMemory) =>
+  s.warmP99Ms < LIMITS.warmP99Ms && s.coldStartMs < LIMITS.coldStartMs;
 /** What a p99 must gain for the memory that buys it, where no size is within the limits. */
 export const WORTH_MS = 10;
 /**
@@ -180,9 +174,7 @@ export const WORTH_MS = 10;
 export const cheapest = (sizes: AtMemory[], peakRssMb: number): AtMemory | undefined => {
   const holding = sizes.filter((s) => s.memoryMb > peakRssMb);
   const full = holding[holding.length - 1];
-  const within = holding.filter(
-    (s) => s.warmP99Ms < LIMITS.warmP99Ms && s.coldStartMs < LIMITS.coldStartMs,
-  );
+  const within = holding.filter(withinLimits);
   const nearFull = holding.filter(
     (s) =>
       full !== undefined &&
@@ -264,10 +256,7 @@ export const chooseMemory = (
   if (trigger === 'http') {
     const sizes = atEachMemory(usage, trigger, deployed);
     const chosen = cheapest(sizes, peakRssMb);
-    const nearest =
-      chosen !== undefined &&
-      (chosen.warmP99Ms >= LIMITS.warmP99Ms || chosen.coldStartMs >= LIMITS.coldStartMs);
-    return { sizes, chosen, nearest };
+    return { sizes, chosen, nearest: chosen !== undefined && !withinLimits(chosen) };
   }
   if (!lanes)
     throw new Error(`a ${trigger} consumer's memory needs its lanes (batch, concurrency)`);

@@ -1,9 +1,8 @@
 // What a stage costs a month for a traffic profile (bench/cost/profiles/*.json), Infracost-style:
 // every line a resource, its quantity × unit price = monthly. Usage lines are each route's and
 // event's count × its cost a million (bench/results.json's `cost.rows`, by service); fixed lines
-// are paid whatever the traffic: custom metrics, alarms, the dashboard, the queues' idle polling,
-// storage kept, backups, keys. Prices and assumptions from ./prices.ts (us-east-1, on-demand, list
-// prices); an account's free tier beside a line, never subtracted.
+// are paid whatever the traffic. Prices and assumptions from ./prices.ts (us-east-1, on-demand,
+// list prices); an account's free tier beside a line, never subtracted.
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
@@ -84,9 +83,8 @@ export const parseProfile = (name: string, json: unknown): Profile => {
   return { ...(parsed.data as z.infer<typeof profileSchema>), name };
 };
 
-export const PROFILES_DIR = join(repoRoot, 'bench', 'cost', 'profiles');
 /** The profiles shipped, by file name, in order of traffic. */
-export const loadProfiles = (dir = PROFILES_DIR): Profile[] =>
+export const loadProfiles = (dir = join(repoRoot, 'bench', 'cost', 'profiles')): Profile[] =>
   readdirSync(dir)
     .filter((file) => file.endsWith('.json'))
     .map((file) => {
@@ -137,9 +135,7 @@ export const stageOf = (operatorWebhook: boolean, stage: string) => {
   );
   type Index = { IndexName?: string; Projection?: { ProjectionType?: string } };
   const indexes = (tables.PlantsTable?.Properties?.GlobalSecondaryIndexes ?? []) as Index[];
-  const { params } = yamlOf('serverless.yml') as {
-    params: Record<string, Record<string, unknown>>;
-  };
+  const params: Record<string, Record<string, unknown>> = yamlOf('serverless.yml').params;
   /** A param as the stage has it, and where from: its own params, or serverless.yml's default. */
   const param = (name: string) => {
     const own = params[stage]?.[name] !== undefined;
@@ -160,9 +156,7 @@ export const stageOf = (operatorWebhook: boolean, stage: string) => {
     // one for a plain alarm, each MetricStat of a metric-math one
     alarmMetrics: sumOf(alarms.map(metricsRead)),
     // each queue a function reads is polled
-    sqsEventSources: sumOf(
-      functions.map(([, f]) => (f.events ?? []).filter((e) => 'sqs' in e).length),
-    ),
+    sqsEventSources: functions.flatMap(([, f]) => f.events ?? []).filter((e) => 'sqs' in e).length,
     kmsKeys: resources.filter((r) => r.Type === 'AWS::KMS::Key').length,
     // the table and each index projecting every attribute; one kept only on a condition (Fn::If)
     // is a past version's, not counted
@@ -447,16 +441,8 @@ export const monthlyBill = ({
   const usageTotalInFullBatches =
     sumOf(usage.map((l) => l.monthlyInFullBatches)) + tracing.monthlyInFullBatches;
   const fixedTotal = sumOf(fixed.map((l) => l.monthly));
-  return {
-    profile,
-    usage,
-    tracing,
-    fixed,
-    usageTotal,
-    usageTotalInFullBatches,
-    fixedTotal,
-    total: usageTotal + fixedTotal,
-  };
+  const bill = { profile, usage, tracing, fixed, usageTotal, usageTotalInFullBatches, fixedTotal };
+  return { ...bill, total: usageTotal + fixedTotal };
 };
 
 /**

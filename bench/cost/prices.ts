@@ -33,10 +33,7 @@ const PLATFORM_LINES_TEXT = [
     'Memory Size: 256 MB\tMax Memory Used: 88 MB\t',
 ];
 // bytes of log lines, each with its newline, as CloudWatch counts uncompressed bytes
-const platformLogBytes = PLATFORM_LINES_TEXT.reduce(
-  (sum, line) => sum + Buffer.byteLength(`${line}\n`),
-  0,
-);
+const platformLogBytes = Buffer.byteLength(`${PLATFORM_LINES_TEXT.join('\n')}\n`);
 
 const assumptions: Record<string, Omit<Assumption, 'value'> & { value?: number }> =
   data.assumptions;

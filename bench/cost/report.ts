@@ -14,27 +14,22 @@ import { markdownTable, out } from '../settings.ts';
 import type { Figures, Usage } from '../stats.ts';
 import { costChart } from './chart.ts';
 import * as model from './model.ts';
-import { type Bill, billOf, SERVICES, total } from './model.ts';
+import { added, type Bill, billOf, SERVICES, scaled, total, withMore } from './model.ts';
 import * as month from './monthly.ts';
 import { ASSUMPTIONS, PRICES, STREAM_READS_FREE } from './prices.ts';
 
-/** What a failed attempt does beside the delivered one the bench measures, as the code does it. */
+// What a failed attempt does beside the delivered one the bench measures, as the code does it: its
+// next attempt's message sent (lib/operatorWebhook/attempt.ts: to the retry queue) and, to a
+// caller's endpoint, the endpoint marked failing (lib/endpointDeliveries/deliverToEndpoint.ts: one
+// small UpdateItem)
 const SENT_AGAIN = { sqsCalls: { SendMessageBatch: 1 }, sqsWaits: 1, sqsRequests: 1 };
 const MARKED_FAILING = { dynamoCalls: { UpdateItem: 1 }, dynamoWaits: 1, writeUnits: 1 };
-const FAILED_ATTEMPT = {
-  // lib/operatorWebhook/attempt.ts: the event waits in the retry queue
-  deliverPlantAdded: SENT_AGAIN,
-  // lib/endpointDeliveries/deliverToEndpoint.ts: the endpoint marked failing (one small
-  // UpdateItem), the next attempt's message sent
-  deliverToEndpoint: { ...SENT_AGAIN, ...MARKED_FAILING },
-};
 
 /** A serverless.yml value as written, or the `${self:custom.<name>}` it names. */
 type Custom = Record<string, unknown>;
 const settingOf = (value: unknown, custom: Custom) => {
-  const name =
-    typeof value === 'string' ? /^\$\{self:custom\.(\w+)\}$/.exec(value)?.[1] : undefined;
-  const resolved = name === undefined ? value : custom[name];
+  const name = typeof value === 'string' && /^\$\{self:custom\.(\w+)\}$/.exec(value)?.[1];
+  const resolved = name ? custom[name] : value;
   if (typeof resolved !== 'number')
     throw new Error(`serverless.yml: ${String(value)} is no number`);
   return resolved;
@@ -136,11 +131,10 @@ const rowsOf = (figures: Figures, deployed: DeployedSettings) => {
     const usage = usageOf(name);
     if (usage) rows.push({ name, what: routeKey(ROUTES[name]), bill: pricer(false)(name, usage) });
   }
-  const { added, scaled, withMore } = model;
   const deliver = usageOf('deliverPlantAdded');
   const retry = usageOf('retryPlantAdded');
   if (deliver && retry) {
-    const failedFirst = withMore(deliver, FAILED_ATTEMPT.deliverPlantAdded);
+    const failedFirst = withMore(deliver, SENT_AGAIN);
     event(
       'operatorPlantAdded',
       "the operator's plant.added (attempt 1 fails, attempt 2 delivered)",
@@ -152,32 +146,29 @@ const rowsOf = (figures: Figures, deployed: DeployedSettings) => {
   if (fanOut && attempt) {
     // the second attempt as the measured first: its health update (a quick answer counted on the
     // slow lane) for the event kept with the first (each one write unit for a plant of this size)
-    const failedFirst = withMore(attempt, FAILED_ATTEMPT.deliverToEndpoint);
+    const failedFirst = withMore(attempt, { ...SENT_AGAIN, ...MARKED_FAILING });
     const perEndpoint = (price: Price) =>
       added(price('deliverToEndpoint', failedFirst), price('deliverToEndpoint', attempt));
-    for (const [n, s] of [
-      [1, ''],
-      [10, 's'],
-    ] as const)
+    for (const n of [1, 10]) {
+      const s = n === 1 ? '' : 's';
       event(
         `plantAddedTo${n}Endpoint${s}`,
         `plant.added to ${n} endpoint${s} (each: attempt 1 fails, attempt 2 delivered)`,
         (price) =>
           added(price('queueEndpointEvents', fanOut, undefined, n), scaled(perEndpoint(price), n)),
       );
+    }
     // receivers that never answer: every attempt of the default schedule waits the whole default
     // timeout and fails, the last one too (its next send not made: an upper bound); a batch's
     // attempts wait their timeouts at once
-    const attempts = month.ATTEMPTS_BY_DEFAULT;
-    const timedOut = (price: Price) =>
-      price('deliverToEndpoint', failedFirst, DEFAULT_ATTEMPT_TIMEOUT_MS);
+    const [attempts, timeoutMs] = [month.ATTEMPTS_BY_DEFAULT, DEFAULT_ATTEMPT_TIMEOUT_MS];
     event(
       'plantAddedTo10TimedOutEndpoints',
-      `plant.added to 10 endpoints that time out (each: ${attempts} attempts of ${DEFAULT_ATTEMPT_TIMEOUT_MS / 1000} s, then given up)`,
+      `plant.added to 10 endpoints that time out (each: ${attempts} attempts of ${timeoutMs / 1000} s, then given up)`,
       (price) =>
         added(
           price('queueEndpointEvents', fanOut, undefined, 10),
-          scaled(timedOut(price), 10 * attempts),
+          scaled(price('deliverToEndpoint', failedFirst, timeoutMs), 10 * attempts),
         ),
     );
   }
@@ -226,8 +217,9 @@ const billTable = (rows: string, bills: [string, Bill][]) =>
   );
 const sizeCell = (s: model.AtMemory) =>
   `$${usd(s.usdPerMillion)} · ${s.warmP99Ms.toFixed(0)} / ${s.coldStartMs.toFixed(0)} ms${(s.lanes ?? []).map((l) => ` · batch ${l.batchMs.toFixed(0)} ms`).join('')}`;
+type MemoryFigures = ReturnType<typeof memoryOf>;
 /** The size chosen, and each lane's messages a second drained there of those it is asked. */
-const chosenCell = (m: ReturnType<typeof memoryOf>[string]) => {
+const chosenCell = (m: MemoryFigures[string]) => {
   const at = m.sizes.find((s) => s.memoryMb === m.chosenMb)?.lanes ?? [];
   const lane = (l: model.Lane, i: number) =>
     ` · ${l.batchesAtOnce ? model.drainPerSecond(l, at[i]?.batchMs ?? 0).toFixed(0) : 'any'} of ${l.perSecond.toFixed(1)}/s${l.receiverMs ? ` (receivers ${l.receiverMs} ms)` : ''}`;
@@ -238,11 +230,7 @@ const chosenCell = (m: ReturnType<typeof memoryOf>[string]) => {
 
 /** The cost's tables in Markdown, as printed and as docs/performance.md shows them. */
 type Rows = ReturnType<typeof rowsOf>;
-const tables = (
-  rows: Rows,
-  memoryFigures: ReturnType<typeof memoryOf>,
-  peers?: Record<string, Bill>,
-) => [
+const tables = (rows: Rows, memoryFigures: MemoryFigures, peers?: Record<string, Bill>) => [
   ...billTable(
     'per million, US$',
     rows.map((r) => [r.what, r.bill]),

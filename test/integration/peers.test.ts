@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyResultV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { buildBundles } from '../../bench/bundles.ts';
+import { peers, type Reference, references } from '../../bench/functions.ts';
 import { repoRoot } from '../../infra/local/paths.ts';
 import { createTestTable } from '../support/dynamodbTables.ts';
 import { httpApiEvent } from '../support/events.ts';
@@ -15,7 +16,8 @@ import { type FaultProxy, startFaultProxy } from '../support/faultProxy.ts';
 import { type JwksServer, startJwksServer } from '../support/jwksServer.ts';
 import { jwksOf, makeKey, signToken } from '../support/tokens.ts';
 
-const PEERS = ['powertools', 'hono', 'express'] as const;
+const PEERS = peers;
+const REFERENCES = Object.keys(references) as Reference[];
 type Handler = (event: unknown, context: unknown) => Promise<APIGatewayProxyResultV2>;
 
 const endpoint = inject('dynamodbEndpoint');
@@ -26,7 +28,7 @@ describe('the bench peers answer POST /plants as ours does', () => {
   let jwks: JwksServer;
   let work: string;
   let token: string;
-  const handlers = {} as Record<'ours' | 'observedFloor' | (typeof PEERS)[number], Handler>;
+  const handlers = {} as Record<'ours' | Reference | (typeof PEERS)[number], Handler>;
 
   beforeAll(async () => {
     table = await createTestTable(endpoint);
@@ -43,7 +45,12 @@ describe('the bench peers answer POST /plants as ours does', () => {
     work = mkdtempSync(join(tmpdir(), 'peers-'));
     const entries = {
       ours: join(repoRoot, 'handlers', 'createPlant.ts'),
-      observedFloor: join(repoRoot, 'bench', 'baseline', 'observed', 'createPlant.ts'),
+      ...Object.fromEntries(
+        REFERENCES.map((name) => [
+          name,
+          join(repoRoot, 'bench', 'baseline', 'observed', `${references[name].file}.ts`),
+        ]),
+      ),
       ...Object.fromEntries(
         PEERS.map((peer) => [peer, join(repoRoot, 'bench', 'peers', `${peer}.ts`)]),
       ),
@@ -139,13 +146,13 @@ describe('the bench peers answer POST /plants as ours does', () => {
     }
   });
 
-  it("the floor's observability by hand writes the line ours writes, key for key", async () => {
-    const ours = requests(3000);
-    const floor = requests(3100);
+  it.each(REFERENCES)('%s writes by hand the line ours writes, key for key', async (reference) => {
+    const ours = requests(3000 + REFERENCES.indexOf(reference) * 200);
+    const floor = requests(3100 + REFERENCES.indexOf(reference) * 200);
     for (const what of Object.keys(ours) as (keyof typeof ours)[]) {
       const bearer = (r: { token: boolean }) => (r.token ? `Bearer ${token}` : '');
       const expected = await answer('ours', ours[what].body, bearer(ours[what]));
-      const actual = await answer('observedFloor', floor[what].body, bearer(floor[what]));
+      const actual = await answer(reference, floor[what].body, bearer(floor[what]));
       expect(actual.status, what).toBe(expected.status);
       // one line each, the same keys and the same count
       expect(expected.lines, what).toHaveLength(1);

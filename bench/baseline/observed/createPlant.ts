@@ -9,6 +9,8 @@ import { ROUTES, routeKey } from '#lib/routes/routeList.ts';
 import { type MetricName, PUBLISHED_METRICS, traceIdOf } from '#lib/telemetry.ts';
 import { createPlant, type Seen } from '../createPlant.ts';
 
+type Reply = Awaited<ReturnType<typeof createPlant>>;
+
 const namespace = process.env.METRICS_NAMESPACE ?? DEFAULT_METRICS_NAMESPACE;
 const route = routeKey(ROUTES.createPlant);
 
@@ -42,35 +44,40 @@ const counted = (names: string[]) => {
 
 let coldStart = true;
 
-export const handler = async (event: APIGatewayProxyEventV2, context: Context) => {
-  const started = performance.now();
-  const wasColdStart = coldStart;
-  coldStart = false;
-  const seen: Seen = {};
-  const response = await createPlant(event, seen);
-  const { statusCode } = response;
-  const { metric, outcome } = outcomes[statusCode] ?? { metric: 'InternalErrors' };
-  const refused = statusCode >= 400 && statusCode < 500;
-  const counts: string[] = wasColdStart ? [metric, 'ColdStart'] : [metric];
-  const line = {
-    level: statusCode === 500 ? 'ERROR' : statusCode >= 500 ? 'WARN' : 'INFO',
-    message: statusCode < 400 ? 'request' : refused ? 'request refused' : 'request failed',
-    timestamp: new Date().toISOString(),
-    service: SERVICE_NAME,
-    cold_start: wasColdStart,
-    function_name: context.functionName,
-    function_request_id: context.awsRequestId,
-    xray_trace_id: traceIdOf(context),
-    route,
-    status: statusCode,
-    latencyMs: Math.round((performance.now() - started) * 10) / 10,
-    ...(seen.plantId === undefined ? {} : { plantId: seen.plantId }),
-    ...(seen.sub === undefined ? {} : { callerSub: seen.sub }),
-    ...(seen.detail === undefined ? {} : { detail: seen.detail }),
-    ...(outcome ? { outcome } : {}),
-    ...(refused ? { reason: JSON.parse(response.body ?? '{}').message } : {}),
-    ...counted(counts),
+/** A create (the floor's, or bench/baseline/observed/middyZod.ts's) logged by hand as ours logs. */
+export const observed =
+  (create: (event: APIGatewayProxyEventV2, seen: Seen, context: Context) => Promise<Reply>) =>
+  async (event: APIGatewayProxyEventV2, context: Context) => {
+    const started = performance.now();
+    const wasColdStart = coldStart;
+    coldStart = false;
+    const seen: Seen = {};
+    const response = await create(event, seen, context);
+    const { statusCode } = response;
+    const { metric, outcome } = outcomes[statusCode] ?? { metric: 'InternalErrors' };
+    const refused = statusCode >= 400 && statusCode < 500;
+    const counts: string[] = wasColdStart ? [metric, 'ColdStart'] : [metric];
+    const line = {
+      level: statusCode === 500 ? 'ERROR' : statusCode >= 500 ? 'WARN' : 'INFO',
+      message: statusCode < 400 ? 'request' : refused ? 'request refused' : 'request failed',
+      timestamp: new Date().toISOString(),
+      service: SERVICE_NAME,
+      cold_start: wasColdStart,
+      function_name: context.functionName,
+      function_request_id: context.awsRequestId,
+      xray_trace_id: traceIdOf(context),
+      route,
+      status: statusCode,
+      latencyMs: Math.round((performance.now() - started) * 10) / 10,
+      ...(seen.plantId === undefined ? {} : { plantId: seen.plantId }),
+      ...(seen.sub === undefined ? {} : { callerSub: seen.sub }),
+      ...(seen.detail === undefined ? {} : { detail: seen.detail }),
+      ...(outcome ? { outcome } : {}),
+      ...(refused ? { reason: JSON.parse(response.body ?? '{}').message } : {}),
+      ...counted(counts),
+    };
+    process.stdout.write(`${JSON.stringify(line)}\n`);
+    return response;
   };
-  process.stdout.write(`${JSON.stringify(line)}\n`);
-  return response;
-};
+
+export const handler = observed(createPlant);
