@@ -1,6 +1,6 @@
 // A list's pages: one spelling per limit and cursor, any other parameter refused, the cursor sealed to
 // its list (an edited one a 400, not DynamoDB's 500); no secret: a forger pages only their own list.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import * as z from 'zod/mini';
 
 /** The Link header of the next page (RFC 8288): this request's address with `query` alone. */
@@ -17,7 +17,7 @@ export const MAX_CURSOR_LENGTH = 200;
 
 /** The list a cursor is for, as its check binds it: a key of its own per list. */
 const checkOf = (payload: string, list: string) =>
-  createHash('sha256').update(`${payload}\n${list}`).digest('base64url').slice(0, 16);
+  hash('sha256', `${payload}\n${list}`, 'base64url').slice(0, 16);
 
 /** `position` as a cursor of `list`: opaque, and refused by any other list. */
 export const sealCursor = (position: unknown, list: string): string => {

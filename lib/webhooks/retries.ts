@@ -1,6 +1,6 @@
 // After a failed attempt an event waits in a queue (SQS), durably, for its schedule's next step or a
 // longer Retry-After, or ends in the dead-letter queue (410 Gone, schedule used up): no function sleeps.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { ChangeMessageVisibilityCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { MAX_WAIT_MS } from '#lib/config/webhook.ts';
 import { NotDueYet } from '#lib/webhooks/batchResponse.ts';
@@ -106,7 +106,7 @@ export const sqsRetryQueue = (client: SQSClient, queueUrl: string): RetryQueue =
 });
 
 /** A caller's tenant on a fair queue: its `sub` hashed, as MessageGroupId takes 128 ASCII at most. */
-export const tenantOf = (owner: string) => createHash('sha256').update(owner).digest('base64url');
+export const tenantOf = (owner: string) => hash('sha256', owner, 'base64url');
 
 /** Callers' deliveries: a message each on its lane's queue, delayed until due, its caller its tenant. */
 export const sqsDeliveryQueue = (client: SQSClient, queueUrls: { main: string; slow?: string }) => {

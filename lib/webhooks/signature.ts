@@ -1,10 +1,10 @@
 // Standard Webhooks signatures: one `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` per secret, so
 // that during a rotation a receiver holding either accepts the delivery.
-import { createHash, createHmac, type KeyObject } from 'node:crypto';
+import { createHmac, hash, type KeyObject } from 'node:crypto';
 
 /** An event's webhook-id, the same on every attempt and redrive: its `parts` hashed. */
 export const eventWebhookId = (...parts: unknown[]) =>
-  `msg_${createHash('sha256').update(parts.map(String).join('\n')).digest('base64url').slice(0, 32)}`;
+  `msg_${hash('sha256', parts.map(String).join('\n'), 'base64url').slice(0, 32)}`;
 
 /** The webhook-signature header: one `v1,<base64 HMAC-SHA256>` per key; `timestamp` in seconds. */
 export const signatureHeader = (
