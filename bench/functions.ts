@@ -64,11 +64,11 @@ export const hasCaller = (kind: Kind) =>
  * its job (bench/peers/<name>.ts). */
 export const PEERS_KIND: Kind = 'createPlant';
 export const peers = ['powertools', 'hono', 'express'] as const;
-/** References, not peers (bench/baseline/observed/<file>.ts): the create's floor with by hand the
- * line ours writes, and the same through Middy and zod/mini, the service's shape. */
+/** References, not peers (bench/baseline/observed/<name>.ts): the create's floor with by hand the
+ * line ours writes, and the same through Middy and zod/mini (the service's shape, nothing else). */
 export const references = {
-  observedFloor: { file: 'createPlant', label: 'floor + observability by hand' },
-  middyZodFloor: { file: 'middyZod', label: 'the same through Middy and zod/mini' },
+  observedFloor: 'floor + observability by hand',
+  middyZodFloor: 'the same through Middy and zod/mini, nothing else of ours',
 } as const;
 export type Reference = keyof typeof references;
 /** What the create is measured beside, each against its floor. */

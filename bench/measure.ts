@@ -24,7 +24,7 @@ const execute = promisify(execFile);
 /** V8's heap of a 128 MB Lambda function: left alone, V8 sizes it by this machine's memory. */
 const HEAP_OF_A_128_MB_FUNCTION = ['--max-old-space-size=64', '--max-semi-space-size=2'];
 
-/** One function's bundle and its baseline's; for the create, the peers' and the observed floor's. */
+/** One function's bundle and its baseline's; for the create, its peers' and references' too. */
 type Pair = { ours: string; baseline: string; peers?: Record<f.Comparison, string> };
 export type Env = Record<string, string | undefined>;
 export const buildFunctions = async (work: string): Promise<Record<f.Kind, Pair>> => {
@@ -40,9 +40,7 @@ export const buildFunctions = async (work: string): Promise<Record<f.Kind, Pair>
     ...Object.fromEntries(
       f.comparisons.map((name) => [
         `peer-${name}`,
-        name in f.references
-          ? join(baseline, 'observed', `${f.references[name as f.Reference].file}.ts`)
-          : join(repoRoot, 'bench', 'peers', `${name}.ts`),
+        join(repoRoot, 'bench', name in f.references ? 'baseline/observed' : 'peers', `${name}.ts`),
       ]),
     ),
   });

@@ -151,7 +151,7 @@ const printPeers = (
   const rows = [
     ['ours', ours],
     ...Object.entries(referenceFigures).map(
-      ([name, figures]) => [references[name as keyof typeof references].label, figures] as const,
+      ([name, figures]) => [references[name as keyof typeof references], figures] as const,
     ),
     ...Object.entries(peers),
   ] as const;
@@ -164,6 +164,6 @@ const printPeers = (
         `| ${name} | ${ratios.bundle.toFixed(2)} | ${cell(ratios.coldStart)} | ${cell(ratios.warmCpuP50)} |`,
     ),
     '',
-    "Ratios to the floor (bench/baseline), from the same interleaved runs; floor + observability by hand: the floor writing the one line ours writes per request, its log line and EMF count; the same through Middy and zod/mini: that, in the service's shape and nothing else of ours (bench/baseline/observed/).",
+    `Ratios to the floor (bench/baseline), from the same interleaved runs; the references (bench/baseline/observed/): ${Object.values(references).join('; ')}.`,
   );
 };

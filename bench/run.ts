@@ -1,6 +1,6 @@
 // `npm run bench`: every function against a bare baseline of its own job (bench/baseline/<name>.ts),
 // both built with serverless.yml's esbuild settings, measured side by side (bench/measure.ts); the
-// create's peers (bench/peers/) and its observed floor too. Prints one table, writes
+// create's peers (bench/peers/) and its references too. Prints one table, writes
 // bench/results.json (not with `-- --only <name,...>`: those functions alone) and says how far each
 // ratio moved; then the cost of a million of each route and event and a month of each traffic
 // profile (bench/cost/), checked against bench/cost-budget.json. `-- --cost`: the cost again from

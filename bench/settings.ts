@@ -2,7 +2,7 @@
 // far it has got.
 const setting = (name: string, fallback: number) => Number(process.env[name] || fallback);
 // As few runs and invocations as keep two runs' ratios within ±0.05, so that the whole bench (20
-// functions, and 3 with the large plant) stays within about 12 minutes: the create's peers need 61 cold runs and 5 warm
+// functions, and 3 with the large plant) stays within about 15 minutes: the create's peers need 61 cold runs and 5 warm
 // processes (41 and 3 moved the Powertools peer's ratio by 0.063); ours against its floor alone
 // varies less, and the repeat caller's and the store's ratios vary least (their interquartile range
 // within 0.02 over 5 processes), so 3 processes each.

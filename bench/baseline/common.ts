@@ -1,7 +1,7 @@
 // What every bare baseline handler shares, and nothing more than a hand-written Lambda would:
 // the same jose verification and keys, the same DynamoDB client (bench/baseline/store.ts), JSON
 // replies; for the endpoints' floors their keys, their answer, their body's check and a new
-// secret, as ours make them. No Middy, no Zod, no Powertools. The measuring stick, not shipped.
+// secret, as ours make them. No Middy, no Zod, no Powertools (but observed/middyZodFloor.ts). Not shipped.
 import { randomBytes } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import { readFileSync } from 'node:fs';
@@ -24,7 +24,7 @@ const keySet = env.AUTH_JWKS_FILE
   ? createLocalJWKSet(JSON.parse(readFileSync(env.AUTH_JWKS_FILE, 'utf8')))
   : createRemoteJWKSet(new URL(env.AUTH_JWKS_URL ?? `${env.AUTH_ISSUER}/.well-known/jwks.json`));
 
-type Reply = APIGatewayProxyStructuredResultV2 & { statusCode: number };
+export type Reply = APIGatewayProxyStructuredResultV2 & { statusCode: number };
 export const reply = (statusCode: number, body?: unknown): Reply => ({
   statusCode,
   headers: { 'Content-Type': 'application/json' },

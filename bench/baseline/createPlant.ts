@@ -1,10 +1,10 @@
 // POST /plants, bare: JSON.parse, the three fields checked by hand, and the same conditional
 // PutCommand through the same DynamoDB client. `seen` takes the caller and the plant id as they
-// become known, for the floor that logs them (bench/baseline/observed/createPlant.ts).
+// become known, for the floor that logs them (bench/baseline/observed/observedFloor.ts).
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { callerOf, client, fail, jsonOf, reply, table } from './common.ts';
+import { callerOf, client, fail, jsonOf, type Reply, reply, table } from './common.ts';
 
 /** What a create learned of its request: the caller once verified, the id once stored, a 409's why. */
 export interface Seen {
@@ -16,7 +16,7 @@ export interface Seen {
 export const createPlant = async (
   event: APIGatewayProxyEventV2,
   seen: Seen = {},
-): Promise<ReturnType<typeof reply>> => {
+): Promise<Reply> => {
   const sub = await callerOf(event);
   if (!sub) return fail(401, 'Unauthorized');
   seen.sub = sub;
@@ -38,7 +38,7 @@ export const storePlant = async (
   { id, name, tag }: { id: number; name: string; tag?: string | undefined },
   sub: string,
   seen: Seen,
-): Promise<ReturnType<typeof reply>> => {
+): Promise<Reply> => {
   const item = {
     id,
     name,

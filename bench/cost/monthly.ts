@@ -1,8 +1,9 @@
 // What a stage costs a month for a traffic profile (bench/cost/profiles/*.json), Infracost-style:
 // every line a resource, its quantity × unit price = monthly. Usage lines are each route's and
 // event's count × its cost a million (bench/results.json's `cost.rows`, by service); fixed lines
-// are paid whatever the traffic. Prices and assumptions from ./prices.ts (us-east-1, on-demand,
-// list prices); an account's free tier beside a line, never subtracted.
+// are paid whatever the traffic: custom metrics, alarms, the dashboard, the queues' idle polling,
+// storage kept, backups, keys. Prices and assumptions from ./prices.ts (us-east-1, on-demand, list
+// prices); an account's free tier beside a line, never subtracted.
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { unmarshall } from '@aws-sdk/util-dynamodb';

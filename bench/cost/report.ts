@@ -161,7 +161,8 @@ const rowsOf = (figures: Figures, deployed: DeployedSettings) => {
     // receivers that never answer: every attempt of the default schedule waits the whole default
     // timeout and fails, the last one too (its next send not made: an upper bound); a batch's
     // attempts wait their timeouts at once
-    const [attempts, timeoutMs] = [month.ATTEMPTS_BY_DEFAULT, DEFAULT_ATTEMPT_TIMEOUT_MS];
+    const attempts = month.ATTEMPTS_BY_DEFAULT;
+    const timeoutMs = DEFAULT_ATTEMPT_TIMEOUT_MS;
     event(
       'plantAddedTo10TimedOutEndpoints',
       `plant.added to 10 endpoints that time out (each: ${attempts} attempts of ${timeoutMs / 1000} s, then given up)`,
@@ -192,7 +193,7 @@ export const memoryOf = (figures: Figures, deployed: DeployedSettings = deployed
   );
 };
 
-/** The create's peers (bench/peers/), each doing the same DynamoDB work as the create's floor. */
+/** The create's peers and references (bench/functions.ts), each doing the floor's DynamoDB work. */
 const peersOf = (figures: Figures, deployed: DeployedSettings) => {
   const create = figures[PEERS_KIND];
   if (!create?.peers) return undefined;

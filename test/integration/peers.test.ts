@@ -16,7 +16,6 @@ import { type FaultProxy, startFaultProxy } from '../support/faultProxy.ts';
 import { type JwksServer, startJwksServer } from '../support/jwksServer.ts';
 import { jwksOf, makeKey, signToken } from '../support/tokens.ts';
 
-const PEERS = peers;
 const REFERENCES = Object.keys(references) as Reference[];
 type Handler = (event: unknown, context: unknown) => Promise<APIGatewayProxyResultV2>;
 
@@ -28,7 +27,7 @@ describe('the bench peers answer POST /plants as ours does', () => {
   let jwks: JwksServer;
   let work: string;
   let token: string;
-  const handlers = {} as Record<'ours' | Reference | (typeof PEERS)[number], Handler>;
+  const handlers = {} as Record<'ours' | Reference | (typeof peers)[number], Handler>;
 
   beforeAll(async () => {
     table = await createTestTable(endpoint);
@@ -48,11 +47,11 @@ describe('the bench peers answer POST /plants as ours does', () => {
       ...Object.fromEntries(
         REFERENCES.map((name) => [
           name,
-          join(repoRoot, 'bench', 'baseline', 'observed', `${references[name].file}.ts`),
+          join(repoRoot, 'bench', 'baseline', 'observed', `${name}.ts`),
         ]),
       ),
       ...Object.fromEntries(
-        PEERS.map((peer) => [peer, join(repoRoot, 'bench', 'peers', `${peer}.ts`)]),
+        peers.map((peer) => [peer, join(repoRoot, 'bench', 'peers', `${peer}.ts`)]),
       ),
     };
     const bundles = await buildBundles(work, entries);
@@ -124,11 +123,17 @@ describe('the bench peers answer POST /plants as ours does', () => {
     noTokenBadBody: { status: 401, body: `{"id":"${id + 1}"}`, token: false },
     conflict: { status: 409, body: `{"id":${id},"name":"Cactus"}`, token: true },
   });
+  /** The same, and malformed JSON (the references' parser; the peers' is their framework's). */
+  const withMalformed = (id: number) => ({
+    ...requests(id),
+    badJson: { status: 400, body: `{"id":${id + 2},`, token: true },
+    noTokenBadJson: { status: 401, body: `{"id":`, token: false },
+  });
 
-  it.each(PEERS)('%s', async (peer) => {
+  it.each(peers)('%s', async (peer) => {
     // ours and the peer each on ids of their own, the same requests in turn
-    const ours = requests(1000 + PEERS.indexOf(peer) * 10);
-    const theirs = requests(2000 + PEERS.indexOf(peer) * 10);
+    const ours = requests(1000 + peers.indexOf(peer) * 10);
+    const theirs = requests(2000 + peers.indexOf(peer) * 10);
     for (const what of Object.keys(ours) as (keyof typeof ours)[]) {
       const bearer = (r: { token: boolean }) => (r.token ? `Bearer ${token}` : '');
       const expected = await answer('ours', ours[what].body, bearer(ours[what]));
@@ -146,17 +151,21 @@ describe('the bench peers answer POST /plants as ours does', () => {
     }
   });
 
-  it.each(REFERENCES)('%s writes by hand the line ours writes, key for key', async (reference) => {
-    const ours = requests(3000 + REFERENCES.indexOf(reference) * 200);
-    const floor = requests(3100 + REFERENCES.indexOf(reference) * 200);
-    for (const what of Object.keys(ours) as (keyof typeof ours)[]) {
-      const bearer = (r: { token: boolean }) => (r.token ? `Bearer ${token}` : '');
-      const expected = await answer('ours', ours[what].body, bearer(ours[what]));
-      const actual = await answer(reference, floor[what].body, bearer(floor[what]));
-      expect(actual.status, what).toBe(expected.status);
-      // one line each, the same keys and the same count
-      expect(expected.lines, what).toHaveLength(1);
-      expect(actual.lines.map(shapeOf), what).toEqual(expected.lines.map(shapeOf));
-    }
-  });
+  it.each(REFERENCES)(
+    '%s answers as ours and writes by hand the line ours writes, key for key',
+    async (reference) => {
+      const ours = withMalformed(3000 + REFERENCES.indexOf(reference) * 200);
+      const floor = withMalformed(3100 + REFERENCES.indexOf(reference) * 200);
+      for (const what of Object.keys(ours) as (keyof typeof ours)[]) {
+        const bearer = (r: { token: boolean }) => (r.token ? `Bearer ${token}` : '');
+        const expected = await answer('ours', ours[what].body, bearer(ours[what]));
+        const actual = await answer(reference, floor[what].body, bearer(floor[what]));
+        expect(actual.status, what).toBe(expected.status);
+        expect(actual.putItems, what).toBe(expected.putItems);
+        // one line each, the same keys and the same count
+        expect(expected.lines, what).toHaveLength(1);
+        expect(actual.lines.map(shapeOf), what).toEqual(expected.lines.map(shapeOf));
+      }
+    },
+  );
 });

@@ -1,15 +1,13 @@
 // POST /plants, the floor plus by hand what ours writes per request: one JSON line with ours' keys
 // and fields, its outcome counted as a field, and a CloudWatch EMF block for a published outcome
-// (and ColdStart, on a container's first line), to stdout, as ours writes it. The floor's create
-// does the job; this only watches it. Measures what Middy, Zod and Powertools cost over the same
-// observable job. Not shipped.
+// (and ColdStart, on a container's first line), to stdout, as ours writes it. It only watches the
+// floor's create (or ./middyZodFloor.ts's): what ours costs past one observable job. Not shipped.
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { DEFAULT_METRICS_NAMESPACE, SERVICE_NAME } from '#lib/config/telemetry.ts';
 import { ROUTES, routeKey } from '#lib/routes/routeList.ts';
 import { type MetricName, PUBLISHED_METRICS, traceIdOf } from '#lib/telemetry.ts';
+import type { Reply } from '../common.ts';
 import { createPlant, type Seen } from '../createPlant.ts';
-
-type Reply = Awaited<ReturnType<typeof createPlant>>;
 
 const namespace = process.env.METRICS_NAMESPACE ?? DEFAULT_METRICS_NAMESPACE;
 const route = routeKey(ROUTES.createPlant);
@@ -44,7 +42,7 @@ const counted = (names: string[]) => {
 
 let coldStart = true;
 
-/** A create (the floor's, or bench/baseline/observed/middyZod.ts's) logged by hand as ours logs. */
+/** A create (the floor's, or ./middyZodFloor.ts's) logged by hand as ours logs. */
 export const observed =
   (create: (event: APIGatewayProxyEventV2, seen: Seen, context: Context) => Promise<Reply>) =>
   async (event: APIGatewayProxyEventV2, context: Context) => {
@@ -80,4 +78,5 @@ export const observed =
     return response;
   };
 
-export const handler = observed(createPlant);
+// pure: a bundle that takes only `observed` (middyZodFloor.ts) leaves the floor's create out
+export const handler = /* @__PURE__ */ observed(createPlant);
