@@ -187,6 +187,7 @@ const runsOf = (pair: Pair, withPeers: boolean) => {
   return { runs: runs as Record<string, stats.Runs> & { ours: stats.Runs }, add, inTurn };
 };
 
+type ColdFigures = Record<'importMs' | 'firstResponseMs', number>;
 /** A fresh process per run, each bundle in turn; the create's peers with it, in more runs. */
 const coldStarts = async ({ kind, pair, progress }: Subject, env: Env) => {
   const { runs, add, inTurn } = runsOf(pair, true);
@@ -196,10 +197,7 @@ const coldStarts = async ({ kind, pair, progress }: Subject, env: Env) => {
   for (let run = 0; run < count; run++) {
     const firstResponseMs: Record<string, number> = {};
     for (const [name, bundle] of inTurn(run)) {
-      const result = await probe<Record<'importMs' | 'firstResponseMs', number>>(
-        ['cold', kind, bundle],
-        env,
-      );
+      const result = await probe<ColdFigures>(['cold', kind, bundle], env);
       firstResponseMs[name] = result.firstResponseMs;
       importMs[name] = [...(importMs[name] ?? []), result.importMs];
     }

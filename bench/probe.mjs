@@ -4,10 +4,9 @@
 //   invoked in turn, n each; memory <kind> <n> <bundle>: peak RSS; stubs: the stubs alone, until
 //   stdin closes. kind: a function (bench/functions.ts), or `<function>:large`, the large plant.
 // BENCH_DEPENDENCIES "stubs" (default): DynamoDB, SQS, S3 and the receiver stubbed in this process
-// (only the handler's own work, and the SDK's, measured); "given": DYNAMODB_ENDPOINT,
-// AWS_ENDPOINT_URL_SQS, AWS_ENDPOINT_URL_S3 and WEBHOOK_URL (a `stubs` process's, or DynamoDB
-// Local).
-// BENCH_TOKENS_FILE: a token a line, each invocation the next (BENCH_REPEAT_CALLER=1: the first).
+// (only the handler's and the SDK's work timed); "given": DYNAMODB_ENDPOINT, AWS_ENDPOINT_URL_SQS,
+// AWS_ENDPOINT_URL_S3 and WEBHOOK_URL (a `stubs` process's, or DynamoDB Local). BENCH_TOKENS_FILE:
+// a token a line, a function's nth invocation the nth (BENCH_REPEAT_CALLER=1: the first, always).
 // BENCH_FIRST_ID: the first bundle's first plant id or endpoint; the next's: BENCH_SECOND_FIRST_ID.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -163,11 +162,14 @@ if (mode === 'stubs') {
 }
 
 const tokens = readFileSync(env.BENCH_TOKENS_FILE, 'utf8').trim().split('\n');
-let nextToken = 0;
-const nextAuthorization = () =>
-  `Bearer ${env.BENCH_REPEAT_CALLER === '1' ? tokens[0] : tokens[nextToken++ % tokens.length]}`;
+/** A function's `n`th token: each its own sequence, so a new caller's never meets its cache. */
+const authorizationOf = (n) => {
+  const token = tokens[env.BENCH_REPEAT_CALLER === '1' ? 0 : n];
+  if (!token) throw new Error(`bench/probe.mjs: ${tokens.length} tokens, fewer than invocations`);
+  return `Bearer ${token}`;
+};
 /** An HTTP API (payload 2.0) event of the route, as API Gateway sends it. */
-const httpEvent = (route, { path = {}, query = '', body }) => {
+const httpEvent = (route, { path = {}, query = '', body }, n) => {
   const { method, path: template } = ROUTES[route];
   const rawPath = template.replace(/\{(\w+)\}/g, (_, name) => path[name]);
   return {
@@ -177,7 +179,7 @@ const httpEvent = (route, { path = {}, query = '', body }) => {
     rawQueryString: query,
     ...(query ? { queryStringParameters: Object.fromEntries(new URLSearchParams(query)) } : {}),
     headers: {
-      authorization: nextAuthorization(),
+      authorization: authorizationOf(n),
       host: 'bench',
       ...(body ? { 'content-type': 'application/json' } : {}),
     },
@@ -230,11 +232,11 @@ const batchEvents = {
       ],
     }),
 };
-const eventOf = (id) => {
+const eventOf = (id, n) => {
   if (batchEvents[functionName]) return batchEvents[functionName](id);
   const request = requests[kind];
   if (!ROUTES[kind] || !request) throw new Error(`bench/probe.mjs: no request for ${kind}`);
-  return httpEvent(kind, request(id));
+  return httpEvent(kind, request(id), n);
 };
 const context = {
   awsRequestId: 'bench',
@@ -250,23 +252,23 @@ for (const stream of [process.stdout, process.stderr]) {
     return write(chunk, ...more);
   };
 }
-/** A function under test: its handler, its next plant id, and the bytes it logged and answered. */
+/** A function under test: its handler, next plant id, invocations, bytes logged and answered. */
 const load = async (bundle, nextId) => {
   const { handler } = await import(pathToFileURL(bundle).href);
-  return { handler, nextId, logBytes: 0, responseBytes: 0 };
+  return { handler, nextId, invocations: 0, logBytes: 0, responseBytes: 0 };
 };
-// Lambda's trace header of each invocation, unsampled (5% past a function's first a second are):
-// what ours reads for every line's xray_trace_id (lib/telemetry.ts) instead of making one
-let invocations = 0;
-const traceHeader = () => {
-  const n = (invocations++).toString(16).padStart(24, '0');
+// Lambda's trace header of the invocation of plant `id` (unique), unsampled (5% past a function's
+// first a second are): ours reads it for each line's xray_trace_id (lib/telemetry.ts), makes none
+const traceHeader = (id) => {
+  const n = id.toString(16).padStart(24, '0');
   return `Root=1-${Math.floor(Date.now() / 1000).toString(16)}-${n};Parent=${n.slice(8)};Sampled=0`;
 };
 const invoke = async (subject) => {
   const writtenBefore = written;
-  process.env._X_AMZN_TRACE_ID = traceHeader();
+  process.env._X_AMZN_TRACE_ID = traceHeader(subject.nextId);
   // a context of its own, as Lambda hands each invocation
-  const response = await subject.handler(eventOf(subject.nextId++), { ...context });
+  const event = eventOf(subject.nextId++, subject.invocations++);
+  const response = await subject.handler(event, { ...context });
   subject.logBytes += written - writtenBefore;
   const ok = batchEvents[functionName]
     ? response?.batchItemFailures?.length === 0

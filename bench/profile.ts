@@ -13,7 +13,7 @@ import { startJwksServer } from '../test/support/jwksServer.ts';
 import { buildBundles } from './bundles.ts';
 import { functionOf, type Kind, kinds, toMeasure, unmeasured } from './functions.ts';
 import { functionEnv, probe } from './measure.ts';
-import { out, say } from './settings.ts';
+import { out, say, WARM_UP } from './settings.ts';
 import { writeTokens } from './tokens.ts';
 
 const [kind, count = '5000'] = process.argv.slice(2) as [Kind | undefined, string?];
@@ -65,12 +65,12 @@ const work = mkdtempSync(join(tmpdir(), 'plant-store-profile-'));
 const keys = await ensureLocalKeys(work);
 const jwks = await startJwksServer(JSON.parse(readFileSync(keys.jwksPath, 'utf8')));
 try {
-  const tokensFile = await writeTokens(work, keys);
+  const invocations = Number(count);
+  const tokensFile = await writeTokens(work, keys, WARM_UP + invocations);
   say(`Building ${kind} and its floor, unminified...`);
   const entry = (...dir: string[]) => join(repoRoot, ...dir, `${functionOf(kind)}.ts`);
   const entries = { ours: entry('handlers'), floor: entry('bench', 'baseline') };
   const bundles = await buildBundles(join(work, 'functions'), entries, { readable: true });
-  const invocations = Number(count);
   const times = {} as Record<'ours' | 'floor', ReturnType<typeof timesOf>>;
   for (const [name, bundle] of Object.entries(bundles) as ['ours' | 'floor', string][]) {
     say(`Profiling ${name}: ${invocations} warm invocations...`);

@@ -1,5 +1,5 @@
-// The callers' tokens, one per invocation: one caller, each token distinct (a probe presents the
-// next each time, or the first throughout for a repeat caller).
+// The callers' tokens, one per invocation: one caller, each token distinct (a probe presents each
+// function it loads the next of them, or the first throughout for a repeat caller).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { importJWK, SignJWT } from 'jose';
@@ -7,10 +7,11 @@ import { LOCAL_AUDIENCE, LOCAL_ISSUER, type LocalKeys } from '../infra/local/key
 import { CALLER } from './requests.mjs';
 import { say, settings, WARM_UP } from './settings.ts';
 
-/** Writes the tokens one a line to a file in `work`; returns the file. */
-export const writeTokens = async (work: string, keys: LocalKeys) => {
-  const { warmInvocations, storeInvocations, memoryInvocations } = settings;
-  const count = 2 * (WARM_UP + Math.max(warmInvocations, storeInvocations, memoryInvocations));
+const { warmInvocations, storeInvocations, memoryInvocations } = settings;
+/** The most a function is invoked in a bench process (each it loads presents these in turn). */
+const MOST_INVOCATIONS = WARM_UP + Math.max(warmInvocations, storeInvocations, memoryInvocations);
+/** Writes `count` tokens one a line to a file in `work`; returns the file. */
+export const writeTokens = async (work: string, keys: LocalKeys, count = MOST_INVOCATIONS) => {
   say(`Minting ${count} tokens, one per invocation (one caller, each token distinct)...`);
   const signingKey = await importJWK(keys.privateJwk, 'ES256');
   const tokens: string[] = [];
