@@ -162,11 +162,11 @@ if (mode === 'stubs') {
 }
 
 const tokens = readFileSync(env.BENCH_TOKENS_FILE, 'utf8').trim().split('\n');
-/** A function's `n`th token: each its own sequence, so a new caller's never meets its cache. */
+/** A function's `n`th token: each counts through them alone, so none meets its cache twice. */
 const authorizationOf = (n) => {
   const token = tokens[env.BENCH_REPEAT_CALLER === '1' ? 0 : n];
-  if (!token) throw new Error(`bench/probe.mjs: ${tokens.length} tokens, fewer than invocations`);
-  return `Bearer ${token}`;
+  if (token) return `Bearer ${token}`;
+  throw new Error(`bench/probe.mjs: ${kind}'s call ${n + 1}, ${tokens.length} tokens: mint more`);
 };
 /** An HTTP API (payload 2.0) event of the route, as API Gateway sends it. */
 const httpEvent = (route, { path = {}, query = '', body }, n) => {
@@ -257,8 +257,8 @@ const load = async (bundle, nextId) => {
   const { handler } = await import(pathToFileURL(bundle).href);
   return { handler, nextId, invocations: 0, logBytes: 0, responseBytes: 0 };
 };
-// Lambda's trace header of the invocation of plant `id` (unique), unsampled (5% past a function's
-// first a second are): ours reads it for each line's xray_trace_id (lib/telemetry.ts), makes none
+// Lambda's trace header, unsampled (5% past a function's first a second are), unique in the process
+// by the invocation's plant or endpoint number: ours reads it for xray_trace_id (lib/telemetry.ts)
 const traceHeader = (id) => {
   const n = id.toString(16).padStart(24, '0');
   return `Root=1-${Math.floor(Date.now() / 1000).toString(16)}-${n};Parent=${n.slice(8)};Sampled=0`;

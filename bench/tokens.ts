@@ -1,4 +1,4 @@
-// The callers' tokens, one per invocation: one caller, each token distinct (a probe presents each
+// The callers' tokens, one per invocation: one caller, each token distinct (a probe hands each
 // function it loads the next of them, or the first throughout for a repeat caller).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,11 +8,11 @@ import { CALLER } from './requests.mjs';
 import { say, settings, WARM_UP } from './settings.ts';
 
 const { warmInvocations, storeInvocations, memoryInvocations } = settings;
-/** The most a function is invoked in a bench process (each it loads presents these in turn). */
+/** The most a function is invoked in a bench process: a probe hands each it loads these in turn. */
 const MOST_INVOCATIONS = WARM_UP + Math.max(warmInvocations, storeInvocations, memoryInvocations);
 /** Writes `count` tokens one a line to a file in `work`; returns the file. */
 export const writeTokens = async (work: string, keys: LocalKeys, count = MOST_INVOCATIONS) => {
-  say(`Minting ${count} tokens, one per invocation (one caller, each token distinct)...`);
+  say(`Minting ${count} tokens, one per invocation of a function (one caller, each distinct)...`);
   const signingKey = await importJWK(keys.privateJwk, 'ES256');
   const tokens: string[] = [];
   for (let i = 0; i < count; i++)

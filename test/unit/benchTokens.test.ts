@@ -1,6 +1,7 @@
-// The bench's new callers (bench/probe.mjs): each function a probe process loads is given its own
-// sequence of the minted tokens, so that no token meets a function's token cache a second time,
-// whatever else shares the process; a probe with too few tokens stops instead of reusing one.
+// The bench's callers (bench/probe.mjs): each function a probe process loads counts through the
+// minted tokens on its own, so that no new caller's token meets a function's token cache a second
+// time, whatever else shares the process; a probe with too few tokens stops instead of reusing one;
+// a repeat caller presents the first throughout. Each invocation has its own trace header.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +15,7 @@ const execute = promisify(execFile);
 const work = mkdtempSync(join(tmpdir(), 'bench-tokens-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-/** A bundle that answers 200 and writes down each Authorization header it is sent. */
+/** A bundle that answers 200 and writes down each Authorization header and trace header it sees. */
 const recordingBundle = (name: string) => {
   const file = join(work, `${name}.mjs`);
   const seen = join(work, `${name}.seen`);
@@ -23,15 +24,21 @@ const recordingBundle = (name: string) => {
     file,
     `import { appendFileSync } from 'node:fs';
 export const handler = async (event) => {
-  appendFileSync(${JSON.stringify(seen)}, event.headers.authorization + '\\n');
+  const trace = process.env._X_AMZN_TRACE_ID;
+  appendFileSync(${JSON.stringify(seen)}, event.headers.authorization + ' ' + trace + '\\n');
   return { statusCode: 200, body: '{}' };
 };`,
   );
-  return { file, seen: () => readFileSync(seen, 'utf8').trim().split('\n') };
+  const lines = () => readFileSync(seen, 'utf8').trim().split('\n');
+  return {
+    file,
+    seen: () => lines().map((line) => line.split(' ').slice(0, 2).join(' ')),
+    traceHeaders: () => lines().map((line) => line.split(' ')[2]),
+  };
 };
 
 /** Runs a warm probe of getPlant: `warmUp` + `n` invocations of each bundle, given `tokens`. */
-const warmProbe = (tokens: string[], bundles: string[], warmUp: number, n: number) => {
+const warmProbe = (tokens: string[], bundles: string[], warmUp: number, n: number, more = {}) => {
   const tokensFile = join(work, 'tokens.txt');
   writeFileSync(tokensFile, tokens.join('\n'));
   const env = {
@@ -39,6 +46,7 @@ const warmProbe = (tokens: string[], bundles: string[], warmUp: number, n: numbe
     BENCH_WARM_UP: String(warmUp),
     BENCH_FIRST_ID: '1000',
     BENCH_SECOND_FIRST_ID: '2000',
+    ...more,
   };
   const args = [join(repoRoot, 'bench', 'probe.mjs'), 'warm', 'getPlant', String(n), ...bundles];
   return execute(process.execPath, args, { env });
@@ -52,13 +60,25 @@ describe('bench/probe.mjs: the tokens of new callers', () => {
     await warmProbe(tokens, files, 2, 4);
 
     for (const bundle of bundles) expect(bundle.seen()).toEqual(tokens.map((t) => `Bearer ${t}`));
+    // Lambda's form, unsampled, none the same (lib/telemetry.ts reads its Root as the trace id)
+    const headers = bundles.flatMap((bundle) => bundle.traceHeaders());
+    for (const header of headers)
+      expect(header).toMatch(/^Root=1-[0-9a-f]{8}-[0-9a-f]{24};Parent=[0-9a-f]{16};Sampled=0$/);
+    expect(new Set(headers).size).toBe(18);
+  });
+
+  it("presents a repeat caller's one token throughout", async () => {
+    const bundle = recordingBundle('repeat');
+    await warmProbe(['token-0'], [bundle.file], 2, 3, { BENCH_REPEAT_CALLER: '1' });
+
+    expect(bundle.seen()).toEqual(Array(5).fill('Bearer token-0'));
   });
 
   it('stops, saying so, when a function would need more tokens than were minted', async () => {
     const bundle = recordingBundle('short');
     const run = warmProbe(['token-0', 'token-1'], [bundle.file], 1, 2);
 
-    await expect(run).rejects.toThrow(/2 tokens, fewer than invocations/);
+    await expect(run).rejects.toThrow(/getPlant's call 3, 2 tokens: mint more/);
     expect(bundle.seen()).toEqual(['Bearer token-0', 'Bearer token-1']);
   });
 });
